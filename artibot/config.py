@@ -1,0 +1,396 @@
+"""``artibot.config.json`` -> frozen :class:`Settings`.
+
+This is the only module that reads environment variables. Lookup order for the
+config file: ``$ARTIBOT_CONFIG``, ``./artibot.config.json``,
+``$ARTIBOT_HOME/artibot.config.json``; the first that exists is used and merged over
+the shipped defaults (``config/artibot.config.json``). Every key of the artibot
+sections is validated: an unknown key, a wrong type or an out-of-range value is a
+:class:`~artibot.errors.ConfigError` naming the key path and what is allowed. Keys
+outside ``lang``, ``cognitive`` and ``learning`` belong to other parts of a larger
+artibot config and are ignored.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+import orjson
+
+from artibot.errors import ConfigError
+
+CONFIG_NAME = "artibot.config.json"
+DEFAULT_HOME = Path("~/.claude/artibot")
+
+
+def shipped_config_dir() -> Path:
+    """The folder with the shipped defaults: ``config/`` in a checkout, ``artibot/_config`` in a wheel."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here.parent / "config", here / "_config"):
+        if (candidate / CONFIG_NAME).is_file():
+            return candidate
+    raise ConfigError([f"shipped defaults {CONFIG_NAME} not found next to the artibot package"])
+
+
+# ---------------------------------------------------------------------------
+# Environment (the only place that reads it)
+
+
+def resolve_home(home: str | os.PathLike[str] | None = None) -> Path:
+    """The data home: the argument, else ``$ARTIBOT_HOME``, else ``~/.claude/artibot``."""
+    if home is not None:
+        return Path(home).expanduser()
+    env = os.environ.get("ARTIBOT_HOME")
+    if env:
+        return Path(env).expanduser()
+    return DEFAULT_HOME.expanduser()
+
+
+def config_candidates(home: Path) -> list[Path]:
+    paths = []
+    env = os.environ.get("ARTIBOT_CONFIG")
+    if env:
+        paths.append(Path(env).expanduser())
+    paths.append(Path.cwd() / CONFIG_NAME)
+    paths.append(home / CONFIG_NAME)
+    return paths
+
+
+def claude_project_dir() -> Path | None:
+    value = os.environ.get("CLAUDE_PROJECT_DIR")
+    return Path(value) if value else None
+
+
+def claude_user_dir() -> Path:
+    """``~/.claude`` (``$CLAUDE_CONFIG_DIR`` when set, as Claude Code itself does)."""
+    value = os.environ.get("CLAUDE_CONFIG_DIR")
+    return Path(value).expanduser() if value else Path("~/.claude").expanduser()
+
+
+# ---------------------------------------------------------------------------
+# Settings
+
+
+@dataclass(frozen=True)
+class RouterSettings:
+    threshold: float = 0.4
+    adapt_rate: float = 0.05
+    min_threshold: float = 0.1
+    max_threshold: float = 0.9
+    exploration: float = 0.0
+    domains: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Extra domain keywords (``cognitive.router.domains``), merged over the shipped table."""
+
+
+@dataclass(frozen=True)
+class System1Settings:
+    min_confidence: float = 0.6
+    max_latency: float = 100
+
+
+@dataclass(frozen=True)
+class LifelongSettings:
+    batch_size: int = 50
+    grpo_group_size: int = 5
+    mode: str = "seed"
+    system2_cost: float | None = None
+    target_system2_share: float | None = None
+
+
+@dataclass(frozen=True)
+class TransferSettings:
+    promotion_threshold: int = 3
+    demotion_threshold: int = 2
+    promotion_confidence: float = 0.8
+
+
+@dataclass(frozen=True)
+class CheckpointSettings:
+    unattended: str = "defer"
+
+
+@dataclass(frozen=True)
+class ScheduleSettings:
+    enabled: bool = False
+    nightly_learner: str = "3 2 * * *"
+    drift_check: str = "7 6 * * 1"
+
+
+@dataclass(frozen=True)
+class Settings:
+    lang: str = "en"
+    router: RouterSettings = field(default_factory=RouterSettings)
+    system1: System1Settings = field(default_factory=System1Settings)
+    lifelong: LifelongSettings = field(default_factory=LifelongSettings)
+    transfer: TransferSettings = field(default_factory=TransferSettings)
+    checkpoints: CheckpointSettings = field(default_factory=CheckpointSettings)
+    schedule: ScheduleSettings = field(default_factory=ScheduleSettings)
+    source: Path | None = None
+    """The config file these settings came from (None: shipped defaults only)."""
+
+
+# ---------------------------------------------------------------------------
+# Validation: one table of (json key, attribute, checker) per section
+
+
+Checker = Callable[[str, Any], tuple[Any, str | None]]
+
+
+def _number(lo: float, hi: float, *, lo_open: bool = False, hi_open: bool = False) -> Checker:
+    lb = "(" if lo_open else "["
+    rb = ")" if hi_open else "]"
+    allowed = f"a number in {lb}{lo:g}, {hi:g}{rb}"
+
+    def check(path: str, value: Any) -> tuple[Any, str | None]:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return None, f"{path} must be {allowed}, not {type(value).__name__} {value!r}"
+        v = float(value)
+        if v != v or (v < lo or (lo_open and v == lo)) or (v > hi or (hi_open and v == hi)):
+            return None, f"{path} must be {allowed}, not {value!r}"
+        return v, None
+
+    return check
+
+
+def _integer(lo: int, hi: int) -> Checker:
+    def check(path: str, value: Any) -> tuple[Any, str | None]:
+        if isinstance(value, bool) or not isinstance(value, int):
+            return None, f"{path} must be a whole number from {lo} to {hi}, not {value!r}"
+        if not lo <= value <= hi:
+            return None, f"{path} must be a whole number from {lo} to {hi}, not {value!r}"
+        return value, None
+
+    return check
+
+
+def _choice(*options: str) -> Checker:
+    def check(path: str, value: Any) -> tuple[Any, str | None]:
+        if value not in options:
+            allowed = ", ".join(repr(o) for o in options)
+            return None, f"{path} must be one of {allowed}, not {value!r}"
+        return value, None
+
+    return check
+
+
+def _boolean(path: str, value: Any) -> tuple[Any, str | None]:
+    if not isinstance(value, bool):
+        return None, f"{path} must be true or false, not {value!r}"
+    return value, None
+
+
+_CRON_FIELD = re.compile(r"^(\*|\d+(-\d+)?)(/\d+)?(,(\*|\d+(-\d+)?)(/\d+)?)*$")
+_CRON_RANGES = ((0, 59), (0, 23), (1, 31), (1, 12), (0, 7))
+
+
+def cron_problem(expr: Any) -> str | None:
+    """Why ``expr`` is not a 5-field cron expression, or None if it is one."""
+    if not isinstance(expr, str):
+        return "must be a string"
+    fields = expr.split()
+    if len(fields) != 5:
+        return "must have 5 fields (minute hour day-of-month month day-of-week)"
+    names = ("minute", "hour", "day-of-month", "month", "day-of-week")
+    for text, (lo, hi), name in zip(fields, _CRON_RANGES, names):
+        if not _CRON_FIELD.match(text):
+            return f"field {name} {text!r} is not a number, range, list, step or *"
+        for num in re.findall(r"\d+", re.sub(r"/\d+", "", text)):
+            if not lo <= int(num) <= hi:
+                return f"field {name} value {num} is outside {lo}-{hi}"
+    return None
+
+
+def _cron(path: str, value: Any) -> tuple[Any, str | None]:
+    problem = cron_problem(value)
+    if problem:
+        return None, f"{path} {problem} (got {value!r})"
+    return value, None
+
+
+def _optional(inner: Checker) -> Checker:
+    def check(path: str, value: Any) -> tuple[Any, str | None]:
+        if value is None:
+            return None, None
+        return inner(path, value)
+
+    return check
+
+
+def _domains(path: str, value: Any) -> tuple[Any, str | None]:
+    if not isinstance(value, dict):
+        return None, f"{path} must be an object mapping a domain name to a list of keywords"
+    out: dict[str, tuple[str, ...]] = {}
+    for name, words in value.items():
+        if not re.fullmatch(r"[a-z][a-z0-9_-]{0,39}", name):
+            return None, f"{path}.{name}: a domain name is lower-case letters, digits, - or _ (at most 40)"
+        if not isinstance(words, list) or not all(isinstance(w, str) and w.strip() for w in words):
+            return None, f"{path}.{name} must be a list of non-empty strings"
+        out[name] = tuple(w.strip().lower() for w in words)
+    return out, None
+
+
+# (json key, dataclass attribute, checker)
+_SECTIONS: dict[str, tuple[type, list[tuple[str, str, Checker]]]] = {
+    "cognitive.router": (RouterSettings, [
+        ("threshold", "threshold", _number(0, 1)),
+        ("adaptRate", "adapt_rate", _number(0, 1, lo_open=True)),
+        ("minThreshold", "min_threshold", _number(0, 1)),
+        ("maxThreshold", "max_threshold", _number(0, 1)),
+        ("exploration", "exploration", _number(0, 0.5)),
+        ("domains", "domains", _domains),
+    ]),
+    "cognitive.system1": (System1Settings, [
+        ("minConfidence", "min_confidence", _number(0, 1)),
+        ("maxLatency", "max_latency", _number(0, 3_600_000)),
+    ]),
+    "learning.lifelong": (LifelongSettings, [
+        ("batchSize", "batch_size", _integer(2, 100_000)),
+        ("grpoGroupSize", "grpo_group_size", _integer(2, 10_000)),
+        ("mode", "mode", _choice("seed", "evidence")),
+        ("system2Cost", "system2_cost", _optional(_number(0, 1))),
+        ("targetSystem2Share", "target_system2_share", _optional(_number(0, 1))),
+    ]),
+    "learning.knowledgeTransfer": (TransferSettings, [
+        ("promotionThreshold", "promotion_threshold", _integer(1, 1000)),
+        ("demotionThreshold", "demotion_threshold", _integer(1, 1000)),
+        ("promotionConfidence", "promotion_confidence", _number(0, 1)),
+    ]),
+    "learning.checkpoints": (CheckpointSettings, [
+        ("unattended", "unattended", _choice("defer", "defaults")),
+    ]),
+    "learning.schedule": (ScheduleSettings, [
+        ("enabled", "enabled", _boolean),
+        ("nightlyLearner", "nightly_learner", _cron),
+        ("driftCheck", "drift_check", _cron),
+    ]),
+}
+_PARENTS = {"cognitive": ("router", "system1"), "learning": ("lifelong", "knowledgeTransfer", "checkpoints", "schedule")}
+_ATTR = {"cognitive.router": "router", "cognitive.system1": "system1", "learning.lifelong": "lifelong",
+         "learning.knowledgeTransfer": "transfer", "learning.checkpoints": "checkpoints",
+         "learning.schedule": "schedule"}
+
+
+def _deep_merge(base: dict, over: Mapping) -> dict:
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), dict):
+            out[key] = _deep_merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def settings_from_mapping(data: Mapping[str, Any], source: Path | None = None) -> Settings:
+    """Validate ``data`` (a full or partial config) merged over the shipped defaults."""
+    if not isinstance(data, Mapping):
+        raise ConfigError(["the top level must be a JSON object"], source)
+    merged = _deep_merge(_shipped_defaults(), data)
+    problems: list[str] = []
+    lang = merged.get("lang")
+    if lang not in ("en", "ko"):
+        problems.append(f"lang must be one of 'en', 'ko', not {lang!r}")
+    for parent, children in _PARENTS.items():
+        node = merged.get(parent)
+        if not isinstance(node, dict):
+            problems.append(f"{parent} must be an object")
+            continue
+        for key in node:
+            if key not in children:
+                problems.append(f"{parent}.{key} is not a known key (allowed: {', '.join(children)})")
+    kwargs: dict[str, Any] = {}
+    for section, (cls, table) in _SECTIONS.items():
+        parent, child = section.split(".")
+        node = merged.get(parent, {}).get(child) if isinstance(merged.get(parent), dict) else None
+        if not isinstance(node, dict):
+            if node is not None:
+                problems.append(f"{section} must be an object")
+            continue
+        known = {k for k, _, _ in table}
+        for key in node:
+            if key not in known:
+                problems.append(f"{section}.{key} is not a known key (allowed: {', '.join(sorted(known))})")
+        values = {}
+        for key, attr, check in table:
+            if key in node:
+                value, problem = check(f"{section}.{key}", node[key])
+                if problem:
+                    problems.append(problem)
+                else:
+                    values[attr] = value
+        kwargs[_ATTR[section]] = cls(**values)
+    router = kwargs.get("router")
+    if router and router.min_threshold >= router.max_threshold:
+        problems.append("cognitive.router.minThreshold must be below cognitive.router.maxThreshold "
+                        f"(got {router.min_threshold:g} and {router.max_threshold:g})")
+    elif router and not router.min_threshold <= router.threshold <= router.max_threshold:
+        problems.append("cognitive.router.threshold must lie within [minThreshold, maxThreshold] "
+                        f"(got {router.threshold:g} outside [{router.min_threshold:g}, {router.max_threshold:g}])")
+    lifelong = kwargs.get("lifelong")
+    if lifelong and lifelong.grpo_group_size > lifelong.batch_size:
+        problems.append("learning.lifelong.grpoGroupSize must not exceed learning.lifelong.batchSize "
+                        f"(got {lifelong.grpo_group_size} > {lifelong.batch_size})")
+    if lifelong and lifelong.system2_cost is not None and lifelong.target_system2_share is not None:
+        problems.append("learning.lifelong: set system2Cost or targetSystem2Share, not both")
+    if problems:
+        raise ConfigError(problems, source)
+    return Settings(lang=lang, source=source, **kwargs)
+
+
+_DEFAULTS_CACHE: dict[str, Any] | None = None
+
+
+def _shipped_defaults() -> dict[str, Any]:
+    global _DEFAULTS_CACHE
+    if _DEFAULTS_CACHE is None:
+        path = shipped_config_dir() / CONFIG_NAME
+        _DEFAULTS_CACHE = orjson.loads(path.read_bytes())
+    return _DEFAULTS_CACHE
+
+
+def load_config_file(path: Path) -> Settings:
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError([f"cannot read the file: {exc.strerror}"], path) from exc
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise ConfigError([f"not valid JSON ({exc})"], path) from exc
+    return settings_from_mapping(data, source=path)
+
+
+def load_settings(home: str | os.PathLike[str] | None = None) -> Settings:
+    """Settings from the first config file found (see module doc), else the shipped defaults."""
+    home_path = resolve_home(home)
+    env = os.environ.get("ARTIBOT_CONFIG")
+    for path in config_candidates(home_path):
+        if path.is_file():
+            return load_config_file(path)
+        if env and path == Path(env).expanduser():
+            raise ConfigError([f"$ARTIBOT_CONFIG points to {path}, which does not exist"])
+    return settings_from_mapping({})
+
+
+def default_settings() -> Settings:
+    return settings_from_mapping({})
+
+
+_DOMAINS_CACHE: dict[str, list[str]] | None = None
+
+
+def load_domain_keywords() -> dict[str, list[str]]:
+    """The shipped domain keyword table (``config/domains.json``), merged by the router with
+    the user's additions from ``cognitive.router.domains``."""
+    global _DOMAINS_CACHE
+    if _DOMAINS_CACHE is None:
+        path = shipped_config_dir() / "domains.json"
+        try:
+            doc = orjson.loads(path.read_bytes())
+            domains = doc["domains"]
+        except (OSError, orjson.JSONDecodeError, KeyError, TypeError) as exc:
+            raise ConfigError([f"shipped domain table is unreadable ({exc})"], path) from exc
+        _DOMAINS_CACHE = domains
+    return _DOMAINS_CACHE

@@ -1,0 +1,151 @@
+"""The experience record (schema 1, SPEC §3) and its validation.
+
+A record is a plain ``dict`` on disk and in memory (unknown extra fields are kept as
+they are). :func:`validate` checks every field, collects one message per problem that
+names the field and what is allowed, and raises :class:`ValidationError` with all of
+them; it never writes anything. ``id`` and ``timestamp`` are assigned when absent.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import uuid
+from datetime import datetime, timezone
+from typing import Any, Mapping
+
+from artibot.errors import ValidationError
+
+SCHEMA_VERSION = 1
+
+SYSTEMS = ("system1", "system2")
+OUTCOMES = ("success", "escalated", "failed")
+
+FIELDS = (
+    "id", "timestamp", "session_id", "input", "domain", "complexity", "routed_to",
+    "outcome", "latency_ms", "confidence", "pattern", "threshold", "propensity",
+)
+REQUIRED = ("input", "domain", "complexity", "routed_to", "outcome", "latency_ms", "confidence")
+
+MAX_INPUT_CHARS = 20_000
+"""Longer request text is cut (with a marker) before it is stored: the log is for learning, not archiving prompts."""
+
+
+def new_id() -> str:
+    """A unique, roughly time-ordered id (uuid7-like: millisecond time + randomness)."""
+    ms = time.time_ns() // 1_000_000
+    rand = uuid.uuid4().hex[:16]
+    return f"exp_{ms:012x}{rand}"
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
+
+
+def parse_timestamp(value: str) -> datetime:
+    """Parse an ISO 8601 timestamp that carries a timezone (``Z`` accepted)."""
+    text = value[:-1] + "+00:00" if value.endswith(("Z", "z")) else value
+    dt = datetime.fromisoformat(text)
+    if dt.tzinfo is None:
+        raise ValueError("no timezone")
+    return dt
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _check_unit(problems: list[str], record: Mapping[str, Any], name: str, *, nullable: bool,
+                lo_open: bool = False) -> None:
+    value = record.get(name)
+    if value is None:
+        if not nullable and name in REQUIRED:
+            problems.append(f"{name} is required: a number from 0 to 1")
+        return
+    allowed = "a number in (0, 1]" if lo_open else "a number from 0 to 1"
+    if not _is_number(value):
+        problems.append(f"{name} must be {allowed}{' or null' if nullable else ''}, not {value!r}")
+    elif not (0 < value <= 1 if lo_open else 0 <= value <= 1):
+        problems.append(f"{name} must be {allowed}, not {value!r}")
+
+
+def validate(record: Any, *, assign: bool = True) -> dict[str, Any]:
+    """Return a validated copy of ``record`` (with ``id``/``timestamp`` assigned when ``assign``).
+
+    Raises :class:`ValidationError` listing every problem, each naming its field.
+    """
+    if not isinstance(record, Mapping):
+        raise ValidationError([f"an experience must be a JSON object, not {type(record).__name__}"])
+    problems: list[str] = []
+    out = dict(record)
+
+    for name in REQUIRED:
+        if out.get(name) is None and name not in ("complexity", "confidence"):
+            problems.append(f"{name} is required")
+
+    rid = out.get("id")
+    if rid is None:
+        if assign:
+            out["id"] = new_id()
+    elif not isinstance(rid, str) or not rid.strip() or len(rid) > 200:
+        problems.append(f"id must be a non-empty string of at most 200 characters, not {rid!r}")
+
+    ts = out.get("timestamp")
+    if ts is None:
+        if assign:
+            out["timestamp"] = now_iso()
+    elif not isinstance(ts, str):
+        problems.append(f"timestamp must be an ISO 8601 string with a timezone, not {ts!r}")
+    else:
+        try:
+            parse_timestamp(ts)
+        except ValueError:
+            problems.append(
+                f"timestamp must be ISO 8601 with a timezone (e.g. 2026-01-31T09:30:00+09:00), not {ts!r}")
+
+    sid = out.get("session_id")
+    if sid is not None and not isinstance(sid, str):
+        problems.append(f"session_id must be a string or null, not {sid!r}")
+
+    text = out.get("input")
+    if text is not None and not isinstance(text, str):
+        problems.append(f"input must be a string, not {type(text).__name__}")
+
+    domain = out.get("domain")
+    if domain is not None and (not isinstance(domain, str) or not domain.strip() or len(domain) > 64):
+        problems.append(f"domain must be a non-empty string of at most 64 characters (e.g. frontend, backend, "
+                        f"security, data, general), not {domain!r}")
+
+    _check_unit(problems, out, "complexity", nullable=False)
+    _check_unit(problems, out, "confidence", nullable=False)
+    _check_unit(problems, out, "threshold", nullable=True)
+    _check_unit(problems, out, "propensity", nullable=True, lo_open=True)
+
+    routed = out.get("routed_to")
+    if routed is not None and routed not in SYSTEMS:
+        problems.append(f"routed_to must be one of 'system1', 'system2', not {routed!r}")
+
+    outcome = out.get("outcome")
+    if outcome is not None and outcome not in OUTCOMES:
+        problems.append(f"outcome must be one of 'success', 'escalated', 'failed', not {outcome!r}")
+
+    latency = out.get("latency_ms")
+    if latency is not None and (not _is_number(latency) or latency < 0):
+        problems.append(f"latency_ms must be a number >= 0, not {latency!r}")
+
+    pattern = out.get("pattern")
+    if pattern is not None and (not isinstance(pattern, str) or not pattern or len(pattern) > 200):
+        problems.append(f"pattern must be a non-empty string of at most 200 characters or null, not {pattern!r}")
+
+    if problems:
+        raise ValidationError(problems)
+
+    for name in ("session_id", "pattern", "threshold", "propensity"):
+        out.setdefault(name, None)
+    if isinstance(text, str) and len(text) > MAX_INPUT_CHARS:
+        out["input"] = text[:MAX_INPUT_CHARS] + " …[cut]"
+    return out
+
+
+def is_success(record: Mapping[str, Any]) -> bool:
+    return record.get("outcome") == "success"

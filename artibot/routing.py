@@ -1,0 +1,70 @@
+"""The public :class:`Router`: the pure routing policy loaded with the learned state.
+
+``Router.load()`` reads ``thresholds.json`` and ``system1-patterns.json`` (the state the
+last applied round left) and the settings; ``route()`` anonymizes the text, then asks
+the pure :class:`~artibot.router.policy.RoutingPolicy`. On the hook path: no numpy.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from artibot.collector import HomeArg, as_home
+from artibot.config import Settings, load_domain_keywords, load_settings
+from artibot.privacy import anonymize
+from artibot.router import Decision, DomainTable, RoutingPolicy
+from artibot.store import state
+from artibot.store.home import Home
+
+
+@dataclass
+class Router:
+    """Routes requests with the learned thresholds and System 1 cache.
+
+    >>> import tempfile
+    >>> router = Router.load(tempfile.mkdtemp())
+    >>> router.route("fix the typo in the README").system
+    'system1'
+    """
+
+    policy: RoutingPolicy
+    settings: Settings
+    home: Home | None = None
+    rng: random.Random | None = None
+
+    @classmethod
+    def load(cls, home: HomeArg = None, *, settings: Settings | None = None,
+             rng: random.Random | None = None) -> "Router":
+        h = as_home(home)
+        settings = settings or load_settings(h.root)
+        thresholds = state.read_thresholds(h) or {}
+        cache = state.active_patterns(state.read_system1_patterns(h))
+        policy = build_policy(settings, thresholds, cache)
+        if rng is None and settings.router.exploration > 0:
+            rng = random.Random()
+        return cls(policy=policy, settings=settings, home=h, rng=rng)
+
+    def route(self, text: str, domain: str | None = None) -> Decision:
+        return self.policy.decide(anonymize(text), domain=domain, rng=self.rng)
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "thresholds": {"default": self.policy.default_threshold,
+                           "domains": dict(self.policy.domain_thresholds)},
+            "system1_patterns": sorted(self.policy.cache),
+        }
+
+
+def build_policy(settings: Settings, thresholds: dict[str, Any], cache: frozenset[str]) -> RoutingPolicy:
+    table = DomainTable.from_mapping(load_domain_keywords(), settings.router.domains)
+    return RoutingPolicy(
+        default_threshold=float(thresholds.get("default", settings.router.threshold)),
+        domain_thresholds=dict(thresholds.get("domains", {})),
+        cache=cache,
+        table=table,
+        exploration=settings.router.exploration,
+        min_threshold=settings.router.min_threshold,
+        max_threshold=settings.router.max_threshold,
+    )

@@ -1,0 +1,114 @@
+"""The data home: where every file lives (SPEC §2)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from artibot.store.fs import ensure_dir
+
+
+@dataclass(frozen=True)
+class Home:
+    """Paths of every file artibot keeps. Creating the object touches nothing on disk."""
+
+    root: Path
+
+    @classmethod
+    def resolve(cls, home: str | os.PathLike[str] | Path | None = None) -> "Home":
+        from artibot.config import resolve_home
+
+        return cls(resolve_home(home))
+
+    def ensure(self) -> "Home":
+        """Create the home (mode 0700) if missing."""
+        ensure_dir(self.root)
+        return self
+
+    def subdir(self, name: str) -> Path:
+        return ensure_dir(self.root / name)
+
+    # --- the files of SPEC §2
+    @property
+    def experiences(self) -> Path:
+        return self.root / "daily-experiences.json"
+
+    @property
+    def experiences_lock(self) -> Path:
+        """Lock file of the experience log; its content is the append journal (see experiences.py)."""
+        return self.root / ".daily-experiences.lock"
+
+    @property
+    def archive_dir(self) -> Path:
+        return self.root / "archive"
+
+    @property
+    def thresholds(self) -> Path:
+        return self.root / "thresholds.json"
+
+    @property
+    def system1_patterns(self) -> Path:
+        return self.root / "system1-patterns.json"
+
+    @property
+    def patterns_dir(self) -> Path:
+        return self.root / "patterns"
+
+    @property
+    def pattern_stats(self) -> Path:
+        return self.patterns_dir / "stats.json"
+
+    @property
+    def learning_log(self) -> Path:
+        return self.root / "learning-log.json"
+
+    @property
+    def transfer_log(self) -> Path:
+        return self.root / "transfer-log.json"
+
+    @property
+    def pending_review(self) -> Path:
+        return self.root / "pending-review.json"
+
+    @property
+    def snapshots_dir(self) -> Path:
+        return self.root / "snapshots"
+
+    # --- housekeeping files of our own
+    @property
+    def quarantine_dir(self) -> Path:
+        """Bytes cut from a torn log tail and bad copies moved aside by ``doctor``."""
+        return self.root / "quarantine"
+
+    @property
+    def state_lock(self) -> Path:
+        """Held (exclusive) while a round's state files are written, (shared) while read together."""
+        return self.root / ".state.lock"
+
+    @property
+    def learner_lock(self) -> Path:
+        """Held for the whole of a learning cycle: two learners never run at once."""
+        return self.root / ".learner.lock"
+
+    @property
+    def sessions_dir(self) -> Path:
+        """Per-session spools of the Claude Code hooks (the turn in progress)."""
+        return self.root / "sessions"
+
+    @property
+    def pending_dir(self) -> Path:
+        """Decisions recorded by ``artibot route --record`` waiting for ``artibot outcome``."""
+        return self.root / "pending"
+
+    @property
+    def logs_dir(self) -> Path:
+        return self.root / "logs"
+
+    @property
+    def config_file(self) -> Path:
+        return self.root / "artibot.config.json"
+
+    def state_files(self) -> tuple[Path, ...]:
+        """The learned state a snapshot captures (the experience log is handled separately)."""
+        return (self.thresholds, self.system1_patterns, self.pattern_stats)
