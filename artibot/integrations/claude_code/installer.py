@@ -1,0 +1,444 @@
+"""Register artibot's hooks and the ``/learn`` command in Claude Code, and remove them.
+
+Planning and writing are separate: ``plan_install`` / ``plan_uninstall`` read the files
+and compute every change (raising before anything is written if a file cannot be
+edited safely); ``apply`` writes them. ``--dry-run`` is a plan that is never applied.
+
+Rules for ``settings.json`` (user, project or local scope):
+
+* artibot's entries are merged into ``hooks`` as new matcher groups at the end of each
+  event's list; other keys and other tools' hooks keep their content and order;
+* our entries are recognised by their command (``<prefix> hook <event>``), so a second
+  install changes nothing and an install with another prefix replaces the old entries;
+* a file that does not parse, or whose ``hooks`` is not an object, is refused and left
+  untouched;
+* before a file is changed its previous content is saved beside it as
+  ``<name>.artibot-backup`` (mode 0600; it holds the state before artibot's latest change);
+* an existing file keeps its mode, indentation and final newline; a new settings file
+  is 0644 with a 2-space indent, as Claude Code writes it;
+* a symbolic link (a dotfiles setup) is followed and its target edited in place;
+* ``apply`` re-reads each file and refuses to write if it changed since planning.
+
+Uninstall removes exactly the handlers install adds, then any matcher group, event list
+or ``hooks`` object that removal left empty, so install + uninstall gives back the
+original bytes of a file in this format.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import re
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from artibot.errors import ArtibotError, IntegrationError, InvalidInput, UnsafePathError
+from artibot.integrations.claude_code.templates import (
+    HOOKS, check_command_prefix, hook_group, is_artibot_hook, is_artibot_learn, render_learn,
+)
+from artibot.store.fs import atomic_write_bytes, ensure_dir, read_bytes
+
+SCOPES = ("user", "project", "local")
+BACKUP_SUFFIX = ".artibot-backup"
+NEW_SETTINGS_MODE = 0o644
+NEW_COMMAND_MODE = 0o644
+BACKUP_MODE = 0o600  # settings can hold tokens in "env"
+
+
+@dataclass(frozen=True)
+class Change:
+    path: Path
+    action: str
+    """``create`` | ``update`` | ``unchanged`` | ``remove``."""
+    before: bytes | None
+    after: bytes | None
+    backup: Path | None
+    """Where ``before`` is saved when the change is applied (None: no backup)."""
+    note: str = ""
+    """What the change does, in words (for :meth:`InstallPlan.summary`)."""
+    mode: int | None = None
+    """File mode to write with (an existing file keeps its own)."""
+
+
+@dataclass(frozen=True)
+class InstallPlan:
+    scope: str
+    settings_path: Path
+    command_path: Path
+    changes: tuple[Change, ...]
+    warnings: tuple[str, ...] = field(default=())
+
+    @property
+    def changed(self) -> bool:
+        return any(c.action != "unchanged" for c in self.changes)
+
+    def summary(self) -> list[str]:
+        lines = []
+        for c in self.changes:
+            line = f"{c.action} {c.path}"
+            if c.note:
+                line += f": {c.note}"
+            if c.backup is not None:
+                line += f" (backup: {c.backup.name})"
+            lines.append(line)
+        return lines + [f"warning: {w}" for w in self.warnings]
+
+    def diff(self) -> str:
+        """A unified diff of every change (what ``--dry-run`` shows)."""
+        out: list[str] = []
+        for c in self.changes:
+            if c.action == "unchanged":
+                continue
+            old = _lines(c.before)
+            new = _lines(c.after)
+            out.extend(difflib.unified_diff(
+                old, new,
+                fromfile=str(c.path) if c.before is not None else "/dev/null",
+                tofile=str(c.path) if c.after is not None else "/dev/null",
+            ))
+        return "".join(out)
+
+
+def _lines(data: bytes | None) -> list[str]:
+    if data is None:
+        return []
+    lines = data.decode("utf-8", errors="replace").splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n\\ No newline at end of file\n"
+    return lines
+
+
+# ---------------------------------------------------------------------------
+# Paths
+
+
+def _check_scope(scope: str) -> None:
+    if scope not in SCOPES:
+        raise InvalidInput(f"unknown scope {scope!r}; use one of: {', '.join(SCOPES)}")
+
+
+def settings_path_for(scope: str, *, user_dir: Path, project_dir: Path) -> Path:
+    _check_scope(scope)
+    if scope == "user":
+        return Path(user_dir) / "settings.json"
+    name = "settings.json" if scope == "project" else "settings.local.json"
+    return Path(project_dir) / ".claude" / name
+
+
+def commands_dir_for(scope: str, *, user_dir: Path, project_dir: Path) -> Path:
+    _check_scope(scope)
+    if scope == "user":
+        return Path(user_dir) / "commands"
+    return Path(project_dir) / ".claude" / "commands"
+
+
+def _real(path: Path) -> Path:
+    """``path``, or the file it links to (we edit through a dotfiles link, not over it)."""
+    if not path.is_symlink():
+        return path
+    target = path.resolve()
+    if not target.is_file():
+        raise IntegrationError(
+            f"{path} is a symbolic link to {target}, which is not a regular file; "
+            "fix the link, then run the command again"
+        )
+    return target
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        return read_bytes(path)
+    except UnsafePathError as exc:
+        raise IntegrationError(f"{path} is not a regular file; move it aside, then run the command again") from exc
+    except OSError as exc:
+        raise IntegrationError(f"cannot read {path}: {exc.strerror or exc}") from exc
+
+
+def _mode_of(path: Path, default: int) -> int:
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return default
+
+
+# ---------------------------------------------------------------------------
+# settings.json
+
+
+@dataclass(frozen=True)
+class _Style:
+    indent: int | str = 2
+    newline: bool = True
+
+
+def _detect_style(raw: bytes) -> _Style:
+    text = raw.decode("utf-8", errors="replace")
+    m = re.search(r"\n([ \t]+)\S", text)
+    indent: int | str = 2
+    if m:
+        ws = m.group(1)
+        indent = "\t" if ws.startswith("\t") else len(ws)
+    return _Style(indent=indent, newline=text.endswith("\n"))
+
+
+def _dump(data: Any, style: _Style) -> bytes:
+    text = json.dumps(data, indent=style.indent, ensure_ascii=False)
+    return (text + ("\n" if style.newline else "")).encode("utf-8")
+
+
+def _parse_settings(path: Path, raw: bytes | None) -> dict:
+    if raw is None or not raw.strip():
+        return {}
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise IntegrationError(f"{path} is not UTF-8 text ({exc}); it was left untouched") from exc
+    except json.JSONDecodeError as exc:
+        raise IntegrationError(
+            f"{path} is not valid JSON ({exc}); it was left untouched. "
+            "Fix the file (or move it aside), then run the command again."
+        ) from exc
+    if not isinstance(data, dict):
+        raise IntegrationError(f"{path}: the top level must be a JSON object; the file was left untouched")
+    hooks = data.get("hooks")
+    if hooks is not None and not isinstance(hooks, dict):
+        raise IntegrationError(
+            f"{path}: \"hooks\" must be an object mapping event names to lists, "
+            f"not a {type(hooks).__name__}; the file was left untouched"
+        )
+    for event, groups in (hooks or {}).items():
+        if not isinstance(groups, list):
+            raise IntegrationError(
+                f"{path}: \"hooks.{event}\" must be a list of matcher groups, "
+                f"not a {type(groups).__name__}; the file was left untouched"
+            )
+    return data
+
+
+@dataclass
+class _Count:
+    removed: list[str] = field(default_factory=list)
+    added: int = 0
+    kept: int = 0
+
+
+def _handlers(group: Any) -> list | None:
+    if isinstance(group, dict) and isinstance(group.get("hooks"), list):
+        return group["hooks"]
+    return None
+
+
+def _is_ours(handler: Any, command: str) -> bool:
+    return isinstance(handler, dict) and is_artibot_hook(handler.get("command"), command)
+
+
+def _strip(groups: list, command: str, count: _Count) -> list:
+    """``groups`` without our handlers; a group (or list) we emptied disappears."""
+    out = []
+    for group in groups:
+        handlers = _handlers(group)
+        if handlers is None:
+            out.append(group)
+            continue
+        keep = [h for h in handlers if not _is_ours(h, command)]
+        count.removed.extend(h.get("command", "") for h in handlers if _is_ours(h, command))
+        count.kept += len(keep)
+        if len(keep) == len(handlers):
+            out.append(group)
+        elif keep:
+            out.append({**group, "hooks": keep})
+    return out
+
+
+def _merge(data: dict, command: str, *, install: bool) -> tuple[dict, _Count]:
+    """A copy of ``data`` with artibot's hooks installed (or removed). Input is not mutated."""
+    count = _Count()
+    hooks_in = data.get("hooks")
+    hooks: dict[str, list] = {}
+    wanted = {spec.event: hook_group(spec, command) for spec in HOOKS} if install else {}
+    for event, groups in (hooks_in or {}).items():
+        ours = [h for g in groups for h in (_handlers(g) or []) if _is_ours(h, command)]
+        target = wanted.pop(event, None)
+        if target is not None and len(ours) == 1 and target in groups:
+            # Already installed exactly as we would: leave the list alone, wherever it sits.
+            count.kept += sum(len(_handlers(g) or []) for g in groups) - 1
+            hooks[event] = groups
+            continue
+        new = _strip(groups, command, count)
+        if target is not None:
+            new.append(target)
+            count.added += 1
+        if new or not ours:  # drop only a list that our removal emptied
+            hooks[event] = new
+    for event, target in wanted.items():
+        hooks[event] = [target]
+        count.added += 1
+    out = dict(data)
+    if hooks or (hooks_in is not None and not count.removed):
+        out["hooks"] = hooks
+    else:
+        out.pop("hooks", None)
+    return out, count
+
+
+def _settings_change(path: Path, command: str, *, install: bool) -> Change:
+    real = _real(path)
+    before = _read(real)
+    data = _parse_settings(real, before)
+    merged, count = _merge(data, command, install=install)
+    style = _detect_style(before) if before and before.strip() else _Style()
+    if install or before is not None:
+        after = _dump(merged, style)
+    else:
+        after = None
+    if before is not None and merged == data:
+        after = before  # nothing of ours to change: never reformat someone's file
+    if after == before:
+        note = "artibot hooks already installed" if install else "no artibot hooks found"
+        if before is None:
+            note = "no settings file"
+        return Change(real, "unchanged", before, before, None, note)
+    old = sorted({c for c in count.removed if c})
+    replaced = [c for c in old if not c.startswith(command + " hook ")]
+    if install:
+        note = f"add {count.added} artibot hooks"
+        if replaced:
+            note += f", replacing {len(count.removed)} from an earlier install"
+    else:
+        note = f"remove {len(count.removed)} artibot hooks"
+    note += f" ({count.kept} other hook{'' if count.kept == 1 else 's'} kept)"
+    if before is not None and before.strip() and _dump(data, style) != before:
+        note += "; the file is re-serialised, see the diff"
+    action = "create" if before is None else "update"
+    backup = real.with_name(real.name + BACKUP_SUFFIX) if before is not None else None
+    return Change(real, action, before, after, backup, note, _mode_of(real, NEW_SETTINGS_MODE))
+
+
+# ---------------------------------------------------------------------------
+# /learn
+
+
+_PREPARE_LINE = re.compile(rb"^!`(.+) review --json --prepare`$", re.MULTILINE)
+
+
+def _pristine(data: bytes) -> bool:
+    """True if ``data`` is exactly a ``learn.md`` artibot rendered (for any prefix): nothing to back up."""
+    m = _PREPARE_LINE.search(data)
+    if not m:
+        return False
+    try:
+        return render_learn(m.group(1).decode("utf-8")) == data
+    except (InvalidInput, UnicodeDecodeError):
+        return False
+
+
+def _learn_change(path: Path, command: str, *, install: bool) -> Change:
+    real = _real(path)
+    before = _read(real)
+    backup = None
+    if before is not None and not _pristine(before):
+        backup = real.with_name(real.name + BACKUP_SUFFIX)
+    if install:
+        after = render_learn(command)
+        if before is not None and not is_artibot_learn(before):
+            raise IntegrationError(
+                f"{real} exists and is not artibot's /learn command (it lacks the "
+                "<!-- artibot:learn --> line); artibot will not overwrite it. Rename or "
+                "move it, then run the command again."
+            )
+        if before == after:
+            return Change(real, "unchanged", before, before, None, "/learn command up to date")
+        if before is None:
+            return Change(real, "create", None, after, None, "the /learn command", NEW_COMMAND_MODE)
+        return Change(real, "update", before, after, backup, "new version of the /learn command",
+                      _mode_of(real, NEW_COMMAND_MODE))
+    if before is None:
+        return Change(real, "unchanged", None, None, None, "no /learn command")
+    if not is_artibot_learn(before):
+        return Change(real, "unchanged", before, before, None, "not artibot's /learn command; left alone")
+    return Change(real, "remove", before, None, backup, "the /learn command")
+
+
+# ---------------------------------------------------------------------------
+# Public API
+
+
+def _other_scope_warnings(scope: str, *, user_dir: Path, project_dir: Path, command: str) -> tuple[str, ...]:
+    """Hooks registered in two scopes both run, unless their commands are identical."""
+    warnings = []
+    mine = settings_path_for(scope, user_dir=user_dir, project_dir=project_dir).resolve()
+    for other in SCOPES:
+        path = settings_path_for(other, user_dir=user_dir, project_dir=project_dir)
+        if other == scope or path.resolve() == mine:  # project scope run from ~ is the user file
+            continue
+        try:
+            data = _parse_settings(path, _read(_real(path)))
+        except (ArtibotError, OSError):
+            continue  # a warning only; that file is not the one being edited
+        found = [h.get("command") for groups in (data.get("hooks") or {}).values()
+                 for g in groups for h in (_handlers(g) or []) if _is_ours(h, command)]
+        if found:
+            warnings.append(
+                f"{path} also registers artibot hooks ({other} scope); experiences may be "
+                f"recorded twice. Run `artibot uninstall claude-code --scope {other}` if you "
+                "want only this one."
+            )
+    return tuple(warnings)
+
+
+def _plan(scope: str, user_dir: Path, project_dir: Path, command: str, *, install: bool) -> InstallPlan:
+    _check_scope(scope)
+    check_command_prefix(command)
+    if scope != "user" and not Path(project_dir).is_dir():
+        raise IntegrationError(f"the project directory {project_dir} does not exist")
+    settings = settings_path_for(scope, user_dir=user_dir, project_dir=project_dir)
+    learn = commands_dir_for(scope, user_dir=user_dir, project_dir=project_dir) / "learn.md"
+    changes = (
+        _settings_change(settings, command, install=install),
+        _learn_change(learn, command, install=install),
+    )
+    warnings = _other_scope_warnings(scope, user_dir=user_dir, project_dir=project_dir,
+                                     command=command) if install else ()
+    return InstallPlan(scope, settings, learn, changes, warnings)
+
+
+def plan_install(scope: str = "user", *, user_dir: Path, project_dir: Path,
+                 command: str = "artibot") -> InstallPlan:
+    """Every change ``artibot install claude-code`` makes; raises before anything is written."""
+    return _plan(scope, user_dir, project_dir, command, install=True)
+
+
+def plan_uninstall(scope: str = "user", *, user_dir: Path, project_dir: Path,
+                   command: str = "artibot") -> InstallPlan:
+    """Every change ``artibot uninstall claude-code`` makes (only artibot's own entries)."""
+    return _plan(scope, user_dir, project_dir, command, install=False)
+
+
+def apply(plan: InstallPlan) -> None:
+    """Write the plan: for each changed file, the backup first, then the new content atomically."""
+    for change in plan.changes:
+        if change.action == "unchanged":
+            continue
+        if _read(change.path) != change.before:
+            raise IntegrationError(
+                f"{change.path} changed since the plan was made; nothing more was written. "
+                "Run the command again."
+            )
+    for change in plan.changes:
+        if change.action == "unchanged":
+            continue
+        try:
+            if change.backup is not None and change.before is not None:
+                atomic_write_bytes(change.backup, change.before, mode=BACKUP_MODE)
+            if change.action == "remove":
+                os.unlink(change.path)
+                continue
+            if not change.path.parent.is_dir():
+                ensure_dir(change.path.parent)
+            mode = change.mode if change.mode is not None else NEW_SETTINGS_MODE
+            atomic_write_bytes(change.path, change.after or b"", mode=mode)
+        except OSError as exc:
+            raise IntegrationError(f"cannot write {change.path}: {exc.strerror or exc}") from exc

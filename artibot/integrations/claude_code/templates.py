@@ -1,0 +1,143 @@
+"""What artibot registers in Claude Code: the hook table and the ``/learn`` command text.
+
+The installer (``installer.py``) merges these into a user's files; the plugin layout
+under ``config/claude-code/`` ships the same content for ``/plugin install``.
+
+Hooks are registered for six events. ``PreToolUse`` is left out on purpose: it runs
+before *every* tool call and blocks it until the hook returns, and the learner needs
+nothing from it that ``PostToolUse`` / ``PostToolUseFailure`` do not already say.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from artibot.config import shipped_config_dir
+from artibot.errors import IntegrationError, InvalidInput
+from artibot.store.fs import read_bytes
+
+LEARN_MARKER = "<!-- artibot:learn -->"
+"""The line that marks a ``learn.md`` as artibot's (the installer never touches one without it)."""
+
+TEMPLATE_DIR = "claude-code"
+LEARN_TEMPLATE = "commands/learn.md"
+
+
+@dataclass(frozen=True)
+class HookSpec:
+    event: str
+    """Claude Code's event name, the key under ``hooks``."""
+    cli_event: str
+    """The kebab-case name ``artibot hook`` takes."""
+    matcher: str | None
+    """``None``: the group has no ``matcher`` key (events that take none, or all sources)."""
+    timeout: int
+    """Seconds (Claude Code's unit), not milliseconds."""
+
+
+HOOKS: tuple[HookSpec, ...] = (
+    # No matcher: SessionStart matchers are sources (startup/resume/...), and we want all.
+    HookSpec("SessionStart", "session-start", None, 10),
+    HookSpec("UserPromptSubmit", "user-prompt-submit", None, 5),
+    HookSpec("PostToolUse", "post-tool-use", "*", 5),
+    HookSpec("PostToolUseFailure", "post-tool-use-failure", "*", 5),
+    HookSpec("Stop", "stop", None, 10),
+    # The hook only starts a detached learner; 5 s also lifts SessionEnd's ~1.5 s budget.
+    HookSpec("SessionEnd", "session-end", None, 5),
+)
+
+KNOWN_CLI_EVENTS = frozenset({
+    "session-start", "user-prompt-submit", "pre-tool-use", "post-tool-use",
+    "post-tool-use-failure", "stop", "session-end", "nightly-learner",
+})
+_OURS = re.compile(r"\shook\s+(" + "|".join(sorted(KNOWN_CLI_EVENTS, key=len, reverse=True)) + r")\s*$")
+
+
+def hook_command(command: str, cli_event: str) -> str:
+    return f"{command} hook {cli_event}"
+
+
+def is_artibot_hook(command: object, prefix: str) -> bool:
+    """True for a hook command artibot installed, with this ``prefix`` or any earlier one.
+
+    An earlier install may have used another prefix (another virtualenv, ``python -m
+    artibot``), so any command that mentions artibot and ends in ``hook <known event>``
+    counts as ours.
+    """
+    if not isinstance(command, str):
+        return False
+    if any(command == hook_command(prefix, e) for e in KNOWN_CLI_EVENTS):
+        return True
+    return "artibot" in command and _OURS.search(command) is not None
+
+
+def hook_group(spec: HookSpec, command: str) -> dict:
+    """The matcher group artibot adds for one event (key order as Claude Code's docs)."""
+    group: dict = {}
+    if spec.matcher is not None:
+        group["matcher"] = spec.matcher
+    group["hooks"] = [{"type": "command", "command": hook_command(command, spec.cli_event),
+                       "timeout": spec.timeout}]
+    return group
+
+
+def hooks_mapping(command: str) -> dict[str, list[dict]]:
+    """``{event: [group]}``: what install adds under a settings file's ``hooks`` key."""
+    return {spec.event: [hook_group(spec, command)] for spec in HOOKS}
+
+
+def plugin_hooks_document() -> dict:
+    """The content of ``config/claude-code/hooks/hooks.json``."""
+    return {
+        "description": "artibot: record routing experiences and start the learner "
+                       "(see `artibot install claude-code` for the settings-file equivalent)",
+        "hooks": hooks_mapping("artibot"),
+    }
+
+
+# ---------------------------------------------------------------------------
+# /learn
+
+
+_SUBCOMMANDS = ("review", "learn", "status", "history", "doctor", "hook", "drift")
+_COMMAND_REF = re.compile(r"(?<![\w./-])artibot(?= (?:" + "|".join(_SUBCOMMANDS) + r")\b)")
+
+
+def check_command_prefix(command: str) -> None:
+    """Refuse a prefix that cannot be written into settings JSON, YAML front matter and Markdown."""
+    if not command.strip():
+        raise InvalidInput("the artibot command prefix is empty")
+    bad = [c for c in ("\n", "\r", "`", ": ", " #") if c in command]
+    if bad:
+        raise InvalidInput(
+            f"the artibot command prefix {command!r} contains {bad[0]!r}, which cannot be "
+            "written into the /learn command file; install artibot at a path without it"
+        )
+
+
+def learn_template() -> str:
+    path = shipped_config_dir() / TEMPLATE_DIR / LEARN_TEMPLATE
+    data = read_bytes(path)
+    if data is None:
+        raise IntegrationError(f"the shipped /learn template {path} is missing; reinstall artibot")
+    return data.decode("utf-8")
+
+
+def render_learn(command: str, template: str | None = None) -> bytes:
+    """The ``learn.md`` to install: the template with every ``artibot <subcommand>`` prefixed by ``command``.
+
+    Claude Code matches ``allowed-tools`` patterns against the literal command line, so the
+    front matter and the instructions must name the same executable the hooks use.
+    """
+    check_command_prefix(command)
+    text = learn_template() if template is None else template
+    if LEARN_MARKER not in text:
+        raise IntegrationError(f"the shipped /learn template lacks the {LEARN_MARKER} marker; reinstall artibot")
+    if command != "artibot":
+        text = _COMMAND_REF.sub(lambda _m: command, text)
+    return text.encode("utf-8")
+
+
+def is_artibot_learn(data: bytes) -> bool:
+    return LEARN_MARKER.encode() in data

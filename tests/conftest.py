@@ -1,0 +1,23 @@
+"""Every test runs against a fresh data home and a neutral working directory.
+
+``ARTIBOT_HOME`` points at a temp dir, ``ARTIBOT_CONFIG`` is unset and the working
+directory is an empty temp dir, so neither the developer's real home nor a
+``./artibot.config.json`` in the repository can leak into a test.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def artibot_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The data home of this test (not created on disk: artibot creates it on first write)."""
+    home = tmp_path_factory.mktemp("home") / "artibot"
+    workdir = tmp_path_factory.mktemp("cwd")
+    monkeypatch.setenv("ARTIBOT_HOME", str(home))
+    monkeypatch.delenv("ARTIBOT_CONFIG", raising=False)
+    monkeypatch.chdir(workdir)
+    return home
