@@ -1,0 +1,523 @@
+"""The Claude Code hooks in process: payload shapes, turn outcomes, spools, errors, the learner spawn.
+
+The real entry point in subprocesses (a whole session, concurrency, imports) is in
+``test_hook_e2e.py``.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+from pathlib import Path
+
+import orjson
+import pytest
+
+from artibot.errors import CorruptFileError
+from artibot.integrations.claude_code import context, hooks, learner, turns
+from artibot.store import sessions, state
+from artibot.store.experiences import ExperienceLog
+from artibot.store.fs import FileLock
+from artibot.store.home import Home
+
+FIXTURES = Path(__file__).parent / "fixtures"
+EVENTS = {
+    "session_start": "session-start",
+    "user_prompt_submit": "user-prompt-submit",
+    "pre_tool_use": "pre-tool-use",
+    "post_tool_use": "post-tool-use",
+    "post_tool_use_failure": "post-tool-use-failure",
+    "stop": "stop",
+    "session_end": "session-end",
+}
+OPTIONAL = {  # fields Claude Code may leave out (older versions, some tools)
+    "session_start": ("model", "source", "permission_mode"),
+    "post_tool_use": ("duration_ms", "tool_response", "tool_use_id"),
+    "post_tool_use_failure": ("duration_ms", "is_interrupt", "error"),
+    "stop": ("last_assistant_message", "stop_hook_active"),
+    "session_end": ("reason",),
+}
+SIMPLE = "fix the typo in the README title"
+HARD = ("migrate the billing service from REST to gRPC across the backend, the React frontend and the "
+        "Postgres schema, step by step, then add integration tests and a rollback plan")
+
+
+def fixture(name: str, **changes: object) -> dict:
+    doc = orjson.loads((FIXTURES / f"{name}.json").read_bytes())
+    doc.update(changes)
+    return doc
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Home:
+    root = tmp_path / "home"
+    monkeypatch.setenv("ARTIBOT_HOME", str(root))
+    monkeypatch.delenv("ARTIBOT_CONFIG", raising=False)
+    monkeypatch.chdir(tmp_path)
+    return Home(root)
+
+
+class Driver:
+    """Runs ``hooks.main`` in process with a payload on stdin; returns (exit code, stdout)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
+        self.monkeypatch = monkeypatch
+        self.capsys = capsys
+
+    def __call__(self, event: str, payload: dict | bytes | None = None, **changes: object) -> tuple[int, str]:
+        if payload is None:
+            payload = fixture(event.replace("-", "_"), **changes)
+        data = payload if isinstance(payload, bytes) else orjson.dumps(payload)
+        self.monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+        code = hooks.main([event])
+        return code, self.capsys.readouterr().out
+
+    def turn(self, prompt: str, tools: list[tuple[str, bool]], sid: str = "s1") -> None:
+        self("user-prompt-submit", prompt=prompt, session_id=sid)
+        for tool, ok in tools:
+            if ok:
+                self("post-tool-use", tool_name=tool, session_id=sid)
+            else:
+                self("post-tool-use-failure", tool_name=tool, session_id=sid)
+        self("stop", session_id=sid)
+
+
+@pytest.fixture
+def hook(home: Home, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Driver:
+    return Driver(monkeypatch, capsys)
+
+
+def experiences(home: Home) -> list[dict]:
+    return ExperienceLog(home).read()
+
+
+def log_text(home: Home) -> str:
+    path = sessions.hook_log_path(home)
+    return path.read_text() if path.exists() else ""
+
+
+def check_output(name: str, out: str) -> None:
+    if not out:
+        return
+    doc = orjson.loads(out)
+    assert isinstance(doc, dict)
+    if name in ("session_start", "user_prompt_submit"):
+        spec = doc["hookSpecificOutput"]
+        assert spec["hookEventName"] == {"session_start": "SessionStart",
+                                         "user_prompt_submit": "UserPromptSubmit"}[name]
+        assert isinstance(spec["additionalContext"], str) and spec["additionalContext"]
+
+
+# ----------------------------------------------------------------------------- payload shapes
+@pytest.mark.parametrize("name", sorted(EVENTS))
+@pytest.mark.parametrize("variant", ["documented", "extra-fields", "optional-missing", "only-session-id"])
+def test_every_payload_shape_exits_0_with_valid_output(hook: Driver, name: str, variant: str) -> None:
+    hook("user-prompt-submit", prompt=SIMPLE)  # an open turn for the tool and stop events
+    payload = fixture(name)
+    if variant == "extra-fields":
+        payload.update(prompt_id="p-1", effort="high", agent_id="a-7", agent_type="general-purpose",
+                       future_field={"nested": [1, 2, 3]})
+    elif variant == "optional-missing":
+        for key in OPTIONAL.get(name, ()):
+            payload.pop(key, None)
+    elif variant == "only-session-id":
+        payload = {"session_id": payload["session_id"]}
+    code, out = hook(EVENTS[name], payload)
+    assert code == 0
+    check_output(name, out)
+    if name in ("session_start",) or (name == "user_prompt_submit" and variant != "only-session-id"):
+        assert out, "SessionStart and UserPromptSubmit give Claude context"
+
+
+@pytest.mark.parametrize("event", [*EVENTS.values(), "nightly-learner-typo", ""])
+@pytest.mark.parametrize("stdin", [b"", b"   \n", b"{not json", b"[1, 2]", b'"text"', b"\xff\xfe\x00garbage"])
+def test_empty_or_garbage_stdin_exits_0_silently(hook: Driver, home: Home, event: str, stdin: bytes) -> None:
+    code, out = hook(event, stdin)
+    assert code == 0
+    assert out == ""
+    assert log_text(home)  # the problem is in the log, not on stdout
+
+
+def test_unknown_event_and_no_argv_are_logged(home: Home, capsys: pytest.CaptureFixture[str]) -> None:
+    assert hooks.main(["post-tool-uses"]) == 0
+    assert hooks.main([]) == 0
+    assert capsys.readouterr().out == ""
+    assert "unknown hook event 'post-tool-uses'" in log_text(home)
+
+
+def test_prompt_without_text_routes_nothing(hook: Driver, home: Home) -> None:
+    code, out = hook("user-prompt-submit", {"session_id": "s1", "user_prompt": SIMPLE})
+    assert (code, out) == (0, "")
+    assert not sessions.SessionSpool(home, "s1").exists()
+
+
+# ----------------------------------------------------------------------------- turns and outcomes
+def test_prompt_tells_claude_the_route_and_keeps_only_anonymized_text(hook: Driver, home: Home) -> None:
+    secret = "deploy with token ghp_abcdefghijklmnopqrstuvwxyz0123456789 and mail bob@example.com"
+    _, out = hook("user-prompt-submit", prompt=secret, session_id="s1")
+    line = orjson.loads(out)["hookSpecificOutput"]["additionalContext"]
+    assert line.startswith("artibot router: System ")
+    spool = sessions.SessionSpool(home, "s1").read()
+    assert spool["turn"]["decision"]["system"] in ("system1", "system2")
+    raw = spool_bytes(home)
+    assert b"ghp_abcdef" not in raw and b"bob@example.com" not in raw
+    assert b"<EMAIL>" in raw
+
+
+def spool_bytes(home: Home) -> bytes:
+    return b"".join(p.read_bytes() for p in home.sessions_dir.glob("*.json"))
+
+
+def test_stop_records_one_success_with_decision_fields(hook: Driver, home: Home) -> None:
+    hook.turn(SIMPLE, [("Read", True), ("Edit", True)])
+    [exp] = experiences(home)
+    assert exp["outcome"] == "success"
+    assert exp["routed_to"] == "system1" and exp["domain"] == "docs"
+    assert exp["source"] == "claude-code" and exp["tools"] == 2 and exp["tool_failures"] == 0
+    assert exp["session_id"] == "s1" and exp["closed_by"] == "stop"
+    assert exp["propensity"] == 1.0 and exp["threshold"] == pytest.approx(0.4)
+    assert exp["latency_ms"] >= 0
+    assert sessions.SessionSpool(home, "s1").read()["turn"] is None
+
+
+@pytest.mark.parametrize("tools, outcome", [
+    ([("Bash", True), ("Bash", False)], "failed"),  # the last call failed
+    ([("Bash", False), ("Bash", True)], "success"),  # recovered
+    ([], "success"),
+])
+def test_last_tool_call_decides_failure(hook: Driver, home: Home, tools: list, outcome: str) -> None:
+    hook.turn(SIMPLE, tools)
+    [exp] = experiences(home)
+    assert exp["outcome"] == outcome
+    assert exp["tool_failures"] == sum(1 for _, ok in tools if not ok)
+
+
+def test_interrupted_tool_call_fails_the_turn_even_if_later_calls_succeed(hook: Driver, home: Home) -> None:
+    hook("user-prompt-submit", prompt=SIMPLE)
+    hook("post-tool-use-failure", is_interrupt=True, error="interrupted by user")
+    hook("post-tool-use")
+    hook("stop")
+    [exp] = experiences(home)
+    assert exp["outcome"] == "failed" and exp["outcome_reason"] == "a tool call was interrupted"
+
+
+def test_a_prompt_after_a_prompt_records_the_interrupted_turn_as_failed(hook: Driver, home: Home) -> None:
+    hook("user-prompt-submit", prompt=SIMPLE, session_id="s1")
+    hook("post-tool-use", session_id="s1")
+    hook("user-prompt-submit", prompt=HARD, session_id="s1")
+    [exp] = experiences(home)
+    assert exp["outcome"] == "failed" and exp["closed_by"] == "next-prompt"
+    assert exp["input"] == SIMPLE and exp["tools"] == 1
+    hook("stop", session_id="s1")
+    first, second = experiences(home)
+    assert second["outcome"] == "success" and second["routed_to"] == "system2"
+
+
+@pytest.mark.parametrize("tools, prompt, outcome", [
+    ([("TodoWrite", True), ("Edit", True)], SIMPLE, "escalated"),
+    ([("Task", True)], SIMPLE, "escalated"),
+    ([("Agent", True)], SIMPLE, "escalated"),
+    ([("Read", True)] * (turns.MAX_SYSTEM1_TOOLS + 1), SIMPLE, "escalated"),
+    ([("Read", True)] * turns.MAX_SYSTEM1_TOOLS, SIMPLE, "success"),
+    ([("TodoWrite", True), ("Edit", True)], HARD, "success"),  # System 2 was meant to plan
+    ([("TodoWrite", True), ("Bash", False)], SIMPLE, "failed"),  # failure wins over escalation
+])
+def test_escalation_rule(hook: Driver, home: Home, tools: list, prompt: str, outcome: str) -> None:
+    hook.turn(prompt, tools)
+    [exp] = experiences(home)
+    assert exp["outcome"] == outcome, exp["outcome_reason"]
+
+
+def test_stop_is_idempotent_with_stop_hook_active(hook: Driver, home: Home) -> None:
+    hook("user-prompt-submit", prompt=SIMPLE)
+    hook("stop", stop_hook_active=False)
+    hook("stop", stop_hook_active=True)
+    hook("stop", stop_hook_active=True)
+    assert len(experiences(home)) == 1
+
+
+def test_stop_hook_active_still_closes_an_open_turn(hook: Driver, home: Home) -> None:
+    hook("user-prompt-submit", prompt=SIMPLE)
+    hook("stop", stop_hook_active=True)
+    assert len(experiences(home)) == 1
+
+
+def test_events_outside_a_turn_touch_nothing(hook: Driver, home: Home) -> None:
+    for event in ("post-tool-use", "post-tool-use-failure", "stop", "pre-tool-use"):
+        assert hook(event) == (0, "")
+    assert not home.sessions_dir.exists() and not home.experiences.exists()
+
+
+def test_tool_durations_and_names_are_kept_in_the_turn(hook: Driver, home: Home) -> None:
+    hook("user-prompt-submit", prompt=SIMPLE)
+    hook("post-tool-use", duration_ms=10)
+    hook("post-tool-use-failure", duration_ms=5.5)
+    hook("post-tool-use", duration_ms="fast")  # ignored: not a number
+    turn = sessions.SessionSpool(home, fixture("stop")["session_id"]).read()["turn"]
+    assert turn["tools"] == 3 and turn["tool_failures"] == 1 and not turn["last_failed"]
+    assert turn["tool_duration_ms"] == 15.5 and turn["tool_names"] == ["Edit", "Bash"]
+
+
+def test_session_end_closes_an_open_turn_as_failed_and_removes_the_spool(hook: Driver, home: Home) -> None:
+    hook("user-prompt-submit", prompt=SIMPLE, session_id="s9")
+    hook("post-tool-use", session_id="s9")
+    assert hook("session-end", session_id="s9") == (0, "")
+    [exp] = experiences(home)
+    assert exp["outcome"] == "failed" and exp["closed_by"] == "session-end"
+    assert not sessions.SessionSpool(home, "s9").exists()
+    assert not sessions.SessionSpool(home, "s9").lock_path.exists()
+
+
+def test_session_start_closes_stale_spools_of_other_sessions(hook: Driver, home: Home) -> None:
+    hook("user-prompt-submit", prompt=SIMPLE, session_id="crashed")
+    hook("user-prompt-submit", prompt=SIMPLE, session_id="idle")
+    hook("stop", session_id="idle")
+    hook("user-prompt-submit", prompt=SIMPLE, session_id="recent")
+    old = (hooks.STALE_SESSION_MS / 1000) + 3600
+    for sid in ("crashed", "idle"):
+        path = sessions.SessionSpool(home, sid).path
+        st = path.stat()
+        os.utime(path, (st.st_atime - old, st.st_mtime - old))
+    hook("session-start", session_id="new")
+    closed = [e for e in experiences(home) if e["closed_by"] == "stale-session"]
+    assert [(e["session_id"], e["outcome"]) for e in closed] == [("crashed", "failed")]
+    assert not sessions.SessionSpool(home, "crashed").exists()
+    assert not sessions.SessionSpool(home, "idle").exists()
+    assert sessions.SessionSpool(home, "recent").read()["turn"] is not None
+
+
+def test_session_start_does_not_close_its_own_open_turn(hook: Driver, home: Home) -> None:
+    # SessionStart(compact) can fire in the middle of a turn.
+    hook("user-prompt-submit", prompt=SIMPLE, session_id="s1")
+    hook("session-start", session_id="s1", source="compact")
+    assert experiences(home) == []
+    hook("stop", session_id="s1")
+    assert experiences(home)[0]["outcome"] == "success"
+
+
+# ----------------------------------------------------------------------------- session context
+def test_session_start_context_shows_state_and_pending_review(hook: Driver, home: Home) -> None:
+    state.write_thresholds(home, {"default": 0.45, "domains": {"backend": 0.5, "docs": 0.3}})
+    keys = [f"docs:fix:pattern{i}" for i in range(8)]
+    state.write_system1_patterns(home, {"patterns": [{"key": k, "status": "active"} for k in keys]
+                                        + [{"key": "x:y", "status": "demoted"}]})
+    home.pending_review.write_text("{}")
+    _, out = hook("session-start")
+    text = orjson.loads(out)["hookSpecificOutput"]["additionalContext"]
+    assert "default 0.45" in text and "backend 0.50" in text and "docs 0.30" in text
+    assert "(8 active)" in text and keys[0] in text and "+3 more" in text and "x:y" not in text
+    assert "run /learn" in text
+    assert len(text) <= context.SESSION_CONTEXT_LIMIT
+
+
+def test_session_context_is_truncated_safely() -> None:
+    summary = {"thresholds": {"default": 0.4, "domains": {f"domain{i:03d}": 0.5 for i in range(400)}},
+               "system1_patterns": []}
+    text = context.session_context(summary, pending_review=True)
+    assert len(text) <= context.SESSION_CONTEXT_LIMIT and text.endswith("…")
+
+
+def test_damaged_state_is_named_in_the_context_and_logged(hook: Driver, home: Home) -> None:
+    home.ensure()
+    home.thresholds.write_text("{broken")
+    code, out = hook("session-start")
+    assert code == 0
+    text = orjson.loads(out)["hookSpecificOutput"]["additionalContext"]
+    assert "thresholds.json" in text and "artibot doctor" in text
+    assert "CorruptFileError" in log_text(home)
+
+
+@pytest.mark.parametrize("reason, system, line", [
+    ("threshold", "system2", "System 2 (deliberate) — complexity 0.72 >= threshold 0.40 for backend. Plan"),
+    ("threshold", "system1", "System 1 (fast) — complexity 0.10 < threshold 0.40 for backend. Answer"),
+    ("cache", "system1", "pattern backend:fix:x is in the System 1 cache"),
+    ("forced", "system2", "asks for deliberate thinking"),
+    ("explore", "system2", "complexity 0.10 < threshold 0.40 for backend (exploring the other route)"),
+])
+def test_routing_line(reason: str, system: str, line: str) -> None:
+    cx = 0.72 if (system == "system2" and reason == "threshold") else 0.1
+    text = context.routing_line({"system": system, "complexity": cx, "threshold": 0.4, "domain": "backend",
+                                 "pattern": "backend:fix:x", "reason": reason})
+    assert line in text
+
+
+# ----------------------------------------------------------------------------- errors
+def test_errors_go_to_the_log_without_the_prompt(hook: Driver, home: Home, monkeypatch: pytest.MonkeyPatch) -> None:
+    from artibot.routing import Router
+
+    def explode(self: Router, text: str, domain: str | None = None) -> None:
+        raise ValueError(f"cannot route {text!r}")
+
+    monkeypatch.setattr(Router, "route", explode)
+    prompt = "refactor billing for carol@example.org please"
+    code, out = hook("user-prompt-submit", prompt=prompt)
+    assert (code, out) == (0, "")
+    log = log_text(home)
+    assert "user-prompt-submit\tValueError: cannot route" in log
+    assert "carol" not in log and "refactor billing" not in log
+    assert oct(sessions.hook_log_path(home).stat().st_mode & 0o777) == "0o600"
+
+
+@pytest.mark.parametrize("message, logged", [
+    ("boom on 'refactor the billing module for carol@example.org now'", "<PROMPT>"),
+    ("boom near 'the billing module for carol'", "message withheld"),
+    ("boom, mail dave@example.org", "<EMAIL>"),
+    ("boom", "boom"),
+])
+def test_error_messages_never_quote_the_prompt(message: str, logged: str) -> None:
+    prompt = "refactor the billing module for carol@example.org now"
+    out = hooks.without_prompt(message, prompt)
+    assert logged in out and "carol" not in out and "dave@" not in out
+
+
+def test_damaged_state_on_prompt_is_logged_not_printed(hook: Driver, home: Home) -> None:
+    home.ensure()
+    home.system1_patterns.write_text('{"schema_version": 1}')
+    assert hook("user-prompt-submit", prompt=SIMPLE) == (0, "")
+    assert "CorruptFileError" in log_text(home)
+
+
+def test_unusable_home_still_exits_0(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("x")
+    monkeypatch.setenv("ARTIBOT_HOME", str(blocker / "home"))
+    drive = Driver(monkeypatch, capsys)
+    for name, event in EVENTS.items():
+        code, out = drive(event)
+        assert code == 0
+        check_output(name, out)
+
+
+def test_damaged_spool_is_quarantined_and_the_session_goes_on(hook: Driver, home: Home) -> None:
+    hook("user-prompt-submit", prompt=SIMPLE, session_id="s1")
+    spool = sessions.SessionSpool(home, "s1")
+    spool.path.write_bytes(b"{torn")
+    hook("user-prompt-submit", prompt=SIMPLE, session_id="s1")
+    assert spool.read()["turn"] is not None
+    assert [p.read_bytes() for p in home.quarantine_dir.iterdir()] == [b"{torn"]
+    assert "damaged session spool" in log_text(home)
+
+
+def test_corrupt_session_spool_read_raises(home: Home) -> None:
+    home.ensure()
+    home.sessions_dir.mkdir()
+    spool = sessions.SessionSpool(home, "s1")
+    spool.path.write_bytes(b'{"schema_version": 1, "turn": 3}')
+    with pytest.raises(CorruptFileError):
+        spool.read()
+
+
+@pytest.mark.parametrize("sid", ["../../etc/passwd", "a/b", ".hidden", "x" * 300, "é"])
+def test_unsafe_session_ids_become_hashed_file_names(home: Home, sid: str) -> None:
+    name = sessions.spool_name(sid)
+    assert name.startswith("h-") and "/" not in name and name == sessions.spool_name(sid)
+    assert sessions.spool_name("3f1c9a2e-5b7d") == "3f1c9a2e-5b7d"
+    assert sessions.spool_name(None) == sessions.UNKNOWN_SESSION
+
+
+# ----------------------------------------------------------------------------- learner
+def small_batches(home: Home, n: int = 2) -> None:
+    home.ensure()
+    home.config_file.write_text(orjson.dumps(
+        {"learning": {"lifelong": {"batchSize": 2, "grpoGroupSize": 2}}}).decode())
+    from artibot.collector import collect
+
+    for _ in range(n):
+        collect({"input": "fix typo", "domain": "docs", "complexity": 0.1, "routed_to": "system1",
+                 "outcome": "success", "latency_ms": 5, "confidence": 0.9}, home=home)
+
+
+class FakePopen:
+    calls: list[dict] = []
+
+    def __init__(self, args: list[str], **kwargs: object):
+        self.pid = 4242
+        self.returncode = None
+        FakePopen.calls.append({"args": args, **kwargs})
+
+
+@pytest.fixture
+def fake_popen(monkeypatch: pytest.MonkeyPatch) -> list[dict]:
+    FakePopen.calls = []
+    monkeypatch.setattr(learner.subprocess, "Popen", FakePopen)
+    return FakePopen.calls
+
+
+def test_session_end_spawns_a_detached_learner_with_the_home_pinned(hook: Driver, home: Home,
+                                                                     fake_popen: list[dict]) -> None:
+    small_batches(home)
+    hook("session-end")
+    [call] = fake_popen
+    assert call["args"][1:] == ["-m", "artibot", "hook", "nightly-learner"]
+    assert call["start_new_session"] is True and call["close_fds"] is True
+    assert call["stdin"] == call["stdout"] == call["stderr"] == learner.subprocess.DEVNULL
+    assert call["env"]["ARTIBOT_HOME"] == str(home.root) and call["cwd"] == home.root
+    stamp = sessions.read_learner_stamp(home)
+    assert stamp["pid"] == 4242 and stamp["reason"] == "session-end"
+
+
+def test_no_learner_without_a_full_batch_or_while_one_runs(hook: Driver, home: Home,
+                                                          fake_popen: list[dict]) -> None:
+    hook("session-end")
+    assert fake_popen == [] and "no learner needed" in log_text(home)
+    small_batches(home)
+    with FileLock(home.learner_lock, timeout=0):
+        hook("session-end")
+    assert fake_popen == [] and "already running" in log_text(home)
+    assert sessions.read_learner_stamp(home) is None
+
+
+def test_no_learner_while_a_round_waits_for_review(hook: Driver, home: Home, fake_popen: list[dict]) -> None:
+    small_batches(home)
+    home.pending_review.write_text("{}")
+    hook("session-end")
+    hook("session-start")
+    assert fake_popen == [] and "waiting for review" in log_text(home)
+
+
+def test_session_start_spawns_only_when_the_last_start_is_stale(hook: Driver, home: Home,
+                                                                fake_popen: list[dict]) -> None:
+    small_batches(home)
+    hook("session-start")
+    assert len(fake_popen) == 1  # never started before
+    hook("session-start")
+    assert len(fake_popen) == 1  # just started
+    stamp = sessions.read_learner_stamp(home)
+    sessions.write_learner_stamp(home, started_ms=stamp["started_ms"] - learner.STALE_AFTER_MS - 1,
+                                 pid=1, reason="old")
+    hook("session-start")
+    assert len(fake_popen) == 2
+
+
+def test_stamp_staleness(home: Home) -> None:
+    assert learner.stamp_is_stale(home, now=10**12)[0]
+    sessions.write_learner_stamp(home, started_ms=10**12, pid=1, reason="t")
+    assert not learner.stamp_is_stale(home, now=10**12 + learner.STALE_AFTER_MS)[0]
+    assert learner.stamp_is_stale(home, now=10**12 + learner.STALE_AFTER_MS + 1)[0]
+    (home.sessions_dir / sessions.LEARNER_STAMP).write_text("garbage")
+    stale, why = learner.stamp_is_stale(home, now=0)
+    assert stale and "unreadable" in why
+
+
+def test_nightly_learner_never_fails(home: Home, monkeypatch: pytest.MonkeyPatch,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "artibot.cycle", None)  # import fails as before the cycle existed
+    assert hooks.main(["nightly-learner"]) == 0
+    assert capsys.readouterr().out == ""
+    assert "learner not available" in log_text(home)
+
+
+def test_nightly_learner_logs_a_held_lock(home: Home, monkeypatch: pytest.MonkeyPatch) -> None:
+    import types
+
+    from artibot.errors import LockTimeout
+
+    def learn(**kwargs: object) -> None:
+        assert kwargs == {"home": home.root, "answers": "unattended"}
+        raise LockTimeout(home.learner_lock, 0)
+
+    monkeypatch.setitem(sys.modules, "artibot.cycle", types.SimpleNamespace(learn=learn))
+    assert hooks.main(["nightly-learner"]) == 0
+    assert "learner skipped" in log_text(home)
