@@ -1,3 +1,63 @@
-"""artibot: make an AI coding agent's System 1 / System 2 router learn from experience."""
+"""artibot: make an AI coding agent's System 1 / System 2 router learn from experience.
+
+The public API is imported lazily, so that ``import artibot`` (done by every Claude Code
+hook) costs nothing until a name is used::
+
+    from artibot import collect, load_experiences, Router, learn
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+__all__ = [
+    "ArtibotError",
+    "Decision",
+    "Router",
+    "__version__",
+    "collect",
+    "history",
+    "learn",
+    "load_experiences",
+    "rollback",
+    "status",
+]
+
+_LAZY = {
+    "collect": ("artibot.collector", "collect"),
+    "load_experiences": ("artibot.collector", "load_experiences"),
+    "Router": ("artibot.routing", "Router"),
+    "Decision": ("artibot.router", "Decision"),
+    "learn": ("artibot.cycle", "learn"),
+    "history": ("artibot.rollback", "history"),
+    "rollback": ("artibot.rollback", "rollback"),
+    "status": ("artibot.status", "status"),
+    "ArtibotError": ("artibot.errors", "ArtibotError"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        module, attr = _LAZY[name]
+        value = getattr(importlib.import_module(module), attr)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'artibot' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
+if TYPE_CHECKING:  # pragma: no cover
+    from artibot.collector import collect, load_experiences
+    from artibot.cycle import learn
+    from artibot.errors import ArtibotError
+    from artibot.rollback import history, rollback
+    from artibot.router import Decision
+    from artibot.routing import Router
+    from artibot.status import status

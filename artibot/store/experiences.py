@@ -35,7 +35,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 import orjson
 
 from artibot.errors import CorruptFileError, StoreError
-from artibot.store.documents import read_document, write_document
+from artibot.store.documents import CURRENT_VERSION, read_document
 from artibot.store.fs import (
     FileLock,
     atomic_write_bytes,
@@ -277,27 +277,62 @@ class ExperienceLog:
     def _move_pending(self) -> bool:
         return (self.home.archive_dir / MOVE_MARKER).exists()
 
-    def move_to_archive(self, ids: Iterable[str], name: str, meta: Mapping[str, Any] | None = None) -> int:
-        """Move the records with ``ids`` into ``archive/<name>.json``. Returns how many moved."""
-        wanted = set(ids)
+    def move_to_archive(self, ids: Iterable[str], name: str, meta: Mapping[str, Any] | None = None,
+                        positions: Sequence[int] | None = None) -> int:
+        """Move the records with ``ids`` into ``archive/<name>.json``. Returns how many moved.
+
+        ``positions`` (the records' indices when the caller read the log, in ``ids`` order)
+        enables a fast path that moves the raw lines without parsing or re-encoding them;
+        each line is checked to hold its id, else the records are parsed and matched by id.
+        """
+        id_list = list(ids)
+        wanted = set(id_list)
         if not wanted:
             return 0
         with self._exclusive():
-            records = self._read_locked()
-            moved = [r for r in records if r.get("id") in wanted]
-            if not moved:
+            lines = self._lines_locked()
+            if positions is not None and len(positions) == len(id_list) and _lines_hold_ids(lines, positions, id_list):
+                pos = list(positions)
+            else:
+                records = [orjson.loads(line) for line in lines]
+                pos = [i for i, r in enumerate(records) if r.get("id") in wanted]
+            if not pos:
                 return 0
             adir = ensure_dir(self.home.archive_dir)
             target = adir / f"{name}.json"
             if target.exists():
                 raise StoreError(f"{target} already exists; refusing to overwrite an archive")
-            doc = {"name": name, "meta": dict(meta or {}), "records": moved}
-            write_document(target, doc, "archive")
+            moving = set(pos)
+            # positions let a rollback put the records back exactly where they were
+            doc = (b'{"schema_version":' + str(CURRENT_VERSION["archive"]).encode()
+                   + b',"name":' + orjson.dumps(name) + b',"meta":' + orjson.dumps(dict(meta or {}))
+                   + b',"positions":' + orjson.dumps(pos) + b',"records":[\n'
+                   + b"\n,".join(lines[i] for i in pos) + b"\n]}\n")
+            # The marker goes first: a crash right after the archive write must still let the
+            # next open drop the archived records from the log (else they would be in both).
             marker = adir / MOVE_MARKER
             atomic_write_bytes(marker, orjson.dumps({"archive": target.name}), durable=True)
-            self._rewrite([r for r in records if r.get("id") not in wanted])
+            atomic_write_bytes(target, doc)
+            atomic_write_bytes(self.path, render_lines([ln for i, ln in enumerate(lines) if i not in moving]))
             marker.unlink()
-            return len(moved)
+            return len(pos)
+
+    def _lines_locked(self) -> list[bytes]:
+        """Every record as its raw JSON line (no leading comma), read under the exclusive lock."""
+        assert self._held is not None
+        if not check_regular(self.path):
+            return []
+        fd = open_fd(self.path, os.O_RDWR)
+        try:
+            size = self._ensure_intact(fd, os.fstat(fd).st_size, self._held)
+            data = os.pread(fd, size, 0)
+        finally:
+            os.close(fd)
+        body = data[len(HEADER):-len(FOOTER) - 1]  # without the last record's newline
+        if not body:
+            return []
+        # Records never hold a raw newline, so "\n," only occurs between two records.
+        return body.split(b"\n,")
 
     def _read_locked(self) -> list[dict[str, Any]]:
         """Every record, read while this object holds the exclusive lock."""
@@ -336,13 +371,42 @@ class ExperienceLog:
             self._rewrite([r for r in records if r.get("id") not in done])
         marker.unlink()
 
-    def restore(self, records: Sequence[Mapping[str, Any]]) -> None:
-        """Put ``records`` back at the front of the log (rollback of a round's archive move)."""
+    def restore(self, records: Sequence[Mapping[str, Any]], positions: Sequence[int] | None = None) -> int:
+        """Put archived ``records`` back into the log (rollback of a round's move).
+
+        With ``positions`` (kept in the archive) each record returns to the index it had,
+        so a move followed by its restore leaves the file byte-for-byte as it was.
+        Records already in the log are skipped. Returns how many came back.
+        """
         with self._exclusive():
             current = self._read_locked()
             have = {r.get("id") for r in current}
-            back = [r for r in records if r.get("id") not in have]
-            self._rewrite(list(back) + current)
+            back = [(p, r) for p, r in zip(positions or [0] * len(records), records) if r.get("id") not in have]
+            if positions is None:
+                merged = [r for _, r in back] + current
+            else:
+                merged = list(current)
+                for pos, record in sorted(back, key=lambda item: item[0]):
+                    merged.insert(min(pos, len(merged)), dict(record))
+            self._rewrite(merged)
+            return len(back)
+
+
+def _lines_hold_ids(lines: Sequence[bytes], positions: Sequence[int], ids: Sequence[str]) -> bool:
+    n = len(lines)
+    for pos, rid in zip(positions, ids):
+        needle = (b'"id":"' + rid.encode() + b'"') if rid.isalnum() or rid.replace("_", "").replace("-", "").isalnum() \
+            else b'"id":' + orjson.dumps(rid)
+        if not 0 <= pos < n or needle not in lines[pos]:
+            return False
+    return True
+
+
+def render_lines(lines: Sequence[bytes]) -> bytes:
+    """The log layout for already-encoded record lines."""
+    if not lines:
+        return EMPTY
+    return HEADER + b"\n,".join(lines) + b"\n" + FOOTER
 
 
 def render(records: Sequence[Mapping[str, Any]]) -> bytes:

@@ -1,0 +1,153 @@
+"""``artibot install|uninstall claude-code``, ``schedule``, ``hook``, ``demo``, ``drift``."""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from artibot.collector import as_home
+from artibot.config import claude_project_dir, claude_user_dir, load_settings
+from artibot.errors import InvalidInput
+from artibot.cli.render import console, emit_json, fmt, table
+
+
+def artibot_command() -> str:
+    """How hooks and cron should call this artibot: the absolute path of the script when we can find it."""
+    found = shutil.which("artibot")
+    if found:
+        return shlex.quote(str(Path(found).resolve()))
+    return f"{shlex.quote(sys.executable)} -m artibot"
+
+
+def _plan(scope: str, install: bool):
+    from artibot.integrations.claude_code import installer
+
+    kwargs = {"user_dir": claude_user_dir(), "project_dir": claude_project_dir() or Path.cwd(),
+              "command": artibot_command()}
+    return installer, (installer.plan_install(scope, **kwargs) if install else installer.plan_uninstall(scope, **kwargs))
+
+
+def _run_plan(target: str, scope: str, dry_run: bool, install: bool) -> None:
+    if target != "claude-code":
+        raise InvalidInput(f"unknown target {target!r}: artibot installs into 'claude-code'")
+    installer, plan = _plan(scope, install)
+    for line in plan.summary():
+        console.print(line)
+    if dry_run:
+        diff = plan.diff()
+        if diff:
+            sys.stdout.write(diff if diff.endswith("\n") else diff + "\n")
+        console.print("dry run: nothing written")
+        return
+    if not plan.changed:
+        console.print("artibot is already installed" if install else "nothing to remove")
+        return
+    installer.apply(plan)
+    console.print("done" + (": restart Claude Code (or run /hooks) to load the hooks; /learn reviews rounds"
+                            if install else ""))
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("install")
+    def install_cmd(
+        target: str = typer.Argument(..., help="claude-code"),
+        scope: str = typer.Option("user", "--scope", help="user, project or local."),
+        dry_run: bool = typer.Option(False, "--dry-run", help="Show the changes; write nothing."),
+    ) -> None:
+        """Register artibot's hooks and the /learn command."""
+        _run_plan(target, scope, dry_run, install=True)
+
+    @app.command("uninstall")
+    def uninstall_cmd(
+        target: str = typer.Argument(..., help="claude-code"),
+        scope: str = typer.Option("user", "--scope", help="user, project or local."),
+        dry_run: bool = typer.Option(False, "--dry-run"),
+    ) -> None:
+        """Remove exactly what `artibot install` added."""
+        _run_plan(target, scope, dry_run, install=False)
+
+    @app.command("schedule")
+    def schedule_cmd(
+        action: str = typer.Argument("show", help="show, install or remove."),
+        dry_run: bool = typer.Option(False, "--dry-run"),
+    ) -> None:
+        """Manage the user crontab lines for the nightly learner and the weekly drift check."""
+        from artibot.integrations import schedule
+
+        if action not in ("show", "install", "remove"):
+            raise InvalidInput(f"schedule takes show, install or remove, not {action!r}")
+        home = as_home(None)
+        settings = load_settings(home.root)
+        crontab = schedule.SystemCrontab()
+        current = crontab.read()
+        if action == "show":
+            lines = schedule.show(current)
+            console.print("\n".join(lines) if lines else "no artibot lines in your crontab")
+            return
+        lines = []
+        if action == "install":
+            if not settings.schedule.enabled:
+                raise InvalidInput("learning.schedule.enabled is false in the config; set it to true first")
+            config = settings.source if settings.source and settings.source.parent != home.root else None
+            lines = schedule.schedule_lines(settings.schedule, artibot_command(), home.root, config=config)
+        after = schedule.plan_schedule(current, lines)
+        if dry_run:
+            console.print(after if after else "(empty crontab)")
+            console.print("dry run: nothing written")
+            return
+        if after == current:
+            console.print("crontab unchanged")
+            return
+        schedule.update(crontab, lines)
+        console.print("crontab updated" + (":\n" + "\n".join(lines) if lines else ": artibot lines removed"))
+
+    @app.command("hook", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+    def hook_cmd(event: str = typer.Argument(..., help="session-start, user-prompt-submit, post-tool-use, …"),
+                 ) -> None:
+        """Claude Code hook entry point (payload on stdin). Always exits 0."""
+        from artibot.integrations.claude_code.hooks import main as hook_main
+
+        raise typer.Exit(hook_main([event]))
+
+    @app.command("demo")
+    def demo_cmd(
+        rounds: int = typer.Option(6, "--rounds", min=1, max=100),
+        seed: int = typer.Option(7, "--seed"),
+        keep: Optional[Path] = typer.Option(None, "--keep", help="Use this folder as the home and keep it."),
+        as_json: bool = typer.Option(False, "--json"),
+    ) -> None:
+        """A self-contained run on generated data in a temporary home."""
+        from artibot.demo import run_demo
+
+        result = run_demo(rounds=rounds, seed=seed, home=keep)
+        if as_json:
+            emit_json(result)
+            return
+        console.print(f"artibot demo — simulated coding sessions in a temporary home ({result['home']})")
+        console.print(f"hidden truth: System 1 is reliable below these complexities: "
+                      + ", ".join(f"{d} {fmt(v, 2)}" for d, v in result["oracle"].items()))
+        rows = [(r["round"], r["experiences"], fmt(r["success_rate"], 3), fmt(r["system2_share"], 3),
+                 " ".join(f"{d}:{fmt(v, 2)}" for d, v in r["thresholds"].items()), r["cache"])
+                for r in result["rounds"]]
+        console.print(table("Rounds (each: a day of sessions, then `artibot learn --yes`)",
+                            ["round", "experiences", "success", "System 2 share", "thresholds", "S1 cache"], rows))
+        console.print(result["summary"])
+
+    @app.command("drift")
+    def drift_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
+        """Test each domain's recent outcomes against its history (the weekly drift check)."""
+        from artibot.drift import drift_report
+
+        report = drift_report(home=as_home(None))
+        if as_json:
+            emit_json(report)
+            return
+        rows = [(d["domain"], d["system"], d["recent"], d["history"], fmt(d["p_value"], 4),
+                 "DRIFT" if d["drift"] else "ok") for d in report["domains"]]
+        console.print(table("Drift check", ["domain", "system", "recent ok/n", "history ok/n", "p", ""], rows))
+        console.print(report["summary"])

@@ -1,0 +1,142 @@
+"""``artibot learn`` and ``artibot review``: a cycle with its three checkpoints."""
+
+from __future__ import annotations
+
+import sys
+from typing import List, Optional
+
+import typer
+from rich.console import Console
+
+from artibot import checkpoints as cp
+from artibot.collector import as_home
+from artibot.config import load_settings
+from artibot.cycle import (
+    RoundReport,
+    answer_pending,
+    discard_pending,
+    learn,
+    pending_questions,
+    policy_for,
+    prepare_for_review,
+)
+from artibot.errors import ArtibotError, InvalidInput
+from artibot.cli.prompts import TerminalCheckpoints
+from artibot.cli.render import console, emit_json, err_console, evidence_table, fmt, table
+
+
+def show_report(report: RoundReport, out: Console) -> None:
+    if report.status == "dry-run":
+        for n in (1, 2, 3):
+            out.print(evidence_table(report.evidence[n]))
+    if report.threshold_changes and report.status in ("applied", "dry-run", "deferred"):
+        rows = [(d, fmt(c["old"]), fmt(c["new"]), c["direction"],
+                 {True: "yes", False: "reverted", None: "—"}[c.get("applied")])
+                for d, c in report.threshold_changes.items()]
+        out.print(table("Thresholds", ["domain", "old", "new", "direction", "applied"], rows))
+    moved = [t for t in report.transfers if t["final"] != "hold"]
+    if moved and report.status in ("applied", "dry-run"):
+        out.print(table("Knowledge transfer", ["pattern", "automatic", "final", "why"],
+                        [(t["key"], t["automatic"], t["final"], t["reason"]) for t in moved]))
+    out.print(report.message)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("learn")
+    def learn_cmd(
+        yes: bool = typer.Option(False, "--yes", "-y", help="Pre-approve: take every checkpoint's default."),
+        unattended: bool = typer.Option(False, "--unattended",
+                                        help="No human: defer the round for review (or take defaults if "
+                                             "learning.checkpoints.unattended is \"defaults\")."),
+        dry_run: bool = typer.Option(False, "--dry-run", help="Show everything, write nothing."),
+        flush: bool = typer.Option(False, "--flush", help="Also process a last, smaller batch."),
+        as_json: bool = typer.Option(False, "--json", help="Print the report as JSON (prompts go to stderr)."),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing on success (for cron)."),
+    ) -> None:
+        """One learning cycle (steps 1–7) with the three human checkpoints."""
+        if yes and unattended:
+            raise InvalidInput("--yes and --unattended exclude each other: choose who answers the checkpoints")
+        home = as_home(None)
+        settings = load_settings(home.root)
+        out = err_console if as_json else console
+        if yes:
+            policy: cp.Checkpoints = cp.DefaultAnswers("pre-approved")
+        elif unattended:
+            policy = policy_for("unattended", settings)
+        else:
+            policy = TerminalCheckpoints(out, settings.lang, read=lambda prompt: _read_line(out, prompt))
+        spinner = out.is_terminal and not dry_run and (yes or unattended)
+        with out.status("learning…", spinner="dots") if spinner else _null():
+            report = learn(home=home, checkpoints=policy, flush=flush, dry_run=dry_run, settings=settings)
+        if as_json:
+            emit_json(report.to_json())
+        elif not (quiet and report.status in ("applied", "nothing", "deferred", "pending")):
+            show_report(report, out)
+
+    @app.command("review")
+    def review_cmd(
+        as_json: bool = typer.Option(False, "--json", help="List the open questions with evidence, options, defaults."),
+        answer: Optional[List[str]] = typer.Option(None, "--answer", "-a",
+                                                   help="N=CHOICE: 1=accept|reset, 2=apply|revert, 3=auto, "
+                                                        "3.PATTERN=auto|promote|demote|hold. Repeatable."),
+        prepare: bool = typer.Option(False, "--prepare", help="Prepare a round for review if none is pending."),
+        flush: bool = typer.Option(False, "--flush", help="With --prepare: also process a last, smaller batch."),
+        discard: bool = typer.Option(False, "--discard", help="Drop the pending round (logged; nothing applied)."),
+    ) -> None:
+        """Show or answer the round waiting for review."""
+        home = as_home(None)
+        if discard:
+            rid = discard_pending(home=home)
+            console.print(f"round {rid} discarded; its experiences stay unprocessed")
+            return
+        if answer:
+            report = answer_pending(home=home, answers=answer, channel="review")
+            if as_json:
+                emit_json(report.to_json())
+            else:
+                show_report(report, console)
+            return
+        if prepare and as_json:
+            # /learn inlines this output: a non-zero exit would abort the whole command,
+            # so an error is reported inside the JSON instead.
+            try:
+                doc = prepare_for_review(home=home, flush=flush)
+            except ArtibotError as exc:
+                doc = {"pending": False, "error": str(exc), "message": f"artibot could not prepare a round: {exc}"}
+            emit_json(doc)
+            return
+        doc = prepare_for_review(home=home, flush=flush) if prepare else pending_questions(home)
+        if as_json:
+            emit_json(doc)
+            return
+        if not doc["pending"]:
+            console.print(doc["message"])
+            return
+        settings = load_settings(home.root)
+        if sys.stdin.isatty():
+            policy = TerminalCheckpoints(console, doc["lang"], read=lambda prompt: _read_line(console, prompt))
+            report = answer_pending(home=home, answers=cp.Answers(), channel="terminal", settings=settings,
+                                    policy=policy)
+            show_report(report, console)
+            return
+        console.print(f"round {doc['round_id']} is waiting for review ({doc['processed']} experiences).")
+        for q in doc["questions"]:
+            console.print(f"\n{q['number']}. {q['question']}  options: "
+                          + ", ".join(o["choice"] for o in q["options"]) + f"  (default {q['default']})")
+        console.print(f"\nanswer with: {doc['answer_syntax']}")
+
+
+def _read_line(out: Console, prompt: str) -> str:
+    out.print(prompt, end="")
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    return line
+
+
+class _null:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None

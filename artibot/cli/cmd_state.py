@@ -1,0 +1,94 @@
+"""``artibot status``, ``history``, ``rollback`` and ``doctor``."""
+
+from __future__ import annotations
+
+import typer
+
+from artibot.collector import as_home
+from artibot.rollback import history, rollback
+from artibot.status import status
+from artibot.cli.render import console, emit_json, fmt, table
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("status")
+    def status_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
+        """Thresholds, System 1 cache, counts, last round, pending review."""
+        doc = status(home=as_home(None))
+        if as_json:
+            emit_json(doc)
+            return
+        th = doc["thresholds"]
+        rows = [("default", fmt(th["default"]))] + [(d, fmt(v)) for d, v in sorted(th["domains"].items())]
+        console.print(table("Thresholds (complexity below → System 1)", ["domain", "threshold"], rows))
+        cache = doc["system1_patterns"]
+        console.print(f"System 1 cache: {len(cache)} pattern(s)" + (": " + ", ".join(cache[:10]) if cache else "")
+                      + (" …" if len(cache) > 10 else ""))
+        console.print(f"unprocessed experiences: {doc['unprocessed']} ({doc['full_batches']} full batch(es) of "
+                      f"{doc['batch_size']}); mode: {doc['mode']}; patterns tracked: {doc['patterns_tracked']}")
+        console.print(f"last round: {doc['last_round'] or 'none yet'}"
+                      + (f" ({doc['last_round_status']})" if doc["last_round"] else ""))
+        if doc["pending_review"]:
+            console.print(f"round {doc['pending_round']} is waiting for review: `artibot review`")
+        console.print(f"home: {doc['home']}")
+
+    @app.command("history")
+    def history_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
+        """Past rounds, oldest first."""
+        items = history(home=as_home(None))
+        if as_json:
+            emit_json(items)
+            return
+        if not items:
+            console.print("no rounds yet")
+            return
+        rows = []
+        for it in items:
+            if it["type"] == "rollback":
+                rows.append((it["round_id"], "rollback", it["at"], "", "undid " + ", ".join(it["undone"]), ""))
+                continue
+            changes = ", ".join(f"{'default' if d == '*' else d} {fmt(c['old'], 2)}→{fmt(c['new'], 2)}"
+                                for d, c in it["threshold_changes"].items())
+            moved = ", ".join(f"{a} {k}" for k, a in it["transfers"].items() if a != "hold")
+            status_text = it["status"] + (" (rolled back)" if it["rolled_back"] else "")
+            if it["status"] == "applied" and it["thresholds_applied"] is False:
+                status_text += ", thresholds reverted"
+            rows.append((it["round_id"], status_text, it["finished"], it["processed"], changes or "—", moved or "—"))
+        console.print(table("Rounds", ["round", "status", "finished", "processed", "thresholds", "transfers"], rows))
+
+    @app.command("rollback")
+    def rollback_cmd(round_id: str = typer.Argument(..., metavar="ROUND_ID"),
+                     as_json: bool = typer.Option(False, "--json")) -> None:
+        """Restore the learned state from before ROUND_ID (later rounds are undone too)."""
+        result = rollback(round_id, home=as_home(None))
+        if as_json:
+            emit_json(result)
+            return
+        console.print(f"restored the state from before {round_id}; undone: {', '.join(result['undone'])}; "
+                      f"{result['experiences_restored']} experience(s) back in the log. "
+                      f"The replaced state is kept in {result['replaced_state_kept_in']}.")
+
+    @app.command("doctor")
+    def doctor_cmd(repair: bool = typer.Option(False, "--repair", help="Repair what can be repaired; bad copies "
+                                                                        "are moved aside, never deleted."),
+                   as_json: bool = typer.Option(False, "--json")) -> None:
+        """Verify every file in the data home."""
+        from artibot.store import doctor
+
+        home = as_home(None)
+        findings = doctor.repair(home) if repair else doctor.check(home)
+        problems = [f for f in findings if f.severity != "ok"]
+        if as_json:
+            emit_json({"home": str(home.root), "findings": [
+                {"path": str(f.path), "severity": f.severity, "problem": f.problem, "fix": f.fix,
+                 "repaired": f.repaired, "moved_to": str(f.moved_to) if f.moved_to else None} for f in findings]})
+        else:
+            if not problems:
+                console.print(f"{home.root}: every file is fine")
+            for f in problems:
+                state_text = "repaired" if f.repaired else f.severity
+                console.print(f"[{state_text}] {f.path}: {f.problem}")
+                console.print(f"    → {f.fix}" + (f" (moved to {f.moved_to})" if f.moved_to else ""))
+        unrepaired = [f for f in problems if f.severity == "error" and not f.repaired]
+        if unrepaired:
+            raise typer.Exit(1)

@@ -1,0 +1,85 @@
+"""Terminal checkpoints: line-based prompts (the option's number then Enter; bare Enter = default).
+
+End of input on a question that cannot be skipped defers the round (it is saved for
+``artibot review``): a closed stdin never silently approves anything.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Mapping
+
+from rich.console import Console
+
+from artibot.checkpoints import CHOICES, DEFAULTS, Deferred, Evidence, texts
+from artibot.errors import InvalidInput
+from artibot.cli.render import evidence_table
+
+MAX_TRIES = 5
+
+
+class TerminalCheckpoints:
+    channel = "terminal"
+
+    def __init__(self, console: Console, lang: str = "en", read: Callable[[str], str] = input):
+        self.console = console
+        self.lang = lang
+        self.read = read
+
+    def _choose(self, n: int, labels: list[tuple[str, str, str]], default_index: int = 0) -> str:
+        """``labels``: (choice, label, meaning). Returns the chosen choice."""
+        t = texts(self.lang)
+        for i, (choice, label, meaning) in enumerate(labels, start=1):
+            mark = f"  ({t['default']})" if i - 1 == default_index else ""
+            self.console.print(f"  {i}) {label} — {meaning}{mark}")
+        for _ in range(MAX_TRIES):
+            try:
+                line = self.read(f"Choose 1-{len(labels)} [{default_index + 1}]: ")
+            except EOFError:
+                raise Deferred(n) from None
+            line = line.strip()
+            if not line:
+                return labels[default_index][0]
+            if line.isdigit() and 1 <= int(line) <= len(labels):
+                return labels[int(line) - 1][0]
+            self.console.print(f"  please type a number from 1 to {len(labels)}, or Enter for the default")
+        raise InvalidInput(f"checkpoint {n}: no valid answer after {MAX_TRIES} tries; nothing was applied")
+
+    def _ask(self, evidence: Evidence) -> str:
+        n = evidence.checkpoint
+        t = texts(self.lang)
+        self.console.print()
+        self.console.print(evidence_table(evidence))
+        self.console.print(t["question"][n])
+        labels = [(c, *t["options"][n][c]) for c in CHOICES[n]]
+        return self._choose(n, labels, CHOICES[n].index(DEFAULTS[n]))
+
+    def groups(self, evidence: Evidence) -> str:
+        return self._ask(evidence)
+
+    def thresholds(self, evidence: Evidence) -> str:
+        if not evidence.rows:
+            self.console.print("\n(no threshold moved in this round: no group had both systems)")
+        return self._ask(evidence)
+
+    def transfers(self, evidence: Evidence) -> Mapping[str, str] | None:
+        if not evidence.rows:
+            return None
+        t = texts(self.lang)
+        self.console.print()
+        self.console.print(evidence_table(evidence))
+        self.console.print(t["question"][3])
+        try:
+            mode = self._choose(3, [("skip", t["skip"], ""), ("each", "Decide pattern by pattern", "")])
+        except Deferred:
+            return None  # skippable: end of input means the automatic decisions
+        if mode == "skip":
+            return None
+        answers: dict[str, str] = {}
+        for row in evidence.rows:
+            self.console.print(f"\npattern [bold]{row['key']}[/bold] — automatic: {row['automatic']} ({row['reason']})")
+            labels = [(c, *t["options"][3][c]) for c in CHOICES[3]]
+            try:
+                answers[row["key"]] = self._choose(3, labels)
+            except Deferred:
+                answers[row["key"]] = "auto"
+        return answers

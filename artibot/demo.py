@@ -1,0 +1,101 @@
+"""``artibot demo``: simulated coding sessions in a temporary home, learned round by round.
+
+Each round is "a day": requests are generated from templates, routed by the real
+:class:`~artibot.routing.Router` with the learned state, their outcomes drawn from a
+hidden truth (System 1 succeeds reliably below a per-domain complexity, System 2
+almost always), recorded with :func:`~artibot.collector.collect`, and then learned
+with :func:`~artibot.cycle.learn` (checkpoints pre-approved). Everything goes through
+the product's own files; nothing outside the temporary home is touched.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from artibot.collector import collect_many
+from artibot.config import load_settings
+from artibot.cycle import learn
+from artibot.routing import Router
+from artibot.status import status
+from artibot.store.fs import atomic_write_bytes
+from artibot.store.home import Home
+
+# hidden truth: System 1 succeeds with high probability below this complexity
+ORACLE = {"frontend": 0.55, "backend": 0.35, "docs": 0.75, "security": 0.2}
+
+TASKS = {
+    "frontend": ["fix the typo in the button label of the react component",
+                 "rename the css class of the navbar component",
+                 "add a loading spinner to the react form component and then update the css layout",
+                 "refactor the react state management of the dashboard page, then migrate the components "
+                 "to hooks and update the ui tests"],
+    "backend": ["fix the typo in the api error message",
+                "add a query parameter to the rest api endpoint",
+                "add pagination to the api endpoint and then update the database query",
+                "migrate the database schema of the orders service, then refactor the api handlers and "
+                "deploy the backend to production"],
+    "docs": ["fix the typo in the readme",
+             "update the docs for the install command",
+             "write a tutorial section in the documentation and then update the changelog",
+             "restructure the documentation site, then migrate every guide and update the api reference"],
+    "security": ["rename the variable in the auth helper",
+                 "update the password hashing parameters in the auth module",
+                 "add csrf protection to the login form and then audit the session tokens",
+                 "investigate why the auth tokens leak in production logs, then rotate the secrets and "
+                 "fix the security vulnerability in the oauth flow"],
+}
+
+
+def _p_success(system: str, complexity: float, domain: str) -> float:
+    if system == "system2":
+        return 0.95
+    return 1.0 / (1.0 + math.exp(-(ORACLE[domain] - complexity) * 14.0)) * 0.97
+
+
+def _requests(rng: random.Random, n: int) -> list[tuple[str, str]]:
+    out = []
+    for _ in range(n):
+        domain = rng.choice(list(TASKS))
+        out.append((domain, rng.choice(TASKS[domain])))
+    return out
+
+
+def run_demo(*, rounds: int = 6, seed: int = 7, home: Path | None = None, per_round: int = 400) -> dict[str, Any]:
+    rng = random.Random(seed)
+    root = Path(home) if home else Path(tempfile.mkdtemp(prefix="artibot-demo-"))
+    h = Home(root).ensure()
+    config = {"cognitive": {"router": {"exploration": 0.1, "adaptRate": 0.2}}}
+    atomic_write_bytes(h.config_file, orjson.dumps(config, option=orjson.OPT_INDENT_2))
+    settings = load_settings(root)
+    history = []
+    for day in range(1, rounds + 1):
+        router = Router.load(h, settings=settings, rng=random.Random(rng.random()))
+        records, wins, s2 = [], 0, 0
+        for domain, text in _requests(rng, per_round):
+            d = router.route(text, domain=domain)
+            ok = rng.random() < _p_success(d.system, d.complexity, domain)
+            outcome = "success" if ok else ("escalated" if d.system == "system1" and rng.random() < 0.5 else "failed")
+            wins += ok
+            s2 += d.system == "system2"
+            records.append({"input": text, "domain": domain, "complexity": d.complexity, "routed_to": d.system,
+                            "outcome": outcome, "latency_ms": 40.0 if d.system == "system1" else 480.0,
+                            "confidence": d.confidence, "pattern": d.pattern, "threshold": d.threshold,
+                            "propensity": d.propensity, "session_id": f"demo-day-{day}", "source": "demo"})
+        collect_many(records, home=h)
+        report = learn(home=h, answers="defaults", settings=settings)
+        st = status(home=h, settings=settings)
+        history.append({"round": day, "experiences": len(records), "success_rate": wins / len(records),
+                        "system2_share": s2 / len(records), "learned": report.status,
+                        "thresholds": {"default": st["thresholds"]["default"], **st["thresholds"]["domains"]},
+                        "cache": len(st["system1_patterns"])})
+    first, last = history[0], history[-1]
+    summary = (f"after {rounds} rounds: success {first['success_rate']:.1%} → {last['success_rate']:.1%}, "
+               f"System 2 share {first['system2_share']:.1%} → {last['system2_share']:.1%}; "
+               f"`ARTIBOT_HOME={root} artibot history` shows every round")
+    return {"home": str(root), "oracle": ORACLE, "rounds": history, "summary": summary}

@@ -1,0 +1,232 @@
+"""The learning cycle end to end through the Python API: checkpoints, persistence, rollback."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import orjson
+import pytest
+
+from artibot import collect, learn, load_experiences
+from artibot.collector import collect_many
+from artibot.cycle import answer_pending, pending_questions
+from artibot.errors import LockTimeout, ReviewError
+from artibot.rollback import history, rollback
+from artibot.store import state
+from artibot.store.fs import FileLock
+from artibot.store.home import Home
+from tests.factories import mixed, record
+
+
+def tree(root: Path) -> dict[str, str]:
+    """Every file under ``root`` with a hash of its bytes."""
+    out = {}
+    for p in sorted(root.rglob("*")):
+        if p.is_file() and not p.name.endswith(".lock"):  # lock files are empty housekeeping
+            out[str(p.relative_to(root))] = hashlib.sha256(p.read_bytes()).hexdigest()
+    return out
+
+
+def state_bytes(home: Path) -> dict[str, bytes | None]:
+    names = ["thresholds.json", "system1-patterns.json", "patterns/stats.json", "daily-experiences.json"]
+    return {n: (home / n).read_bytes() if (home / n).exists() else None for n in names}
+
+
+def test_defaults_apply_a_round(artibot_home: Path) -> None:
+    collect_many(mixed(120))
+    report = learn(answers="defaults")
+    assert report.status == "applied"
+    assert report.processed == 100 and report.remainder == 20 and report.batches == 2
+    assert len(load_experiences()) == 20
+    archive = orjson.loads((artibot_home / "archive" / f"{report.round_id}.json").read_bytes())
+    assert len(archive["records"]) == 100
+    entry = state.read_learning_log(Home(artibot_home))[-1]
+    assert entry["status"] == "applied"
+    assert [a["checkpoint"] for a in entry["answers"]] == [1, 2, 3]
+    assert all(a["channel"] == "api" and a["at"] for a in entry["answers"])
+    th = orjson.loads((artibot_home / "thresholds.json").read_bytes())
+    assert th["schema_version"] == 1 and 0.1 <= th["default"] <= 0.9
+
+
+def test_nothing_to_learn_below_a_batch(artibot_home: Path) -> None:
+    collect_many(mixed(49))
+    before = tree(artibot_home)
+    report = learn(answers="defaults")
+    assert report.status == "nothing" and report.remainder == 49
+    assert tree(artibot_home) == before
+
+
+def test_flush_processes_the_remainder() -> None:
+    collect_many(mixed(70))
+    report = learn(answers="defaults", flush=True)
+    assert report.processed == 70 and load_experiences() == []
+
+
+def test_reset_keeps_experiences_unprocessed(artibot_home: Path) -> None:
+    collect_many(mixed(100))
+    report = learn(answers={1: "reset"})
+    assert report.status == "reset"
+    assert len(load_experiences()) == 100
+    assert not (artibot_home / "thresholds.json").exists()
+    assert state.read_learning_log(Home(artibot_home))[-1]["status"] == "reset"
+
+
+def test_revert_keeps_thresholds_but_processes_and_transfers(artibot_home: Path) -> None:
+    recs = [record(i, routed_to="system2", outcome="success", pattern="p:x", confidence=0.95) for i in range(50)]
+    collect_many(recs)
+    report = learn(answers={1: "accept", 2: "revert", 3: "auto"})
+    assert report.status == "applied"
+    assert not (artibot_home / "thresholds.json").exists()
+    assert load_experiences() == []
+    cache = orjson.loads((artibot_home / "system1-patterns.json").read_bytes())
+    assert [p["key"] for p in cache["patterns"] if p["status"] == "active"] == ["p:x"]
+
+
+def test_per_pattern_overrides(artibot_home: Path) -> None:
+    recs = [record(i, routed_to="system2", outcome="success", pattern="p:a" if i % 2 else "p:b",
+                   confidence=0.95) for i in range(50)]
+    collect_many(recs)
+    report = learn(answers={"1": "accept", "2": "apply", "3.p:a": "hold"})
+    finals = {t["key"]: t["final"] for t in report.transfers}
+    assert finals == {"p:a": "hold", "p:b": "promote"}
+    events = state.read_transfer_log(Home(artibot_home))
+    held = next(e for e in events if e["key"] == "p:a")
+    assert held["automatic"] == "promote" and held["overridden"] is True
+
+
+def test_unknown_pattern_answer_is_refused(artibot_home: Path) -> None:
+    collect_many(mixed(50))
+    before = tree(artibot_home)
+    with pytest.raises(ReviewError, match="no pattern 'nope'"):
+        learn(answers={"1": "accept", "2": "apply", "3.nope": "hold"})
+    assert not (artibot_home / "thresholds.json").exists()
+    assert tree(artibot_home).keys() >= before.keys()
+
+
+def test_defer_then_answer_in_two_steps(artibot_home: Path) -> None:
+    collect_many(mixed(100))
+    report = learn(answers="defer")
+    assert report.status == "deferred"
+    assert (artibot_home / "pending-review.json").exists()
+    assert len(load_experiences()) == 100 and not (artibot_home / "thresholds.json").exists()
+    q = pending_questions(Home(artibot_home))
+    assert q["pending"] and [x["number"] for x in q["questions"]] == [1, 2, 3]
+    assert q["questions"][0]["default"] == "accept" and not q["questions"][0]["skippable"]
+    partial = answer_pending(answers=["1=accept"])
+    assert partial.status == "deferred"
+    q2 = pending_questions(Home(artibot_home))
+    assert [x["number"] for x in q2["questions"]] == [2, 3]
+    done = answer_pending(answers=["2=apply"])
+    assert done.status == "applied"
+    assert not (artibot_home / "pending-review.json").exists()
+    answers = state.read_learning_log(Home(artibot_home))[-1]["answers"]
+    assert [(a["checkpoint"], a["answer"]) for a in answers] == [(1, "accept"), (2, "apply"), (3, "skip")]
+
+
+def test_learn_refuses_while_a_round_is_pending() -> None:
+    collect_many(mixed(100))
+    learn(answers="defer")
+    with pytest.raises(ReviewError, match="waiting for review"):
+        learn(answers="defaults")
+    assert learn(answers="unattended").status == "pending"
+
+
+def test_unattended_follows_config(artibot_home: Path) -> None:
+    collect_many(mixed(50))
+    artibot_home.joinpath("artibot.config.json").write_text(
+        '{"learning": {"checkpoints": {"unattended": "defaults"}}}')
+    report = learn(answers="unattended")
+    assert report.status == "applied"
+    assert state.read_learning_log(Home(artibot_home))[-1]["answers"][0]["channel"] == "unattended-defaults"
+
+
+def test_dry_run_writes_nothing(artibot_home: Path) -> None:
+    collect_many(mixed(120))
+    before = tree(artibot_home)
+    report = learn(dry_run=True)
+    assert report.status == "dry-run" and report.processed == 100
+    assert tree(artibot_home) == before
+
+
+def test_second_learner_waits_then_explains() -> None:
+    collect_many(mixed(50))
+    home = Home.resolve()
+    with FileLock(home.learner_lock):
+        with pytest.raises(LockTimeout, match="another artibot learner"):
+            learn(answers="defaults", lock_timeout=0.2)
+
+
+def test_learning_again_with_nothing_new_changes_nothing(artibot_home: Path) -> None:
+    collect_many(mixed(100))
+    learn(answers="defaults")
+    before = state_bytes(artibot_home)
+    assert learn(answers="defaults").status == "nothing"
+    assert state_bytes(artibot_home) == before
+
+
+def test_rollback_restores_byte_equal_state(artibot_home: Path) -> None:
+    collect_many(mixed(100, seed=1))
+    learn(answers="defaults")
+    collect_many(mixed(130, seed=2, start=1000))
+    before = state_bytes(artibot_home)
+    report = learn(answers="defaults")
+    assert report.status == "applied"
+    assert state_bytes(artibot_home) != before
+    result = rollback(report.round_id)
+    assert result["undone"] == [report.round_id]
+    assert state_bytes(artibot_home) == before
+    kinds = [h["type"] for h in history()]
+    assert kinds[-1] == "rollback"
+    with pytest.raises(ReviewError):
+        rollback(report.round_id)
+
+
+def test_rollback_of_an_earlier_round_undoes_later_ones(artibot_home: Path) -> None:
+    before = state_bytes(artibot_home)
+    collect_many(mixed(100, seed=3))
+    first = learn(answers="defaults")
+    collect_many(mixed(50, seed=4, start=500))
+    second = learn(answers="defaults")
+    result = rollback(first.round_id)
+    assert result["undone"] == [first.round_id, second.round_id]
+    after = state_bytes(artibot_home)
+    assert after["thresholds.json"] is None and after["system1-patterns.json"] is None
+    assert len(load_experiences()) == 150
+
+
+def test_crash_mid_commit_is_rolled_back_by_the_next_cycle(artibot_home: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    collect_many(mixed(100, seed=5))
+    before = state_bytes(artibot_home)
+    import artibot.cycle as cycle
+
+    def boom(*a, **k):
+        raise OSError("disk full (simulated)")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(cycle, "_append_learning_log", boom)
+        with pytest.raises(OSError):
+            learn(answers="defaults")
+    assert len(load_experiences()) == 0  # archived before the crash
+    report = learn(answers="defaults", dry_run=False)
+    # the interrupted round was rolled back first, then this round learned the same 100 records
+    assert report.status == "applied" and report.processed == 100
+    manifests = sorted((artibot_home / "snapshots").glob("*/manifest.json"))
+    statuses = sorted(orjson.loads(m.read_bytes())["status"] for m in manifests)
+    assert statuses == ["applied", "interrupted"]
+    assert before["daily-experiences.json"] is not None
+
+
+def test_collect_then_route_uses_learned_state(artibot_home: Path) -> None:
+    from artibot import Router
+
+    state.write_thresholds(Home(artibot_home), {"default": 0.4, "domains": {"frontend": 0.85}})
+    state.write_system1_patterns(Home(artibot_home), {"patterns": []})
+    router = Router.load()
+    assert router.policy.threshold_for("frontend") == 0.85
+    assert router.policy.threshold_for("backend") == 0.4
+    stored = collect(record(1, input="mail me at kim@example.com"))
+    assert "kim@example.com" not in stored["input"]
+    assert os.stat(artibot_home).st_mode & 0o777 == 0o700
