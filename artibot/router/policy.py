@@ -1,0 +1,172 @@
+"""The routing decision: System 1 or System 2 for one request.
+
+Rule, first match wins:
+
+1. ``forced`` — the request asks for deliberate thinking (``--think``, ``ultrathink``,
+   ``step by step``, ``깊게 생각`` ...; see :mod:`~artibot.router.complexity`):
+   System 2, confidence 1, propensity 1.
+2. ``cache`` — the request's pattern key is in the System 1 cache: System 1,
+   confidence :data:`CACHE_CONFIDENCE`, propensity 1. Cache hits are never explored:
+   a promoted pattern leaves the cache by demotion, not by chance.
+3. ``threshold`` — complexity ``c`` below the domain's threshold ``t``: System 1;
+   otherwise System 2. The confidence is 0.5 at the threshold and grows linearly to 1
+   at the end of the scale on the chosen side::
+
+       System 1: 0.5 + 0.5 * (t - c) / t
+       System 2: 0.5 + 0.5 * (c - t) / (1 - t)
+
+4. ``explore`` — only with ``exploration = e > 0`` and an ``rng``, and only near the
+   threshold (``|c - t| <= EXPLORATION_BAND``): with probability ``e`` the other
+   system is taken. The decision records ``propensity``, the probability the policy
+   gave to the route it took: ``1 - e`` for the greedy route, ``e`` for the flipped
+   one, 1 whenever the decision was deterministic. The confidence of an explored
+   route is ``1 -`` the greedy route's confidence (at most 0.5): the router is not
+   confident in it, it is gathering evidence. Without an rng nothing is explored.
+
+The threshold of a domain is its learned value, else the default, clamped to
+``[min_threshold, max_threshold]``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Protocol
+
+from artibot.errors import InvalidInput
+from artibot.router.complexity import score_tokens
+from artibot.router.domains import FALLBACK, DomainTable, normalize, tokenize
+from artibot.router.patterns import pattern_key
+
+SYSTEM1 = "system1"
+SYSTEM2 = "system2"
+EXPLORATION_BAND = 0.15
+CACHE_CONFIDENCE = 0.95
+MAX_EXPLORATION = 0.5
+
+
+class RandomSource(Protocol):
+    """Anything with ``random() -> float in [0, 1)``: ``random.Random``, numpy's Generator."""
+
+    def random(self) -> float: ...
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One routing decision and everything the experience record needs from it."""
+
+    system: str
+    complexity: float
+    domain: str
+    pattern: str | None
+    confidence: float
+    threshold: float
+    propensity: float
+    reason: str
+    features: Mapping[str, float] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "system": self.system,
+            "complexity": self.complexity,
+            "domain": self.domain,
+            "pattern": self.pattern,
+            "confidence": self.confidence,
+            "threshold": self.threshold,
+            "propensity": self.propensity,
+            "reason": self.reason,
+            "features": dict(self.features),
+        }
+
+
+def _finite(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+@dataclass(frozen=True)
+class RoutingPolicy:
+    """Thresholds, the System 1 cache and the domain table: everything a decision needs.
+
+    >>> from artibot.router.domains import DomainTable
+    >>> table = DomainTable.from_mapping({"docs": ["readme", "typo"]})
+    >>> policy = RoutingPolicy(0.4, {}, frozenset(), table)
+    >>> d = policy.decide("fix the typo in README.md")
+    >>> d.system, d.domain, d.pattern, d.reason
+    ('system1', 'docs', 'docs:fix:doc+typo', 'threshold')
+    """
+
+    default_threshold: float
+    domain_thresholds: Mapping[str, float]
+    cache: frozenset[str]
+    table: DomainTable
+    exploration: float = 0.0
+    min_threshold: float = 0.1
+    max_threshold: float = 0.9
+
+    def __post_init__(self) -> None:
+        problems = []
+        if not (_finite(self.min_threshold) and _finite(self.max_threshold)
+                and 0 <= self.min_threshold < self.max_threshold <= 1):
+            problems.append(f"min_threshold and max_threshold must satisfy 0 <= min < max <= 1 "
+                            f"(got {self.min_threshold!r} and {self.max_threshold!r})")
+        if not (_finite(self.default_threshold) and 0 <= self.default_threshold <= 1):
+            problems.append(f"default_threshold must be a number in [0, 1], not {self.default_threshold!r}")
+        for name, value in self.domain_thresholds.items():
+            if not (_finite(value) and 0 <= value <= 1):
+                problems.append(f"the threshold of domain {name!r} must be a number in [0, 1], not {value!r}")
+        if not (_finite(self.exploration) and 0 <= self.exploration <= MAX_EXPLORATION):
+            problems.append(f"exploration must be a number in [0, {MAX_EXPLORATION}], "
+                            f"not {self.exploration!r}")
+        if problems:
+            raise InvalidInput("invalid routing policy: " + "; ".join(problems))
+        object.__setattr__(self, "domain_thresholds", dict(self.domain_thresholds))
+        object.__setattr__(self, "cache", frozenset(self.cache))
+
+    def threshold_for(self, domain: str) -> float:
+        """The domain's learned threshold, else the default, clamped to [min, max]."""
+        value = self.domain_thresholds.get(domain, self.default_threshold)
+        return float(min(self.max_threshold, max(self.min_threshold, value)))
+
+    def decide(self, text: str, domain: str | None = None, rng: RandomSource | None = None) -> Decision:
+        """Route ``text`` (already anonymized); ``domain`` overrides the classification."""
+        norm = normalize(text)
+        tokens = tokenize(norm)
+        touched = self.table.touched_tokens(tokens)
+        if domain is not None and domain.strip():
+            domain = domain.strip().lower()
+        else:
+            domain = touched[0] if touched else FALLBACK
+        cx = score_tokens(norm, tokens, max(1, len(touched)))
+        return self.decide_scored(cx.score, domain, pattern_key(text, domain), rng,
+                                  forced=cx.forced, features=cx.features)
+
+    def decide_scored(self, complexity: float, domain: str, pattern: str | None = None,
+                      rng: RandomSource | None = None, *, forced: str | None = None,
+                      features: Mapping[str, float] | None = None) -> Decision:
+        """The same rule for a request already scored (simulations and replays give the complexity)."""
+        threshold = self.threshold_for(domain)
+        feats = features if features is not None else MappingProxyType({})
+
+        def decision(system: str, confidence: float, propensity: float, reason: str) -> Decision:
+            return Decision(system=system, complexity=complexity, domain=domain, pattern=pattern,
+                            confidence=confidence, threshold=threshold, propensity=propensity,
+                            reason=reason, features=feats)
+
+        if forced:
+            return decision(forced, 1.0, 1.0, "forced")
+        if pattern is not None and pattern in self.cache:
+            return decision(SYSTEM1, CACHE_CONFIDENCE, 1.0, "cache")
+        c, t = complexity, threshold
+        if c < t:
+            greedy, other = SYSTEM1, SYSTEM2
+            confidence = 0.5 + 0.5 * ((t - c) / t if t > 0 else 1.0)
+        else:
+            greedy, other = SYSTEM2, SYSTEM1
+            confidence = 0.5 + 0.5 * ((c - t) / (1 - t) if t < 1 else 0.0)
+        confidence = min(1.0, max(0.5, confidence))
+        e = self.exploration
+        if rng is None or e <= 0 or abs(c - t) > EXPLORATION_BAND:
+            return decision(greedy, confidence, 1.0, "threshold")
+        if rng.random() < e:
+            return decision(other, 1.0 - confidence, e, "explore")
+        return decision(greedy, confidence, 1.0 - e, "threshold")

@@ -1,0 +1,169 @@
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from artibot.errors import InvalidInput
+from artibot.router import EXPLORATION_BAND, Decision, RoutingPolicy, pattern_key, score
+from artibot.router.policy import CACHE_CONFIDENCE
+
+from . import shipped_table
+
+MIGRATION = ("Migrate the user database schema to the new architecture, then update the API and the "
+             "React frontend, and deploy to production with a rollback plan.")
+
+
+def policy(default: float = 0.4, domains: dict | None = None, cache: frozenset = frozenset(),
+           exploration: float = 0.0) -> RoutingPolicy:
+    return RoutingPolicy(default_threshold=default, domain_thresholds=domains or {}, cache=cache,
+                         table=shipped_table(), exploration=exploration)
+
+
+def test_threshold_routing():
+    p = policy()
+    easy = p.decide("fix the typo in README.md")
+    hard = p.decide(MIGRATION)
+    assert (easy.system, easy.reason, easy.domain, easy.propensity) == ("system1", "threshold", "docs", 1.0)
+    assert (hard.system, hard.reason, hard.propensity) == ("system2", "threshold", 1.0)
+    assert easy.pattern == "docs:fix:doc+typo"
+    assert easy.threshold == hard.threshold == 0.4
+    assert easy.complexity < 0.4 < hard.complexity
+
+
+@pytest.mark.parametrize("text", ["ultrathink: fix the typo in README.md", "fix the typo --think",
+                                  "README 오타를 깊게 생각해서 고쳐줘"])
+def test_think_flags_force_system2_even_for_cached_patterns(text):
+    key = pattern_key(text, shipped_table().classify(text))
+    d = policy(cache=frozenset({key})).decide(text)
+    assert (d.system, d.reason, d.propensity, d.confidence) == ("system2", "forced", 1.0, 1.0)
+
+
+def test_a_cache_hit_routes_to_system1_whatever_the_complexity():
+    key = pattern_key(MIGRATION, shipped_table().classify(MIGRATION))
+    d = policy(cache=frozenset({key})).decide(MIGRATION)
+    assert (d.system, d.reason, d.pattern, d.propensity) == ("system1", "cache", key, 1.0)
+    assert d.confidence == CACHE_CONFIDENCE
+    assert d.complexity > 0.9
+    # a cache hit is never explored
+    explored = policy(cache=frozenset({key}), exploration=0.5)
+    rng = random.Random(0)
+    assert {explored.decide(MIGRATION, rng=rng).reason for _ in range(200)} == {"cache"}
+
+
+def test_the_domains_learned_threshold_is_used():
+    p = policy(default=0.4, domains={"frontend": 0.8})
+    front = p.decide("refactor the React button component")
+    back = p.decide("refactor the login API endpoint")
+    assert (front.domain, back.domain) == ("frontend", "backend")
+    assert 0.45 < front.complexity < 0.75 and 0.45 < back.complexity < 0.75
+    assert (front.system, front.threshold) == ("system1", 0.8)
+    assert (back.system, back.threshold) == ("system2", 0.4)
+    # an explicit domain overrides the classification, and with it the threshold
+    assert p.decide("refactor the login API endpoint", domain="frontend").system == "system1"
+    assert p.decide("리액트 버튼 컴포넌트를 리팩터링해줘").system == "system1"
+    assert p.decide("세션 미들웨어를 리팩터링해줘").system == "system2"
+
+
+def test_thresholds_are_clamped():
+    p = RoutingPolicy(0.4, {"a": 0.95, "b": 0.01}, frozenset(), shipped_table(),
+                      min_threshold=0.1, max_threshold=0.9)
+    assert p.threshold_for("a") == 0.9
+    assert p.threshold_for("b") == 0.1
+    assert p.threshold_for("unknown") == 0.4
+
+
+def test_confidence_grows_with_the_distance_to_the_threshold():
+    p = policy()
+    texts = ["fix the typo in README.md", "add a dark mode toggle to the settings page",
+             "refactor the login API endpoint", MIGRATION]
+    decisions = [p.decide(t) for t in texts]
+    for d in decisions:
+        assert 0.5 <= d.confidence <= 1.0
+        side = (d.threshold - d.complexity) / d.threshold if d.system == "system1" else \
+            (d.complexity - d.threshold) / (1 - d.threshold)
+        assert d.confidence == pytest.approx(0.5 + 0.5 * side)
+    typo, toggle = decisions[0], decisions[1]
+    assert typo.confidence > toggle.confidence  # both System 1, the typo further from 0.4
+
+
+def near_threshold_policy(text: str, offset: float, e: float) -> RoutingPolicy:
+    c = score(text, max(1, len(shipped_table().touched(text)))).score
+    return policy(default=min(0.9, max(0.1, c + offset)), exploration=e)
+
+
+def test_exploration_near_the_threshold_flips_at_rate_e_with_logged_propensity():
+    text = "add a dark mode toggle to the settings page"
+    e = 0.05
+    p = near_threshold_policy(text, 0.05, e)  # complexity just below: greedy is System 1
+    rng = random.Random(20240601)
+    n = 10_000
+    decisions = [p.decide(text, rng=rng) for _ in range(n)]
+    flipped = [d for d in decisions if d.reason == "explore"]
+    assert abs(len(flipped) / n - e) < 0.007  # about 3 standard deviations
+    assert all(d.system == "system2" and d.propensity == e for d in flipped)
+    assert all(d.confidence <= 0.5 for d in flipped)
+    greedy = [d for d in decisions if d.reason == "threshold"]
+    assert len(greedy) + len(flipped) == n
+    assert all(d.system == "system1" and d.propensity == pytest.approx(1 - e) for d in greedy)
+    # same seed, same decisions
+    rng2 = random.Random(20240601)
+    assert [p.decide(text, rng=rng2).system for _ in range(200)] == [d.system for d in decisions[:200]]
+
+
+def test_no_exploration_outside_the_band_or_without_an_rng():
+    text = "add a dark mode toggle to the settings page"
+    far = near_threshold_policy(text, EXPLORATION_BAND + 0.05, 0.5)
+    rng = random.Random(7)
+    assert {(d.reason, d.propensity) for d in (far.decide(text, rng=rng) for _ in range(500))} == \
+        {("threshold", 1.0)}
+    near = near_threshold_policy(text, 0.05, 0.5)
+    assert {(d.reason, d.propensity) for d in (near.decide(text) for _ in range(500))} == {("threshold", 1.0)}
+    assert {near.decide(text, rng=random.Random(s)).reason for s in range(100)} == {"threshold", "explore"}
+
+
+def test_decision_to_json_is_json():
+    d = policy().decide("fix the typo in README.md")
+    data = d.to_json()
+    assert json.loads(json.dumps(data)) == data
+    assert set(data) == {"system", "complexity", "domain", "pattern", "confidence", "threshold",
+                         "propensity", "reason", "features"}
+    assert isinstance(d, Decision)
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"default_threshold": 1.5},
+    {"default_threshold": float("nan")},
+    {"domain_thresholds": {"x": -0.1}},
+    {"exploration": 0.9},
+    {"min_threshold": 0.8, "max_threshold": 0.2},
+])
+def test_invalid_policies_are_rejected(kwargs):
+    args = {"default_threshold": 0.4, "domain_thresholds": {}, "cache": frozenset(),
+            "table": shipped_table(), **kwargs}
+    with pytest.raises(InvalidInput):
+        RoutingPolicy(**args)
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    text=st.text(max_size=1500),
+    domain=st.one_of(st.none(), st.text(max_size=20)),
+    threshold=st.floats(0, 1),
+    exploration=st.floats(0, 0.5),
+    seed=st.one_of(st.none(), st.integers(0, 2**32)),
+)
+def test_decide_never_raises(text, domain, threshold, exploration, seed):
+    p = RoutingPolicy(threshold, {"frontend": 1 - threshold}, frozenset({"general:fix:typo"}),
+                      shipped_table(), exploration=exploration)
+    d = p.decide(text, domain=domain, rng=None if seed is None else random.Random(seed))
+    assert d.system in ("system1", "system2")
+    assert d.reason in ("cache", "threshold", "forced", "explore")
+    assert 0 < d.propensity <= 1
+    assert 0 <= d.confidence <= 1
+    assert 0 <= d.complexity <= 1
+    assert p.min_threshold <= d.threshold <= p.max_threshold
+    json.dumps(d.to_json())
