@@ -200,6 +200,10 @@ def cron_problem(expr: Any) -> str | None:
         for num in re.findall(r"\d+", re.sub(r"/\d+", "", text)):
             if not lo <= int(num) <= hi:
                 return f"field {name} value {num} is outside {lo}-{hi}"
+        if any(int(step) == 0 for step in re.findall(r"/(\d+)", text)):
+            return f"field {name} {text!r} has a step of 0"
+        if any(int(a) > int(b) for a, b in re.findall(r"(\d+)-(\d+)", text)):
+            return f"field {name} {text!r} has a range that runs backwards"
     return None
 
 

@@ -9,6 +9,7 @@ them; it never writes anything. ``id`` and ``timestamp`` are assigned when absen
 from __future__ import annotations
 
 import math
+import numbers
 import time
 import uuid
 from datetime import datetime, timezone
@@ -69,6 +70,60 @@ def _check_unit(problems: list[str], record: Mapping[str, Any], name: str, *, nu
         problems.append(f"{name} must be {allowed}, not {value!r}")
 
 
+MAX_DEPTH = 64
+"""How deeply an extra field may nest (the JSON encoder stops at 254 levels)."""
+
+
+def _plain(value: Any, path: str, problems: list[str], depth: int = 0) -> Any:
+    """``value`` as plain JSON data (numpy scalars become int/float), or a problem naming ``path``.
+
+    Without this a record could pass validation and still fail to encode (a 2**70, a numpy
+    float, a lone surrogate) or be stored as something else (NaN written as null).
+    """
+    kind = type(value)
+    if kind is float or kind is int:  # the common cases first: this runs on every hook's record
+        if kind is float and not math.isfinite(value) and path not in FIELDS:
+            # (non-finite values of the table's own fields are reported by their own checks)
+            problems.append(f"{path} must be a finite number, not {value!r}")
+        elif kind is int and not -(2**63) <= value < 2**64:
+            problems.append(f"{path} must be an integer that fits in 64 bits, not {value!r}")
+        return value
+    if value is None or kind is bool:
+        return value
+    if isinstance(value, str):
+        if not value.isascii():
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                problems.append(f"{path} must be valid Unicode text (it contains a lone surrogate)")
+        return value
+    if isinstance(value, numbers.Integral):
+        if not -(2**63) <= int(value) < 2**64:
+            problems.append(f"{path} must be an integer that fits in 64 bits, not {value!r}")
+        return int(value)
+    if isinstance(value, numbers.Real):
+        number = float(value)
+        if not math.isfinite(number) and path not in FIELDS:
+            problems.append(f"{path} must be a finite number, not {value!r}")
+        return number
+    if depth >= MAX_DEPTH:
+        problems.append(f"{path} nests deeper than {MAX_DEPTH} levels")
+        return None
+    if isinstance(value, (list, tuple)):
+        return [_plain(v, f"{path}[{i}]", problems, depth + 1) for i, v in enumerate(value)]
+    if isinstance(value, Mapping):
+        out = {}
+        for key, v in value.items():
+            if not isinstance(key, str):
+                problems.append(f"{path} has a key {key!r} that is not a string")
+                continue
+            out[key] = _plain(v, f"{path}.{key}", problems, depth + 1)
+        return out
+    problems.append(f"{path} must be JSON data (null, true/false, a number, a string, a list or an object), "
+                    f"not {type(value).__name__}")
+    return None
+
+
 def validate(record: Any, *, assign: bool = True) -> dict[str, Any]:
     """Return a validated copy of ``record`` (with ``id``/``timestamp`` assigned when ``assign``).
 
@@ -77,7 +132,12 @@ def validate(record: Any, *, assign: bool = True) -> dict[str, Any]:
     if not isinstance(record, Mapping):
         raise ValidationError([f"an experience must be a JSON object, not {type(record).__name__}"])
     problems: list[str] = []
-    out = dict(record)
+    out: dict[str, Any] = {}
+    for key, value in record.items():
+        if not isinstance(key, str):
+            problems.append(f"field name {key!r} is not a string")
+            continue
+        out[key] = _plain(value, key, problems)
 
     for name in REQUIRED:
         if out.get(name) is None and name not in ("complexity", "confidence"):

@@ -91,9 +91,31 @@ class ExperienceLog:
             self._held = lock
             try:
                 self._finish_move()
+                self._adopt_foreign_layout()
                 yield lock
             finally:
                 self._held = None
+
+    def _adopt_foreign_layout(self) -> None:
+        """A complete JSON array in another layout (pretty-printed by the old plugin, or by
+        hand) is rewritten in ours; it must not be mistaken for a torn tail and cut."""
+        if not check_regular(self.path):
+            return
+        fd = open_fd(self.path, os.O_RDONLY)
+        try:
+            size = os.fstat(fd).st_size
+            if size >= len(EMPTY) and os.pread(fd, 3, size - 3) == b"\n]\n" and os.pread(fd, 2, 0) == HEADER:
+                return
+            data = os.pread(fd, size, 0)
+        finally:
+            os.close(fd)
+        try:
+            records = orjson.loads(data)
+        except orjson.JSONDecodeError:
+            return  # a torn tail: the caller's repair handles it
+        if isinstance(records, list) and all(isinstance(r, dict) for r in records):
+            self._quarantine(data, suffix="relaid")  # the original bytes are kept
+            atomic_write_bytes(self.path, render(records), durable=True)
 
     # ------------------------------------------------------------------ append
     def append(self, records: Sequence[Mapping[str, Any]]) -> int:
@@ -210,10 +232,10 @@ class ExperienceLog:
                 continue
         return False
 
-    def _quarantine(self, data: bytes) -> Path:
+    def _quarantine(self, data: bytes, suffix: str = "torn") -> Path:
         qdir = ensure_dir(self.home.quarantine_dir)
         stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
-        path = qdir / f"daily-experiences.{stamp}.{os.getpid()}.{time.monotonic_ns()}.torn"
+        path = qdir / f"daily-experiences.{stamp}.{os.getpid()}.{time.monotonic_ns()}.{suffix}"
         atomic_write_bytes(path, data)
         return path
 
