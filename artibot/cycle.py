@@ -271,12 +271,20 @@ def _log_entry(proposal: RoundProposal, context: Mapping[str, Any], status: str,
                    "remainder": proposal.remainder, "batches": len(proposal.batches),
                    "flush": context.get("flush", False)},
         "params": dict(proposal.params),
-        "groups": {"columns": group_cols, "rows": list(map(attrgetter(*group_cols), proposal.groups))},
-        "steps": {"columns": step_cols, "rows": list(map(attrgetter(*step_cols), proposal.steps))},
+        "groups": {"columns": group_cols, "rows": _rows(proposal.groups, group_cols)},
+        "steps": {"columns": step_cols, "rows": _rows(proposal.steps, step_cols)},
         "threshold_changes": {d: {"old": o, "new": n} for d, (o, n) in proposal.net_changes().items()},
         "answers": answer_log,
         **extra,
     }
+
+
+def _rows(table: Any, cols: list[str]) -> list[tuple[Any, ...]]:
+    """Rows of a columnar table without building a row object each (200k groups per 1M records)."""
+    columns = getattr(table, "columns", None)
+    if isinstance(columns, Mapping):
+        return list(zip(*(columns[c] for c in cols)))
+    return list(map(attrgetter(*cols), table))
 
 
 def _append_learning_log(h: Home, entry: dict[str, Any]) -> None:

@@ -1,0 +1,296 @@
+"""A columnar, timestamp-ordered view of experience records for the vectorized learners.
+
+:func:`frame_from_records` pulls each field out of the records once, codes domains and
+patterns as integers (codes follow the sorted names, so sorting by code is sorting by
+name), parses the timestamps and sorts everything by time (stable: records with the
+same instant keep their input order).
+
+Timestamps are parsed without a ``datetime`` per record where possible: strings are
+bucketed by length, each bucket is laid out as a byte matrix, and the canonical shape
+``YYYY-MM-DD[T ]HH:MM:SS[.f{1,9}](Z|±HH:MM)`` is decoded with array operations (numpy's
+strict ``datetime64`` parser for the date and time, digit arithmetic for the fraction and
+the offset). Anything else (other ISO 8601 spellings) goes through
+:func:`datetime.fromisoformat`. Both give exactly ``datetime.timestamp()`` (seconds as
+float64; digits past microseconds are truncated, as ``fromisoformat`` does).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections import defaultdict
+from dataclasses import dataclass, fields
+from datetime import datetime
+from itertools import count
+from operator import itemgetter
+from typing import Any, Iterable, Mapping, Sequence
+
+import numpy as np
+
+OUTCOME_CODES = {"success": 0, "escalated": 1, "failed": 2}
+SUCCESS, ESCALATED, FAILED = 0, 1, 2
+
+_ARRAYS = {
+    "ts": np.float64, "domain": np.int32, "complexity": np.float64, "system2": np.bool_,
+    "success": np.bool_, "outcome": np.int8, "confidence": np.float64, "pattern": np.int32,
+    "propensity": np.float64,
+}
+
+
+@dataclass(frozen=True, eq=False)
+class Frame:
+    """Records as columns, sorted by timestamp. Arrays are read-only views.
+
+    ``domain`` indexes ``domains``; ``pattern`` indexes ``patterns`` (-1: no pattern);
+    ``propensity`` is NaN where the record had none.
+    """
+
+    ids: tuple[str, ...]
+    ts: np.ndarray
+    timestamps: tuple[str, ...]
+    domain: np.ndarray
+    domains: tuple[str, ...]
+    complexity: np.ndarray
+    system2: np.ndarray
+    success: np.ndarray
+    outcome: np.ndarray
+    confidence: np.ndarray
+    pattern: np.ndarray
+    patterns: tuple[str, ...]
+    propensity: np.ndarray
+
+    def __post_init__(self) -> None:
+        n = len(self.ids)
+        for name, dtype in _ARRAYS.items():
+            arr = np.asarray(getattr(self, name), dtype=dtype)
+            if arr.shape != (n,):
+                raise ValueError(f"frame column {name} has shape {arr.shape}, expected ({n},)")
+            view = arr.view()
+            view.flags.writeable = False
+            object.__setattr__(self, name, view)
+        for name in ("ids", "timestamps", "domains", "patterns"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
+        if len(self.timestamps) != n:
+            raise ValueError(f"frame has {len(self.timestamps)} timestamps for {n} ids")
+        for name, table in (("domains", self.domains), ("patterns", self.patterns)):
+            if list(table) != sorted(set(table)):
+                raise ValueError(f"frame {name} must be sorted and unique")
+        if n:
+            if self.domain.min() < 0 or self.domain.max() >= len(self.domains):
+                raise ValueError("frame domain codes out of range")
+            if self.pattern.min() < -1 or self.pattern.max() >= len(self.patterns):
+                raise ValueError("frame pattern codes out of range")
+            if np.any(self.ts[1:] < self.ts[:-1]):
+                raise ValueError("frame is not in timestamp order")
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def head(self, k: int) -> Frame:
+        """The first ``k`` records (in timestamp order) as a frame with the same code tables."""
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        for name in ("ids", "timestamps", *_ARRAYS):
+            values[name] = values[name][:k]
+        return Frame(**values)
+
+
+def frame_from_records(records: Sequence[Mapping[str, Any]]) -> Frame:
+    """Build a :class:`Frame` from validated experience records (SPEC §3); inputs are not mutated."""
+    records = records if isinstance(records, (list, tuple)) else list(records)
+    n = len(records)
+    table = _table(records)
+    routed, outcomes = table["routed_to"], table["outcome"]
+    system2 = routed == "system2"
+    known = system2 | (routed == "system1")
+    outcome = np.full(n, -1, np.int8)
+    for name, code in OUTCOME_CODES.items():
+        outcome[outcomes == name] = code
+    if not (known.all() and (outcome >= 0).all()):
+        i = int(np.flatnonzero(~known | (outcome < 0))[0])
+        raise ValueError(f"record {table['id'][i]!r} has routed_to {str(routed[i])!r} and outcome "
+                         f"{str(outcomes[i])!r}; records must be validated before learning")
+    ids = table["id"].tolist()
+    stamps = table["timestamp"].tolist()
+    domain_names = table["domain"].tolist()
+    pattern_names = table["pattern"].tolist()
+    complexity = table["complexity"].copy()  # contiguous, and not keeping the whole table alive
+    confidence = table["confidence"].copy()
+    propensity = table["propensity"].astype(np.float64)  # None -> NaN
+
+    domains, domain = _codes(domain_names)
+    patterns, pattern = _codes(pattern_names, none_code=-1)
+    ts = parse_timestamps(stamps)
+
+    order = np.argsort(ts, kind="stable")
+    if n and np.any(order != np.arange(n)):
+        pick = order.tolist()
+        ids = [ids[i] for i in pick]
+        stamps = [stamps[i] for i in pick]
+        ts, domain, complexity, system2, outcome, confidence, pattern, propensity = (
+            a[order] for a in (ts, domain, complexity, system2, outcome, confidence, pattern, propensity))
+    return Frame(
+        ids=tuple(ids), ts=ts, timestamps=tuple(stamps), domain=domain, domains=domains,
+        complexity=complexity, system2=system2, success=outcome == SUCCESS, outcome=outcome,
+        confidence=confidence, pattern=pattern, patterns=patterns, propensity=propensity,
+    )
+
+
+_OPTIONAL = ("pattern", "propensity")
+_TABLE = np.dtype([
+    ("id", "O"), ("timestamp", "O"), ("domain", "O"), ("complexity", "f8"), ("confidence", "f8"),
+    # One character wider than the longest valid value, so that a longer one cannot pass for it.
+    ("routed_to", "U8"), ("outcome", "U10"), ("pattern", "O"), ("propensity", "O"),
+])
+
+
+def _table(records: Sequence[Mapping[str, Any]]) -> np.ndarray:
+    """The fields as one structured array, in a single pass over the records.
+
+    A million records are visited once, not once per field: reaching the records is
+    most of the cost of building a frame.
+    """
+    names = _TABLE.names
+    try:
+        return _fill(map(itemgetter(*names), records), len(records))
+    except KeyError as exc:
+        if exc.args[0] not in _OPTIONAL:
+            raise _lacks(exc) from exc
+    # Records may lack the nullable fields altogether: read them as null.
+    try:
+        rows = (tuple(r.get(k) if k in _OPTIONAL else r[k] for k in names) for r in records)
+        return _fill(rows, len(records))
+    except KeyError as exc:
+        raise _lacks(exc) from exc
+
+
+def _fill(rows: Iterable[tuple], n: int) -> np.ndarray:
+    try:
+        return np.fromiter(rows, dtype=_TABLE, count=n)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"an experience record has a value that is not a number in complexity or "
+                         f"confidence ({exc}); records must be validated before learning") from exc
+
+
+def _lacks(exc: KeyError) -> ValueError:
+    return ValueError(f"an experience record lacks field {exc.args[0]!r}; "
+                      "records must be validated before learning")
+
+
+def _codes(values: list, none_code: int | None = None) -> tuple[tuple[str, ...], np.ndarray]:
+    """Integer codes in the order of the sorted distinct names (``None`` -> ``none_code``)."""
+    first_seen: defaultdict[Any, int] = defaultdict(count().__next__)  # codes by first appearance, one pass
+    codes = np.fromiter(map(first_seen.__getitem__, values), np.int32, len(values))
+    names = sorted(k for k in first_seen if k is not None)
+    rank = np.empty(len(first_seen), np.int32)  # first-appearance code -> sorted code
+    rank[[first_seen[k] for k in names]] = np.arange(len(names), dtype=np.int32)
+    if None in first_seen:
+        rank[first_seen[None]] = none_code if none_code is not None else -1
+    return tuple(names), rank[codes]
+
+
+# ---------------------------------------------------------------------------
+# Timestamps
+
+
+def parse_timestamp(text: str) -> float:
+    """Epoch seconds of one ISO 8601 timestamp with a timezone (``Z`` accepted)."""
+    value = text[:-1] + "+00:00" if text.endswith(("Z", "z")) else text
+    dt = datetime.fromisoformat(value)
+    if dt.tzinfo is None:
+        raise ValueError(f"timestamp {text!r} has no timezone")
+    return dt.timestamp()
+
+
+def parse_timestamps(texts: Sequence[str]) -> np.ndarray:
+    """Epoch seconds (float64) of many ISO 8601 timestamps; equal to :func:`parse_timestamp` each."""
+    n = len(texts)
+    out = np.empty(n, np.float64)
+    if n == 0:
+        return out
+    lengths = np.fromiter(map(len, texts), np.int64, n)
+    sizes = np.unique(lengths)
+    for size in sizes.tolist():
+        if len(sizes) == 1:
+            rows, subset = None, list(texts)
+        else:
+            rows = np.flatnonzero(lengths == size)
+            subset = list(map(texts.__getitem__, rows.tolist()))
+        values = _parse_same_length(subset, size)
+        if rows is None:
+            out[:] = values
+        else:
+            out[rows] = values
+    return out
+
+
+_DASH, _COLON, _T, _SPACE, _DOT, _PLUS, _MINUS, _Z, _z = b"-:T .+-Zz"
+_OFFSET = re.compile(r"([+-])([01]\d|2[0-3]):([0-5]\d)")
+
+
+def _parse_same_length(subset: list[str], size: int) -> np.ndarray:
+    """Parse strings of one length; rows outside the canonical shape go through :func:`parse_timestamp`."""
+    try:
+        raw = "".join(subset).encode("ascii")
+    except UnicodeEncodeError:
+        raw = None
+    if raw is None or size < 20:
+        return np.array([parse_timestamp(t) for t in subset], np.float64)
+    mat = np.frombuffer(raw, np.uint8).reshape(len(subset), size)
+    out = np.full(len(subset), np.nan)
+    last = mat[:, size - 1]
+    zulu = (last == _Z) | (last == _z)
+    with_offset = np.zeros(len(subset), np.bool_)
+    if size >= 25:
+        sign = mat[:, size - 6]
+        with_offset = ((sign == _PLUS) | (sign == _MINUS)) & (mat[:, size - 3] == _COLON)
+    for form, tz_len in ((zulu, 1), (with_offset, 6)):
+        rows = np.flatnonzero(form)
+        if len(rows) == 0 or size - tz_len < 19:
+            continue
+        block = mat if len(rows) == len(subset) else mat[rows]
+        micros, good = _local_micros(np.ascontiguousarray(block[:, : size - tz_len]))
+        if tz_len == 6:
+            offset, known = _offsets(block[:, size - 6:])
+            micros -= offset * 1_000_000
+            good &= known
+        good &= np.abs(micros) < 2**53  # exact as a float64 (until the year 2255); later ones go the slow way
+        out[rows[good]] = micros[good] / 1e6  # one correctly rounded division, as datetime.timestamp() does
+    for i in np.flatnonzero(np.isnan(out)).tolist():
+        out[i] = parse_timestamp(subset[i])
+    return out
+
+
+def _local_micros(head: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Microseconds of ``YYYY-MM-DD[T ]HH:MM:SS[.fff…]`` rows read as UTC, and which rows had that shape."""
+    m, width = head.shape
+    good = (head[:, 4] == _DASH) & (head[:, 7] == _DASH) & ((head[:, 10] == _T) | (head[:, 10] == _SPACE))
+    good &= (head[:, 13] == _COLON) & (head[:, 16] == _COLON)
+    if width > 19:
+        good &= head[:, 19] == _DOT
+        for j in range(20, width):
+            good &= (head[:, j] - np.uint8(48)) <= 9  # non-digits wrap around past 9
+    micros = np.zeros(m, np.int64)
+    try:  # numpy's parser is strict (calendar, ranges) and truncates past microseconds, as fromisoformat
+        micros[good] = head[good].view(f"S{width}").ravel().astype("datetime64[us]").astype(np.int64)
+    except ValueError:
+        good[:] = False
+    return micros, good
+
+
+def _offsets(tz: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Seconds east of UTC of ``±HH:MM`` rows (few distinct values: each is parsed once)."""
+    packed = np.zeros((len(tz), 8), np.uint8)
+    packed[:, :6] = tz
+    key = packed.view(np.uint64).ravel()
+    if (key == key[0]).all():
+        distinct, inverse = key[:1], np.zeros(len(key), np.intp)
+    else:
+        distinct, inverse = np.unique(key, return_inverse=True)
+    seconds = np.zeros(len(distinct), np.int64)
+    known = np.zeros(len(distinct), np.bool_)
+    for i, value in enumerate(distinct.tolist()):
+        match = _OFFSET.fullmatch(value.to_bytes(8, sys.byteorder)[:6].decode("ascii"))
+        if match:
+            sign = -1 if match[1] == "-" else 1
+            seconds[i], known[i] = sign * (int(match[2]) * 3600 + int(match[3]) * 60), True
+    return seconds[inverse], known[inverse]
