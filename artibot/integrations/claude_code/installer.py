@@ -27,18 +27,17 @@ original bytes of a file in this format.
 from __future__ import annotations
 
 import difflib
-import json
 import os
 import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from artibot.errors import ArtibotError, IntegrationError, InvalidInput, UnsafePathError
-from artibot.integrations.claude_code.templates import (
-    HOOKS, check_command_prefix, hook_group, is_artibot_hook, is_artibot_learn, render_learn,
+from artibot.integrations.claude_code.settings_merge import (
+    Style, detect_style, dump_settings, handlers_of, is_ours, merge_hooks, parse_settings,
 )
+from artibot.integrations.claude_code.templates import check_command_prefix, is_artibot_learn, render_learn
 from artibot.store.fs import atomic_write_bytes, ensure_dir, read_bytes
 
 SCOPES = ("user", "project", "local")
@@ -165,133 +164,17 @@ def _mode_of(path: Path, default: int) -> int:
 
 
 # ---------------------------------------------------------------------------
-# settings.json
-
-
-@dataclass(frozen=True)
-class _Style:
-    indent: int | str = 2
-    newline: bool = True
-
-
-def _detect_style(raw: bytes) -> _Style:
-    text = raw.decode("utf-8", errors="replace")
-    m = re.search(r"\n([ \t]+)\S", text)
-    indent: int | str = 2
-    if m:
-        ws = m.group(1)
-        indent = "\t" if ws.startswith("\t") else len(ws)
-    return _Style(indent=indent, newline=text.endswith("\n"))
-
-
-def _dump(data: Any, style: _Style) -> bytes:
-    text = json.dumps(data, indent=style.indent, ensure_ascii=False)
-    return (text + ("\n" if style.newline else "")).encode("utf-8")
-
-
-def _parse_settings(path: Path, raw: bytes | None) -> dict:
-    if raw is None or not raw.strip():
-        return {}
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise IntegrationError(f"{path} is not UTF-8 text ({exc}); it was left untouched") from exc
-    except json.JSONDecodeError as exc:
-        raise IntegrationError(
-            f"{path} is not valid JSON ({exc}); it was left untouched. "
-            "Fix the file (or move it aside), then run the command again."
-        ) from exc
-    if not isinstance(data, dict):
-        raise IntegrationError(f"{path}: the top level must be a JSON object; the file was left untouched")
-    hooks = data.get("hooks")
-    if hooks is not None and not isinstance(hooks, dict):
-        raise IntegrationError(
-            f"{path}: \"hooks\" must be an object mapping event names to lists, "
-            f"not a {type(hooks).__name__}; the file was left untouched"
-        )
-    for event, groups in (hooks or {}).items():
-        if not isinstance(groups, list):
-            raise IntegrationError(
-                f"{path}: \"hooks.{event}\" must be a list of matcher groups, "
-                f"not a {type(groups).__name__}; the file was left untouched"
-            )
-    return data
-
-
-@dataclass
-class _Count:
-    removed: list[str] = field(default_factory=list)
-    added: int = 0
-    kept: int = 0
-
-
-def _handlers(group: Any) -> list | None:
-    if isinstance(group, dict) and isinstance(group.get("hooks"), list):
-        return group["hooks"]
-    return None
-
-
-def _is_ours(handler: Any, command: str) -> bool:
-    return isinstance(handler, dict) and is_artibot_hook(handler.get("command"), command)
-
-
-def _strip(groups: list, command: str, count: _Count) -> list:
-    """``groups`` without our handlers; a group (or list) we emptied disappears."""
-    out = []
-    for group in groups:
-        handlers = _handlers(group)
-        if handlers is None:
-            out.append(group)
-            continue
-        keep = [h for h in handlers if not _is_ours(h, command)]
-        count.removed.extend(h.get("command", "") for h in handlers if _is_ours(h, command))
-        count.kept += len(keep)
-        if len(keep) == len(handlers):
-            out.append(group)
-        elif keep:
-            out.append({**group, "hooks": keep})
-    return out
-
-
-def _merge(data: dict, command: str, *, install: bool) -> tuple[dict, _Count]:
-    """A copy of ``data`` with artibot's hooks installed (or removed). Input is not mutated."""
-    count = _Count()
-    hooks_in = data.get("hooks")
-    hooks: dict[str, list] = {}
-    wanted = {spec.event: hook_group(spec, command) for spec in HOOKS} if install else {}
-    for event, groups in (hooks_in or {}).items():
-        ours = [h for g in groups for h in (_handlers(g) or []) if _is_ours(h, command)]
-        target = wanted.pop(event, None)
-        if target is not None and len(ours) == 1 and target in groups:
-            # Already installed exactly as we would: leave the list alone, wherever it sits.
-            count.kept += sum(len(_handlers(g) or []) for g in groups) - 1
-            hooks[event] = groups
-            continue
-        new = _strip(groups, command, count)
-        if target is not None:
-            new.append(target)
-            count.added += 1
-        if new or not ours:  # drop only a list that our removal emptied
-            hooks[event] = new
-    for event, target in wanted.items():
-        hooks[event] = [target]
-        count.added += 1
-    out = dict(data)
-    if hooks or (hooks_in is not None and not count.removed):
-        out["hooks"] = hooks
-    else:
-        out.pop("hooks", None)
-    return out, count
+# settings.json (parsing and merging: settings_merge)
 
 
 def _settings_change(path: Path, command: str, *, install: bool) -> Change:
     real = _real(path)
     before = _read(real)
-    data = _parse_settings(real, before)
-    merged, count = _merge(data, command, install=install)
-    style = _detect_style(before) if before and before.strip() else _Style()
+    data = parse_settings(real, before)
+    merged, count = merge_hooks(data, command, install=install)
+    style = detect_style(before) if before and before.strip() else Style()
     if install or before is not None:
-        after = _dump(merged, style)
+        after = dump_settings(merged, style)
     else:
         after = None
     if before is not None and merged == data:
@@ -310,7 +193,7 @@ def _settings_change(path: Path, command: str, *, install: bool) -> Change:
     else:
         note = f"remove {len(count.removed)} artibot hooks"
     note += f" ({count.kept} other hook{'' if count.kept == 1 else 's'} kept)"
-    if before is not None and before.strip() and _dump(data, style) != before:
+    if before is not None and before.strip() and dump_settings(data, style) != before:
         note += "; the file is re-serialised, see the diff"
     action = "create" if before is None else "update"
     backup = real.with_name(real.name + BACKUP_SUFFIX) if before is not None else None
@@ -375,11 +258,11 @@ def _other_scope_warnings(scope: str, *, user_dir: Path, project_dir: Path, comm
         if other == scope or path.resolve() == mine:  # project scope run from ~ is the user file
             continue
         try:
-            data = _parse_settings(path, _read(_real(path)))
+            data = parse_settings(path, _read(_real(path)))
         except (ArtibotError, OSError):
             continue  # a warning only; that file is not the one being edited
         found = [h.get("command") for groups in (data.get("hooks") or {}).values()
-                 for g in groups for h in (_handlers(g) or []) if _is_ours(h, command)]
+                 for g in groups for h in (handlers_of(g) or []) if is_ours(h, command)]
         if found:
             warnings.append(
                 f"{path} also registers artibot hooks ({other} scope); experiences may be "

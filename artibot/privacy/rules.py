@@ -1,51 +1,15 @@
-"""Anonymization of request text: secrets and personal data become typed placeholders.
+"""The rule catalogue: typed placeholders, ``Finding``, and the patterns for provider
+tokens and personal data with the checks that decide whether a match is trusted.
 
-``anonymize`` runs inside Claude Code hooks on every prompt, so it is pure stdlib ``re``.
-Each rule has cheap substring triggers; its pattern is compiled once per process, the
-first time a text contains a trigger (compiling all of them up front costs ~10 ms, twice
-the import budget). Patterns start with a literal or a character class so that ``re``
-can skip ahead; left-edge checks run in Python instead of leading look-behinds, which
-would disable that skip.
-
-Rules run in priority order (private keys, JWTs, provider tokens, URL credentials, auth
-headers, secret assignments, emails, IPs, cards, phones, home paths); a later rule never
-claims text an earlier one claimed.
-
-Decisions worth knowing:
-
-- Provider credentials (AWS, Google, GitHub, GitLab, Slack, Discord, Telegram, OpenAI,
-  Anthropic, Hugging Face, Stripe, Twilio, SendGrid, npm, PyPI, Azure AD) become
-  ``<API_KEY>``; ``Bearer``/``Basic``/``Authorization`` values and webhook path secrets
-  ``<TOKEN>``; ``user:pass@`` in URLs and ``curl -u`` ``<CREDENTIALS>``.
-- In ``key = value`` assignments only the value is replaced and the key name is kept:
-  ``<PASSWORD>`` for password-like keys, ``<SECRET>`` for the rest (``token``,
-  ``api_key``, ``AccountKey``, ``sig``...). A right-hand side that is an identifier, call,
-  attribute or index expression (``getpass()``, ``request.headers.get(...)``,
-  ``self.token``) is code and is left alone, except where a bare word is the literal
-  value: env-style ``UPPER_KEY=value``, ``--flag=value``/``--flag value``, URL queries
-  and YAML-style ``key: value`` lines. Prose-like quoted strings ("Enter your password"),
-  templates and file paths are not secrets.
-- Loopback and unspecified addresses (``127.x.x.x``, ``0.0.0.0``, ``::1``, ``::``) and
-  netmasks (``255.x.x.x``) are kept: they identify nobody and carry meaning in dev
-  instructions. Private ranges (``10.x``, ``192.168.x``) are replaced: they map a network.
-- Home paths keep what follows the user name (``/home/alice/src`` -> ``<HOME>/src``);
-  the shared folders ``Shared``, ``Public``, ``Default`` are kept. ``~alice`` is replaced
-  only when a path follows (``~alice/``): a bare ``~name`` is usually a bitwise NOT.
-- ``git@host`` is not an email. Version strings (``3.11.7``, ``==1.2.3.4``), dates,
-  times, UUIDs and git SHAs are kept unless they are the value of a secret assignment.
-
-The result is idempotent: placeholders are never matched, and a value that already
-contains a placeholder is not claimed again.
+Secret assignments (``key = value``) are not patterns of this kind; ``engine`` finds them
+between the token rules and the personal-data rules.
 """
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass
-
-__all__ = ["PLACEHOLDERS", "Finding", "anonymize", "find_secrets"]
 
 
 class _Lazy:
@@ -83,6 +47,7 @@ _PLACEHOLDER_OF: dict[str, str] = {
 _PLACEHOLDER_RE = _Lazy(r"<(?:PRIVATE_KEY|JWT|API_KEY|TOKEN|CREDENTIALS|PASSWORD|SECRET"
                              r"|EMAIL|IP|CARD|PHONE|HOME)>")
 _WORD = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+_KEY_CHARS = frozenset(_WORD + ".-")  # a key name such as ``azure.client-secret``
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,136 +171,6 @@ _TOKEN_RULES: tuple[_Rule, ...] = (
 )
 
 
-# --- secret assignments: ``key = value``, ``key: value``, ``--key=value``, ``?key=value``.
-# Key words are found with ``str.find`` on the lower-cased text (same offsets), and the
-# full pattern is only tried, anchored, where one occurs.
-
-_KEY_WORDS = ("pass", "pwd", "secret", "token", "credential", "sig", "key",
-              "비밀번호", "패스워드", "암호")
-_KEY_COMPOUNDS = ("api", "access", "private", "account", "signing", "encryption", "master", "client",
-                  "app", "auth", "ssh", "secret")
-_ASSIGN = _Lazy(r"""(?P<core>pass(?:word|wd|phrase)?|pwd|secret(?:[_.\-]?key)?|token|credentials?|sig
-      |(?:api|access|private|account|signing|encryption|master|client|app|auth|ssh)[_.\-]?key(?:[_.\-]?id)?
-      |비밀번호|패스워드|암호)
-    (?P<kq>\\?["'`]?\*{0,2})(?P<w1>[ \t]*)
-    (?P<sep>:=|=(?![=>~])|:(?![:/\\])(?:[ \t]*[a-z_][\w.|\[\],\ ]{0,40}?[ \t]*=(?![=>~]))?|\ (?=[^\s=:]))
-    (?P<w2>[ \t]*)
-    (?:(?P<bq>\\?)(?P<q>["'`])(?P<qv>[^\n]{0,200}?)(?P=bq)(?P=q)
-      |(?P<bv>[!#$%()*+\-./0-9:<=>?@A-Z\[\\\]^_a-z{|}~]{1,200}))""", re.VERBOSE)
-_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-_KEY_CHARS = frozenset(_WORD + ".-")
-_PASSWORD_CORES = ("pass", "pwd", "비밀번호", "패스워드", "암호")
-_NOT_SECRET = frozenset(
-    "none null nil undefined true false yes no on off required optional str string bytes "
-    "int integer float number bool boolean any unknown object dict list tuple set char "
-    "password passwd secret token key bearer basic redacted hidden masked env secretstr "
-    "self this".split()
-)
-_DOTTED_IDENT = _Lazy(r"!?[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*")
-_NUMBER = _Lazy(r"[+\-]?\d[\d_]*(?:\.\d+)?(?:[eE][+\-]?\d+)?")
-_RANDOM_WORD = _Lazy(r"(?=(?:[^0-9]*[0-9]){3})(?=(?:[^A-Za-z]*[A-Za-z]){3})[A-Za-z0-9]{16,}")
-_NAMES_A_SECRET = _Lazy(r"(?i)token|secret|passw|key|credential")
-_TEMPLATE = _Lazy(r"%[-+ #0-9.]*[a-zA-Z(]|\{[^{}]*\}|\$\{")
-_PROSE = _Lazy(r"[A-Za-z]+(?: [A-Za-z]+){2,}[.!]?")
-_YAML_PREFIX = _Lazy(r"[ \t]*(?:[-*] )?(?:\*\*)?")
-_ENV_PREFIXES = frozenset({"", "export", "set", "ENV", "setenv", "-"})
-_NOT_LITERAL_STARTS = ("/", "./", "../", "~/", "*")
-
-
-def _core_starts(low: str) -> list[int]:
-    starts: set[int] = set()
-    for word in _KEY_WORDS:
-        i = low.find(word)
-        while i >= 0:
-            if word != "key":
-                starts.add(i)
-            else:  # ``api_key``, ``SharedAccessKey``: the core starts at the qualifier
-                j = i - 1 if i and low[i - 1] in "_.-" else i
-                starts.update(j - len(q) for q in _KEY_COMPOUNDS if low.endswith(q, 0, j))
-            i = low.find(word, i + 1)
-    return sorted(starts)
-
-
-def _assignments(text: str, claims: _Claims) -> None:
-    low = text.lower()
-    if len(low) != len(text):  # a few non-ASCII characters grow when lower-cased
-        low = text.translate(_ASCII_LOWER)
-    for start in _core_starts(low):
-        prev = text[start - 1] if start else " "
-        if prev.isalnum() and not (text[start].isupper() and (prev.islower() or prev.isdigit())):
-            continue  # ``getpass``, ``bypass``: the word only ends in a secret word
-        if claims.covers(start):
-            continue
-        m = _ASSIGN.match(low, start)
-        finding = _assignment(text, m) if m else None
-        if finding is not None:
-            claims.add(finding)
-
-
-def _assignment(text: str, m: re.Match[str]) -> Finding | None:
-    """The value of a secret assignment, or None when the right-hand side is code."""
-    cs, ce = m.span("core")
-    ks, floor = cs, max(0, cs - 64)
-    while ks > floor and (text[ks - 1] in _KEY_CHARS or "\uac00" <= text[ks - 1] <= "\ud7a3"):
-        ks -= 1
-    key, sep = text[ks:ce], m.group("sep")
-    flag = key.startswith("--")
-    query = ks > 0 and text[ks - 1] in "?&"
-    if (m.group("core") == "sig" and not (key == "sig" and query)) or (sep == " " and not flag):
-        return None  # ``sig`` only as an Azure SAS query parameter
-    if sep == ":" and ks and text[ks - 1] == ":":
-        return None  # ``arn:aws:secretsmanager:...:secret:name`` is an identifier
-    kind = "password" if m.group("core").startswith(_PASSWORD_CORES) else "secret"
-    if m.group("q") is not None:
-        start, end = m.span("qv")
-        return Finding(kind, start, end) if _quoted_is_secret(text[start:end]) else None
-    line_start = text.rfind("\n", max(0, ks - 200), ks) + 1
-    prefix = text[line_start:ks] if line_start or ks <= 200 else "…"  # far from a line start
-    spaced = bool(m.group("w1") or m.group("w2"))
-    env_line = prefix.strip() in _ENV_PREFIXES and not prefix.startswith((" ", "\t"))
-    strong = sep == " " or (sep == "=" and not spaced and (
-        flag or query or env_line or not any(c.islower() for c in key)))
-    yaml = sep == ":" and not m.group("kq").strip("*") and _YAML_PREFIX.fullmatch(prefix) is not None
-    start, end = m.span("bv")
-    value = text[start:end] if strong else text[start:end].rstrip(".,:)]}")
-    if not _bare_is_secret(value, kind, strong=strong, yaml=yaml):
-        return None
-    return Finding(kind, start, start + len(value))
-
-
-def _quoted_is_secret(value: str) -> bool:
-    stripped = value.strip()
-    if not stripped or stripped.lower() in _NOT_SECRET or _PLACEHOLDER_RE.search(value):
-        return False
-    if _TEMPLATE.search(value) or "://" in value:
-        return False  # a template or a URL, not a literal secret
-    if value.endswith((" ", ":", "?")) or value.startswith(_NOT_LITERAL_STARTS):
-        return False  # a prompt, a prefix for concatenation, or a file path
-    if _DIGIT.search(value) is None and _DOTTED_IDENT.fullmatch(value) and _NAMES_A_SECRET.search(value):
-        return False  # ``"output_token": "NextToken"`` names a field
-    return _PROSE.fullmatch(stripped) is None
-
-
-def _bare_is_secret(value: str, kind: str, *, strong: bool, yaml: bool) -> bool:
-    if not value or value[0] in "$<%{" or _PLACEHOLDER_RE.search(value):
-        return False
-    if strong:
-        return True
-    if value.lower() in _NOT_SECRET or "://" in value or any(c in value for c in "([{"):
-        return False  # a keyword, a type, a call, an index or a URL
-    if value.startswith(_NOT_LITERAL_STARTS):
-        return False
-    if _NUMBER.fullmatch(value):
-        return kind == "password" and len(value) >= 4
-    if _DOTTED_IDENT.fullmatch(value):
-        if _RANDOM_WORD.fullmatch(value):
-            return True  # ``zFQH0t62SGZ4SuMv``: no one names a variable like that
-        if not yaml or "." in value or value[0] in "!$":
-            return False
-        return any(c.isdigit() for c in value) or value.islower()
-    return yaml or (len(value) >= 6 and _looks_random(value))
-
-
 # --- personal data
 
 def _email_ok(text: str, m: re.Match[str], start: int) -> bool:
@@ -449,76 +284,3 @@ _PII_RULES: tuple[_Rule, ...] = (
     _Rule("home", r"~(?P<u>[a-z_][a-z0-9_.\-]*)(?=/[A-Za-z._\-])", accept=_home_ok, gate=("~",),
           left=_WORD + "~/."),  # ``~alice/src``; ``~mask/2`` is arithmetic
 )
-_EMAIL_LOCAL = frozenset(_WORD + ".%+-")
-
-
-class _Claims:
-    """Non-overlapping findings, kept sorted by start."""
-
-    def __init__(self) -> None:
-        self.starts: list[int] = []
-        self.findings: list[Finding] = []
-
-    def covers(self, pos: int) -> bool:
-        i = bisect_left(self.starts, pos + 1)
-        return bool(i) and self.findings[i - 1].end > pos
-
-    def add(self, f: Finding) -> None:
-        i = bisect_left(self.starts, f.start)
-        if f.end <= f.start or (i and self.findings[i - 1].end > f.start):
-            return
-        if i < len(self.starts) and self.starts[i] < f.end:
-            return
-        self.starts.insert(i, f.start)
-        self.findings.insert(i, f)
-
-
-def _apply(rules: tuple[_Rule, ...], text: str, claims: _Claims) -> None:
-    for rule in rules:
-        if rule.gate and not any(map(text.__contains__, rule.gate)):
-            continue
-        left, accept, group, extend, kind = rule.left, rule.accept, rule.group, rule.extend, rule.kind
-        for m in rule.regex.finditer(text):
-            start, end = m.span(group)
-            if extend:
-                floor = start - rule.extend_max
-                while start > floor and start and text[start - 1] in extend:
-                    start -= 1
-                while start < m.start() and not text[start].isalnum():
-                    start += 1  # an extension starts at a letter or digit
-            edge = m.start() if group else start
-            if left and edge and text[edge - 1] in left:
-                continue
-            if accept is not None and not accept(text, m, start):
-                continue
-            claims.add(Finding(kind or m.lastgroup.rstrip("0123456789"), start, end))
-
-
-def find_secrets(text: str) -> list[Finding]:
-    """The spans ``anonymize`` replaces, sorted by position and never overlapping.
-
-    >>> find_secrets("mail alice@example.com")
-    [Finding(kind='email', start=5, end=22)]
-    """
-    claims = _Claims()
-    _apply(_TOKEN_RULES, text, claims)
-    _assignments(text, claims)
-    _apply(_PII_RULES, text, claims)
-    return claims.findings
-
-
-def anonymize(text: str) -> str:
-    """Replace secrets and personal data by typed placeholders; idempotent.
-
-    >>> anonymize("DB_PASSWORD=hunter2 psql -h 10.0.0.7 -U alice")
-    'DB_PASSWORD=<PASSWORD> psql -h <IP> -U alice'
-    """
-    parts: list[str] = []
-    pos = 0
-    for f in find_secrets(text):
-        parts += (text[pos:f.start], _PLACEHOLDER_OF[f.kind])
-        pos = f.end
-    if not parts:
-        return text
-    parts.append(text[pos:])
-    return "".join(parts)
