@@ -306,12 +306,14 @@ def group_evidence(proposal: Any, round_id: str, lang: str) -> Evidence:
 
 def _group_rows(proposal: Any) -> tuple[tuple[Mapping[str, Any], ...], Mapping[str, Any]]:
     rows = []
-    for g in proposal.groups:
+    # evidence mode: the 90% interval of each group's advantage, aligned with the groups
+    intervals = (proposal.params.get("intervals") or {}).get("groups") or []
+    for i, g in enumerate(proposal.groups):
         row = {"batch": g.batch, "domain": g.domain,
                "complexity": [_r(g.complexity_min), _r(g.complexity_max)],
                "s1": f"{g.k1}/{g.n1}", "s2": f"{g.k2}/{g.n2}",
                "advantage": _r(g.advantage), "one_sided": g.one_sided}
-        extra = getattr(g, "interval", None)  # evidence mode: uncertainty of the advantage
+        extra = intervals[i] if i < len(intervals) else None
         if extra is not None:
             row["interval"] = [_r(extra[0]), _r(extra[1])]
         rows.append(row)
@@ -343,12 +345,14 @@ def transfer_evidence(proposal: Any, round_id: str, lang: str) -> Evidence:
 
 def _transfer_rows(proposal: Any) -> tuple[tuple[Mapping[str, Any], ...], Mapping[str, Any]]:
     rows = []
+    # evidence mode: the bounds of each decided pattern's System 1 success
+    bounds_of = (proposal.params.get("intervals") or {}).get("patterns") or {}
     for d in proposal.decisions:
         s = d.stats
         row = {"key": d.key, "status": s.status, "automatic": d.action, "reason": d.reason,
                "promotion_streak": s.promotion_streak, "demotion_streak": s.demotion_streak,
                "s1": f"{s.k1}/{s.n1}", "s2": f"{s.k2}/{s.n2}", "confidence": _r(s.confidence)}
-        bounds = getattr(d, "bounds", None)  # evidence mode: posterior bounds
+        bounds = bounds_of.get(d.key)
         if bounds is not None:
             row["bounds"] = [_r(bounds[0]), _r(bounds[1])]
         rows.append(row)

@@ -35,7 +35,8 @@ def status(*, home: HomeArg = None, settings: Settings | None = None) -> dict[st
         "full_batches": unprocessed // settings.lifelong.batch_size,
         "batch_size": settings.lifelong.batch_size,
         "mode": settings.lifelong.mode,
-        "patterns_tracked": len(stats["patterns"]) if stats else 0,
+        # evidence mode keeps its per-bin learner state as reserved "~cell:" entries
+        "patterns_tracked": sum(1 for k in stats["patterns"] if not k.startswith("~")) if stats else 0,
         "rounds": sum(1 for r in rounds if r.get("type", "round") == "round"),
         "home": str(h.root),
         "config": str(settings.source) if settings.source else None,

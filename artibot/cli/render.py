@@ -58,6 +58,8 @@ def evidence_table(ev: Evidence) -> Table:
                  r["clamped"]) for r in ev.rows]
         return table(title, ["domain", "old", "new", "change", "direction", "steps", "clamped"], rows)
     rows = [(r["key"], r["status"], r["automatic"], r["promotion_streak"], r["demotion_streak"], r["s1"], r["s2"],
-             fmt(r["confidence"], 2), r["reason"]) for r in ev.rows]
+             fmt(r["confidence"], 2),
+             f"[{fmt(r['bounds'][0], 2)}, {fmt(r['bounds'][1], 2)}]" if "bounds" in r else "", r["reason"])
+            for r in ev.rows]
     return table(title, ["pattern", "status", "automatic", "S2 streak", "S1 fail streak", "S1 ok/n", "S2 ok/n",
-                         "confidence", "why"], rows)
+                         "confidence", "S1 success bounds", "why"], rows)

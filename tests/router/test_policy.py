@@ -167,3 +167,15 @@ def test_decide_never_raises(text, domain, threshold, exploration, seed):
     assert 0 <= d.complexity <= 1
     assert p.min_threshold <= d.threshold <= p.max_threshold
     json.dumps(d.to_json())
+
+
+def test_decide_scored_applies_the_same_rule_to_a_given_complexity() -> None:
+    from artibot.router.domains import DomainTable
+    from artibot.router.policy import RoutingPolicy
+
+    policy = RoutingPolicy(0.4, {"frontend": 0.8}, frozenset({"docs:fix:doc+typo"}), DomainTable.from_mapping({}))
+    assert policy.decide_scored(0.6, "frontend").system == "system1"
+    assert policy.decide_scored(0.6, "backend").system == "system2"
+    hit = policy.decide_scored(0.95, "docs", "docs:fix:doc+typo")
+    assert (hit.system, hit.reason, hit.propensity) == ("system1", "cache", 1.0)
+    assert policy.decide_scored(0.1, "docs", forced="system2").reason == "forced"

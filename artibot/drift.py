@@ -1,0 +1,48 @@
+"""``artibot drift``: the weekly drift check over the experience log and the archive.
+
+Reads every processed record (``archive/*.json``) and every unprocessed one, then asks
+:func:`artibot.learning.drift.drift_check` whether each domain's outcomes of the last
+``days`` days differ from its history. Read-only: a drift is reported with a proposed
+reset, never acted on.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from artibot.collector import HomeArg, as_home, load_experiences
+from artibot.errors import CorruptFileError
+from artibot.learning.drift import drift_check, summarize
+from artibot.store.documents import read_document
+
+
+def load_history(home: HomeArg = None) -> list[dict[str, Any]]:
+    """Archived and unprocessed records, each id once (an archived copy wins)."""
+    h = as_home(home)
+    seen: dict[str, dict[str, Any]] = {}
+    if h.archive_dir.is_dir():
+        for path in sorted(h.archive_dir.glob("*.json")):
+            doc = read_document(path, "archive")
+            records = doc.get("records") if doc else None
+            if not isinstance(records, list):
+                raise CorruptFileError(path, 'an archive document needs a "records" list')
+            for r in records:
+                seen.setdefault(r["id"], r)
+    for r in load_experiences(home=h):
+        seen.setdefault(r["id"], r)
+    return list(seen.values())
+
+
+def drift_report(*, home: HomeArg = None, now: float | None = None, days: float = 7.0,
+                 alpha: float = 0.05) -> dict[str, Any]:
+    """``{"domains": [...], "summary": str, "proposed": [...], "days", "alpha", "records"}``.
+
+    Each domain row: ``domain``, ``system``, ``recent`` and ``history`` as ``"successes/n"``,
+    ``p_value``, ``tested`` and ``drift``.
+    """
+    records = load_history(home)
+    rows = drift_check(records, now=time.time() if now is None else now, days=days, alpha=alpha)
+    summary, proposed = summarize(rows, days=days, alpha=alpha)
+    return {"domains": [r.to_json() for r in rows], "summary": summary, "proposed": proposed,
+            "days": days, "alpha": alpha, "records": len(records)}

@@ -1,0 +1,305 @@
+"""Evidence mode's memory and threshold choice: counts per (domain, complexity bin).
+
+**Cells.** Complexity is cut into :data:`BINS` bins of width 0.05. A domain's *cells*
+hold, per bin, how often each system was tried and succeeded: a ``(BINS, 4)`` array with
+columns ``n1, k1, n2, k2``. Cells accumulate over rounds with exponential forgetting
+counted in the domain's own traffic: before a round's records are added, the old counts
+are multiplied by ``0.5 ** (new records / HALF_LIFE)`` (:func:`merge`), so evidence
+``HALF_LIFE`` records old weighs half, however often the learner runs. A domain-system
+whose new outcomes contradict its history is reset to the new outcomes
+(:func:`changed`).
+
+Cells persist as :class:`~artibot.learning.types.PatternStats` entries under reserved
+keys ``"~cell:<domain>#<bin>"`` (status ``candidate``, never decided upon), so they live
+in the per-pattern statistics file and are snapshotted and rolled back with it. A
+router pattern key always starts with a domain name, never with ``~``. Because
+forgetting makes counts fractional, a cell stores them in units of ``1/SCALE`` trial
+(``n1 = 160`` is 10 trials).
+
+**Threshold choice** (:func:`choose`). For each system, a smooth curve of success
+per complexity bin is fitted to the domain's cells (see
+:mod:`artibot.learning.posterior`). Moving the threshold to ``t'`` changes the routing of
+the requests between ``t`` and ``t'`` only, so its effect on utility per request is::
+
+    D(t') = sign * sum over complexities u between t and t' of  mass(u) * (p2(u) - p1(u) - price)
+
+(``sign = +1`` when lowering: those requests go to System 2; ``-1`` when raising).
+``D`` is linear in the two curves, so its posterior mean and variance come from the
+Laplace posteriors by the delta method. Among the candidate thresholds within the trust
+region ``|t' - t| <= max_step`` (a 0.01 grid inside ``[lo, hi]``), the one with the best
+posterior mean ``D`` is taken **if** ``P(D > 0) >= level``; otherwise the best candidate
+that passes; if none passes, the threshold stays. Near-ties (within 1% of the best mean)
+go to the shortest move.
+
+**Blind thresholds.** The router explores only within ``EXPLORATION_BAND`` (0.15) of a
+threshold. When less than :data:`BLIND` of a domain's traffic lies in that band (say all
+its requests score 0.7-0.9 and the threshold is 0.4), no evidence can ever arrive, so
+when no step is credible the threshold takes a full trust-region step toward the
+traffic's median complexity, provided the posterior mean does not expect it to hurt.
+Once the band reaches the traffic, the evidence rule takes over. These steps are marked
+``seeking`` in the round's evidence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+import numpy as np
+from scipy import stats as sstats
+
+from artibot.learning.posterior import Pair, Prior, fit_pair, normal_cdf
+from artibot.learning.types import PatternStats
+from artibot.router.policy import EXPLORATION_BAND
+
+BINS = 20
+WIDTH = 1.0 / BINS
+CENTERS = (np.arange(BINS) + 0.5) * WIDTH
+CELL_PREFIX = "~cell:"
+HALF_LIFE = 1000.0
+"""A domain's evidence loses half its weight over this many of its new records."""
+SCALE = 16
+"""Stored cell counts are in units of 1/SCALE trial."""
+GRID = 0.01
+BLIND = 0.05
+"""A threshold whose exploration band holds less than this share of its domain's traffic is blind."""
+NEAR_TIE = 0.01
+"""Candidates within this relative distance of the best posterior mean count as ties."""
+POINTS = (np.arange(200) + 0.5) / 200  # complexity points for the utility integral
+N1, K1, N2, K2 = range(4)
+
+
+def bin_of(c: np.ndarray) -> np.ndarray:
+    return np.minimum((np.asarray(c, dtype=float) * BINS).astype(np.int64), BINS - 1)
+
+
+def is_cell_key(key: str) -> bool:
+    return key.startswith(CELL_PREFIX)
+
+
+def cell_key(domain: str, b: int) -> str:
+    return f"{CELL_PREFIX}{domain}#{b:02d}"
+
+
+def split_patterns(patterns: Mapping[str, PatternStats]) -> tuple[dict[str, np.ndarray], dict[str, PatternStats]]:
+    """``(cells by domain in trials, the real patterns)`` from the stored pattern statistics."""
+    cells: dict[str, np.ndarray] = {}
+    plain: dict[str, PatternStats] = {}
+    for key, s in patterns.items():
+        if not is_cell_key(key):
+            plain[key] = s
+            continue
+        domain, _, b = key[len(CELL_PREFIX):].rpartition("#")
+        if not domain or not b.isdigit() or not 0 <= int(b) < BINS:
+            plain[key] = s  # not one of ours (this module never writes such a key): kept as it is
+            continue
+        arr = cells.setdefault(domain, np.zeros((BINS, 4)))
+        arr[int(b)] = np.array((s.n1, s.k1, s.n2, s.k2), dtype=float) / SCALE
+    return cells, plain
+
+
+def cells_to_patterns(cells: Mapping[str, np.ndarray], before: Mapping[str, PatternStats],
+                      seen: Mapping[str, tuple[str, str]]) -> dict[str, PatternStats]:
+    """Cells as pattern statistics; ``seen[key] = (first, last)`` timestamps of this round's records."""
+    out: dict[str, PatternStats] = {}
+    for domain in sorted(cells):
+        arr = cells[domain]
+        stored = np.rint(arr * SCALE).astype(np.int64)
+        for b in np.flatnonzero(stored[:, N1] + stored[:, N2]).tolist():
+            key = cell_key(domain, b)
+            old = before.get(key)
+            first, last = seen.get(key, (None, None))
+            n1, k1, n2, k2 = (int(v) for v in stored[b])
+            out[key] = PatternStats(key=key, n=n1 + n2, n1=n1, k1=k1, n2=n2, k2=k2,
+                                    first_seen=(old.first_seen if old and old.first_seen else first),
+                                    last_seen=last or (old.last_seen if old else None))
+    return out
+
+
+def count_cells(domain_codes: np.ndarray, complexity: np.ndarray, system2: np.ndarray,
+                success: np.ndarray, n_domains: int) -> np.ndarray:
+    """``(n_domains, BINS, 4)`` counts (as floats) of the given records."""
+    b = bin_of(complexity)
+    flat = domain_codes.astype(np.int64) * BINS + b
+    size = n_domains * BINS
+    s2 = system2.astype(bool)
+    ok = success.astype(bool)
+    out = np.zeros((size, 4), np.int64)
+    out[:, N1] = np.bincount(flat[~s2], minlength=size)
+    out[:, K1] = np.bincount(flat[~s2 & ok], minlength=size)
+    out[:, N2] = np.bincount(flat[s2], minlength=size)
+    out[:, K2] = np.bincount(flat[s2 & ok], minlength=size)
+    return out.reshape(n_domains, BINS, 4).astype(float)
+
+
+def changed(history: np.ndarray, fresh: np.ndarray, z_crit: float, prior: Prior) -> list[tuple[int, float]]:
+    """Systems (1, 2) whose fresh outcomes contradict their history: ``[(system, z), ...]``.
+
+    Per system: the fresh successes against what the history's smooth posterior predicts
+    for the same bins, with the variance of both the outcomes and the prediction.
+    """
+    if history[:, [N1, N2]].sum() <= 0:
+        return []
+    pair = fit_pair(history[:, N1], history[:, K1], history[:, N2], history[:, K2], prior)
+    bins = len(history)
+    w1, w2 = pair.p1 * (1 - pair.p1), pair.p2 * (1 - pair.p2)
+    out = []
+    for system, (n, k), p, grad in ((1, (N1, K1), pair.p1, np.concatenate([w1, -w1])),
+                                    (2, (N2, K2), pair.p2, np.concatenate([w2, np.zeros(bins)]))):
+        m = fresh[:, n]
+        if m.sum() <= 0 or history[:, n].sum() <= 0:
+            continue
+        g = np.tile(m, 2) * grad  # d(expected successes) / d(parameters)
+        variance = float(np.sum(m * p * (1 - p)) + g @ pair.cov @ g)
+        z = (float(fresh[:, k].sum()) - float(m @ p)) / float(np.sqrt(variance))
+        if abs(z) >= z_crit:
+            out.append((system, z))
+    return out
+
+
+def merge(history: np.ndarray, fresh: np.ndarray, reset: set[int]) -> np.ndarray:
+    """History, discounted by the fresh traffic (see the module doc), plus the fresh counts.
+
+    A system in ``reset`` keeps only its fresh counts.
+    """
+    out = history * 0.5 ** (float(fresh[:, [N1, N2]].sum()) / HALF_LIFE)
+    for system, cols in ((1, [N1, K1]), (2, [N2, K2])):
+        if system in reset:
+            out[:, cols] = 0.0
+    return out + fresh
+
+
+def z_critical(alpha: float, tests: int) -> float:
+    """Two-sided normal critical value with a Bonferroni correction over ``tests``."""
+    return float(sstats.norm.isf(alpha / (2 * max(1, tests))))
+
+
+# --------------------------------------------------------------------- the threshold choice
+@dataclass(frozen=True)
+class Choice:
+    """The evidence about one threshold and the step it supports."""
+
+    old: float
+    new: float
+    best: float
+    """The threshold with the best posterior mean utility anywhere in ``[lo, hi]``."""
+    probability: float
+    """Posterior probability that the move to ``new`` improves utility (0.0 if no candidate moved)."""
+    gain_mean: float
+    """Posterior mean of System 2's advantage ``p2 - p1`` at the old threshold."""
+    gain_interval: tuple[float, float]
+    improvement: float
+    """Posterior mean improvement of utility per request of this domain's traffic."""
+    trials: tuple[float, float]
+    """Trials of System 1 and 2 behind the curves."""
+    seeking: bool = False
+    """The step was taken to bring the exploration band to the traffic, not on evidence."""
+
+
+@dataclass(frozen=True)
+class Fit:
+    """The posterior of one domain's curves, its current threshold and its complexity mass."""
+
+    t: float
+    pair: Pair
+    mass: np.ndarray
+    """Share of the domain's records per point of :data:`POINTS`."""
+
+    def gain(self) -> np.ndarray:
+        """Posterior mean of ``p2 - p1`` at :data:`POINTS`."""
+        return self.pair.gain[POINT_BIN]
+
+
+POINT_BIN = bin_of(POINTS)
+
+
+def fit(counts: np.ndarray, t: float, prior: Prior) -> Fit:
+    """Fit a domain's ``(BINS, 4)`` cell counts; ``t`` is its current threshold."""
+    pair = fit_pair(counts[:, N1], counts[:, K1], counts[:, N2], counts[:, K2], prior)
+    total = (counts[:, N1] + counts[:, N2]).astype(float)
+    per_bin = total / total.sum() if total.sum() > 0 else np.full(BINS, 1.0 / BINS)
+    mass = per_bin[POINT_BIN]
+    return Fit(t, pair, mass / mass.sum())
+
+
+def _between(t: float, candidates: np.ndarray) -> np.ndarray:
+    """Rows: candidates; columns: points; +1 where a point moves to System 2, -1 to System 1."""
+    lo = np.minimum(t, candidates)[:, None]
+    hi = np.maximum(t, candidates)[:, None]
+    switch = ((POINTS[None, :] >= lo) & (POINTS[None, :] < hi)).astype(float)
+    return switch * np.where(candidates < t, 1.0, -1.0)[:, None]
+
+
+def best_threshold(f: Fit, price: float, lo: float, hi: float) -> float:
+    """The threshold in ``[lo, hi]`` (0.01 grid) with the best posterior mean utility."""
+    grid = np.round(np.arange(lo, hi + 1e-9, GRID), 6)
+    mean = _between(f.t, grid) @ (f.mass * (f.gain() - price))
+    return float(grid[int(np.argmax(np.round(mean, 12)))]) if mean.max() > 1e-12 else f.t
+
+
+def choose(f: Fit, *, price: float, lo: float, hi: float, max_step: float, level: float) -> Choice:
+    """The evidence-supported step of one threshold (see the module doc)."""
+    t = f.t
+    b = int(bin_of(np.array([t]))[0])
+    jac = f.pair.gain_jacobian()
+    gain_mean = float(f.pair.gain[b])
+    gain_sd = float(np.sqrt(jac[b] @ f.pair.cov @ jac[b]))
+    interval = (gain_mean - 1.645 * gain_sd, gain_mean + 1.645 * gain_sd)
+    trials = f.pair.trials
+
+    steps = int(round(max_step / GRID))
+    grid = np.unique(np.clip(t + np.arange(-steps, steps + 1) * GRID, lo, hi))
+    grid = grid[np.abs(grid - t) > 1e-9]
+    best = best_threshold(f, price, lo, hi)
+    if len(grid) == 0:
+        return Choice(t, t, best, 0.0, gain_mean, interval, 0.0, trials)
+    a = _between(t, grid) * f.mass[None, :]  # D = a @ (gain - price) over points
+    per_bin = np.zeros((len(grid), BINS))  # the same weights summed per bin
+    np.add.at(per_bin.T, POINT_BIN, a.T)
+    mean = a @ (f.gain() - price)
+    w = per_bin @ jac
+    sd = np.sqrt(np.maximum(np.einsum("ij,jk,ik->i", w, f.pair.cov, w), 1e-18))
+    prob = np.array([normal_cdf(m / s) for m, s in zip(mean.tolist(), sd.tolist())])
+    ok = (prob >= level) & (mean > 0)
+    if not ok.any():
+        if float(f.mass[np.abs(POINTS - t) <= EXPLORATION_BAND].sum()) >= BLIND:
+            return Choice(t, t, best, 0.0, gain_mean, interval, 0.0, trials)
+        # blind: the router explores only near the threshold, and no traffic is there
+        median = float(POINTS[min(len(POINTS) - 1, int(np.searchsorted(np.cumsum(f.mass), 0.5)))])
+        toward = np.flatnonzero(((grid > t) if median > t else (grid < t)) & (mean >= -1e-12))
+        if len(toward) == 0:
+            return Choice(t, t, best, 0.0, gain_mean, interval, 0.0, trials)
+        i = int(toward[np.argmax(np.abs(grid[toward] - t))])
+        return Choice(t, float(grid[i]), best, float(prob[i]), gain_mean, interval, float(mean[i]), trials, True)
+    # the best credible candidate; among near-ties the shortest move (a move through complexities
+    # nobody asks about gains nothing and would only carry the exploration band away from the traffic)
+    top = float(mean[ok].max())
+    near = np.flatnonzero(ok & (mean >= top * (1 - NEAR_TIE)))
+    i = int(near[np.argmin(np.abs(grid[near] - t))])
+    return Choice(t, float(grid[i]), best, float(prob[i]), gain_mean, interval, float(mean[i]), trials)
+
+
+def price_for_share(fits: Mapping[str, Fit], weights: Mapping[str, float], target: float,
+                    lo: float, hi: float) -> float:
+    """The System 2 price at which the best thresholds would send ``target`` of the traffic to System 2.
+
+    Bisection over the price (the share falls as the price rises); each domain's share is
+    the mass at or above its best threshold, weighted by its traffic.
+    """
+    total = sum(weights.values()) or 1.0
+
+    def share(price: float) -> float:
+        s = 0.0
+        for name, f in fits.items():
+            t = best_threshold(f, price, lo, hi)
+            s += weights[name] * float(f.mass[POINTS >= t].sum())
+        return s / total
+
+    low, high = -0.5, 1.0
+    for _ in range(40):
+        mid = 0.5 * (low + high)
+        if share(mid) > target:
+            low = mid
+        else:
+            high = mid
+    return 0.5 * (low + high)

@@ -1,0 +1,264 @@
+"""One round of the evidence learner (``mode: "evidence"``, SPEC §8).
+
+Same inputs, outputs, checkpoints and files as the seed's rule
+(:func:`artibot.learning.seed.propose_round`); different statistics.
+
+**What it optimizes.** Utility per request = ``P(success) - price * [System 2]``. The
+price is ``learning.lifelong.system2Cost``; with ``targetSystem2Share`` instead, the
+price is the one at which the best thresholds would send that share of the traffic to
+System 2 (a budget); with neither, :data:`DEFAULT_PRICE`. The seed's rule is the special
+case ``price = 0`` driven by noise.
+
+**Evidence.** Per domain and complexity bin (0.05 wide), the counts of System 1 and
+System 2 trials and successes, accumulated over rounds (see
+:mod:`artibot.learning.bandit`: exponential forgetting with a half-life of 1,000 of the
+domain's records, and a reset of a domain-system whose new outcomes contradict its
+history by a Bonferroni-corrected z-test). Records of patterns in the System 1 cache
+are left out: the cache routed them, not the threshold. Routing depends only on
+(domain, complexity, pattern), so success rates conditioned on the cell need no
+reweighting; the logged ``propensity`` identifies the explored records (the route given
+less than even odds, counted in ``params["explored"]``; ``params["randomized"]`` counts
+every record with a propensity below 1). Exploration is what gives both systems data on
+both sides of a threshold; the router explores only within ±0.15 of it, which is why a
+step is limited to ±0.1: the trust region stays inside the explored band.
+
+**Thresholds.** One step per round (a round is one update step, whatever its number of
+batches; taking one step per batch on the same evidence overshot in the W1 study),
+per domain seen in the round and for the default threshold (all domains pooled). The
+posterior (:mod:`artibot.learning.posterior`) is a smooth curve of System 2's success
+per bin and a smooth *gap* down to System 1's; the step goes to the threshold within
+±0.1 with the best posterior mean utility among those whose posterior probability of
+improving utility is at least :data:`LEVEL` (0.8; 0.9 learned about half as fast in
+the W1 study for no gain). No credible candidate: the threshold stays, unless it is
+*blind* (no traffic within its exploration band; see :func:`artibot.learning.bandit.choose`).
+Thresholds stay in ``[minThreshold, maxThreshold]``; a domain seen for the first time
+starts from the default.
+
+**Transfers** (per pattern, on its Beta(1, 1) posteriors, one-sided
+:data:`CREDIBLE` bounds):
+
+- *promote* a pattern not in the cache when its System 1 success is credibly high
+  (lower bound >= ``promotionConfidence``), or when System 2 solves it credibly well
+  (lower bound of System 2 success >= ``promotionConfidence``) and its System 1 record
+  does not speak against it (upper bound >= ``promotionConfidence``): then System 1 is
+  tried on it, on probation;
+- *demote* a cached pattern only when its System 1 success is credibly low: upper bound
+  below the demotion level ``(minConfidence + promotionConfidence) / 2`` (0.7 by
+  default). Promotion needs a lower bound above 0.8, demotion an upper bound under 0.7:
+  the gap is the hysteresis. A pattern that succeeds 90% of the time on System 1 is
+  demoted within 50 uses with probability about 0.013 even when checked after every use.
+
+Router confidence is not used (the seed's ``confidence`` rules are about the router,
+not about the outcome). Decision codes: ``promote_s1``, ``promote_s2``, ``demote_bound``,
+``hold_evidence``, ``hold_active``.
+
+**Uncertainty at the checkpoints.** The proposal keeps the base types (so a pending
+round survives ``to_json``/``from_json``); the intervals are in ``params``:
+``params["intervals"]["groups"][i]`` is the 90% interval of System 2's advantage in the
+cell of group ``i`` (all evidence so far, ``None`` when a system was never tried there),
+``params["intervals"]["patterns"][key]`` the System 1 success bounds of a decided
+pattern, and ``params["evidence"][domain]`` the numbers behind each threshold step.
+The groups of the checkpoint are the cells this round touched, as one batch (index 0),
+with this round's counts.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import numpy as np
+
+from artibot.config import Settings
+from artibot.learning import bandit
+from artibot.learning.bandit import K1, K2, N1, N2
+from artibot.learning.batching import batch_plan
+from artibot.learning.frame import Frame
+from artibot.learning.posterior import Prior, beta_bounds, beta_mean_var
+from artibot.learning.thresholds import MAX_STEP
+from artibot.learning.transfer import apply_decisions, update_patterns
+from artibot.learning.types import DEFAULT_KEY, DomainStep, GroupResult, PatternStats, RoundProposal, Thresholds, \
+    TransferDecision
+
+__all__ = ["propose_round", "apply_decisions", "decide"]
+
+MODE = "evidence"
+DEFAULT_PRICE = 0.05
+LEVEL = 0.8
+"""Posterior probability that a threshold step improves utility, needed to take it."""
+PRIOR = Prior()
+"""Smoothness of the success curves (see :class:`artibot.learning.posterior.Prior`)."""
+CREDIBLE = 0.95
+"""One-sided credible level of the transfer bounds."""
+DRIFT_ALPHA = 0.01
+"""Family-wise false alarm rate per round of the change test (Bonferroni over domain-systems)."""
+
+
+def propose_round(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, PatternStats],
+                  settings: Settings, *, flush: bool = False) -> RoundProposal:
+    """Process every full batch of ``frame`` (and the remainder when ``flush``) as one evidence step.
+
+    Deterministic, and none of the arguments is modified.
+    """
+    lifelong, router = settings.lifelong, settings.router
+    lo, hi = router.min_threshold, router.max_threshold
+    processed, n_batches = batch_plan(len(frame), lifelong.batch_size, flush)
+    cells, plain = bandit.split_patterns(patterns)
+
+    # threshold evidence: the processed records not routed by the System 1 cache
+    active = [i for i, key in enumerate(frame.patterns) if plain.get(key) and plain[key].status == "active"]
+    use = ~np.isin(frame.pattern[:processed], np.asarray(active, np.int32))
+    names = frame.domains
+    fresh = bandit.count_cells(frame.domain[:processed][use], frame.complexity[:processed][use],
+                               frame.system2[:processed][use], frame.success[:processed][use], len(names))
+    seen_domains = [i for i in range(len(names)) if fresh[i].sum() > 0]
+    z_crit = bandit.z_critical(DRIFT_ALPHA, 2 * len(seen_domains))
+    after_cells = {name: arr.copy() for name, arr in cells.items()}
+    changes = []
+    for i in seen_domains:
+        history = cells.get(names[i], np.zeros((bandit.BINS, 4)))
+        flagged = bandit.changed(history, fresh[i], z_crit, PRIOR)
+        changes += [{"domain": names[i], "system": s, "z": z} for s, z in flagged]
+        after_cells[names[i]] = bandit.merge(history, fresh[i], {s for s, _ in flagged})
+
+    # thresholds
+    fits = {names[i]: bandit.fit(after_cells[names[i]], _clip(thresholds.for_domain(names[i]), lo, hi), PRIOR)
+            for i in seen_domains}
+    price, source = _price(settings, fits, after_cells, lo, hi)
+    steps: list[DomainStep] = []
+    evidence: dict[str, Any] = {}
+    new_default = thresholds.default
+    new_domains = dict(thresholds.domains)
+    if seen_domains:
+        pooled = sum(after_cells.values())
+        default_fit = bandit.fit(pooled, _clip(thresholds.default, lo, hi), PRIOR)
+        step, evidence[DEFAULT_KEY] = _step(DEFAULT_KEY, thresholds.default, default_fit, price, lo, hi)
+        steps.append(step)
+        new_default = step.new
+    for name in sorted(fits):
+        step, evidence[name] = _step(name, thresholds.for_domain(name), fits[name], price, lo, hi)
+        steps.append(step)
+        new_domains[name] = step.new
+
+    # transfers
+    after_plain, seen = update_patterns(frame, processed, plain)
+    after_plain = {k: v for k, v in after_plain.items() if not bandit.is_cell_key(k)}
+    decisions = tuple(decide(after_plain[k], settings) for k in sorted(set(seen)) if k in after_plain)
+
+    groups, group_intervals = _groups(frame, processed, use, fresh, after_cells, seen_domains)
+    stamps = _cell_stamps(frame, processed, use)
+    patterns_after = {**after_plain, **bandit.cells_to_patterns(after_cells, patterns, stamps)}
+    explored = frame.propensity[:processed]
+    transfer = settings.transfer
+    params = {
+        "batch_size": lifelong.batch_size, "batches": n_batches, "flush": flush,
+        "price": price, "price_source": source, "target_system2_share": lifelong.target_system2_share,
+        "level": LEVEL, "prior": PRIOR.to_json(), "bins": bandit.BINS, "half_life": bandit.HALF_LIFE,
+        "max_step": MAX_STEP, "min_threshold": lo, "max_threshold": hi, "credible": CREDIBLE,
+        "promotion_level": transfer.promotion_confidence, "demotion_level": demotion_level(settings),
+        "explored": int(np.sum(np.isfinite(explored) & (explored < 0.5))),
+        "randomized": int(np.sum(np.isfinite(explored) & (explored < 1.0))),
+        "cache_records": int(processed - use.sum()),
+        "changes": changes, "evidence": evidence,
+        "intervals": {"groups": group_intervals,
+                      "patterns": {d.key: list(beta_bounds(d.stats.k1, d.stats.n1, CREDIBLE)) for d in decisions}},
+    }
+    return RoundProposal(
+        mode=MODE, batches=(tuple(groups),) if processed else (), steps=tuple(steps), old=thresholds,
+        new=Thresholds(new_default, new_domains), processed_ids=frame.ids[:processed],
+        remainder=len(frame) - processed, patterns_before=patterns, patterns_after=patterns_after,
+        decisions=decisions, params=params,
+    )
+
+
+def _clip(t: float, lo: float, hi: float) -> float:
+    return float(min(max(t, lo), hi))
+
+
+def _price(settings: Settings, fits: Mapping[str, bandit.Fit], cells: Mapping[str, np.ndarray],
+           lo: float, hi: float) -> tuple[float, str]:
+    lifelong = settings.lifelong
+    if lifelong.system2_cost is not None:
+        return float(lifelong.system2_cost), "system2Cost"
+    if lifelong.target_system2_share is not None and fits:
+        weights = {name: float(cells[name][:, [N1, N2]].sum()) for name in fits}
+        return bandit.price_for_share(fits, weights, lifelong.target_system2_share, lo, hi), "targetSystem2Share"
+    return DEFAULT_PRICE, "default"
+
+
+def _step(name: str, old: float, f: bandit.Fit, price: float, lo: float,
+          hi: float) -> tuple[DomainStep, dict[str, Any]]:
+    choice = bandit.choose(f, price=price, lo=lo, hi=hi, max_step=MAX_STEP, level=LEVEL)
+    start = f.t
+    step = DomainStep(batch=0, domain=name, advantage=choice.gain_mean, raw_delta=old - choice.best,
+                      delta=old - choice.new, old=old, new=choice.new,
+                      clamped=abs(choice.best - start) > MAX_STEP + 1e-9, bounded=start != old)
+    evidence = {"best": choice.best, "probability": choice.probability, "improvement": choice.improvement,
+                "gain": [choice.gain_mean, *choice.gain_interval], "trials": list(choice.trials),
+                "price": price, "seeking": choice.seeking}
+    return step, evidence
+
+
+def _groups(frame: Frame, processed: int, use: np.ndarray, fresh: np.ndarray, cells: Mapping[str, np.ndarray],
+            seen_domains: list[int]) -> tuple[list[GroupResult], list[list[float] | None]]:
+    """This round's cells as checkpoint-1 groups, with the 90% interval of the advantage."""
+    c = frame.complexity[:processed][use]
+    d = frame.domain[:processed][use]
+    b = bandit.bin_of(c)
+    groups, intervals = [], []
+    for i in seen_domains:
+        name = frame.domains[i]
+        for cell in np.flatnonzero(fresh[i, :, N1] + fresh[i, :, N2]).tolist():
+            n1, k1, n2, k2 = (int(round(v)) for v in fresh[i, cell])
+            members = c[(d == i) & (b == cell)]
+            s1 = k1 / n1 if n1 else None
+            s2 = k2 / n2 if n2 else None
+            groups.append(GroupResult(batch=0, domain=name, size=n1 + n2, complexity_min=float(members.min()),
+                                      complexity_max=float(members.max()), n1=n1, k1=k1, n2=n2, k2=k2, s1=s1,
+                                      s2=s2, advantage=(s2 - s1) if n1 and n2 else None))
+            acc = cells[name][cell]
+            if acc[N1] >= 1 and acc[N2] >= 1:
+                (m1, m2), (v1, v2) = beta_mean_var(acc[[K1, K2]], acc[[N1, N2]])
+                half = 1.645 * float(np.sqrt(v1 + v2))
+                intervals.append([float(m2 - m1 - half), float(m2 - m1 + half)])
+            else:
+                intervals.append(None)
+    return groups, intervals
+
+
+def _cell_stamps(frame: Frame, processed: int, use: np.ndarray) -> dict[str, tuple[str, str]]:
+    rows = np.flatnonzero(use)
+    keys = [bandit.cell_key(frame.domains[d], b) for d, b in
+            zip(frame.domain[rows].tolist(), bandit.bin_of(frame.complexity[rows]).tolist())]
+    out: dict[str, tuple[str, str]] = {}
+    for key, row in zip(keys, rows.tolist()):  # rows are in timestamp order
+        first = out.get(key, (frame.timestamps[row],))[0]
+        out[key] = (first, frame.timestamps[row])
+    return out
+
+
+# --------------------------------------------------------------------- transfers
+def demotion_level(settings: Settings) -> float:
+    return 0.5 * (settings.system1.min_confidence + settings.transfer.promotion_confidence)
+
+
+def decide(stats: PatternStats, settings: Settings) -> TransferDecision:
+    """The automatic decision for one pattern from its posterior bounds (see the module doc)."""
+    bar = settings.transfer.promotion_confidence
+    floor = demotion_level(settings)
+    lo1, hi1 = beta_bounds(stats.k1, stats.n1, CREDIBLE)
+    lo2, _ = beta_bounds(stats.k2, stats.n2, CREDIBLE)
+    s1 = f"System 1 {stats.k1}/{stats.n1} (success {lo1:.2f}-{hi1:.2f})"
+    if stats.status == "active":
+        if hi1 < floor:
+            return TransferDecision(stats.key, "demote", f"{s1}: credibly below {floor:.2f}", stats, "demote_bound")
+        return TransferDecision(stats.key, "hold", f"active; {s1} not credibly below {floor:.2f}", stats,
+                                "hold_active")
+    if lo1 >= bar:
+        return TransferDecision(stats.key, "promote", f"{s1}: credibly at least {bar:.2f}", stats, "promote_s1")
+    if lo2 >= bar and hi1 >= bar:
+        return TransferDecision(stats.key, "promote", (
+            f"System 2 {stats.k2}/{stats.n2} (success at least {lo2:.2f}) and {s1} not against it: "
+            "System 1 tried on probation"), stats, "promote_s2")
+    return TransferDecision(stats.key, "hold", (
+        f"{s1}, System 2 {stats.k2}/{stats.n2} (success at least {lo2:.2f}): "
+        f"not enough evidence for {bar:.2f}"), stats, "hold_evidence")

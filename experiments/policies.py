@@ -1,0 +1,278 @@
+"""The routing policies compared by the studies. Every one records a propensity.
+
+* :class:`Fixed` — always System 1, always System 2, or a static threshold (0.4).
+* :class:`Oracle` — the world's oracle (knows the success curves; simulation only).
+* :class:`Product` — the real artibot: ``Router.load(home)`` routes every request with
+  ``RoutingPolicy.decide_scored`` (exploration near the threshold, propensity logged),
+  each night's records go through ``collect_many`` into a real temporary ARTIBOT home and
+  ``learn(home, answers="defaults")`` runs one round; the router is then reloaded. Mode
+  ``seed`` is the seed's literal rule, mode ``evidence`` the evidence learner.
+* :class:`Thompson` — Thompson sampling per (domain, complexity bin of 0.1) on Beta
+  posteriors, with the price of System 2; propensity by a normal approximation. A
+  request counts as explored when the sample disagrees with the posterior means.
+* :class:`EpsilonGreedy` — greedy on the same posteriors' means, a uniformly random
+  system with probability epsilon.
+
+Thompson and epsilon-greedy learn online after every request (an idealized baseline:
+the product learns once a night).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any, Mapping, Protocol
+
+import numpy as np
+
+from artibot.collector import collect_many
+from artibot.config import settings_from_mapping
+from artibot.cycle import learn
+from artibot.errors import StoreError
+from artibot.router.policy import Decision, RoutingPolicy
+from artibot.routing import Router
+
+EPOCH = datetime(2026, 1, 5, tzinfo=timezone.utc)
+
+
+@dataclass(frozen=True)
+class Routed:
+    """A policy's choice for one request."""
+
+    s2: bool
+    propensity: float
+    threshold: float | None = None
+    confidence: float = 1.0
+    explored: bool = False
+
+
+class Policy(Protocol):
+    name: str
+
+    def route(self, domain: str, complexity: float, pattern: str | None, index: int) -> Routed: ...
+
+    def feedback(self, domain: str, complexity: float, s2: bool, success: bool) -> None: ...
+
+    def night(self, records: list[dict[str, Any]]) -> None: ...
+
+    def thresholds(self, domains: tuple[str, ...]) -> dict[str, float] | None: ...
+
+    def close(self) -> None: ...
+
+
+class _Passive:
+    """No learning: feedback and nights are ignored."""
+
+    def feedback(self, domain: str, complexity: float, s2: bool, success: bool) -> None:
+        return None
+
+    def night(self, records: list[dict[str, Any]]) -> None:
+        return None
+
+    def thresholds(self, domains: tuple[str, ...]) -> dict[str, float] | None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+
+@dataclass
+class Fixed(_Passive):
+    """Always System 1 (``threshold=1.01``), always System 2 (``0.0``) or a static threshold."""
+
+    name: str
+    threshold: float
+
+    def route(self, domain: str, complexity: float, pattern: str | None, index: int) -> Routed:
+        return Routed(complexity >= self.threshold, 1.0, self.threshold)
+
+    def thresholds(self, domains: tuple[str, ...]) -> dict[str, float] | None:
+        return {d: self.threshold for d in domains} if 0.0 < self.threshold <= 1.0 else None
+
+
+@dataclass
+class Oracle(_Passive):
+    """Routes by a function that knows the truth: ``s2_of(domain, complexity, index) -> bool``."""
+
+    s2_of: Any
+    name: str = "oracle"
+
+    def route(self, domain: str, complexity: float, pattern: str | None, index: int) -> Routed:
+        return Routed(bool(self.s2_of(domain, complexity, index)), 1.0)
+
+
+def decide_scored(policy: RoutingPolicy, complexity: float, domain: str, pattern: str | None,
+                  rng: random.Random | None) -> Decision:
+    """The product's rule for a request whose complexity the world gives.
+
+    ``features`` is passed explicitly: ``RoutingPolicy.decide_scored``'s default for it
+    uses ``MappingProxyType``, which ``artibot/router/policy.py`` does not import yet.
+    """
+    return policy.decide_scored(complexity, domain, pattern, rng, features={})
+
+
+@dataclass
+class Product:
+    """The real artibot in a temporary home, learning every night (see the module doc)."""
+
+    name: str
+    mode: str
+    seed: int
+    exploration: float = 0.05
+    config: Mapping[str, Any] = field(default_factory=dict)
+    """Extra config merged over the mode and exploration (e.g. ``system2Cost``)."""
+    root: Path | None = None
+    rounds: list[dict[str, Any]] = field(default_factory=list)
+    retries: int = 0
+
+    def __post_init__(self) -> None:
+        self._tmp = Path(tempfile.mkdtemp(prefix=f"artibot-{self.mode}-", dir=self.root))
+        self.home = self._tmp / "home"
+        lifelong = {"mode": self.mode, **dict(self.config.get("lifelong", {}))}
+        router = {"exploration": self.exploration, **dict(self.config.get("router", {}))}
+        self.settings = settings_from_mapping({"cognitive": {"router": router},
+                                               "learning": {"lifelong": lifelong}})
+        self._rng = random.Random(self.seed)
+        self._load()
+
+    def _load(self) -> None:
+        self.router = Router.load(self.home, settings=self.settings, rng=self._rng)
+
+    def reload(self) -> None:
+        """Load the router again (after the home was changed from outside this object)."""
+        self._load()
+
+    def route(self, domain: str, complexity: float, pattern: str | None, index: int) -> Routed:
+        d = decide_scored(self.router.policy, complexity, domain, pattern, self._rng)
+        return Routed(d.system == "system2", d.propensity, d.threshold, d.confidence, d.reason == "explore")
+
+    def feedback(self, domain: str, complexity: float, s2: bool, success: bool) -> None:
+        return None
+
+    def night(self, records: list[dict[str, Any]]) -> None:
+        collect_many(records, home=self.home)
+        try:
+            report = learn(home=self.home, answers="defaults", settings=self.settings)
+        except StoreError:  # a round id drawn twice in one second (see README: product notes)
+            self.retries += 1
+            report = learn(home=self.home, answers="defaults", settings=self.settings)
+        self.rounds.append({"status": report.status, "processed": report.processed,
+                            "changes": report.threshold_changes, "transfers": report.transfers})
+        self._load()
+
+    def thresholds(self, domains: tuple[str, ...]) -> dict[str, float] | None:
+        return {d: self.router.policy.threshold_for(d) for d in domains}
+
+    def cache(self) -> frozenset[str]:
+        return self.router.policy.cache
+
+    def close(self) -> None:
+        shutil.rmtree(self._tmp, ignore_errors=True)
+
+
+class _Cells:
+    """Beta(1, 1) posteriors per (domain, complexity bin of 0.1) and system."""
+
+    def __init__(self, price: float) -> None:
+        self.price = price
+        self.counts: dict[tuple[str, int], list[float]] = {}
+
+    def cell(self, domain: str, c: float) -> list[float]:
+        return self.counts.setdefault((domain, min(int(c * 10), 9)), [1.0, 1.0, 1.0, 1.0])  # a1 b1 a2 b2
+
+    def update(self, domain: str, c: float, s2: bool, success: bool) -> None:
+        cell = self.cell(domain, c)
+        cell[(2 if s2 else 0) + (0 if success else 1)] += 1.0
+
+    def gain(self, domain: str, c: float) -> float:
+        """Posterior mean advantage of System 2 net of its price (the routing score)."""
+        a1, b1, a2, b2 = self.cell(domain, c)
+        return a2 / (a2 + b2) - a1 / (a1 + b1) - self.price
+
+
+@dataclass
+class Thompson(_Passive):
+    """Thompson sampling per (domain, complexity bin); ``rng`` drives the samples."""
+
+    price: float
+    seed: int
+    name: str = "thompson"
+
+    def __post_init__(self) -> None:
+        self.cells = _Cells(self.price)
+        self.rng = np.random.default_rng(self.seed)
+
+    def route(self, domain: str, complexity: float, pattern: str | None, index: int) -> Routed:
+        a1, b1, a2, b2 = self.cells.cell(domain, complexity)
+        p1, p2 = self.rng.beta(a1, b1), self.rng.beta(a2, b2)
+        s2 = p2 - self.price > p1
+        m1, m2 = a1 / (a1 + b1), a2 / (a2 + b2)
+        v1 = m1 * (1 - m1) / (a1 + b1 + 1)
+        v2 = m2 * (1 - m2) / (a2 + b2 + 1)
+        p_s2 = 0.5 * math.erfc(-(m2 - self.price - m1) / math.sqrt(2 * (v1 + v2)))
+        p = p_s2 if s2 else 1.0 - p_s2
+        greedy = m2 - self.price > m1
+        return Routed(bool(s2), float(min(1.0, max(1e-3, p))), None, float(max(p, 1e-3)), bool(s2 != greedy))
+
+    def feedback(self, domain: str, complexity: float, s2: bool, success: bool) -> None:
+        self.cells.update(domain, complexity, s2, success)
+
+
+@dataclass
+class EpsilonGreedy(_Passive):
+    """Greedy on posterior means per (domain, complexity bin), a random system with probability epsilon."""
+
+    price: float
+    seed: int
+    epsilon: float = 0.05
+    name: str = "epsilon-greedy"
+
+    def __post_init__(self) -> None:
+        self.cells = _Cells(self.price)
+        self.rng = random.Random(self.seed)
+
+    def route(self, domain: str, complexity: float, pattern: str | None, index: int) -> Routed:
+        greedy = self.cells.gain(domain, complexity) > 0
+        explore = self.rng.random() < self.epsilon
+        s2 = self.rng.random() < 0.5 if explore else greedy
+        p = self.epsilon / 2 + (1 - self.epsilon) * (s2 == greedy)
+        return Routed(bool(s2), p, None, p, explore and s2 != greedy)
+
+    def feedback(self, domain: str, complexity: float, s2: bool, success: bool) -> None:
+        self.cells.update(domain, complexity, s2, success)
+
+
+def make_record(index: int, domain: str, complexity: float, routed: Routed, outcome: str, latency_ms: float,
+                pattern: str | None = None, text: str | None = None, run: str = "sim") -> dict[str, Any]:
+    """The experience record (SPEC §3) of one simulated request; one second per request."""
+    return {
+        "id": f"{run}-{index:07d}", "timestamp": (EPOCH + timedelta(seconds=index)).isoformat(),
+        "session_id": f"{run}-{index // 500}", "input": text if text is not None else f"{domain} request {index}",
+        "domain": domain, "complexity": float(complexity), "routed_to": "system2" if routed.s2 else "system1",
+        "outcome": outcome, "latency_ms": float(latency_ms), "confidence": float(routed.confidence),
+        "pattern": pattern, "threshold": routed.threshold, "propensity": float(routed.propensity),
+    }
+
+
+def standard_policies(price: float, seed: int, *, exploration: float = 0.05, root: Path | None = None,
+                      include: tuple[str, ...] | None = None, evidence_config: Mapping[str, Any] | None = None,
+                      seed_exploration: float | None = None) -> list[Any]:
+    """The policies of one comparison (``include`` filters by name)."""
+    ev_config = {"lifelong": {"system2Cost": price}, **dict(evidence_config or {})}
+    made = {
+        "always-s1": lambda: Fixed("always-s1", 1.01),
+        "always-s2": lambda: Fixed("always-s2", 0.0),
+        "static-0.4": lambda: Fixed("static-0.4", 0.4),
+        "seed": lambda: Product("seed", "seed", seed, exploration if seed_exploration is None else seed_exploration,
+                                root=root),
+        "evidence": lambda: Product("evidence", "evidence", seed, exploration, ev_config, root=root),
+        "thompson": lambda: Thompson(price, seed),
+        "epsilon-greedy": lambda: EpsilonGreedy(price, seed),
+    }
+    names = include or tuple(made)
+    return [made[n]() for n in names]

@@ -1,0 +1,161 @@
+"""Run a policy over a stream of requests, night by night, and keep a trace.
+
+A :class:`Stream` is a fixed sequence of requests with each system's success
+probability (a simulated world) or outcome (a replayed file: probability 0 or 1) and
+the random numbers that decide outcomes. Every policy of a comparison sees the same
+stream and the same random numbers (common random numbers), so differences between
+policies are not sampling noise of the requests.
+
+The policy sees only the outcome of the system it chose (bandit feedback).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from experiments.policies import Product, make_record
+from experiments.worlds import World
+
+
+@dataclass(frozen=True, eq=False)
+class Stream:
+    names: tuple[str, ...]
+    domain: np.ndarray
+    complexity: np.ndarray
+    p1: np.ndarray
+    """Success probability of System 1 per request (0/1 when replaying real outcomes)."""
+    p2: np.ndarray
+    u: np.ndarray
+    """Uniform draws: the chosen system succeeds iff ``u < p``."""
+    u_escalate: np.ndarray
+    latency_noise: np.ndarray
+    price: float
+    escalate: float = 0.7
+    s1_latency_ms: float = 1500.0
+    s2_latency_ms: float = 15000.0
+    texts: tuple[str, ...] | None = None
+    patterns: tuple[str | None, ...] | None = None
+
+    def __len__(self) -> int:
+        return len(self.domain)
+
+    def utility(self, s2: np.ndarray) -> np.ndarray:
+        return np.where(s2, self.p2 - self.price, self.p1)
+
+    @property
+    def oracle_utility(self) -> np.ndarray:
+        return np.maximum(self.p1, self.p2 - self.price)
+
+    @property
+    def oracle_s2(self) -> np.ndarray:
+        return self.p2 - self.price > self.p1
+
+
+def world_stream(world: World, n: int, seed: int) -> Stream:
+    """``n`` requests of ``world`` (drifts apply by request index)."""
+    rng = np.random.default_rng(seed)
+    d, c = world.sample(n, rng)
+    t = np.arange(n)
+    p1 = world.utility(d, c, np.zeros(n, bool), t)
+    p2 = world.utility(d, c, np.ones(n, bool), t) + world.price
+    return Stream(world.names, d, c, p1, p2, rng.random(n), rng.random(n), rng.lognormal(0.0, 0.3, n),
+                  world.price, world.escalate, world.s1_latency_ms, world.s2_latency_ms)
+
+
+@dataclass
+class Trace:
+    """What one policy did on one stream."""
+
+    policy: str
+    s2: np.ndarray
+    propensity: np.ndarray
+    explored: np.ndarray
+    success: np.ndarray
+    utility: np.ndarray
+    """Expected utility of the route taken (the policy's choice, the world's probabilities)."""
+    oracle: np.ndarray
+    nights: list[int] = field(default_factory=list)
+    """Request index at the end of each night."""
+    thresholds: list[dict[str, float] | None] = field(default_factory=list)
+    """Thresholds in force after each night (None for policies without thresholds)."""
+    seconds: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def regret(self) -> np.ndarray:
+        return self.oracle - self.utility
+
+
+def run(stream: Stream, policy: Any, *, night: int = 500, run_name: str = "sim", start: int = 0) -> Trace:
+    """Route every request of ``stream`` with ``policy``; a night ends every ``night`` requests."""
+    n = len(stream)
+    s2 = np.zeros(n, bool)
+    prop = np.ones(n)
+    explored = np.zeros(n, bool)
+    success = np.zeros(n, bool)
+    names = stream.names
+    product = isinstance(policy, Product)
+    began = time.perf_counter()
+    trace = Trace(policy.name, s2, prop, explored, success, np.zeros(n), stream.oracle_utility)
+    trace.thresholds.append(policy.thresholds(names))
+    trace.nights.append(0)
+    for lo in range(0, n, night):
+        records = []
+        for i in range(lo, min(n, lo + night)):
+            domain = names[stream.domain[i]]
+            c = float(stream.complexity[i])
+            pattern = stream.patterns[i] if stream.patterns is not None else None
+            r = policy.route(domain, c, pattern, start + i)
+            ok = bool(stream.u[i] < (stream.p2[i] if r.s2 else stream.p1[i]))
+            s2[i], prop[i], explored[i], success[i] = r.s2, r.propensity, r.explored, ok
+            policy.feedback(domain, c, r.s2, ok)
+            if product:
+                if ok:
+                    outcome = "success"
+                elif r.s2 or stream.u_escalate[i] >= stream.escalate:
+                    outcome = "failed"
+                else:
+                    outcome = "escalated"
+                latency = (stream.s2_latency_ms if r.s2 else stream.s1_latency_ms) * stream.latency_noise[i]
+                if outcome == "escalated":
+                    latency += stream.s2_latency_ms
+                text = stream.texts[i] if stream.texts is not None else None
+                records.append(make_record(start + i, domain, c, r, outcome, round(latency, 1), pattern, text,
+                                           run_name))
+        policy.night(records)
+        trace.nights.append(min(n, lo + night))
+        trace.thresholds.append(policy.thresholds(names))
+    trace.utility = stream.utility(s2)
+    trace.seconds = time.perf_counter() - began
+    if product:
+        trace.extra["retries"] = policy.retries
+        trace.extra["rounds"] = len(policy.rounds)
+    return trace
+
+
+def compare(stream: Stream, policies: list[Any], *, night: int, run_name: str) -> list[Trace]:
+    """Run the oracle and every policy on ``stream``; closes the policies."""
+    from experiments.policies import Oracle
+
+    oracle_s2 = stream.oracle_s2
+    traces = []
+    for policy in [Oracle(lambda _d, _c, i: oracle_s2[i]), *policies]:
+        try:
+            traces.append(run(stream, policy, night=night, run_name=run_name))
+        finally:
+            policy.close()
+    return traces
+
+
+def pool_map(func: Any, items: list[Any], workers: int) -> list[Any]:
+    """``[func(x) for x in items]``, in ``workers`` processes when more than one."""
+    if workers <= 1 or len(items) <= 1:
+        return [func(x) for x in items]
+    import multiprocessing
+
+    with multiprocessing.get_context("fork").Pool(min(workers, len(items))) as pool:
+        return pool.map(func, items)

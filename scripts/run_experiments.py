@@ -1,0 +1,82 @@
+"""Reproduce every study of ``experiments/README.md`` and collect the results.
+
+    python scripts/run_experiments.py            # the full suite -> experiments/results/
+    python scripts/run_experiments.py --quick    # a tiny budget -> experiments/runs/quick/
+
+Each study writes results.json, table.md and its PNG plots into ``<collect>/<name>/``
+(``experiments/results/`` for the full suite, ``experiments/runs/quick/`` for --quick),
+and ``<collect>/summary.md`` gets every table and the run times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from experiments import run_replay, run_transfer, run_w1, run_w2  # noqa: E402
+from experiments.args import RESULTS, RUNS  # noqa: E402
+
+
+def studies(quick: bool, workers: int) -> list[tuple[str, object, object]]:
+    """``(name, module, Args)`` of every study; ``quick`` shrinks budgets to seconds."""
+    if quick:
+        return [
+            ("w1", run_w1, run_w1.Args(name="w1", seeds=(1,), requests=1500, window=500, workers=1, plots=False)),
+            ("w2", run_w2, run_w2.Args(name="w2", seeds=(1,), requests=1500, window=300, workers=1, plots=False)),
+            ("replay", run_replay, run_replay.Args(name="replay", seeds=(1,), files=("mt-bench.csv",), workers=1,
+                                                    plots=False)),
+            ("transfer", run_transfer, run_transfer.Args(name="transfer", seeds=(1,), patterns=2, uses=10,
+                                                         workers=1)),
+        ]
+    return [
+        ("w1", run_w1, run_w1.Args(workers=workers)),
+        ("w2", run_w2, run_w2.Args(workers=workers)),
+        ("replay", run_replay, run_replay.Args(workers=workers)),
+        ("replay-3pass", run_replay, run_replay.Args(name="replay-3pass", files=("mmlu-dev.csv",), passes=3,
+                                                      workers=workers)),
+        ("transfer", run_transfer, run_transfer.Args(workers=workers)),
+        ("transfer-5", run_transfer, run_transfer.Args(name="transfer-5", uses_per_night=5, workers=workers)),
+    ]
+
+
+def main(argv: list[str] | None = None) -> dict[str, float]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="tiny budgets (the smoke test's)")
+    parser.add_argument("--workers", type=int, default=2, help="processes per study")
+    parser.add_argument("--out", default="", help="where to collect the results (default: see above)")
+    parser.add_argument("--only", nargs="*", default=None, help="run only these studies")
+    ns = parser.parse_args(argv)
+    collect = Path(ns.out) if ns.out else (RUNS / "quick" if ns.quick else RESULTS)
+    collect.mkdir(parents=True, exist_ok=True)
+    timings: dict[str, float] = {}
+    sections = []
+    for name, module, args in studies(ns.quick, ns.workers):
+        if ns.only and name not in ns.only:
+            continue
+        folder = collect / name
+        args = replace(args, out=str(folder))
+        began = time.perf_counter()
+        result = module.main(args)
+        timings[name] = time.perf_counter() - began
+        tables = result.get("tables") or {"": result["table"]}
+        body = "\n\n".join((f"#### {k}\n\n" if k else "") + t for k, t in tables.items())
+        extra = {k: v for k, v in result.items() if k.startswith("evidence_vs_seed") or k == "prices"}
+        sections.append(f"### {name} ({timings[name]:.0f} s)\n\n{body}\n\n"
+                        + ("".join(f"- {k}: {json.dumps(v)}\n" for k, v in extra.items())))
+        print(f"{name}: {timings[name]:.1f} s", flush=True)
+    total = sum(timings.values())
+    summary = f"# Results ({'quick' if ns.quick else 'full'} suite, {total:.0f} s)\n\n" + "\n".join(sections)
+    (collect / "summary.md").write_text(summary, encoding="utf-8")
+    print(f"total: {total:.1f} s -> {collect}")
+    return timings
+
+
+if __name__ == "__main__":
+    main()
