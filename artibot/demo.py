@@ -6,6 +6,9 @@ hidden truth (System 1 succeeds reliably below a per-domain complexity, System 2
 almost always), recorded with :func:`~artibot.collector.collect`, and then learned
 with :func:`~artibot.cycle.learn` (checkpoints pre-approved). Everything goes through
 the product's own files; nothing outside the temporary home is touched.
+
+Both learning modes run on the same traffic (same seed), each in its own home: the
+seed's literal rule and evidence mode with the recommended settings.
 """
 
 from __future__ import annotations
@@ -66,11 +69,38 @@ def _requests(rng: random.Random, n: int) -> list[tuple[str, str]]:
     return out
 
 
-def run_demo(*, rounds: int = 6, seed: int = 7, home: Path | None = None, per_round: int = 400) -> dict[str, Any]:
-    rng = random.Random(seed)
+MODES = {
+    # the seed's rule, literally; exploration so that groups see both systems
+    "seed": {"cognitive": {"router": {"exploration": 0.05}}},
+    # the recommended settings (experiments/README.md)
+    "evidence": {"cognitive": {"router": {"exploration": 0.05}},
+                 "learning": {"lifelong": {"mode": "evidence", "system2Cost": 0.05}}},
+}
+
+
+def run_demo(*, rounds: int = 8, seed: int = 7, home: Path | None = None, per_round: int = 400) -> dict[str, Any]:
+    """Both learning modes on the same generated traffic, each in its own home under ``home``."""
     root = Path(home) if home else Path(tempfile.mkdtemp(prefix="artibot-demo-"))
+    runs = {mode: _run_mode(mode, rounds=rounds, seed=seed, home=root / mode, per_round=per_round)
+            for mode in MODES}
+    seed_run, evidence_run = runs["seed"]["rounds"], runs["evidence"]["rounds"]
+    late = max(1, rounds // 2)
+
+    def mean(rows: list[dict[str, Any]], key: str) -> float:
+        return sum(r[key] for r in rows[-late:]) / late
+
+    summary = (f"last {late} rounds — seed rule: success {mean(seed_run, 'success_rate'):.1%}, System 2 share "
+               f"{mean(seed_run, 'system2_share'):.1%}; evidence mode: success {mean(evidence_run, 'success_rate'):.1%}, "
+               f"System 2 share {mean(evidence_run, 'system2_share'):.1%}. "
+               f"`ARTIBOT_HOME={root}/evidence artibot history` shows every round.")
+    return {"home": str(root), "oracle": ORACLE, "modes": runs, "summary": summary}
+
+
+def _run_mode(mode: str, *, rounds: int, seed: int, home: Path, per_round: int) -> dict[str, Any]:
+    rng = random.Random(seed)
+    root = home
     h = Home(root).ensure()
-    config = {"cognitive": {"router": {"exploration": 0.1, "adaptRate": 0.2}}}
+    config = MODES[mode]
     atomic_write_bytes(h.config_file, orjson.dumps(config, option=orjson.OPT_INDENT_2))
     settings = load_settings(root)
     history = []
@@ -94,8 +124,4 @@ def run_demo(*, rounds: int = 6, seed: int = 7, home: Path | None = None, per_ro
                         "system2_share": s2 / len(records), "learned": report.status,
                         "thresholds": {"default": st["thresholds"]["default"], **st["thresholds"]["domains"]},
                         "cache": len(st["system1_patterns"])})
-    first, last = history[0], history[-1]
-    summary = (f"after {rounds} rounds: success {first['success_rate']:.1%} → {last['success_rate']:.1%}, "
-               f"System 2 share {first['system2_share']:.1%} → {last['system2_share']:.1%}; "
-               f"`ARTIBOT_HOME={root} artibot history` shows every round")
-    return {"home": str(root), "oracle": ORACLE, "rounds": history, "summary": summary}
+    return {"home": str(root), "rounds": history}

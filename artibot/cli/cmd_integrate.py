@@ -116,7 +116,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("demo")
     def demo_cmd(
-        rounds: int = typer.Option(6, "--rounds", min=1, max=100),
+        rounds: int = typer.Option(8, "--rounds", min=1, max=100),
         seed: int = typer.Option(7, "--seed"),
         keep: Optional[Path] = typer.Option(None, "--keep", help="Use this folder as the home and keep it."),
         as_json: bool = typer.Option(False, "--json"),
@@ -128,14 +128,17 @@ def register(app: typer.Typer) -> None:
         if as_json:
             emit_json(result)
             return
-        console.print(f"artibot demo — simulated coding sessions in a temporary home ({result['home']})")
-        console.print(f"hidden truth: System 1 is reliable below these complexities: "
+        console.print(f"artibot demo — simulated coding sessions in temporary homes under {result['home']}")
+        console.print("hidden truth: System 1 is reliable below these complexities: "
                       + ", ".join(f"{d} {fmt(v, 2)}" for d, v in result["oracle"].items()))
-        rows = [(r["round"], r["experiences"], fmt(r["success_rate"], 3), fmt(r["system2_share"], 3),
-                 " ".join(f"{d}:{fmt(v, 2)}" for d, v in r["thresholds"].items()), r["cache"])
-                for r in result["rounds"]]
-        console.print(table("Rounds (each: a day of sessions, then `artibot learn --yes`)",
-                            ["round", "experiences", "success", "System 2 share", "thresholds", "S1 cache"], rows))
+        seed_rows, ev_rows = result["modes"]["seed"]["rounds"], result["modes"]["evidence"]["rounds"]
+        rows = [(a["round"], fmt(a["success_rate"], 3), fmt(a["system2_share"], 3), a["cache"],
+                 fmt(b["success_rate"], 3), fmt(b["system2_share"], 3), b["cache"],
+                 " ".join(f"{d}:{fmt(v, 2)}" for d, v in b["thresholds"].items()))
+                for a, b in zip(seed_rows, ev_rows)]
+        console.print(table("Each round: a day of sessions routed with the learned state, then `artibot learn --yes`",
+                            ["round", "seed: success", "S2 share", "S1 cache", "evidence: success", "S2 share",
+                             "S1 cache", "evidence thresholds"], rows))
         console.print(result["summary"])
 
     @app.command("drift")

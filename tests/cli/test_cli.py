@@ -183,3 +183,15 @@ def test_doctor_clean_and_damaged(cli, artibot_home: Path) -> None:
 def test_version_and_help(cli) -> None:
     assert "artibot" in cli("--version").out
     assert cli("--help").code == 0
+
+
+def test_demo_runs_both_modes_in_a_temporary_home(cli, tmp_path: Path, artibot_home: Path) -> None:
+    r = cli("demo", "--rounds", "2", "--keep", str(tmp_path / "demo"), "--json")
+    assert r.code == 0, r.err
+    doc = r.json()
+    assert set(doc["modes"]) == {"seed", "evidence"}
+    for mode in ("seed", "evidence"):
+        rounds = doc["modes"][mode]["rounds"]
+        assert [x["learned"] for x in rounds] == ["applied", "applied"]
+        assert (tmp_path / "demo" / mode / "learning-log.json").exists()
+    assert not artibot_home.exists()  # the user's home is never touched
