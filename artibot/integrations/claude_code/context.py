@@ -1,7 +1,7 @@
 """The text artibot gives Claude: the session summary and the per-prompt routing line (pure).
 
->>> print(routing_line({"system": "system2", "complexity": 0.72, "threshold": 0.4, "domain": "backend"}))
-artibot router: System 2 (deliberate) — complexity 0.72 >= threshold 0.40 for backend. Plan before acting.
+>>> routing_line({"system": "system2", "complexity": 0.72, "threshold": 0.4, "domain": "backend"})
+'artibot router: System 2 (deliberate) — complexity 0.72 >= threshold 0.40 for backend. Plan before acting.'
 >>> truncate("word " * 10, 16)
 'word word word …'
 """
