@@ -14,7 +14,7 @@ from operator import attrgetter
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from artibot import checkpoints as cp
 from artibot.collector import HomeArg, as_home
@@ -27,8 +27,9 @@ from artibot.learning import (
     apply_decisions,
     frame_from_records,
 )
+from artibot.learning.frame import Frame, collector_paused, frame_from_chunks
 from artibot.store import snapshots, state
-from artibot.store.experiences import ExperienceLog
+from artibot.store.experiences import ExperienceLog, LogRead
 from artibot.store.fs import FileLock
 from artibot.store.home import Home
 
@@ -94,7 +95,12 @@ def load_pattern_stats(home: Home) -> dict[str, PatternStats]:
 def propose(records: list[dict[str, Any]], thresholds: Thresholds, patterns: Mapping[str, PatternStats],
             settings: Settings, *, flush: bool) -> RoundProposal:
     """Steps 2–6 as a proposal, in the configured mode."""
-    frame = frame_from_records(records)
+    return propose_frame(frame_from_records(records), thresholds, patterns, settings, flush=flush)
+
+
+def propose_frame(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, PatternStats],
+                  settings: Settings, *, flush: bool) -> RoundProposal:
+    """:func:`propose` for records already in a frame."""
     if settings.lifelong.mode == "evidence":
         from artibot.learning.evidence import propose_round as propose_evidence
 
@@ -150,28 +156,51 @@ def learn(*, home: HomeArg = None, answers: Any = "defaults", checkpoints: cp.Ch
             raise ReviewError(f"round {pending['round_id']} is waiting for review: `artibot review` shows it, "
                               "`artibot review --answer 1=accept --answer 2=apply --answer 3=auto` answers it")
         say("loading experiences")
-        records = ExperienceLog(h).read()
-        thresholds = load_thresholds(h, settings)
-        patterns = load_pattern_stats(h)
-        say(f"computing the round over {len(records):,} experiences")
-        proposal = propose(records, thresholds, patterns, settings, flush=flush)
-        if not proposal.processed_ids:
-            msg = (f"{len(records)} unprocessed experience(s), fewer than a batch of "
-                   f"{settings.lifelong.batch_size}; nothing to learn yet (--flush processes them anyway)")
-            if recovered:
-                msg += f"; rolled back interrupted round(s) {', '.join(recovered)}"
-            return RoundReport("nothing", None, mode=proposal.mode, remainder=len(records), message=msg)
-        round_id = new_round_id()
-        report = _report(proposal, round_id, settings.lang)
-        if dry_run:
-            report.status = "dry-run"
-            report.message = "dry run: nothing was written"
-            return report
-        context = {"round_id": round_id, "created": _now(), "flush": flush, "lang": settings.lang,
-                   "unprocessed": len(records)}
-        positions = _positions(records, proposal.processed_ids)
-        return decide_and_commit(h, settings, proposal, context, policy, cp.Answers(), [], say,
-                                 positions=positions, report=report)
+        # The bytes read stay (and the log stays open) for the archive move at the end; the
+        # garbage collector waits: the round's big, acyclic tables would only be walked again.
+        with ExperienceLog(h).open_read() as source, collector_paused():
+            frame, order, records = _read_frame(source)
+            thresholds = load_thresholds(h, settings)
+            patterns = load_pattern_stats(h)
+            if records is not None:
+                frame = frame_from_records(records)  # raises here, as it always did, for records not validated
+            say(f"computing the round over {len(frame):,} experiences")
+            proposal = propose_frame(frame, thresholds, patterns, settings, flush=flush)
+            unprocessed = len(frame)
+            del frame
+            if not proposal.processed_ids:
+                msg = (f"{unprocessed} unprocessed experience(s), fewer than a batch of "
+                       f"{settings.lifelong.batch_size}; nothing to learn yet (--flush processes them anyway)")
+                if recovered:
+                    msg += f"; rolled back interrupted round(s) {', '.join(recovered)}"
+                return RoundReport("nothing", None, mode=proposal.mode, remainder=unprocessed, message=msg)
+            round_id = new_round_id()
+            report = _report(proposal, round_id, settings.lang)
+            if dry_run:
+                report.status = "dry-run"
+                report.message = "dry run: nothing was written"
+                return report
+            context = {"round_id": round_id, "created": _now(), "flush": flush, "lang": settings.lang,
+                       "unprocessed": unprocessed}
+            k = len(proposal.processed_ids)
+            if records is not None:
+                positions: Sequence[int] = _positions(records, proposal.processed_ids)
+                del records
+            else:
+                positions = range(k) if order is None else order[:k]
+            return decide_and_commit(h, settings, proposal, context, policy, cp.Answers(), [], say,
+                                     positions=positions, report=report, source=source)
+
+
+def _read_frame(source: LogRead) -> tuple[Frame | None, Any, list[dict[str, Any]] | None]:
+    """``(frame, order, None)`` from the log's canonical records, parsed a few hundred at a time;
+    ``(None, None, records)`` when some record is unusual: the caller then takes the exact
+    (slower) path of :func:`frame_from_records`, which also explains any invalid record."""
+    try:
+        frame, order = frame_from_chunks(source.chunks())
+    except (ValueError, TypeError):
+        return None, None, source.records()  # a damaged log raises CorruptFileError here, as read() does
+    return frame, order, None
 
 
 def _positions(records: list[dict[str, Any]], ids: tuple[str, ...]) -> list[int]:
@@ -197,8 +226,8 @@ def _report(proposal: RoundProposal, round_id: str, lang: str) -> RoundReport:
 
 def decide_and_commit(h: Home, settings: Settings, proposal: RoundProposal, context: dict[str, Any],
                       policy: cp.Checkpoints, given: cp.Answers, answer_log: list[dict[str, Any]],
-                      say: Progress, *, positions: list[int] | None = None,
-                      report: RoundReport | None = None) -> RoundReport:
+                      say: Progress, *, positions: Sequence[int] | None = None,
+                      report: RoundReport | None = None, source: LogRead | None = None) -> RoundReport:
     """Ask the checkpoints still open, then persist (or defer, or end on Reset)."""
     round_id = context["round_id"]
     report = report or _report(proposal, round_id, context.get("lang", settings.lang))
@@ -242,7 +271,7 @@ def decide_and_commit(h: Home, settings: Settings, proposal: RoundProposal, cont
         for key, action in ans3.items():
             final[key] = automatic.get(key, "hold") if action == "auto" else action
     say("writing the new state")
-    commit(h, settings, proposal, context, answer_log, apply_thresholds, final, positions=positions)
+    commit(h, settings, proposal, context, answer_log, apply_thresholds, final, positions=positions, source=source)
     report.status, report.answers = "applied", answer_log
     for item in report.transfers:
         item["final"] = final.get(item["key"], item["automatic"])
@@ -301,7 +330,7 @@ def _finish_reset(h: Home, proposal: RoundProposal, context: Mapping[str, Any],
 
 def commit(h: Home, settings: Settings, proposal: RoundProposal, context: Mapping[str, Any],
            answer_log: list[dict[str, Any]], apply_thresholds: bool, final: Mapping[str, str],
-           *, positions: list[int] | None = None) -> None:
+           *, positions: Sequence[int] | None = None, source: LogRead | None = None) -> None:
     """Step 7: snapshot, then write thresholds, patterns, logs and archive the processed records.
 
     The snapshot's manifest stays ``applying`` until the last write; a crash in between is
@@ -328,7 +357,8 @@ def commit(h: Home, settings: Settings, proposal: RoundProposal, context: Mappin
                        "evidence": (decision.stats if decision else stats[key]).to_json()})
     state.write_transfer_log(h, events)
     ExperienceLog(h).move_to_archive(proposal.processed_ids, round_id,
-                                     {"round_id": round_id, "archived": now}, positions=positions)
+                                     {"round_id": round_id, "archived": now}, positions=positions,
+                                     source=source)
     _append_learning_log(h, _log_entry(proposal, context, "applied", answer_log,
                                        thresholds_applied=apply_thresholds,
                                        transfers={k: final[k] for k in sorted(final)},

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+import orjson
+
 from artibot.store.documents import list_field, read_document, write_document
 from artibot.store.fs import ensure_dir
 from artibot.store.home import Home
@@ -96,7 +98,33 @@ def read_learning_log(home: Home) -> list[dict[str, Any]]:
 
 def write_learning_log(home: Home, rounds: list[dict[str, Any]]) -> None:
     home.ensure()
-    write_document(home.learning_log, {"rounds": rounds}, "learning-log")
+    write_document(home.learning_log, {"rounds": [_one_row_per_line(r) for r in rounds]}, "learning-log")
+
+
+_TABLES = ("groups", "steps")
+_ROW = b"\n" + b" " * 10  # where a row of rounds[i].groups.rows starts in the indented file
+
+
+def _one_row_per_line(entry: Any) -> Any:
+    """``entry`` with its group and step tables written one row per line (the same JSON):
+    indented like the rest of the file, a round over a million records would spend a line
+    on each of its 2.5 million numbers."""
+    if not isinstance(entry, dict):
+        return entry
+    out = entry
+    for name in _TABLES:
+        table = entry.get(name)
+        rows = table.get("rows") if isinstance(table, dict) else None
+        if isinstance(rows, (list, tuple)) and rows and {*map(type, rows)} <= {list, tuple}:
+            compact = orjson.dumps(rows)[1:-1]
+            lines = compact.replace(b"],[", b"]," + _ROW + b"[")
+            # Rows are arrays, so "],[" is each boundary between two rows; when a row's strings
+            # hold it too (more replacements than boundaries), the table is left as it was.
+            if len(lines) - len(compact) == (len(rows) - 1) * len(_ROW):
+                if out is entry:
+                    out = dict(entry)
+                out[name] = {**table, "rows": orjson.Fragment(b"[" + _ROW + lines + b"\n" + b" " * 8 + b"]")}
+    return out
 
 
 def read_transfer_log(home: Home) -> list[dict[str, Any]]:
