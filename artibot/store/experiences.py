@@ -430,17 +430,21 @@ class ExperienceLog:
         body = _joined([data[lo:hi] for lo, hi in runs])
         return pos, lambda head, tail: contextlib.nullcontext(b"".join([head, *body, tail])), log
 
-    def _lines_locked(self) -> list[bytes]:
-        """Every record as its raw JSON line (no leading comma), read under the exclusive lock."""
+    def _bytes_locked(self) -> bytes:
+        """The intact log (torn tail repaired), read while this object holds the exclusive lock."""
         assert self._held is not None
         if not check_regular(self.path):
-            return []
+            return EMPTY
         fd = open_fd(self.path, os.O_RDWR)
         try:
             size = self._ensure_intact(fd, os.fstat(fd).st_size, self._held)
-            data = os.pread(fd, size, 0)
+            return os.pread(fd, size, 0)
         finally:
             os.close(fd)
+
+    def _lines_locked(self) -> list[bytes]:
+        """Every record as its raw JSON line (no leading comma), read under the exclusive lock."""
+        data = self._bytes_locked()
         body = data[len(HEADER):-len(FOOTER) - 1]  # without the last record's newline
         if not body:
             return []
@@ -449,17 +453,8 @@ class ExperienceLog:
 
     def _read_locked(self) -> list[dict[str, Any]]:
         """Every record, read while this object holds the exclusive lock."""
-        assert self._held is not None
-        if not check_regular(self.path):
-            return []
-        fd = open_fd(self.path, os.O_RDWR)
         try:
-            size = self._ensure_intact(fd, os.fstat(fd).st_size, self._held)
-            data = os.pread(fd, size, 0)
-        finally:
-            os.close(fd)
-        try:
-            return orjson.loads(data)
+            return orjson.loads(self._bytes_locked())
         except orjson.JSONDecodeError as exc:
             raise CorruptFileError(self.path, f"not valid JSON ({exc})") from None
 
