@@ -80,7 +80,9 @@ class RouterSettings:
     adapt_rate: float = 0.05
     min_threshold: float = 0.1
     max_threshold: float = 0.9
-    exploration: float = 0.0
+    exploration: float = 0.05
+    domain_exploration: float = 0.02
+    """Exploration outside the band around the threshold (``cognitive.router.domainExploration``)."""
     domains: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Extra domain keywords (``cognitive.router.domains``), merged over the shipped table."""
 
@@ -95,7 +97,7 @@ class System1Settings:
 class LifelongSettings:
     batch_size: int = 50
     grpo_group_size: int = 5
-    mode: str = "seed"
+    mode: str = "evidence"
     system2_cost: float | None = None
     target_system2_share: float | None = None
 
@@ -244,6 +246,7 @@ _SECTIONS: dict[str, tuple[type, list[tuple[str, str, Checker]]]] = {
         ("minThreshold", "min_threshold", _number(0, 1)),
         ("maxThreshold", "max_threshold", _number(0, 1)),
         ("exploration", "exploration", _number(0, 0.5)),
+        ("domainExploration", "domain_exploration", _number(0, 0.5)),
         ("domains", "domains", _domains),
     ]),
     "cognitive.system1": (System1Settings, [

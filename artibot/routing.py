@@ -42,7 +42,7 @@ class Router:
         thresholds = state.read_thresholds(h) or {}
         cache = state.active_patterns(state.read_system1_patterns(h))
         policy = build_policy(settings, thresholds, cache)
-        if rng is None and settings.router.exploration > 0:
+        if rng is None and (settings.router.exploration > 0 or settings.router.domain_exploration > 0):
             rng = random.Random()
         return cls(policy=policy, settings=settings, home=h, rng=rng)
 
@@ -65,6 +65,7 @@ def build_policy(settings: Settings, thresholds: dict[str, Any], cache: frozense
         cache=cache,
         table=table,
         exploration=settings.router.exploration,
+        domain_exploration=settings.router.domain_exploration,
         min_threshold=settings.router.min_threshold,
         max_threshold=settings.router.max_threshold,
     )

@@ -134,7 +134,9 @@ class Product:
         self._tmp = Path(tempfile.mkdtemp(prefix=f"artibot-{self.mode}-", dir=self.root))
         self.home = self._tmp / "home"
         lifelong = {"mode": self.mode, **dict(self.config.get("lifelong", {}))}
-        router = {"exploration": self.exploration, **dict(self.config.get("router", {}))}
+        # the seed's studies keep the router of issue 5 (explore near the threshold only)
+        far = {"domainExploration": 0.0} if self.mode == "seed" else {}
+        router = {"exploration": self.exploration, **far, **dict(self.config.get("router", {}))}
         self.settings = settings_from_mapping({"cognitive": {"router": router},
                                                "learning": {"lifelong": lifelong}})
         self._rng = random.Random(self.seed)

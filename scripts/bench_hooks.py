@@ -92,7 +92,8 @@ def percentile(values: list[float], q: float) -> float:
 def bench(args: Args) -> dict[str, list[tuple[float, float]]]:
     rng = random.Random(args.seed)
     times: dict[str, list[tuple[float, float]]] = {}
-    with tempfile.TemporaryDirectory(prefix="artibot-bench-") as tmp:
+    # a detached nightly learner (evidence mode, a few seconds) may still be writing at the end
+    with tempfile.TemporaryDirectory(prefix="artibot-bench-", ignore_cleanup_errors=True) as tmp:
         home = Path(tmp) / "home"
         env = dict(os.environ, ARTIBOT_HOME=str(home))
         env.pop("ARTIBOT_CONFIG", None)

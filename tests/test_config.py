@@ -164,9 +164,10 @@ def test_shipped_defaults_are_the_spec_values():
     s = default_settings()
     assert s.lang == "en"
     assert (s.router.threshold, s.router.adapt_rate, s.router.min_threshold, s.router.max_threshold,
-            s.router.exploration) == (0.4, 0.05, 0.1, 0.9, 0.0)
+            s.router.exploration, s.router.domain_exploration) == (0.4, 0.05, 0.1, 0.9, 0.05, 0.02)
     assert (s.system1.min_confidence, s.system1.max_latency) == (0.6, 100)
-    assert (s.lifelong.batch_size, s.lifelong.grpo_group_size, s.lifelong.mode) == (50, 5, "seed")
+    # issue 9: the learner that learns as shipped (the seed's literal rule stays selectable)
+    assert (s.lifelong.batch_size, s.lifelong.grpo_group_size, s.lifelong.mode) == (50, 5, "evidence")
     assert (s.transfer.promotion_threshold, s.transfer.demotion_threshold,
             s.transfer.promotion_confidence) == (3, 2, 0.8)
     assert s.checkpoints.unattended == "defer"

@@ -35,8 +35,11 @@ def state_bytes(home: Path) -> dict[str, bytes | None]:
 
 
 def test_defaults_apply_a_round(artibot_home: Path) -> None:
+    from artibot.config import settings_from_mapping
+
     collect_many(mixed(120))
-    report = learn(answers="defaults")
+    # the seed's batch shape (two batches of 50); the shipped mode reports a round as one step
+    report = learn(answers="defaults", settings=settings_from_mapping({"learning": {"lifelong": {"mode": "seed"}}}))
     assert report.status == "applied"
     assert report.processed == 100 and report.remainder == 20 and report.batches == 2
     assert len(load_experiences()) == 20

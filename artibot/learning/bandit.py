@@ -31,13 +31,11 @@ posterior mean ``D`` is taken **if** ``P(D > 0) >= level``; otherwise the best c
 that passes; if none passes, the threshold stays. Near-ties (within 1% of the best mean)
 go to the shortest move.
 
-**Blind thresholds.** The router explores only within ``EXPLORATION_BAND`` (0.15) of a
-threshold. When less than :data:`BLIND` of a domain's traffic lies in that band (say all
-its requests score 0.7-0.9 and the threshold is 0.4), no evidence can ever arrive, so
-when no step is credible the threshold takes a full trust-region step toward the
-traffic's median complexity, provided the posterior mean does not expect it to hurt.
-Once the band reaches the traffic, the evidence rule takes over. These steps are marked
-``seeking`` in the round's evidence.
+**No blind seeking.** The router explores every domain a little, not only near its
+threshold (``cognitive.router.domainExploration``), so a domain whose requests all sit
+far from its threshold still shows both systems, and the evidence rule moves the
+threshold as far as that evidence supports. When no candidate is credible, the
+threshold stays.
 """
 
 from __future__ import annotations
@@ -50,7 +48,6 @@ from scipy import stats as sstats
 
 from artibot.learning.posterior import Pair, Prior, fit_pair, normal_cdf
 from artibot.learning.types import PatternStats
-from artibot.router.policy import EXPLORATION_BAND
 
 BINS = 20
 WIDTH = 1.0 / BINS
@@ -61,8 +58,6 @@ HALF_LIFE = 1000.0
 SCALE = 16
 """Stored cell counts are in units of 1/SCALE trial."""
 GRID = 0.01
-BLIND = 0.05
-"""A threshold whose exploration band holds less than this share of its domain's traffic is blind."""
 NEAR_TIE = 0.01
 """Candidates within this relative distance of the best posterior mean count as ties."""
 POINTS = (np.arange(200) + 0.5) / 200  # complexity points for the utility integral
@@ -193,7 +188,7 @@ class Choice:
     trials: tuple[float, float]
     """Trials of System 1 and 2 behind the curves."""
     seeking: bool = False
-    """The step was taken to bring the exploration band to the traffic, not on evidence."""
+    """Always False since issue 9 (no blind seeking); kept in the round's evidence for old readers."""
 
 
 @dataclass(frozen=True)
@@ -213,9 +208,14 @@ class Fit:
 POINT_BIN = bin_of(POINTS)
 
 
-def fit(counts: np.ndarray, t: float, prior: Prior) -> Fit:
-    """Fit a domain's ``(BINS, 4)`` cell counts; ``t`` is its current threshold."""
-    pair = fit_pair(counts[:, N1], counts[:, K1], counts[:, N2], counts[:, K2], prior)
+def fit(counts: np.ndarray, t: float, prior: Prior, gap_mean: np.ndarray | None = None,
+        gap_sd: np.ndarray | None = None) -> Fit:
+    """Fit a domain's ``(BINS, 4)`` cell counts; ``t`` is its current threshold.
+
+    ``gap_mean``, ``gap_sd``: the prior of the gap per bin (the pooled curve of other domains).
+    """
+    pair = fit_pair(counts[:, N1], counts[:, K1], counts[:, N2], counts[:, K2], prior, gap_mean=gap_mean,
+                    gap_sd=gap_sd)
     total = (counts[:, N1] + counts[:, N2]).astype(float)
     per_bin = total / total.sum() if total.sum() > 0 else np.full(BINS, 1.0 / BINS)
     mass = per_bin[POINT_BIN]
@@ -228,6 +228,11 @@ def _between(t: float, candidates: np.ndarray) -> np.ndarray:
     hi = np.maximum(t, candidates)[:, None]
     switch = ((POINTS[None, :] >= lo) & (POINTS[None, :] < hi)).astype(float)
     return switch * np.where(candidates < t, 1.0, -1.0)[:, None]
+
+
+def improvement(f: Fit, t_new: float, price: float) -> float:
+    """Posterior mean change of utility per request of the domain when its threshold moves from ``f.t``."""
+    return float((_between(f.t, np.array([t_new])) @ (f.mass * (f.gain() - price)))[0])
 
 
 def best_threshold(f: Fit, price: float, lo: float, hi: float) -> float:
@@ -262,15 +267,7 @@ def choose(f: Fit, *, price: float, lo: float, hi: float, max_step: float, level
     prob = np.array([normal_cdf(m / s) for m, s in zip(mean.tolist(), sd.tolist())])
     ok = (prob >= level) & (mean > 0)
     if not ok.any():
-        if float(f.mass[np.abs(POINTS - t) <= EXPLORATION_BAND].sum()) >= BLIND:
-            return Choice(t, t, best, 0.0, gain_mean, interval, 0.0, trials)
-        # blind: the router explores only near the threshold, and no traffic is there
-        median = float(POINTS[min(len(POINTS) - 1, int(np.searchsorted(np.cumsum(f.mass), 0.5)))])
-        toward = np.flatnonzero(((grid > t) if median > t else (grid < t)) & (mean >= -1e-12))
-        if len(toward) == 0:
-            return Choice(t, t, best, 0.0, gain_mean, interval, 0.0, trials)
-        i = int(toward[np.argmax(np.abs(grid[toward] - t))])
-        return Choice(t, float(grid[i]), best, float(prob[i]), gain_mean, interval, float(mean[i]), trials, True)
+        return Choice(t, t, best, 0.0, gain_mean, interval, 0.0, trials)
     # the best credible candidate; among near-ties the shortest move (a move through complexities
     # nobody asks about gains nothing and would only carry the exploration band away from the traffic)
     top = float(mean[ok].max())
@@ -303,3 +300,19 @@ def price_for_share(fits: Mapping[str, Fit], weights: Mapping[str, float], targe
         else:
             high = mid
     return 0.5 * (low + high)
+
+
+def region_gain(f: Fit, lo: float, hi: float) -> tuple[float, float]:
+    """Posterior mean and sd of System 2's advantage averaged over the domain's traffic in ``[lo, hi)``.
+
+    The whole domain when no traffic lies there.
+    """
+    w = f.mass * ((POINTS >= lo) & (POINTS < hi))
+    if w.sum() <= 1e-12:
+        w = f.mass
+    w = w / w.sum()
+    per_bin = np.zeros(BINS)
+    np.add.at(per_bin, POINT_BIN, w)
+    jac = f.pair.gain_jacobian()
+    g = per_bin @ jac
+    return float(w @ f.gain()), float(np.sqrt(max(float(g @ f.pair.cov @ g), 0.0)))

@@ -6,8 +6,11 @@ Same inputs, outputs, checkpoints and files as the seed's rule
 **What it optimizes.** Utility per request = ``P(success) - price * [System 2]``. The
 price is ``learning.lifelong.system2Cost``; with ``targetSystem2Share`` instead, the
 price is the one at which the best thresholds would send that share of the traffic to
-System 2 (a budget); with neither, :data:`DEFAULT_PRICE`. The seed's rule is the special
-case ``price = 0`` driven by noise.
+System 2 (a budget); with neither, it is *estimated from the logged data*: System 2's
+average advantage in the traffic, stratified by (domain, complexity bin) and shrunk
+toward 0.05 (:func:`artibot.learning.pooling.estimated_price`). ``params["price"]`` and
+``params["price_source"]`` (``system2Cost``, ``targetSystem2Share`` or ``estimated``)
+say which. The seed's rule is the special case ``price = 0`` driven by noise.
 
 **Evidence.** Per domain and complexity bin (0.05 wide), the counts of System 1 and
 System 2 trials and successes, accumulated over rounds (see
@@ -18,21 +21,26 @@ are left out: the cache routed them, not the threshold. Routing depends only on
 (domain, complexity, pattern), so success rates conditioned on the cell need no
 reweighting; the logged ``propensity`` identifies the explored records (the route given
 less than even odds, counted in ``params["explored"]``; ``params["randomized"]`` counts
-every record with a propensity below 1). Exploration is what gives both systems data on
-both sides of a threshold; the router explores only within ±0.15 of it, which is why a
-step is limited to ±0.1: the trust region stays inside the explored band.
+every record with a propensity below 1). Exploration gives both systems data: near a
+threshold at ``cognitive.router.exploration`` (0.05), across the whole domain at
+``domainExploration`` (0.02), so a domain whose complexity score does not separate the
+systems (MMLU subjects: all of them score 0.66-0.90) is seen from both sides too.
 
-**Thresholds.** One step per round (a round is one update step, whatever its number of
-batches; taking one step per batch on the same evidence overshot in the W1 study),
-per domain seen in the round and for the default threshold (all domains pooled). The
-posterior (:mod:`artibot.learning.posterior`) is a smooth curve of System 2's success
-per bin and a smooth *gap* down to System 1's; the step goes to the threshold within
-±0.1 with the best posterior mean utility among those whose posterior probability of
-improving utility is at least :data:`LEVEL` (0.8; 0.9 learned about half as fast in
-the W1 study for no gain). No credible candidate: the threshold stays, unless it is
-*blind* (no traffic within its exploration band; see :func:`artibot.learning.bandit.choose`).
-Thresholds stay in ``[minThreshold, maxThreshold]``; a domain seen for the first time
-starts from the default.
+**Pooling.** Each domain's gap curve has the pooled curve of the other domains as its
+prior mean (empirical Bayes, :mod:`artibot.learning.pooling`); a domain with little
+data follows the others, a domain with much data its own evidence.
+
+**Thresholds.** Per domain seen in the round and for the default threshold (all domains
+pooled). The posterior (:mod:`artibot.learning.posterior`) is a smooth curve of System
+2's success per bin and a smooth *gap* down to System 1's; the threshold moves to the
+candidate with the best posterior mean utility among those whose posterior probability
+of improving utility is at least :data:`LEVEL` (0.8), within ``±0.1`` per batch of the
+round: a round of ten batches may move a threshold by up to 1.0, as far as its evidence
+supports (``params["reach"]``), and no farther. No credible candidate: the threshold
+stays (there is no blind seeking any more: the domain-wide exploration brings the
+evidence). Thresholds stay in ``[minThreshold, maxThreshold]``; a domain seen for the
+first time starts from the default. ``params["evidence"][domain]["reason"]`` says each
+change in a user's words (:func:`reason`).
 
 **Transfers** (per pattern, on its Beta(1, 1) posteriors, one-sided
 :data:`CREDIBLE` bounds):
@@ -64,12 +72,13 @@ with this round's counts.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping
 
 import numpy as np
 
 from artibot.config import Settings
-from artibot.learning import bandit
+from artibot.learning import bandit, pooling
 from artibot.learning.bandit import K1, K2, N1, N2
 from artibot.learning.batching import batch_plan
 from artibot.learning.frame import Frame
@@ -82,11 +91,12 @@ from artibot.learning.types import DEFAULT_KEY, DomainStep, GroupResult, Pattern
 __all__ = ["propose_round", "apply_decisions", "decide"]
 
 MODE = "evidence"
-DEFAULT_PRICE = 0.05
 LEVEL = 0.8
 """Posterior probability that a threshold step improves utility, needed to take it."""
 PRIOR = Prior()
 """Smoothness of the success curves (see :class:`artibot.learning.posterior.Prior`)."""
+RAW_PRIOR = Prior(gap_sd=5.0)
+"""A domain's fit on its own data, before pooling: a gap prior too weak to bias the pooled mean."""
 CREDIBLE = 0.95
 """One-sided credible level of the transfer bounds."""
 DRIFT_ALPHA = 0.01
@@ -120,10 +130,13 @@ def propose_round(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, P
         changes += [{"domain": names[i], "system": s, "z": z} for s, z in flagged]
         after_cells[names[i]] = bandit.merge(history, fresh[i], {s for s, _ in flagged})
 
-    # thresholds
-    fits = {names[i]: bandit.fit(after_cells[names[i]], _clip(thresholds.for_domain(names[i]), lo, hi), PRIOR)
-            for i in seen_domains}
+    # thresholds: every domain with evidence pools into the others' priors; seen domains step
+    raw = {name: bandit.fit(arr, _clip(thresholds.for_domain(name), lo, hi), RAW_PRIOR)
+           for name, arr in after_cells.items() if arr[:, [N1, N2]].sum() > 0}
+    gaps = {name: (f.pair.mean[bandit.BINS:], np.diag(f.pair.cov)[bandit.BINS:]) for name, f in raw.items()}
+    fits = {name: _pooled_fit(after_cells[name], f.t, gaps, name) for name, f in raw.items()}
     price, source = _price(settings, fits, after_cells, lo, hi)
+    reach = MAX_STEP * max(1, n_batches)  # each batch may move a threshold by MAX_STEP; a round's batches chain
     steps: list[DomainStep] = []
     evidence: dict[str, Any] = {}
     new_default = thresholds.default
@@ -131,11 +144,12 @@ def propose_round(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, P
     if seen_domains:
         pooled = sum(after_cells.values())
         default_fit = bandit.fit(pooled, _clip(thresholds.default, lo, hi), PRIOR)
-        step, evidence[DEFAULT_KEY] = _step(DEFAULT_KEY, thresholds.default, default_fit, price, lo, hi)
+        step, evidence[DEFAULT_KEY] = _step(DEFAULT_KEY, thresholds.default, default_fit, price, source, lo, hi,
+                                            reach)
         steps.append(step)
         new_default = step.new
-    for name in sorted(fits):
-        step, evidence[name] = _step(name, thresholds.for_domain(name), fits[name], price, lo, hi)
+    for name in sorted(names[i] for i in seen_domains):
+        step, evidence[name] = _step(name, thresholds.for_domain(name), fits[name], price, source, lo, hi, reach)
         steps.append(step)
         new_domains[name] = step.new
 
@@ -153,7 +167,7 @@ def propose_round(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, P
         "batch_size": lifelong.batch_size, "batches": n_batches, "flush": flush,
         "price": price, "price_source": source, "target_system2_share": lifelong.target_system2_share,
         "level": LEVEL, "prior": PRIOR.to_json(), "bins": bandit.BINS, "half_life": bandit.HALF_LIFE,
-        "max_step": MAX_STEP, "min_threshold": lo, "max_threshold": hi, "credible": CREDIBLE,
+        "max_step": MAX_STEP, "reach": reach, "min_threshold": lo, "max_threshold": hi, "credible": CREDIBLE,
         "promotion_level": transfer.promotion_confidence, "demotion_level": demotion_level(settings),
         "explored": int(np.sum(np.isfinite(explored) & (explored < 0.5))),
         "randomized": int(np.sum(np.isfinite(explored) & (explored < 1.0))),
@@ -179,23 +193,58 @@ def _price(settings: Settings, fits: Mapping[str, bandit.Fit], cells: Mapping[st
     lifelong = settings.lifelong
     if lifelong.system2_cost is not None:
         return float(lifelong.system2_cost), "system2Cost"
+    weights = {name: float(cells[name][:, [N1, N2]].sum()) for name in fits}
     if lifelong.target_system2_share is not None and fits:
-        weights = {name: float(cells[name][:, [N1, N2]].sum()) for name in fits}
         return bandit.price_for_share(fits, weights, lifelong.target_system2_share, lo, hi), "targetSystem2Share"
-    return DEFAULT_PRICE, "default"
+    return pooling.estimated_price(cells), "estimated"
 
 
-def _step(name: str, old: float, f: bandit.Fit, price: float, lo: float,
-          hi: float) -> tuple[DomainStep, dict[str, Any]]:
-    choice = bandit.choose(f, price=price, lo=lo, hi=hi, max_step=MAX_STEP, level=LEVEL)
+def _pooled_fit(counts: np.ndarray, t: float, gaps: Mapping[str, tuple[np.ndarray, np.ndarray]],
+                name: str) -> bandit.Fit:
+    """A domain's fit under the prior pooled from the other domains (see :mod:`artibot.learning.pooling`).
+
+    The ridge of the gap widens with the spread of the domains' own estimates (their sd
+    per bin): ``spread * sqrt(BINS)`` per bin pins the curve's level about as tightly as
+    the domains differ, never tighter than the base prior. Where domains differ a lot
+    (W1: each has its own break-even point) the pooled curve barely pulls; where they
+    are alike, or a domain has little data, it carries the domain.
+    """
+    mean, _ = pooling.pooled(gaps, exclude=name)
+    if mean is None:
+        return bandit.fit(counts, t, PRIOR)
+    spread = np.std(np.array([g[0] for g in gaps.values()]), axis=0)
+    return bandit.fit(counts, t, PRIOR, mean, np.maximum(PRIOR.gap_sd, spread * np.sqrt(bandit.BINS)))
+
+
+def _step(name: str, old: float, f: bandit.Fit, price: float, source: str, lo: float, hi: float,
+          reach: float) -> tuple[DomainStep, dict[str, Any]]:
     start = f.t
+    choice = bandit.choose(f, price=price, lo=lo, hi=hi, max_step=reach, level=LEVEL)
     step = DomainStep(batch=0, domain=name, advantage=choice.gain_mean, raw_delta=old - choice.best,
                       delta=old - choice.new, old=old, new=choice.new,
-                      clamped=abs(choice.best - start) > MAX_STEP + 1e-9, bounded=start != old)
+                      clamped=abs(choice.best - start) > reach + 1e-9, bounded=start != old)
+    moved = abs(choice.new - start) > 1e-9
+    gain, sd = bandit.region_gain(f, min(start, choice.new), max(start, choice.new)) if moved else \
+        bandit.region_gain(f, 0.0, 1.01)
     evidence = {"best": choice.best, "probability": choice.probability, "improvement": choice.improvement,
                 "gain": [choice.gain_mean, *choice.gain_interval], "trials": list(choice.trials),
-                "price": price, "seeking": choice.seeking}
+                "price": price, "seeking": choice.seeking, "region_gain": [gain, sd],
+                "reason": reason(name, gain, sd, price, source, old, choice.new)}
     return step, evidence
+
+
+def reason(name: str, gain: float, sd: float, price: float, source: str, old: float, new: float) -> str:
+    """The change in a user's words: "System 2 wins by 0.14 ± 0.05 in law; price 0.10; threshold 0.40 → 0.30".
+
+    >>> reason("law", 0.14, 0.05, 0.1, "estimated", 0.4, 0.3)
+    'System 2 wins by 0.14 ± 0.05 in law; price 0.10 (estimated); threshold 0.40 → 0.30'
+    >>> reason("*", -0.02, 0.04, 0.05, "system2Cost", 0.4, 0.4)
+    'System 1 wins by 0.02 ± 0.04 in all domains; price 0.05 (system2Cost); threshold stays 0.40'
+    """
+    where = "all domains" if name == DEFAULT_KEY else name
+    winner = "System 2" if gain >= 0 else "System 1"
+    move = f"threshold {old:.2f} → {new:.2f}" if abs(new - old) > 1e-9 else f"threshold stays {old:.2f}"
+    return f"{winner} wins by {abs(gain):.2f} ± {sd:.2f} in {where}; price {price:.2f} ({source}); {move}"
 
 
 def _groups(frame: Frame, processed: int, use: np.ndarray, fresh: np.ndarray, cells: Mapping[str, np.ndarray],

@@ -123,8 +123,14 @@ class Prior:
 
 
 def fit_pair(n1: np.ndarray, k1: np.ndarray, n2: np.ndarray, k2: np.ndarray, prior: Prior = Prior(),
-             *, iterations: int = 50) -> Pair:
+             *, iterations: int = 50, level_mean: np.ndarray | None = None,
+             gap_mean: np.ndarray | None = None, gap_sd: np.ndarray | None = None) -> Pair:
     """Fit :class:`Pair` to per-bin counts (``k`` successes of ``n`` trials per system).
+
+    ``level_mean`` and ``gap_mean`` (per bin, logit scale) replace the prior's means
+    ``prior.level`` and 0, ``gap_sd`` (per bin) the gap's ``prior.gap_sd``: the pooled
+    curve of the other domains and how far domains spread around it (empirical Bayes,
+    see :mod:`artibot.learning.pooling`).
 
     >>> n = np.full(5, 200)
     >>> [round(float(x), 2) for x in fit_pair(n, np.full(5, 160), n, np.full(5, 180)).gain]
@@ -135,7 +141,10 @@ def fit_pair(n1: np.ndarray, k1: np.ndarray, n2: np.ndarray, k2: np.ndarray, pri
     q = np.zeros((2 * b, 2 * b))
     q[:b, :b] = smoothing_precision(b, prior.tau, prior.level_sd)
     q[b:, b:] = smoothing_precision(b, prior.tau_gap, prior.gap_sd)
-    m0 = np.concatenate([np.full(b, prior.level), np.zeros(b)])
+    if gap_sd is not None:  # the ridge per bin instead of the prior's one value
+        q[b:, b:] += np.diag(1.0 / np.asarray(gap_sd, float) ** 2 - 1.0 / prior.gap_sd ** 2)
+    m0 = np.concatenate([np.full(b, prior.level) if level_mean is None else np.asarray(level_mean, float),
+                         np.zeros(b) if gap_mean is None else np.asarray(gap_mean, float)])
     x = m0.copy()
     for _ in range(iterations):
         grad, hess = _derivatives(x, n1, k1, n2, k2)

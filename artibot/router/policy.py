@@ -15,13 +15,19 @@ Rule, first match wins:
        System 1: 0.5 + 0.5 * (t - c) / t
        System 2: 0.5 + 0.5 * (c - t) / (1 - t)
 
-4. ``explore`` — only with ``exploration = e > 0`` and an ``rng``, and only near the
-   threshold (``|c - t| <= EXPLORATION_BAND``): with probability ``e`` the other
-   system is taken. The decision records ``propensity``, the probability the policy
+4. ``explore`` — only with an ``rng``: near the threshold (``|c - t| <=
+   EXPLORATION_BAND``) the other system is taken with probability ``e =
+   exploration``; farther away with probability ``e = domain_exploration``. Near the
+   threshold is where a step would move requests; the small rate everywhere else is
+   what shows the learner a domain whose complexity score does not separate the
+   systems (all its requests far on one side of any threshold), and it gives every
+   request a positive probability of either system, so propensity-weighted estimates
+   are unbiased. The decision records ``propensity``, the exact probability the policy
    gave to the route it took: ``1 - e`` for the greedy route, ``e`` for the flipped
-   one, 1 whenever the decision was deterministic. The confidence of an explored
-   route is ``1 -`` the greedy route's confidence (at most 0.5): the router is not
-   confident in it, it is gathering evidence. Without an rng nothing is explored.
+   one, 1 whenever the decision was deterministic (``e = 0``, forced, cache). The
+   confidence of an explored route is ``1 -`` the greedy route's confidence (at most
+   0.5): the router is not confident in it, it is gathering evidence. Without an rng
+   nothing is explored.
 
 The threshold of a domain is its learned value, else the default, clamped to
 ``[min_threshold, max_threshold]``.
@@ -103,6 +109,8 @@ class RoutingPolicy:
     exploration: float = 0.0
     min_threshold: float = 0.1
     max_threshold: float = 0.9
+    domain_exploration: float = 0.0
+    """Exploration rate outside the band around the threshold."""
 
     def __post_init__(self) -> None:
         problems = []
@@ -115,9 +123,9 @@ class RoutingPolicy:
         for name, value in self.domain_thresholds.items():
             if not (_finite(value) and 0 <= value <= 1):
                 problems.append(f"the threshold of domain {name!r} must be a number in [0, 1], not {value!r}")
-        if not (_finite(self.exploration) and 0 <= self.exploration <= MAX_EXPLORATION):
-            problems.append(f"exploration must be a number in [0, {MAX_EXPLORATION}], "
-                            f"not {self.exploration!r}")
+        for name, value in (("exploration", self.exploration), ("domain_exploration", self.domain_exploration)):
+            if not (_finite(value) and 0 <= value <= MAX_EXPLORATION):
+                problems.append(f"{name} must be a number in [0, {MAX_EXPLORATION}], not {value!r}")
         if problems:
             raise InvalidInput("invalid routing policy: " + "; ".join(problems))
         object.__setattr__(self, "domain_thresholds", dict(self.domain_thresholds))
@@ -127,6 +135,10 @@ class RoutingPolicy:
         """The domain's learned threshold, else the default, clamped to [min, max]."""
         value = self.domain_thresholds.get(domain, self.default_threshold)
         return float(min(self.max_threshold, max(self.min_threshold, value)))
+
+    def exploration_rate(self, complexity: float, threshold: float) -> float:
+        """The probability of taking the other system at this complexity (before the rng is asked)."""
+        return self.exploration if abs(complexity - threshold) <= EXPLORATION_BAND else self.domain_exploration
 
     def decide(self, text: str, domain: str | None = None, rng: RandomSource | None = None) -> Decision:
         """Route ``text`` (already anonymized); ``domain`` overrides the classification."""
@@ -165,8 +177,8 @@ class RoutingPolicy:
             greedy, other = SYSTEM2, SYSTEM1
             confidence = 0.5 + 0.5 * ((c - t) / (1 - t) if t < 1 else 0.0)
         confidence = min(1.0, max(0.5, confidence))
-        e = self.exploration
-        if rng is None or e <= 0 or abs(c - t) > EXPLORATION_BAND:
+        e = self.exploration_rate(c, t)
+        if rng is None or e <= 0:
             return decision(greedy, confidence, 1.0, "threshold")
         if rng.random() < e:
             return decision(other, 1.0 - confidence, e, "explore")

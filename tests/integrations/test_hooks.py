@@ -170,6 +170,8 @@ def spool_bytes(home: Home) -> bytes:
 
 
 def test_stop_records_one_success_with_decision_fields(hook: Driver, home: Home) -> None:
+    # a deterministic route: no exploration (on by default since issue 9)
+    Path("artibot.config.json").write_text('{"cognitive": {"router": {"exploration": 0, "domainExploration": 0}}}')
     hook.turn(SIMPLE, [("Read", True), ("Edit", True)])
     [exp] = experiences(home)
     assert exp["outcome"] == "success"

@@ -14,7 +14,8 @@ from hypothesis import given, settings as hsettings, strategies as st
 from artibot.config import settings_from_mapping
 from artibot.learning import PatternStats, RoundProposal, Thresholds, frame_from_records
 from artibot.learning import bandit
-from artibot.learning.evidence import DEFAULT_PRICE, PRIOR, decide, propose_round
+from artibot.learning.evidence import PRIOR, decide, propose_round
+from artibot.learning.pooling import PRIOR_PRICE as DEFAULT_PRICE
 from artibot.learning.posterior import beta_bounds, fit_pair
 from artibot.learning.types import DEFAULT_KEY
 
@@ -111,7 +112,8 @@ def test_round_moves_toward_the_break_even_point_and_stops_there():
     patterns: dict = {}
     for k in range(0, 6000, 1000):
         p = propose_round(frame_from_records(records[k:k + 1000]), t, patterns, s)
-        assert abs(p.new.for_domain("api") - t.for_domain("api")) <= 0.1 + 1e-9
+        # 1000 records are 20 batches of 50: the chain may move up to 0.1 per batch
+        assert abs(p.new.for_domain("api") - t.for_domain("api")) <= 0.1 * p.params["batches"] + 1e-9
         t, patterns = p.new, p.patterns_after
     assert abs(t.for_domain("api") - 0.6) <= 0.1
 
@@ -124,7 +126,9 @@ def test_target_system2_share_sets_the_price():
     assert low.params["price"] > high.params["price"]
     assert low.new.for_domain("api") >= high.new.for_domain("api")
     plain = propose_round(frame_from_records(records), Thresholds(0.5, {}), {}, config())
-    assert plain.params["price"] == DEFAULT_PRICE and plain.params["price_source"] == "default"
+    # neither set: the price is estimated from the data (System 2's mean gain here is ~0.15)
+    assert plain.params["price_source"] == "estimated"
+    assert abs(plain.params["price"] - 0.15) < 0.05 and plain.params["price"] != DEFAULT_PRICE
 
 
 # --------------------------------------------------------------------- the round
@@ -274,7 +278,9 @@ def test_invariants(case):
     lo, hi = s.router.min_threshold, s.router.max_threshold
     for step in p.steps:
         assert lo <= step.new <= hi
-        assert abs(step.new - min(max(step.old, lo), hi)) <= 0.1 + 1e-9  # the trust region
+        # the trust region: 0.1 per batch of the round, the batches chaining
+        assert abs(step.new - min(max(step.old, lo), hi)) <= 0.1 * max(1, p.params["batches"]) + 1e-9
+        assert p.params["reach"] == pytest.approx(0.1 * max(1, p.params["batches"]))
     assert set(p.new.domains) >= set(t.domains)
     again = propose_round(frame_from_records(records), t, patterns, s, flush=flush)
     assert again == p  # deterministic

@@ -1,0 +1,126 @@
+"""Sharing strength across domains (empirical Bayes) and the price of a System 2 call.
+
+**Pooled priors.** Each domain's curves are first fitted alone
+(:func:`artibot.learning.posterior.fit_pair` with the base prior). Per complexity bin,
+the domains' gap estimates (System 2's logit advantage) are combined by a
+random-effects mean: weights ``1 / (v_d + tau^2)`` with ``v_d`` the domain's posterior
+variance in that bin and ``tau^2`` the between-domain variance estimated by the
+DerSimonian–Laird moment formula. A domain's prior gap is then the pooled curve of the
+*other* domains (leave one out, so a domain's own data does not count twice); a domain
+seen for the first time starts from the pooled curve of all of them. With one domain
+there is nothing to pool: its prior stays the base prior (gap 0).
+
+**Estimated price.** With neither ``system2Cost`` nor ``targetSystem2Share``, the price
+of a System 2 call is System 2's average advantage over System 1 in the logged traffic:
+per domain the traffic-weighted posterior gain, averaged over domains by traffic. The
+per-(domain, complexity bin) success rates behind it are unbiased whatever the routing,
+because routing depends only on the domain, the complexity and the pattern and every
+request has a positive probability of either system (the router's exploration): this
+is the propensity-stratified estimate of the gain. It is shrunk toward
+:data:`PRIOR_PRICE` by ``n / (n + PRIOR_TRIALS)``, ``n`` the two-sided trials behind
+it (``sum over cells of 1 / (1/n1 + 1/n2)``), so a few explored requests do not set it.
+At that price, the domains where System 2 gains more than it does on average get it;
+the others get System 1 — the operating point that maximizes the quality gained per
+System 2 call (RouteLLM's PGR minus the System 2 share).
+
+>>> import numpy as np
+>>> g = {"a": (np.array([0.2, 0.4]), np.array([0.01, 0.01])), "b": (np.array([0.6, 0.4]), np.array([0.01, 0.01]))}
+>>> [round(float(x), 3) for x in pooled_mean(g, exclude="a")]
+[0.6, 0.4]
+>>> [round(float(x), 3) for x in pooled_mean(g)]
+[0.4, 0.4]
+>>> round(shrunk_price(0.15, 100.0), 4)  # (100 * 0.15 + 50 * 0.05) / 150
+0.1167
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+import numpy as np
+
+PRIOR_PRICE = 0.05
+"""The price before there is evidence (and the pull of a little evidence)."""
+PRIOR_TRIALS = 50.0
+"""Two-sided trials that weigh as much as the prior price."""
+MAX_PRICE = 0.5
+
+
+def between_variance(values: np.ndarray, variances: np.ndarray) -> np.ndarray:
+    """DerSimonian–Laird ``tau^2`` per column: rows are domains, columns bins."""
+    k = values.shape[0]
+    if k < 2:
+        return np.zeros(values.shape[1])
+    w = 1.0 / variances
+    sw = w.sum(axis=0)
+    mean = (w * values).sum(axis=0) / sw
+    q = (w * (values - mean) ** 2).sum(axis=0)
+    c = sw - (w * w).sum(axis=0) / sw
+    return np.maximum(0.0, (q - (k - 1)) / np.maximum(c, 1e-12))
+
+
+def pooled_mean(estimates: Mapping[str, tuple[np.ndarray, np.ndarray]], exclude: str | None = None) -> np.ndarray | None:
+    """The random-effects mean per bin of ``{domain: (values, variances)}``, without ``exclude``.
+
+    ``tau^2`` comes from all domains; None when no other domain is left.
+    """
+    return pooled(estimates, exclude)[0]
+
+
+def pooled(estimates: Mapping[str, tuple[np.ndarray, np.ndarray]],
+           exclude: str | None = None) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """``(pooled mean, between-domain sd)`` per bin (see :func:`pooled_mean`); ``(None, None)``
+    when no other domain is left."""
+    names = sorted(estimates)
+    if not names:
+        return None, None
+    values = np.array([estimates[n][0] for n in names], dtype=float)
+    variances = np.maximum(np.array([estimates[n][1] for n in names], dtype=float), 1e-12)
+    tau2 = between_variance(values, variances)
+    keep = np.array([n != exclude for n in names])
+    if not keep.any():
+        return None, None
+    w = 1.0 / (variances[keep] + tau2)
+    return (w * values[keep]).sum(axis=0) / w.sum(axis=0), np.sqrt(tau2)
+
+
+def shrunk_price(gain: float, trials: float) -> float:
+    """The pooled gain shrunk toward :data:`PRIOR_PRICE`, clipped to ``[0, MAX_PRICE]``."""
+    lam = trials / (trials + PRIOR_TRIALS)
+    return float(min(MAX_PRICE, max(0.0, lam * gain + (1.0 - lam) * PRIOR_PRICE)))
+
+
+def stratified_gain(counts: np.ndarray) -> tuple[float, float]:
+    """``(gain, weight)`` of one domain's ``(bins, 4)`` counts: System 2's success rate minus
+    System 1's per bin where both were tried, averaged with the bins' traffic as weights;
+    ``weight`` is that traffic (0 when no bin saw both systems).
+
+    >>> counts = np.array([[10, 6, 10, 9], [0, 0, 5, 5], [20, 10, 20, 14]], dtype=float)
+    >>> gain, weight = stratified_gain(counts)  # (20 * 0.3 + 40 * 0.2) / 60
+    >>> round(gain, 4), weight
+    (0.2333, 60.0)
+    """
+    n1, k1, n2, k2 = (counts[:, i] for i in range(4))
+    both = (n1 > 0) & (n2 > 0)
+    if not both.any():
+        return 0.0, 0.0
+    w = (n1 + n2)[both]
+    diff = k2[both] / n2[both] - k1[both] / n1[both]
+    return float(w @ diff / w.sum()), float(w.sum())
+
+
+def estimated_price(cells: Mapping[str, np.ndarray]) -> float:
+    """The price from the logged evidence of every domain (see the module doc)."""
+    gains = [stratified_gain(arr) for arr in cells.values()]
+    total = sum(w for _, w in gains)
+    if total <= 0:
+        return PRIOR_PRICE
+    gain = sum(g * w for g, w in gains) / total
+    return shrunk_price(gain, sum(two_sided_trials(arr) for arr in cells.values()))
+
+
+def two_sided_trials(counts: np.ndarray) -> float:
+    """``sum over bins of 1 / (1/n1 + 1/n2)``: the trials a comparison of the two systems rests on."""
+    n1, n2 = counts[:, 0], counts[:, 2]
+    both = (n1 > 0) & (n2 > 0)
+    return float(np.sum(n1[both] * n2[both] / (n1[both] + n2[both])))
