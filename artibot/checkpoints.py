@@ -330,12 +330,20 @@ def threshold_evidence(proposal: Any, round_id: str, lang: str) -> Evidence:
 
 def _threshold_rows(proposal: Any, lang: str) -> tuple[tuple[Mapping[str, Any], ...], Mapping[str, Any]]:
     rows = []
+    # evidence mode: each change in a user's words (params["evidence"][domain]["reason"])
+    reasons = {d: e.get("reason") for d, e in (proposal.params.get("evidence") or {}).items()}
     for domain, (old, new) in proposal.net_changes().items():
         steps = [s for s in proposal.steps if s.domain == domain]
-        rows.append({"domain": "default" if domain == "*" else domain, "old": _r(old, 4), "new": _r(new, 4),
-                     "change": _r(new - old, 4), "direction": direction(old, new, lang),
-                     "batches": len(steps), "clamped": sum(1 for s in steps if s.clamped)})
-    return tuple(rows), {"mode": proposal.mode}
+        row = {"domain": "default" if domain == "*" else domain, "old": _r(old, 4), "new": _r(new, 4),
+               "change": _r(new - old, 4), "direction": direction(old, new, lang),
+               "batches": len(steps), "clamped": sum(1 for s in steps if s.clamped)}
+        if reasons.get(domain):
+            row["reason"] = reasons[domain]
+        rows.append(row)
+    summary = {"mode": proposal.mode}
+    if "price" in proposal.params:
+        summary.update(price=_r(proposal.params["price"], 4), price_source=proposal.params.get("price_source"))
+    return tuple(rows), summary
 
 
 def transfer_evidence(proposal: Any, round_id: str, lang: str) -> Evidence:

@@ -81,7 +81,7 @@ class RouterSettings:
     min_threshold: float = 0.1
     max_threshold: float = 0.9
     exploration: float = 0.05
-    domain_exploration: float = 0.02
+    domain_exploration: float = 0.01
     """Exploration outside the band around the threshold (``cognitive.router.domainExploration``)."""
     domains: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Extra domain keywords (``cognitive.router.domains``), merged over the shipped table."""

@@ -8,7 +8,9 @@ with :func:`~artibot.cycle.learn` (checkpoints pre-approved). Everything goes th
 the product's own files; nothing outside the temporary home is touched.
 
 Both learning modes run on the same traffic (same seed), each in its own home: the
-seed's literal rule and evidence mode with the recommended settings.
+shipped defaults (no config file at all: evidence mode, exploration on, the price of
+System 2 estimated from the data) under the key ``"evidence"``, and the seed's literal
+rule (``mode: "seed"``, everything else shipped) under ``"seed"``.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from typing import Any
 import orjson
 
 from artibot.collector import collect_many
-from artibot.config import load_settings
+from artibot.config import default_settings, load_settings
 from artibot.cycle import learn
 from artibot.routing import Router
 from artibot.status import status
@@ -69,12 +71,11 @@ def _requests(rng: random.Random, n: int) -> list[tuple[str, str]]:
     return out
 
 
-MODES = {
-    # the seed's rule, literally; exploration so that groups see both systems
-    "seed": {"cognitive": {"router": {"exploration": 0.05}}},
-    # the recommended settings (experiments/README.md)
-    "evidence": {"cognitive": {"router": {"exploration": 0.05}},
-                 "learning": {"lifelong": {"mode": "evidence", "system2Cost": 0.05}}},
+MODES: dict[str, dict[str, Any] | None] = {
+    # the seed's rule, literally; the rest as shipped (exploration on)
+    "seed": {"learning": {"lifelong": {"mode": "seed"}}},
+    # what a user gets without any config: the shipped defaults
+    "evidence": None,
 }
 
 
@@ -89,9 +90,9 @@ def run_demo(*, rounds: int = 8, seed: int = 7, home: Path | None = None, per_ro
     def mean(rows: list[dict[str, Any]], key: str) -> float:
         return sum(r[key] for r in rows[-late:]) / late
 
-    summary = (f"last {late} rounds — seed rule: success {mean(seed_run, 'success_rate'):.1%}, System 2 share "
-               f"{mean(seed_run, 'system2_share'):.1%}; evidence mode: success {mean(evidence_run, 'success_rate'):.1%}, "
-               f"System 2 share {mean(evidence_run, 'system2_share'):.1%}. "
+    summary = (f"last {late} rounds — shipped defaults: success {mean(evidence_run, 'success_rate'):.1%}, "
+               f"System 2 share {mean(evidence_run, 'system2_share'):.1%}; seed rule: success "
+               f"{mean(seed_run, 'success_rate'):.1%}, System 2 share {mean(seed_run, 'system2_share'):.1%}. "
                f"`ARTIBOT_HOME={root}/evidence artibot history` shows every round.")
     return {"home": str(root), "oracle": ORACLE, "modes": runs, "summary": summary}
 
@@ -101,8 +102,10 @@ def _run_mode(mode: str, *, rounds: int, seed: int, home: Path, per_round: int) 
     root = home
     h = Home(root).ensure()
     config = MODES[mode]
-    atomic_write_bytes(h.config_file, orjson.dumps(config, option=orjson.OPT_INDENT_2))
-    settings = load_settings(root)
+    if config is not None:
+        atomic_write_bytes(h.config_file, orjson.dumps(config, option=orjson.OPT_INDENT_2))
+    # no config file: the shipped defaults (a config in the working directory is not consulted)
+    settings = load_settings(root) if config is not None else default_settings()
     history = []
     for day in range(1, rounds + 1):
         router = Router.load(h, settings=settings, rng=random.Random(rng.random()))
@@ -120,8 +123,11 @@ def _run_mode(mode: str, *, rounds: int, seed: int, home: Path, per_round: int) 
         collect_many(records, home=h)
         report = learn(home=h, answers="defaults", settings=settings)
         st = status(home=h, settings=settings)
+        reasons = {}
+        if report.evidence is not None:
+            reasons = {r["domain"]: r["reason"] for r in report.evidence[2].rows if r.get("reason") and r["change"]}
         history.append({"round": day, "experiences": len(records), "success_rate": wins / len(records),
                         "system2_share": s2 / len(records), "learned": report.status,
                         "thresholds": {"default": st["thresholds"]["default"], **st["thresholds"]["domains"]},
-                        "cache": len(st["system1_patterns"])})
+                        "cache": len(st["system1_patterns"]), "price": st["price"], "reasons": reasons})
     return {"home": str(root), "rounds": history}

@@ -40,4 +40,27 @@ def status(*, home: HomeArg = None, settings: Settings | None = None) -> dict[st
         "rounds": sum(1 for r in rounds if r.get("type", "round") == "round"),
         "home": str(h.root),
         "config": str(settings.source) if settings.source else None,
+        "price": price_in_force(settings, last),
     }
+
+
+def price_in_force(settings: Settings, last: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The price of a System 2 call the learner uses, and where it comes from (None in seed mode).
+
+    The configured ``system2Cost``; else what the last round used (``estimated`` from the
+    logged data, or set by ``targetSystem2Share``); before any round, the estimate's
+    starting value.
+    """
+    lifelong = settings.lifelong
+    if lifelong.mode == "seed":
+        return None
+    if lifelong.system2_cost is not None:
+        return {"value": float(lifelong.system2_cost), "source": "system2Cost"}
+    params = (last or {}).get("params") or {}
+    if last and last.get("mode") == lifelong.mode and "price" in params:
+        return {"value": float(params["price"]), "source": str(params.get("price_source")),
+                "round": last.get("round_id")}
+    from artibot.learning.pooling import PRIOR_PRICE
+
+    return {"value": PRIOR_PRICE, "source": "targetSystem2Share" if lifelong.target_system2_share is not None
+            else "estimated", "round": None}

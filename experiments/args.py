@@ -43,7 +43,8 @@ def parse(cls: type[T], argv: list[str] | None = None) -> T:
         default = f.default if f.default is not MISSING else f.default_factory()  # type: ignore[misc]
         kind = hints[f.name]
         origin = typing.get_origin(kind)
-        help_text = f"{docs.get(f.name, '')} (default: {default})"
+        # argparse %-formats help strings: a literal "%" (as in "within 2% of the oracle") must be doubled
+        help_text = f"{docs.get(f.name, '')} (default: {default})".replace("%", "%%")
         if kind is bool:
             parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=default, help=help_text)
         elif origin is tuple:

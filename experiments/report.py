@@ -15,7 +15,8 @@ from experiments.metrics import mean_sd
 
 COLORS = {"oracle": "black", "always-s1": "tab:gray", "always-s2": "tab:brown", "static-0.4": "tab:olive",
           "seed": "tab:red", "evidence": "tab:blue", "thompson": "tab:green", "epsilon-greedy": "tab:purple",
-          "hindsight-table": "black"}
+          "hindsight-table": "black", "defaults": "tab:blue", "readme-0.5": "tab:cyan",
+          "table (full information, first half)": "black", "table (hindsight)": "dimgray"}
 
 
 def plots_available() -> bool:
@@ -129,6 +130,48 @@ def pgr_curves(path: Path, curves: Mapping[str, tuple[np.ndarray, np.ndarray]], 
         ax.plot(share, curve, label=name, color=COLORS.get(name))
     ax.set_xlabel("System 2 share")
     ax.set_ylabel("PGR")
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def online_bars(path: Path, scores: Mapping[str, Mapping[str, Sequence[float]]], title: str) -> None:
+    """Grouped bars: per data set, each policy's mean score with its sd over seeds."""
+    plt = _pyplot()
+    datasets = list(scores)
+    names = list(dict.fromkeys(n for d in datasets for n in scores[d] if scores[d][n]))
+    fig, ax = plt.subplots(figsize=(10, 4.5))
+    width = 0.8 / max(1, len(names))
+    for j, name in enumerate(names):
+        vals = [scores[d].get(name) or [np.nan] for d in datasets]
+        x = np.arange(len(datasets)) + (j - (len(names) - 1) / 2) * width
+        ax.bar(x, [np.mean(v) for v in vals], width, yerr=[np.std(v) for v in vals], label=name,
+               color=COLORS.get(name), capsize=2)
+    ax.axhline(0, color="gray", linewidth=0.8)
+    ax.set_xticks(np.arange(len(datasets)), datasets)
+    ax.set_ylabel("PGR − System 2 share")
+    ax.set_title(title)
+    ax.legend(fontsize=7, ncol=3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def online_curves(path: Path, curves: Mapping[str, Sequence[Sequence[float]]], night: int, title: str) -> None:
+    """Each policy's score per night of the pass (mean over seeds)."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for name, runs in curves.items():
+        if not runs or not runs[0]:
+            continue
+        arr = np.asarray(runs, dtype=float)
+        x = (np.arange(arr.shape[1]) + 1) * night
+        ax.plot(x, arr.mean(axis=0), label=name, color=COLORS.get(name), marker=".")
+    ax.axhline(0, color="gray", linewidth=0.8)
+    ax.set_xlabel("rows of the pass")
+    ax.set_ylabel("PGR − System 2 share of the night")
     ax.set_title(title)
     ax.legend(fontsize=8)
     fig.tight_layout()

@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from experiments import run_replay, run_transfer, run_w1, run_w2  # noqa: E402
+from experiments import run_online, run_replay, run_transfer, run_w1, run_w2  # noqa: E402
 from experiments.args import RESULTS, RUNS  # noqa: E402
 
 
@@ -34,6 +34,8 @@ def studies(quick: bool, workers: int) -> list[tuple[str, object, object]]:
                                                     plots=False)),
             ("transfer", run_transfer, run_transfer.Args(name="transfer", seeds=(1,), patterns=2, uses=10,
                                                          workers=1)),
+            ("online", run_online, run_online.Args(name="online", datasets=("mt-bench",), seeds=(0,),
+                                                   policies=("defaults", "thompson"), workers=1, plots=False)),
         ]
     return [
         ("w1", run_w1, run_w1.Args(workers=workers)),
@@ -43,6 +45,7 @@ def studies(quick: bool, workers: int) -> list[tuple[str, object, object]]:
                                                       workers=workers)),
         ("transfer", run_transfer, run_transfer.Args(workers=workers)),
         ("transfer-5", run_transfer, run_transfer.Args(name="transfer-5", uses_per_night=5, workers=workers)),
+        ("online", run_online, run_online.Args(workers=workers)),
     ]
 
 

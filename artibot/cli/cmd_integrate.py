@@ -129,16 +129,23 @@ def register(app: typer.Typer) -> None:
             emit_json(result)
             return
         console.print(f"artibot demo — simulated coding sessions in temporary homes under {result['home']}")
-        console.print("hidden truth: System 1 is reliable below these complexities: "
-                      + ", ".join(f"{d} {fmt(v, 2)}" for d, v in result["oracle"].items()))
         seed_rows, ev_rows = result["modes"]["seed"]["rounds"], result["modes"]["evidence"]["rounds"]
-        rows = [(a["round"], fmt(a["success_rate"], 3), fmt(a["system2_share"], 3), a["cache"],
-                 fmt(b["success_rate"], 3), fmt(b["system2_share"], 3), b["cache"],
-                 " ".join(f"{d}:{fmt(v, 2)}" for d, v in b["thresholds"].items()))
-                for a, b in zip(seed_rows, ev_rows)]
-        console.print(table("Each round: a day of sessions routed with the learned state, then `artibot learn --yes`",
-                            ["round", "seed: success", "S2 share", "S1 cache", "evidence: success", "S2 share",
-                             "S1 cache", "evidence thresholds"], rows))
+        # narrow columns: the table must read at 80 columns (one table per question)
+        rows = [(a["round"], fmt(b["success_rate"], 3), fmt(b["system2_share"], 2), fmt(a["success_rate"], 3),
+                 fmt(a["system2_share"], 2)) for a, b in zip(seed_rows, ev_rows)]
+        console.print(table("Each day: sessions routed with the learned state, then `artibot learn --yes`",
+                            ["day", "defaults ok", "S2", "seed ok", "S2"], rows))
+        last = ev_rows[-1]
+        learned = [(d, fmt(result["oracle"].get(d), 2) if d in result["oracle"] else "—", fmt(v, 2))
+                   for d, v in last["thresholds"].items()]
+        price = last.get("price") or {}
+        console.print(table("What the shipped defaults learned", ["domain", "hidden truth", "threshold"], learned))
+        if price:
+            console.print(f"price of a System 2 call: {price['value']:.3f} ({price['source']})")
+        console.print("the defaults' threshold changes, as checkpoint 2 explains them:")
+        for day in ev_rows:
+            for why in day.get("reasons", {}).values():
+                console.print(f"  day {day['round']}: {why}")
         console.print(result["summary"])
 
     @app.command("drift")

@@ -26,6 +26,10 @@ def register(app: typer.Typer) -> None:
                       + (" …" if len(cache) > 10 else ""))
         console.print(f"unprocessed experiences: {doc['unprocessed']} ({doc['full_batches']} full batch(es) of "
                       f"{doc['batch_size']}); mode: {doc['mode']}; patterns tracked: {doc['patterns_tracked']}")
+        price = doc.get("price")
+        if price:
+            console.print(f"price of a System 2 call: {price['value']:.3f} ({price['source']}"
+                          + (", no round yet" if price.get("round", "") is None else "") + ")")
         console.print(f"last round: {doc['last_round'] or 'none yet'}"
                       + (f" ({doc['last_round_status']})" if doc["last_round"] else ""))
         if doc["pending_review"]:

@@ -56,7 +56,13 @@ def evidence_table(ev: Evidence) -> Table:
     if ev.checkpoint == 2:
         rows = [(r["domain"], fmt(r["old"]), fmt(r["new"]), f"{r['change']:+.3f}", r["direction"], r["batches"],
                  r["clamped"]) for r in ev.rows]
-        return table(title, ["domain", "old", "new", "change", "direction", "steps", "clamped"], rows)
+        tab = table(title, ["domain", "old", "new", "change", "direction", "steps", "clamped"], rows)
+        why = [f"{r['domain']}: {r['reason']}" for r in ev.rows if r.get("reason")]
+        if "price" in ev.summary:
+            why.insert(0, f"price of a System 2 call {ev.summary['price']:.3f} ({ev.summary['price_source']})")
+        if why:
+            tab.caption = "\n".join(why)
+        return tab
     rows = [(r["key"], r["status"], r["automatic"], r["promotion_streak"], r["demotion_streak"], r["s1"], r["s2"],
              fmt(r["confidence"], 2),
              f"[{fmt(r['bounds'][0], 2)}, {fmt(r['bounds'][1], 2)}]" if "bounds" in r else "", r["reason"])

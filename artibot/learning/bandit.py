@@ -26,10 +26,11 @@ the requests between ``t`` and ``t'`` only, so its effect on utility per request
 (``sign = +1`` when lowering: those requests go to System 2; ``-1`` when raising).
 ``D`` is linear in the two curves, so its posterior mean and variance come from the
 Laplace posteriors by the delta method. Among the candidate thresholds within the trust
-region ``|t' - t| <= max_step`` (a 0.01 grid inside ``[lo, hi]``), the one with the best
-posterior mean ``D`` is taken **if** ``P(D > 0) >= level``; otherwise the best candidate
-that passes; if none passes, the threshold stays. Near-ties (within 1% of the best mean)
-go to the shortest move.
+region ``|t' - t| <= max_step`` (a 0.01 grid inside ``[lo, hi]``), those with
+``P(D > 0) >= level`` are credible, and the credible one with the best *lower* ``level``
+bound of ``D`` is taken (:data:`CAUTIOUS`): a long move whose first part the evidence
+supports but whose far part it does not is cut where the bound stops growing. If none
+passes, the threshold stays. Near-ties (within 1% of the best) go to the shortest move.
 
 **No blind seeking.** The router explores every domain a little, not only near its
 threshold (``cognitive.router.domainExploration``), so a domain whose requests all sit
@@ -58,6 +59,8 @@ HALF_LIFE = 1000.0
 SCALE = 16
 """Stored cell counts are in units of 1/SCALE trial."""
 GRID = 0.01
+CAUTIOUS = True
+"""Rank credible candidates by the lower ``level`` bound of their improvement (False: by its mean)."""
 NEAR_TIE = 0.01
 """Candidates within this relative distance of the best posterior mean count as ties."""
 POINTS = (np.arange(200) + 0.5) / 200  # complexity points for the utility integral
@@ -242,6 +245,17 @@ def best_threshold(f: Fit, price: float, lo: float, hi: float) -> float:
     return float(grid[int(np.argmax(np.round(mean, 12)))]) if mean.max() > 1e-12 else f.t
 
 
+def _improvements(f: Fit, grid: np.ndarray, price: float) -> tuple[np.ndarray, np.ndarray]:
+    """Posterior mean and sd of the utility change of moving ``f.t`` to each of ``grid``."""
+    a = _between(f.t, grid) * f.mass[None, :]  # D = a @ (gain - price) over points
+    per_bin = np.zeros((len(grid), BINS))  # the same weights summed per bin
+    np.add.at(per_bin.T, POINT_BIN, a.T)
+    mean = a @ (f.gain() - price)
+    w = per_bin @ f.pair.gain_jacobian()
+    sd = np.sqrt(np.maximum(np.einsum("ij,jk,ik->i", w, f.pair.cov, w), 1e-18))
+    return mean, sd
+
+
 def choose(f: Fit, *, price: float, lo: float, hi: float, max_step: float, level: float) -> Choice:
     """The evidence-supported step of one threshold (see the module doc)."""
     t = f.t
@@ -258,20 +272,18 @@ def choose(f: Fit, *, price: float, lo: float, hi: float, max_step: float, level
     best = best_threshold(f, price, lo, hi)
     if len(grid) == 0:
         return Choice(t, t, best, 0.0, gain_mean, interval, 0.0, trials)
-    a = _between(t, grid) * f.mass[None, :]  # D = a @ (gain - price) over points
-    per_bin = np.zeros((len(grid), BINS))  # the same weights summed per bin
-    np.add.at(per_bin.T, POINT_BIN, a.T)
-    mean = a @ (f.gain() - price)
-    w = per_bin @ jac
-    sd = np.sqrt(np.maximum(np.einsum("ij,jk,ik->i", w, f.pair.cov, w), 1e-18))
+    mean, sd = _improvements(f, grid, price)
     prob = np.array([normal_cdf(m / s) for m, s in zip(mean.tolist(), sd.tolist())])
     ok = (prob >= level) & (mean > 0)
     if not ok.any():
         return Choice(t, t, best, 0.0, gain_mean, interval, 0.0, trials)
     # the best credible candidate; among near-ties the shortest move (a move through complexities
     # nobody asks about gains nothing and would only carry the exploration band away from the traffic)
-    top = float(mean[ok].max())
-    near = np.flatnonzero(ok & (mean >= top * (1 - NEAR_TIE)))
+    # "best": the posterior mean, or (CAUTIOUS) its lower `level` bound: a long move that the
+    # evidence supports only in its first part is not taken whole
+    value = mean - sstats.norm.ppf(level) * sd if CAUTIOUS else mean
+    top = float(value[ok].max())
+    near = np.flatnonzero(ok & (value >= top - NEAR_TIE * abs(top)))
     i = int(near[np.argmin(np.abs(grid[near] - t))])
     return Choice(t, float(grid[i]), best, float(prob[i]), gain_mean, interval, float(mean[i]), trials)
 
@@ -316,3 +328,4 @@ def region_gain(f: Fit, lo: float, hi: float) -> tuple[float, float]:
     jac = f.pair.gain_jacobian()
     g = per_bin @ jac
     return float(w @ f.gain()), float(np.sqrt(max(float(g @ f.pair.cov @ g), 0.0)))
+

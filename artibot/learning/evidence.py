@@ -23,7 +23,7 @@ reweighting; the logged ``propensity`` identifies the explored records (the rout
 less than even odds, counted in ``params["explored"]``; ``params["randomized"]`` counts
 every record with a propensity below 1). Exploration gives both systems data: near a
 threshold at ``cognitive.router.exploration`` (0.05), across the whole domain at
-``domainExploration`` (0.02), so a domain whose complexity score does not separate the
+``domainExploration`` (0.01), so a domain whose complexity score does not separate the
 systems (MMLU subjects: all of them score 0.66-0.90) is seen from both sides too.
 
 **Pooling.** Each domain's gap curve has the pooled curve of the other domains as its
@@ -93,10 +93,14 @@ __all__ = ["propose_round", "apply_decisions", "decide"]
 MODE = "evidence"
 LEVEL = 0.8
 """Posterior probability that a threshold step improves utility, needed to take it."""
-PRIOR = Prior()
-"""Smoothness of the success curves (see :class:`artibot.learning.posterior.Prior`)."""
+CHAIN = True
+"""A round's batches chain their steps (False: one step of MAX_STEP per round; for ablations)."""
+POOL = True
+"""Pooled (empirical Bayes) gap priors (False: each domain alone; for ablations)."""
 RAW_PRIOR = Prior(gap_sd=5.0)
 """A domain's fit on its own data, before pooling: a gap prior too weak to bias the pooled mean."""
+PRIOR = Prior()
+"""Smoothness of the success curves (see :class:`artibot.learning.posterior.Prior`)."""
 CREDIBLE = 0.95
 """One-sided credible level of the transfer bounds."""
 DRIFT_ALPHA = 0.01
@@ -136,7 +140,7 @@ def propose_round(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, P
     gaps = {name: (f.pair.mean[bandit.BINS:], np.diag(f.pair.cov)[bandit.BINS:]) for name, f in raw.items()}
     fits = {name: _pooled_fit(after_cells[name], f.t, gaps, name) for name, f in raw.items()}
     price, source = _price(settings, fits, after_cells, lo, hi)
-    reach = MAX_STEP * max(1, n_batches)  # each batch may move a threshold by MAX_STEP; a round's batches chain
+    reach = MAX_STEP * (max(1, n_batches) if CHAIN else 1)  # each batch may move a threshold by MAX_STEP
     steps: list[DomainStep] = []
     evidence: dict[str, Any] = {}
     new_default = thresholds.default
@@ -210,7 +214,7 @@ def _pooled_fit(counts: np.ndarray, t: float, gaps: Mapping[str, tuple[np.ndarra
     are alike, or a domain has little data, it carries the domain.
     """
     mean, _ = pooling.pooled(gaps, exclude=name)
-    if mean is None:
+    if mean is None or not POOL:
         return bandit.fit(counts, t, PRIOR)
     spread = np.std(np.array([g[0] for g in gaps.values()]), axis=0)
     return bandit.fit(counts, t, PRIOR, mean, np.maximum(PRIOR.gap_sd, spread * np.sqrt(bandit.BINS)))

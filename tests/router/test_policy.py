@@ -179,3 +179,41 @@ def test_decide_scored_applies_the_same_rule_to_a_given_complexity() -> None:
     hit = policy.decide_scored(0.95, "docs", "docs:fix:doc+typo")
     assert (hit.system, hit.reason, hit.propensity) == ("system1", "cache", 1.0)
     assert policy.decide_scored(0.1, "docs", forced="system2").reason == "forced"
+
+
+# --------------------------------------------------------------------- issue 9: exploration across the domain
+def test_domain_exploration_flips_far_from_the_threshold_at_its_own_rate():
+    from artibot.router.domains import DomainTable
+
+    p = RoutingPolicy(0.4, {}, frozenset(), DomainTable.from_mapping({}), exploration=0.05, domain_exploration=0.02)
+    rng = random.Random(9)
+    n = 20_000
+    far = [p.decide_scored(0.8, "law", rng=rng) for _ in range(n)]  # 0.4 from the threshold: outside the band
+    flipped = [d for d in far if d.reason == "explore"]
+    assert abs(len(flipped) / n - 0.02) < 0.003  # ~3 standard deviations
+    assert all(d.system == "system1" and d.propensity == 0.02 for d in flipped)
+    assert all(d.system == "system2" and d.propensity == pytest.approx(0.98) for d in far if d.reason == "threshold")
+    near = [p.decide_scored(0.45, "law", rng=rng) for _ in range(n)]
+    assert abs(sum(d.reason == "explore" for d in near) / n - 0.05) < 0.005
+    # without an rng, or with both rates 0, routing is deterministic
+    assert p.decide_scored(0.8, "law").propensity == 1.0
+    quiet = RoutingPolicy(0.4, {}, frozenset(), DomainTable.from_mapping({}))
+    assert {quiet.decide_scored(0.8, "law", rng=rng).propensity for _ in range(100)} == {1.0}
+
+
+@settings(max_examples=200, deadline=None)
+@given(c=st.floats(0, 1), t=st.floats(0, 1), e=st.floats(0, 0.5), far=st.floats(0, 0.5), seed=st.integers(0, 2**32))
+def test_the_logged_propensity_is_the_probability_of_the_route(c, t, e, far, seed):
+    from artibot.router.domains import DomainTable
+
+    p = RoutingPolicy(t, {}, frozenset(), DomainTable.from_mapping({}), exploration=e, domain_exploration=far)
+    d = p.decide_scored(c, "x", rng=random.Random(seed))
+    rate = p.exploration_rate(c, p.threshold_for("x"))
+    assert 0 < d.propensity <= 1
+    greedy = "system1" if c < p.threshold_for("x") else "system2"
+    if rate == 0:
+        assert (d.system, d.propensity) == (greedy, 1.0)
+    elif d.system == greedy:
+        assert d.propensity == pytest.approx(1 - rate)
+    else:
+        assert (d.reason, d.propensity) == ("explore", rate)
