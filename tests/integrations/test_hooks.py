@@ -55,6 +55,9 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Home:
     monkeypatch.setenv("ARTIBOT_HOME", str(root))
     monkeypatch.delenv("ARTIBOT_CONFIG", raising=False)
     monkeypatch.chdir(tmp_path)
+    # deterministic routes: no exploration (on by default since issue 9); a test's own config replaces this
+    root.mkdir(parents=True)
+    (root / "artibot.config.json").write_text('{"cognitive": {"router": {"exploration": 0, "domainExploration": 0}}}')
     return Home(root)
 
 
@@ -170,8 +173,6 @@ def spool_bytes(home: Home) -> bytes:
 
 
 def test_stop_records_one_success_with_decision_fields(hook: Driver, home: Home) -> None:
-    # a deterministic route: no exploration (on by default since issue 9)
-    Path("artibot.config.json").write_text('{"cognitive": {"router": {"exploration": 0, "domainExploration": 0}}}')
     hook.turn(SIMPLE, [("Read", True), ("Edit", True)])
     [exp] = experiences(home)
     assert exp["outcome"] == "success"
