@@ -26,9 +26,10 @@ threshold at ``cognitive.router.exploration`` (0.05), across the whole domain at
 ``domainExploration`` (0.01), so a domain whose complexity score does not separate the
 systems (MMLU subjects: all of them score 0.66-0.90) is seen from both sides too.
 
-**Pooling.** Each domain's gap curve has the pooled curve of the other domains as its
-prior mean (empirical Bayes, :mod:`artibot.learning.pooling`); a domain with little
-data follows the others, a domain with much data its own evidence.
+**Pooling.** Each domain's gap curve has the pooled gap level of the other domains as
+its prior mean (empirical Bayes, :mod:`artibot.learning.pooling`), as tight as the
+domains are alike; a domain with little data follows the others, a domain with much
+data its own evidence, and a new domain starts from the pooled level.
 
 **Thresholds.** Per domain seen in the round and for the default threshold (all domains
 pooled). The posterior (:mod:`artibot.learning.posterior`) is a smooth curve of System
@@ -137,8 +138,10 @@ def propose_round(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, P
     # thresholds: every domain with evidence pools into the others' priors; seen domains step
     raw = {name: bandit.fit(arr, _clip(thresholds.for_domain(name), lo, hi), RAW_PRIOR)
            for name, arr in after_cells.items() if arr[:, [N1, N2]].sum() > 0}
-    gaps = {name: (f.pair.mean[bandit.BINS:], np.diag(f.pair.cov)[bandit.BINS:]) for name, f in raw.items()}
-    fits = {name: _pooled_fit(after_cells[name], f.t, gaps, name) for name, f in raw.items()}
+    levels = {name: pooling.domain_level(after_cells[name][:, N1] + after_cells[name][:, N2],
+                                         f.pair.mean[bandit.BINS:], np.diag(f.pair.cov)[bandit.BINS:])
+              for name, f in raw.items()}
+    fits = {name: _pooled_fit(after_cells[name], f.t, levels, name) for name, f in raw.items()}
     price, source = _price(settings, fits, after_cells, lo, hi)
     reach = MAX_STEP * (max(1, n_batches) if CHAIN else 1)  # each batch may move a threshold by MAX_STEP
     steps: list[DomainStep] = []
@@ -203,21 +206,13 @@ def _price(settings: Settings, fits: Mapping[str, bandit.Fit], cells: Mapping[st
     return pooling.estimated_price(cells), "estimated"
 
 
-def _pooled_fit(counts: np.ndarray, t: float, gaps: Mapping[str, tuple[np.ndarray, np.ndarray]],
-                name: str) -> bandit.Fit:
-    """A domain's fit under the prior pooled from the other domains (see :mod:`artibot.learning.pooling`).
-
-    The ridge of the gap widens with the spread of the domains' own estimates (their sd
-    per bin): ``spread * sqrt(BINS)`` per bin pins the curve's level about as tightly as
-    the domains differ, never tighter than the base prior. Where domains differ a lot
-    (W1: each has its own break-even point) the pooled curve barely pulls; where they
-    are alike, or a domain has little data, it carries the domain.
-    """
-    mean, _ = pooling.pooled(gaps, exclude=name)
+def _pooled_fit(counts: np.ndarray, t: float, levels: Mapping[str, tuple[float, float]], name: str) -> bandit.Fit:
+    """A domain's fit whose gap prior is the pooled gap level of the other domains
+    (:func:`artibot.learning.pooling.pooled_level`); the base prior when there is no other domain."""
+    mean, sd = pooling.pooled_level(levels, exclude=name, floor=PRIOR.gap_sd, bins=bandit.BINS)
     if mean is None or not POOL:
         return bandit.fit(counts, t, PRIOR)
-    spread = np.std(np.array([g[0] for g in gaps.values()]), axis=0)
-    return bandit.fit(counts, t, PRIOR, mean, np.maximum(PRIOR.gap_sd, spread * np.sqrt(bandit.BINS)))
+    return bandit.fit(counts, t, PRIOR, np.full(bandit.BINS, mean), np.full(bandit.BINS, sd))
 
 
 def _step(name: str, old: float, f: bandit.Fit, price: float, source: str, lo: float, hi: float,

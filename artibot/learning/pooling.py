@@ -1,14 +1,18 @@
 """Sharing strength across domains (empirical Bayes) and the price of a System 2 call.
 
 **Pooled priors.** Each domain's curves are first fitted alone
-(:func:`artibot.learning.posterior.fit_pair` with the base prior). Per complexity bin,
-the domains' gap estimates (System 2's logit advantage) are combined by a
-random-effects mean: weights ``1 / (v_d + tau^2)`` with ``v_d`` the domain's posterior
-variance in that bin and ``tau^2`` the between-domain variance estimated by the
-DerSimonian–Laird moment formula. A domain's prior gap is then the pooled curve of the
-*other* domains (leave one out, so a domain's own data does not count twice); a domain
-seen for the first time starts from the pooled curve of all of them. With one domain
-there is nothing to pool: its prior stays the base prior (gap 0).
+(:func:`artibot.learning.posterior.fit_pair` with a vague gap prior). Its *gap level* —
+System 2's logit advantage averaged over the domain's traffic (:func:`domain_level`) —
+and that level's posterior variance go into a random-effects mean across domains:
+weights ``1 / (v_d + tau^2)``, ``tau^2`` the between-domain variance by the
+DerSimonian–Laird moment formula (:func:`pooled_level`). A domain's prior gap is then
+the pooled level of the *other* domains (leave one out, so its own data does not count
+twice), flat across complexity, with a per-bin sd of ``max(floor, spread * sqrt(bins))``
+(``spread`` the sd of the domains' levels): the ridge over ``bins`` bins pins the level
+about as tightly as domains differ. A domain seen for the first time starts from the
+pooled level of all of them. With one domain there is nothing to pool: its prior stays
+the base prior (gap 0). The level, not the curve, is pooled: domains whose break-even
+points differ (W1) would otherwise pull each other's curves out of place.
 
 **Estimated price.** With neither ``system2Cost`` nor ``targetSystem2Share``, the price
 of a System 2 call is System 2's average advantage over System 1 in the logged traffic:
@@ -82,6 +86,36 @@ def pooled(estimates: Mapping[str, tuple[np.ndarray, np.ndarray]],
         return None, None
     w = 1.0 / (variances[keep] + tau2)
     return (w * values[keep]).sum(axis=0) / w.sum(axis=0), np.sqrt(tau2)
+
+
+def domain_level(traffic: np.ndarray, gap: np.ndarray, variance: np.ndarray) -> tuple[float, float]:
+    """A domain's gap averaged over its traffic per bin, and that average's variance
+    (bins treated as independent).
+
+    >>> level, var = domain_level(np.array([1.0, 3.0]), np.array([0.4, 0.8]), np.array([0.1, 0.2]))
+    >>> round(level, 6), round(var, 6)  # 0.25 * 0.4 + 0.75 * 0.8, 0.0625 * 0.1 + 0.5625 * 0.2
+    (0.7, 0.11875)
+    """
+    total = float(traffic.sum())
+    w = traffic / total if total > 0 else np.full(len(traffic), 1.0 / len(traffic))
+    return float(w @ gap), float((w * w) @ variance)
+
+
+def pooled_level(levels: Mapping[str, tuple[float, float]], exclude: str | None, floor: float,
+                 bins: int) -> tuple[float | None, float]:
+    """``(prior mean, per-bin prior sd)`` of a domain's gap from the other domains' levels (module doc).
+
+    >>> pooled_level({"a": (0.0, 0.01), "b": (1.0, 0.01)}, "a", 1.5, 20)[0]
+    1.0
+    >>> pooled_level({"a": (0.0, 0.01)}, "a", 1.5, 20)
+    (None, 1.5)
+    """
+    est = {n: (np.array([v]), np.array([var])) for n, (v, var) in levels.items()}
+    mean = pooled_mean(est, exclude=exclude)
+    if mean is None:
+        return None, floor
+    spread = float(np.std([v for v, _ in levels.values()]))
+    return float(mean[0]), max(floor, spread * float(np.sqrt(bins)))
 
 
 def shrunk_price(gain: float, trials: float) -> float:
