@@ -62,6 +62,7 @@ def evidence_table(ev: Evidence) -> Table:
             why.insert(0, f"price of a System 2 call {ev.summary['price']:.3f} ({ev.summary['price_source']})")
         if why:
             tab.caption = "\n".join(why)
+            tab.caption_justify = "left"
         return tab
     rows = [(r["key"], r["status"], r["automatic"], r["promotion_streak"], r["demotion_streak"], r["s1"], r["s2"],
              fmt(r["confidence"], 2),

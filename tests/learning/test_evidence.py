@@ -302,3 +302,49 @@ def test_learn_in_evidence_mode_defers_and_applies(tmp_path):
     done = answer_pending(home=tmp_path, answers=["1=accept", "2=apply", "3=auto"], settings=s)
     assert done.status == "applied"
     assert done.threshold_changes["api"]["new"] > done.threshold_changes["api"]["old"]
+
+
+# --------------------------------------------------------------------- issue 9: price in force, words, reach
+def test_status_and_checkpoint_2_show_the_price_and_each_change_in_words(tmp_path):
+    from artibot.collector import collect_many
+    from artibot.config import default_settings
+    from artibot.cycle import learn
+    from artibot.status import status
+
+    s = default_settings()  # the shipped defaults: evidence mode, price estimated
+    assert s.lifelong.mode == "evidence" and s.lifelong.system2_cost is None
+    before = status(home=tmp_path, settings=s)["price"]
+    assert before == {"value": DEFAULT_PRICE, "source": "estimated", "round": None}
+    collect_many(world(2000, 11, lambda c: 0.3 if c > 0.5 else 0.0), home=tmp_path)
+    report = learn(home=tmp_path, answers="defaults", settings=s)
+    assert report.status == "applied"
+    after = status(home=tmp_path, settings=s)["price"]
+    assert after["source"] == "estimated" and after["round"] == report.round_id
+    assert 0.05 < after["value"] < 0.3  # System 2 gains 0.3 on half the traffic, 0 on the rest
+    ev = report.evidence[2]
+    assert ev.summary["price_source"] == "estimated"
+    reasons = [r["reason"] for r in ev.rows]
+    assert all(r.startswith(("System 2 wins by", "System 1 wins by")) for r in reasons)
+    assert any("in api; price" in r and "(estimated)" in r for r in reasons)
+    seed = settings_from_mapping({"learning": {"lifelong": {"mode": "seed"}}})
+    assert status(home=tmp_path, settings=seed)["price"] is None  # the seed's rule has no price
+
+
+def test_reason_in_words():
+    from artibot.learning.evidence import reason
+
+    assert reason("law", 0.14, 0.05, 0.1, "estimated", 0.4, 0.3) == \
+        "System 2 wins by 0.14 ± 0.05 in law; price 0.10 (estimated); threshold 0.40 → 0.30"
+    assert reason("law", -0.031, 0.02, 0.1, "system2Cost", 0.4, 0.4) == \
+        "System 1 wins by 0.03 ± 0.02 in law; price 0.10 (system2Cost); threshold stays 0.40"
+
+
+def test_a_round_of_many_batches_moves_as_far_as_the_evidence_supports():
+    # System 2 never helps and costs 0.05: every threshold should rise, far, in one round of 40 batches
+    records = world(2000, 12, lambda c: 0.0)
+    one = propose_round(frame_from_records(records), Thresholds(0.2, {}), {}, config(system2Cost=0.05))
+    assert one.params["batches"] == 40 and one.params["reach"] == pytest.approx(4.0)
+    assert one.new.for_domain("api") - 0.2 > 0.1 + 1e-9  # more than one step of the seed's trust region
+    # with a single batch the trust region is one step
+    few = propose_round(frame_from_records(records[:50]), Thresholds(0.2, {}), {}, config(system2Cost=0.05))
+    assert abs(few.new.for_domain("api") - 0.2) <= 0.1 + 1e-9
