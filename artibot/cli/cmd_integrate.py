@@ -36,20 +36,22 @@ def _run_plan(target: str, scope: str, dry_run: bool, install: bool) -> None:
     if target != "claude-code":
         raise InvalidInput(f"unknown target {target!r}: artibot installs into 'claude-code'")
     installer, plan = _plan(scope, install)
+    # Plain print, not the console: file paths must not be wrapped at 80 columns (or read
+    # as markup) when the output is piped or read by Claude.
     for line in plan.summary():
-        console.print(line)
+        print(line)
     if dry_run:
         diff = plan.diff()
         if diff:
             sys.stdout.write(diff if diff.endswith("\n") else diff + "\n")
-        console.print("dry run: nothing written")
+        print("dry run: nothing written")
         return
     if not plan.changed:
-        console.print("artibot is already installed" if install else "nothing to remove")
+        print("artibot is already installed" if install else "nothing to remove")
         return
     installer.apply(plan)
-    console.print("done" + (": restart Claude Code (or run /hooks) to load the hooks; /learn reviews rounds"
-                            if install else ""))
+    print("done" + (": restart Claude Code (or run /hooks) to load the hooks; /learn reviews rounds"
+                    if install else ""))
 
 
 def register(app: typer.Typer) -> None:

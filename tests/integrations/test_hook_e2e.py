@@ -117,6 +117,7 @@ def test_concurrent_tool_hooks_keep_an_exact_count(env: dict[str, str]) -> None:
     assert turn["tools"] == n and turn["tool_failures"] == 2
     assert sorted(turn["tool_names"]) == sorted(f"Tool{i}" for i in range(n))
     hook(env, "stop", payload("stop"))
+    hook(env, "session-end", payload("session_end"))
     [record] = ExperienceLog(home).read()
     assert record["tools"] == n and record["tool_failures"] == 2
 

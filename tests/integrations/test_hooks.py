@@ -15,7 +15,7 @@ import orjson
 import pytest
 
 from artibot.errors import CorruptFileError
-from artibot.integrations.claude_code import context, hooks, learner, turns
+from artibot.integrations.claude_code import context, handlers, hooks, learner, turns
 from artibot.store import sessions, state
 from artibot.store.experiences import ExperienceLog
 from artibot.store.fs import FileLock
@@ -90,6 +90,12 @@ def hook(home: Home, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixt
 
 def experiences(home: Home) -> list[dict]:
     return ExperienceLog(home).read()
+
+
+def final(hook: Driver, home: Home, sid: str | None = None) -> list[dict]:
+    """The experiences once the session ends (a stopped turn is final at the next prompt or session end)."""
+    hook("session-end", **({"session_id": sid} if sid else {}))
+    return experiences(home)
 
 
 def log_text(home: Home) -> str:
@@ -171,14 +177,16 @@ def spool_bytes(home: Home) -> bytes:
 
 def test_stop_records_one_success_with_decision_fields(hook: Driver, home: Home) -> None:
     hook.turn(SIMPLE, [("Read", True), ("Edit", True)])
-    [exp] = experiences(home)
-    assert exp["outcome"] == "success"
+    spool = sessions.SessionSpool(home, "s1").read()
+    assert spool["turn"] is None and spool["done"]["outcome"] == "success"
+    assert experiences(home) == []  # provisional until the next prompt or the session's end
+    [exp] = final(hook, home, "s1")
+    assert exp["outcome"] == "success" and exp["reached_stop"] is True
     assert exp["routed_to"] == "system1" and exp["domain"] == "docs"
     assert exp["source"] == "claude-code" and exp["tools"] == 2 and exp["tool_failures"] == 0
-    assert exp["session_id"] == "s1" and exp["closed_by"] == "stop"
+    assert exp["session_id"] == "s1" and exp["closed_by"] == "session-end"
     assert exp["propensity"] == 1.0 and exp["threshold"] == pytest.approx(0.4)
     assert exp["latency_ms"] >= 0
-    assert sessions.SessionSpool(home, "s1").read()["turn"] is None
 
 
 @pytest.mark.parametrize("tools, outcome", [
@@ -188,7 +196,7 @@ def test_stop_records_one_success_with_decision_fields(hook: Driver, home: Home)
 ])
 def test_last_tool_call_decides_failure(hook: Driver, home: Home, tools: list, outcome: str) -> None:
     hook.turn(SIMPLE, tools)
-    [exp] = experiences(home)
+    [exp] = final(hook, home, "s1")
     assert exp["outcome"] == outcome
     assert exp["tool_failures"] == sum(1 for _, ok in tools if not ok)
 
@@ -198,7 +206,7 @@ def test_interrupted_tool_call_fails_the_turn_even_if_later_calls_succeed(hook: 
     hook("post-tool-use-failure", is_interrupt=True, error="interrupted by user")
     hook("post-tool-use")
     hook("stop")
-    [exp] = experiences(home)
+    [exp] = final(hook, home)
     assert exp["outcome"] == "failed" and exp["outcome_reason"] == "a tool call was interrupted"
 
 
@@ -206,11 +214,11 @@ def test_a_prompt_after_a_prompt_records_the_interrupted_turn_as_failed(hook: Dr
     hook("user-prompt-submit", prompt=SIMPLE, session_id="s1")
     hook("post-tool-use", session_id="s1")
     hook("user-prompt-submit", prompt=HARD, session_id="s1")
-    [exp] = experiences(home)
-    assert exp["outcome"] == "failed" and exp["closed_by"] == "next-prompt"
+    [exp] = sessions.SessionSpool(home, "s1").read()["queue"]
+    assert exp["outcome"] == "failed" and exp["closed_by"] == "next-prompt" and exp["reached_stop"] is False
     assert exp["input"] == SIMPLE and exp["tools"] == 1
     hook("stop", session_id="s1")
-    first, second = experiences(home)
+    first, second = final(hook, home, "s1")
     assert second["outcome"] == "success" and second["routed_to"] == "system2"
 
 
@@ -225,7 +233,7 @@ def test_a_prompt_after_a_prompt_records_the_interrupted_turn_as_failed(hook: Dr
 ])
 def test_escalation_rule(hook: Driver, home: Home, tools: list, prompt: str, outcome: str) -> None:
     hook.turn(prompt, tools)
-    [exp] = experiences(home)
+    [exp] = final(hook, home, "s1")
     assert exp["outcome"] == outcome, exp["outcome_reason"]
 
 
@@ -234,13 +242,14 @@ def test_stop_is_idempotent_with_stop_hook_active(hook: Driver, home: Home) -> N
     hook("stop", stop_hook_active=False)
     hook("stop", stop_hook_active=True)
     hook("stop", stop_hook_active=True)
-    assert len(experiences(home)) == 1
+    assert len(final(hook, home)) == 1
 
 
 def test_stop_hook_active_still_closes_an_open_turn(hook: Driver, home: Home) -> None:
     hook("user-prompt-submit", prompt=SIMPLE)
     hook("stop", stop_hook_active=True)
-    assert len(experiences(home)) == 1
+    [exp] = final(hook, home)
+    assert exp["reached_stop"] is True
 
 
 def test_events_outside_a_turn_touch_nothing(hook: Driver, home: Home) -> None:
@@ -274,16 +283,27 @@ def test_session_start_closes_stale_spools_of_other_sessions(hook: Driver, home:
     hook("user-prompt-submit", prompt=SIMPLE, session_id="idle")
     hook("stop", session_id="idle")
     hook("user-prompt-submit", prompt=SIMPLE, session_id="recent")
-    old = (hooks.STALE_SESSION_MS / 1000) + 3600
-    for sid in ("crashed", "idle"):
+    hook("user-prompt-submit", prompt=SIMPLE, session_id="paused")
+    hook("stop", session_id="paused")
+    hook("user-prompt-submit", prompt=SIMPLE, session_id="working")
+    hook("stop", session_id="working")
+    hook("user-prompt-submit", prompt=SIMPLE, session_id="working")
+    day = (handlers.STALE_SESSION_MS / 1000) + 3600
+    hour = turns.FOLLOWUP_WINDOW_MS / 1000 + 60
+    for sid, old in (("crashed", day), ("idle", day), ("paused", hour), ("working", hour)):
         path = sessions.SessionSpool(home, sid).path
+        doc = orjson.loads(path.read_bytes())
+        doc["updated_ms"] -= int(old * 1000)
+        path.write_bytes(orjson.dumps(doc))
         st = path.stat()
         os.utime(path, (st.st_atime - old, st.st_mtime - old))
     hook("session-start", session_id="new")
-    closed = [e for e in experiences(home) if e["closed_by"] == "stale-session"]
-    assert [(e["session_id"], e["outcome"]) for e in closed] == [("crashed", "failed")]
-    assert not sessions.SessionSpool(home, "crashed").exists()
-    assert not sessions.SessionSpool(home, "idle").exists()
+    closed = {e["session_id"]: (e["closed_by"], e["outcome"]) for e in experiences(home)}
+    assert closed == {"crashed": ("stale-session", "failed"), "idle": ("stale-session", "success"),
+                      "paused": ("timeout", "success"), "working": ("next-prompt", "success")}
+    for sid in ("crashed", "idle", "paused"):
+        assert not sessions.SessionSpool(home, sid).exists()
+    assert sessions.SessionSpool(home, "working").read()["turn"] is not None  # still working: kept
     assert sessions.SessionSpool(home, "recent").read()["turn"] is not None
 
 
@@ -293,7 +313,7 @@ def test_session_start_does_not_close_its_own_open_turn(hook: Driver, home: Home
     hook("session-start", session_id="s1", source="compact")
     assert experiences(home) == []
     hook("stop", session_id="s1")
-    assert experiences(home)[0]["outcome"] == "success"
+    assert final(hook, home, "s1")[0]["outcome"] == "success"
 
 
 # ----------------------------------------------------------------------------- session context
@@ -344,17 +364,17 @@ def test_routing_line(reason: str, system: str, line: str) -> None:
 
 # ----------------------------------------------------------------------------- errors
 def test_errors_go_to_the_log_without_the_prompt(hook: Driver, home: Home, monkeypatch: pytest.MonkeyPatch) -> None:
-    from artibot.routing import Router
+    from artibot.router import RoutingPolicy
 
-    def explode(self: Router, text: str, domain: str | None = None) -> None:
+    def explode(self: RoutingPolicy, text: str, **kwargs: object) -> None:
         raise ValueError(f"cannot route {text!r}")
 
-    monkeypatch.setattr(Router, "route", explode)
+    monkeypatch.setattr(RoutingPolicy, "decide", explode)
     prompt = "refactor billing for carol@example.org please"
     code, out = hook("user-prompt-submit", prompt=prompt)
     assert (code, out) == (0, "")
     log = log_text(home)
-    assert "user-prompt-submit\tValueError: cannot route" in log
+    assert "user-prompt-submit\tValueError: " in log
     assert "carol" not in log and "refactor billing" not in log
     assert oct(sessions.hook_log_path(home).stat().st_mode & 0o777) == "0o600"
 

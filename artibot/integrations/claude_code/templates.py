@@ -3,7 +3,7 @@
 The installer (``installer.py``) merges these into a user's files; the plugin layout
 under ``config/claude-code/`` ships the same content for ``/plugin install``.
 
-Hooks are registered for six events. ``PreToolUse`` is left out on purpose: it runs
+Hooks are registered for seven events. ``PreToolUse`` is left out on purpose: it runs
 before *every* tool call and blocks it until the hook returns, and the learner needs
 nothing from it that ``PostToolUse`` / ``PostToolUseFailure`` do not already say.
 """
@@ -42,6 +42,8 @@ HOOKS: tuple[HookSpec, ...] = (
     HookSpec("UserPromptSubmit", "user-prompt-submit", None, 5),
     HookSpec("PostToolUse", "post-tool-use", "*", 5),
     HookSpec("PostToolUseFailure", "post-tool-use-failure", "*", 5),
+    # A tool call the permission system refuses fires no tool hook, only this one.
+    HookSpec("PermissionRequest", "permission-request", "*", 5),
     HookSpec("Stop", "stop", None, 10),
     # The hook only starts a detached learner; 5 s also lifts SessionEnd's ~1.5 s budget.
     HookSpec("SessionEnd", "session-end", None, 5),
@@ -49,7 +51,7 @@ HOOKS: tuple[HookSpec, ...] = (
 
 KNOWN_CLI_EVENTS = frozenset({
     "session-start", "user-prompt-submit", "pre-tool-use", "post-tool-use",
-    "post-tool-use-failure", "stop", "session-end", "nightly-learner",
+    "post-tool-use-failure", "permission-request", "stop", "session-end", "nightly-learner",
 })
 _OURS = re.compile(r"\shook\s+(" + "|".join(sorted(KNOWN_CLI_EVENTS, key=len, reverse=True)) + r")\s*$")
 
