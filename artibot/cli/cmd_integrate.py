@@ -27,8 +27,10 @@ def artibot_command() -> str:
 def _plan(scope: str, install: bool):
     from artibot.integrations.claude_code import installer
 
+    from artibot.integrations.claude_code.templates import hook_prefix
+
     kwargs = {"user_dir": claude_user_dir(), "project_dir": claude_project_dir() or Path.cwd(),
-              "command": artibot_command()}
+              "command": artibot_command(), "hook_prefix": hook_prefix(sys.executable)}
     return installer, (installer.plan_install(scope, **kwargs) if install else installer.plan_uninstall(scope, **kwargs))
 
 

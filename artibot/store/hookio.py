@@ -322,3 +322,36 @@ def append_log(root: str, line: str) -> None:
         os.write(fd, line.rstrip("\n").encode("utf-8", "replace") + b"\n")
     finally:
         os.close(fd)
+
+
+# --------------------------------------------------------------------- the router cache
+def stamps(paths) -> list:
+    """``[path, mtime_ns, size]`` of each path (``None`` for a missing one): a cache key."""
+    out = []
+    for path in paths:
+        try:
+            st = os.stat(path)
+            out.append([path, st.st_mtime_ns, st.st_size])
+        except OSError:
+            out.append([path, None, None])
+    return out
+
+
+def files_in(directory: str, *, skip: frozenset = frozenset()) -> list[str]:
+    """The regular files directly in ``directory`` (not ``skip``), sorted; none if it is missing."""
+    try:
+        with os.scandir(directory) as entries:
+            return sorted(e.path for e in entries if e.name not in skip and e.is_file(follow_symlinks=False))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+
+
+def read_cache(root: str, name: str) -> bytes | None:
+    """The bytes of ``sessions/<name>``, or None."""
+    return _read(f"{root}/sessions/{name}")
+
+
+def write_cache(root: str, name: str, data: bytes) -> None:
+    """Replace ``sessions/<name>`` atomically (a cache: no ``fsync``)."""
+    ensure_dir(root)
+    _write_atomic(f"{ensure_dir(f'{root}/sessions')}/{name}", data)

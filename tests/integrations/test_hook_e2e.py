@@ -186,9 +186,10 @@ def test_real_entry_point_survives_bad_stdin(env: dict[str, str], data: bytes) -
 
 def test_bench_script_runs_on_a_tiny_budget() -> None:
     script = Path(__file__).resolve().parents[2] / "scripts" / "bench_hooks.py"
-    proc = subprocess.run([sys.executable, str(script), "--runs", "1", "--warmup", "0"],
+    proc = subprocess.run([sys.executable, str(script), "--runs", "1", "--warmup", "0", "--no-extras"],
                           capture_output=True, timeout=120)
     assert proc.returncode == 0, proc.stderr.decode()
     table = proc.stdout.decode()
-    for row in ("python -c pass", "user-prompt-submit", "post-tool-use", "session-end (spawns learner)"):
+    for row in ("python -c pass (sh -c)", "user-prompt-submit", "post-tool-use", "permission-request", "stop",
+                "python -m artibot hook user-prompt-submit", "session-end"):
         assert row in table

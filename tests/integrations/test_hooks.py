@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -461,7 +462,9 @@ class FakePopen:
 @pytest.fixture
 def fake_popen(monkeypatch: pytest.MonkeyPatch) -> list[dict]:
     FakePopen.calls = []
-    monkeypatch.setattr(learner.subprocess, "Popen", FakePopen)
+    import subprocess
+
+    monkeypatch.setattr(subprocess, "Popen", FakePopen)
     return FakePopen.calls
 
 
@@ -472,7 +475,7 @@ def test_session_end_spawns_a_detached_learner_with_the_home_pinned(hook: Driver
     [call] = fake_popen
     assert call["args"][1:] == ["-m", "artibot", "hook", "nightly-learner"]
     assert call["start_new_session"] is True and call["close_fds"] is True
-    assert call["stdin"] == call["stdout"] == call["stderr"] == learner.subprocess.DEVNULL
+    assert call["stdin"] == call["stdout"] == call["stderr"] == subprocess.DEVNULL
     assert call["env"]["ARTIBOT_HOME"] == str(home.root) and call["cwd"] == home.root
     stamp = sessions.read_learner_stamp(home)
     assert stamp["pid"] == 4242 and stamp["reason"] == "session-end"
@@ -512,12 +515,12 @@ def test_session_start_spawns_only_when_the_last_start_is_stale(hook: Driver, ho
 
 
 def test_stamp_staleness(home: Home) -> None:
-    assert learner.stamp_is_stale(home, now=10**12)[0]
+    assert learner.stamp_is_stale(str(home.root), now=10**12)[0]
     sessions.write_learner_stamp(home, started_ms=10**12, pid=1, reason="t")
-    assert not learner.stamp_is_stale(home, now=10**12 + learner.STALE_AFTER_MS)[0]
-    assert learner.stamp_is_stale(home, now=10**12 + learner.STALE_AFTER_MS + 1)[0]
+    assert not learner.stamp_is_stale(str(home.root), now=10**12 + learner.STALE_AFTER_MS)[0]
+    assert learner.stamp_is_stale(str(home.root), now=10**12 + learner.STALE_AFTER_MS + 1)[0]
     (home.sessions_dir / sessions.LEARNER_STAMP).write_text("garbage")
-    stale, why = learner.stamp_is_stale(home, now=0)
+    stale, why = learner.stamp_is_stale(str(home.root), now=0)
     assert stale and "unreadable" in why
 
 

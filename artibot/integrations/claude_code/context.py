@@ -8,7 +8,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+TYPE_CHECKING = False  # not typing's: imported by every prompt hook
+if TYPE_CHECKING:
+    from typing import Any, Mapping, Sequence
 
 SESSION_CONTEXT_LIMIT = 2_000
 """Characters of SessionStart context (Claude Code accepts 10,000; this one is read every session)."""
@@ -61,6 +63,12 @@ def session_context(summary: Mapping[str, Any] | None, *, pending_review: bool,
     for problem in problems:
         lines.append(f"- artibot problem: {problem}")
     return truncate("\n".join(lines), limit)
+
+
+def policy_summary(policy: Any) -> dict[str, Any]:
+    """What :func:`session_context` shows of a routing policy (as ``Router.summary()``)."""
+    return {"thresholds": {"default": policy.default_threshold, "domains": dict(policy.domain_thresholds)},
+            "system1_patterns": sorted(policy.cache)}
 
 
 def routing_line(decision: Mapping[str, Any]) -> str:

@@ -122,12 +122,12 @@ def _routed_text(prompt: str) -> str:
 
 def _route(call, prompt: str) -> tuple[dict, str]:
     """The router's decision fields and the anonymized text for ``prompt``."""
+    from artibot.integrations.claude_code.routecache import load_policy
     from artibot.privacy import anonymize
-    from artibot.routing import Router
 
     text = anonymize(_routed_text(prompt))
-    router = Router.load(call.home())
-    decision = router.policy.decide(text, rng=router.rng)
+    policy, rng = load_policy(call)
+    decision = policy.decide(text, rng=rng)
     return {name: getattr(decision, name, None) for name in turns.DECISION_FIELDS}, text
 
 
@@ -231,29 +231,32 @@ def session_start(call) -> dict:
     from artibot.integrations.claude_code import context
 
     problems: list[str] = []
-    router = None
+    policy = None
     try:
-        from artibot.routing import Router
+        from artibot.integrations.claude_code.routecache import load_policy
 
-        router = Router.load(call.home())
+        policy = load_policy(call)[0]
     except Exception as exc:  # the context still goes out, naming the problem
         call.log_error(exc, "loading the learned state")
         problems.append(str(exc))
     call.attempt("settling idle sessions", lambda: settle_idle_sessions(call))
     if call.session_id:
         call.attempt("recording the session's turns", lambda: flush(call, _spool(call)))
-    if router is not None:
-        call.attempt("starting the learner", lambda: _start_learner(call, router.settings, stale_only=True))
+    if policy is not None:
+        call.attempt("starting the learner", lambda: _start_learner(call, None, stale_only=True))
     pending = bool(call.attempt("checking for a pending review", lambda: _pending_review(call)))
-    text = context.session_context(router.summary() if router is not None else None,
+    text = context.session_context(context.policy_summary(policy) if policy is not None else None,
                                    pending_review=pending, problems=problems)
     return context.hook_output("SessionStart", text)
 
 
 def _pending_review(call) -> bool:
-    from artibot.store.fs import check_regular
+    import os
 
-    return check_regular(call.home().pending_review)
+    path = f"{call.root}/pending-review.json"  # Home.pending_review, without loading the store
+    if os.path.islink(path):
+        raise OSError(f"{path} is a symbolic link; artibot will not read it")
+    return os.path.isfile(path)
 
 
 def settle_idle_sessions(call) -> None:
@@ -302,14 +305,17 @@ def session_end(call) -> None:
 def _start_learner(call, settings, *, stale_only: bool) -> None:
     from artibot.integrations.claude_code import learner
 
-    home = call.home()
     if stale_only:
-        stale, why = learner.stamp_is_stale(home, now=call.now)
+        stale, why = learner.stamp_is_stale(call.root, now=call.now)
         if not stale:
             return
-        result = learner.spawn(home, settings, now=call.now, reason=f"{call.event} ({why})")
+        from artibot.config import load_settings
+
+        home = call.home()
+        result = learner.spawn(home, settings or load_settings(home.root), now=call.now,
+                               reason=f"{call.event} ({why})")
     else:
-        result = learner.spawn(home, settings, now=call.now, reason=call.event)
+        result = learner.spawn(call.home(), settings, now=call.now, reason=call.event)
     call.log((f"learner started, pid {result.pid}: " if result.started else "") + result.reason)
 
 

@@ -305,19 +305,22 @@ def _other_scope_warnings(scope: str, *, user_dir: Path, project_dir: Path, comm
     return tuple(warnings)
 
 
-def _plan(scope: str, user_dir: Path, project_dir: Path, command: str, *, install: bool) -> InstallPlan:
+def _plan(scope: str, user_dir: Path, project_dir: Path, command: str, *, install: bool,
+          hook_prefix: str | None = None) -> InstallPlan:
     _check_scope(scope)
     check_command_prefix(command)
+    hooks_by = hook_prefix or command
+    check_command_prefix(hooks_by)
     if scope != "user" and not Path(project_dir).is_dir():
         raise IntegrationError(f"the project directory {project_dir} does not exist")
     settings = settings_path_for(scope, user_dir=user_dir, project_dir=project_dir)
     learn = commands_dir_for(scope, user_dir=user_dir, project_dir=project_dir) / "learn.md"
     changes = (
-        _settings_change(settings, command, install=install),
+        _settings_change(settings, hooks_by, install=install),
         _learn_change(learn, command, install=install),
     )
     warnings = _other_scope_warnings(scope, user_dir=user_dir, project_dir=project_dir,
-                                     command=command) if install else ()
+                                     command=hooks_by) if install else ()
     empty_dirs: tuple[Path, ...] = ()
     if not install:
         # ~/.claude is Claude Code's own home and stays; a project's .claude left empty goes.
@@ -326,15 +329,19 @@ def _plan(scope: str, user_dir: Path, project_dir: Path, command: str, *, instal
 
 
 def plan_install(scope: str = "user", *, user_dir: Path, project_dir: Path,
-                 command: str = "artibot") -> InstallPlan:
-    """Every change ``artibot install claude-code`` makes; raises before anything is written."""
-    return _plan(scope, user_dir, project_dir, command, install=True)
+                 command: str = "artibot", hook_prefix: str | None = None) -> InstallPlan:
+    """Every change ``artibot install claude-code`` makes; raises before anything is written.
+
+    ``command`` runs the CLI (the ``/learn`` command calls it); ``hook_prefix`` runs the
+    hooks (:func:`~.templates.hook_prefix`; default: ``command``).
+    """
+    return _plan(scope, user_dir, project_dir, command, install=True, hook_prefix=hook_prefix)
 
 
 def plan_uninstall(scope: str = "user", *, user_dir: Path, project_dir: Path,
-                   command: str = "artibot") -> InstallPlan:
+                   command: str = "artibot", hook_prefix: str | None = None) -> InstallPlan:
     """Every change ``artibot uninstall claude-code`` makes (only artibot's own entries)."""
-    return _plan(scope, user_dir, project_dir, command, install=False)
+    return _plan(scope, user_dir, project_dir, command, install=False, hook_prefix=hook_prefix)
 
 
 def apply(plan: InstallPlan) -> None:

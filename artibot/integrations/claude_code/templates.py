@@ -56,6 +56,24 @@ KNOWN_CLI_EVENTS = frozenset({
 _OURS = re.compile(r"\shook\s+(" + "|".join(sorted(KNOWN_CLI_EVENTS, key=len, reverse=True)) + r")\s*$")
 
 
+HOOK_LAUNCHER = "import sys; sys.path[0] or sys.path.pop(0); from artibot.__main__ import main; sys.exit(main())"
+"""What the registered hook command runs with ``python -c``.
+
+Not the ``artibot`` console script: pip's wrapper imports ``re`` (~8 ms) before anything
+else. Not ``python -m artibot``: ``runpy`` costs ~4 ms. Each hook is a new process on
+every prompt and tool call, so these count (``scripts/bench_hooks.py``). The current
+directory (the user's project, where Claude Code runs hooks) is taken off ``sys.path``
+so that a project's own ``json.py`` or ``artibot/`` cannot stand in for ours.
+"""
+
+
+def hook_prefix(python: str) -> str:
+    """The hook command prefix for the interpreter at ``python``: ``<python> -c '<launcher>'``."""
+    import shlex
+
+    return f"{shlex.quote(python)} -c {shlex.quote(HOOK_LAUNCHER)}"
+
+
 def hook_command(command: str, cli_event: str) -> str:
     return f"{command} hook {cli_event}"
 

@@ -34,7 +34,9 @@ unjudged at session end or after :data:`FOLLOWUP_WINDOW_MS` without a prompt.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+TYPE_CHECKING = False  # not typing's: this module is on every hook's path
+if TYPE_CHECKING:
+    from typing import Any, Mapping
 
 PLANNING_TOOLS = frozenset({
     "TaskCreate", "TaskUpdate",  # task lists in Claude Code 2.1 (loaded through ToolSearch)
@@ -58,7 +60,7 @@ MAX_TOOL_NAMES = 32
 
 DECISION_FIELDS = ("system", "complexity", "domain", "pattern", "confidence", "threshold", "propensity", "reason")
 
-Turn = dict[str, Any]
+Turn = dict  # a plain JSON object (kept in the spool between hook processes)
 
 
 def open_turn(decision: Mapping[str, Any], text: str, *, now: int, prompt_id: str | None = None) -> Turn:

@@ -1,0 +1,68 @@
+"""The routing policy for the prompt hook, without loading the config and the state each time.
+
+Building the policy means the config module, ``orjson``, the state files and the
+public ``Router`` (with the collector behind it): about half the prompt hook's time.
+The policy the last prompt hook built is kept in ``sessions/.router-cache.pickle``
+with a key: size and modification time of every file it may depend on — the files
+in the data home (thresholds, System 1 cache, a config file; the experience log and
+the spools excepted), the config files the settings are read from (``$ARTIBOT_CONFIG``,
+``./artibot.config.json``), the shipped defaults, and artibot's own router code. Any
+change to one of them, or a cache that does not load, rebuilds it through
+:class:`artibot.routing.Router` — the cache can be stale by no more than a file's
+modification time can lie.
+
+The file is a pickle: it lives in the user's 0700 data home and only artibot writes it.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+
+from artibot.store import hookio
+
+CACHE_NAME = ".router-cache.pickle"
+FORMAT = 1
+_NOT_STATE = frozenset({"daily-experiences.json", ".daily-experiences.lock", ".learner.lock", ".state.lock"})
+
+
+def _key(call) -> list:
+    import artibot
+    import artibot.router
+
+    code = os.path.dirname(artibot.router.__file__)
+    shipped = os.path.join(os.path.dirname(os.path.dirname(artibot.__file__)), "config")
+    config_env = os.environ.get("ARTIBOT_CONFIG")
+    paths = [*hookio.files_in(call.root, skip=_NOT_STATE), *hookio.files_in(code),
+             *hookio.files_in(shipped), *hookio.files_in(os.path.join(os.path.dirname(artibot.__file__), "_config")),
+             os.path.join(os.getcwd(), "artibot.config.json")]
+    if config_env:
+        paths.append(os.path.expanduser(config_env))
+    return [FORMAT, artibot.__version__, config_env, os.getcwd(), hookio.stamps(paths)]
+
+
+def load_policy(call):
+    """``(policy, rng)`` as :meth:`artibot.routing.Router.load` would build them."""
+    key = _key(call)
+    data = hookio.read_cache(call.root, CACHE_NAME)
+    if data is not None:
+        try:
+            cached_key, policy, wants_rng = pickle.loads(data)
+            if cached_key == key:
+                return policy, _rng(wants_rng)
+        except Exception as exc:  # noqa: BLE001 - any damage: rebuild below
+            call.log(f"router cache unreadable, rebuilt ({type(exc).__name__})")
+    from artibot.routing import Router
+
+    router = Router.load(call.home())
+    call.attempt("keeping the router cache", lambda: hookio.write_cache(
+        call.root, CACHE_NAME, pickle.dumps((key, router.policy, router.rng is not None), protocol=5)))
+    return router.policy, router.rng
+
+
+def _rng(wanted: bool):
+    if not wanted:
+        return None
+    import random
+
+    return random.Random()
