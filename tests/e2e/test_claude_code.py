@@ -151,6 +151,7 @@ def test_background_agent_notification_mid_turn(world: World) -> None:
     prompts = world.payloads("UserPromptSubmit")
     notes = [p for p in prompts if p["prompt"].startswith("<task-notification>")]
     assert notes, "the sub-agent's notification did not arrive"
+    assert notes[0]["prompt_id"] == prompts[0]["prompt_id"]  # mid-turn: it carries the open turn's id
     exp = one(world)
     assert exp["input"].startswith(SIMPLE) and exp["tools"] == 2  # Agent + the main Bash, not the sub-agent's
     assert exp["outcome"] == "escalated" and exp["reached_stop"]
