@@ -111,6 +111,10 @@ def bench(args: argparse.Namespace, tmp: Path) -> dict[str, list[float]]:
     env = dict(os.environ, HOME=str(tmp / "home"), ARTIBOT_HOME=str(tmp / "data"), PYTHONPYCACHEPREFIX=str(tmp / "pyc"))
     for name in ("ARTIBOT_CONFIG", "PYTHONDONTWRITEBYTECODE", "CLAUDE_PROJECT_DIR"):
         env.pop(name, None)  # as installed: pip compiled the .pyc files
+    (tmp / "data").mkdir(mode=0o700)
+    # No learner during the measurement: it would compete for the CPU (a spawn is timed
+    # by tests/integrations/test_hook_e2e.py, not here).
+    (tmp / "data" / "artibot.config.json").write_text('{"learning": {"lifelong": {"batchSize": 100000}}}')
     bare_sh = ["sh", "-c", f"{shlex.quote(sys.executable)} -c pass"]
     times: dict[str, list[float]] = {}
 
@@ -201,7 +205,7 @@ def transcript_tail(tmp: Path, runs: int) -> list[tuple[str, float]]:
 
 def main() -> None:
     args = parse_args()
-    with tempfile.TemporaryDirectory(prefix="artibot-bench-") as name:
+    with tempfile.TemporaryDirectory(prefix="artibot-bench-", ignore_cleanup_errors=True) as name:
         tmp = Path(name)
         times = bench(args, tmp)
         extras = None if args.no_extras else (huge_prompt(tmp), transcript_tail(tmp, max(3, args.runs // 3)))

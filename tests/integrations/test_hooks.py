@@ -544,3 +544,14 @@ def test_nightly_learner_logs_a_held_lock(home: Home, monkeypatch: pytest.Monkey
     monkeypatch.setitem(sys.modules, "artibot.cycle", types.SimpleNamespace(learn=learn))
     assert hooks.main(["nightly-learner"]) == 0
     assert "learner skipped" in log_text(home)
+
+
+def test_a_recent_check_without_a_batch_skips_the_next_one(home: Home) -> None:
+    root = str(home.root)
+    assert learner.stamp_is_stale(root, now=10**12)[0]
+    learner.note_check(root, now=10**12)
+    stale, why = learner.stamp_is_stale(root, now=10**12 + learner.CHECK_EVERY_MS - 1)
+    assert not stale and "last check" in why
+    assert learner.stamp_is_stale(root, now=10**12 + learner.CHECK_EVERY_MS)[0]
+    (home.sessions_dir / learner.CHECK_STAMP).write_text("garbage")
+    assert learner.stamp_is_stale(root, now=10**12)[0]  # a damaged check stamp: check again

@@ -17,9 +17,12 @@ route was bad, so a phrase must be unambiguous in a follow-up ("revert that", no
 "revert"; "no," at the start, not "no need"). The labelled corpus in
 ``tests/data/followups.jsonl`` measures both (README, "Outcome from the next prompt").
 
-English phrases match whole words, case-insensitively; Korean phrases match as
-substrings (Korean attaches endings: 틀렸 covers 틀렸어, 틀렸네요, 틀렸잖아).
-The tables are compiled once, on first use.
+English phrases match whole words, case-insensitively, apostrophes and punctuation
+ignored ("that's" = "thats"; ``^`` = only at the start; ``*`` = a word that starts so);
+Korean phrases match as substrings (Korean attaches endings: 틀렸 covers 틀렸어,
+틀렸네요, 틀렸잖아). Matching is a dictionary walk over the prompt's words, linear in
+its length: one regular expression per table took 26 ms to compile and 8 ms per prompt,
+on a hook that runs on every prompt.
 
 >>> judge("no, that's wrong — the test still fails")[0]
 'failed'
@@ -66,9 +69,10 @@ CORRECTION_EN = (
 """Phrases that say the previous turn went wrong."""
 
 CORRECTION_EN_EXCEPT = (
-    "no need", "no problem", "no worries", "no rush", "no thanks needed", "no,? that's (?:great|perfect|fine|good)",
-    "not quite yet", "still need", "still want", "still have to", "still good", "still works", "no longer need",
-    "nothing changed in", "no changes? (?:needed|required)", "^now ", "^nothing else",
+    "no need", "no problem", "no worries", "no rush", "no thanks needed", "no that's great", "no that's perfect",
+    "no that's fine", "no that's good", "not quite yet", "still need", "still want", "still have to", "still good",
+    "still works", "no longer need", "nothing changed in", "no change needed", "no changes needed",
+    "no change required", "no changes required",
 )
 """Phrases that look like corrections and are not ("no need to…", "still need to…")."""
 
@@ -76,7 +80,7 @@ ESCALATION_EN = (
     "think harder", "think more", "think deeper", "think it through", "think carefully", "think step by step",
     "ultrathink", "--think", "more carefully", "more thorough", "be thorough", "thoroughly",
     "dig deeper", "look deeper", "go deeper", "deeper analysis", "in more depth", "in depth", "in detail",
-    "more detail", "more detailed", "step by step", "step-by-step", "root cause", "properly analy",
+    "more detail", "more detailed", "step by step", "step-by-step", "root cause", "properly analy*",
     "full analysis", "proper analysis", "analyze it properly", "investigate", "make a plan", "plan it",
     "plan first", "plan this", "write a plan", "consider the edge cases", "consider edge cases",
     "all the edge cases", "review the whole", "check everything", "every case", "more rigorous",
@@ -105,46 +109,84 @@ ESCALATION_KO = (
 )
 """Korean requests for deeper work (substrings)."""
 
-_compiled: dict[str, re.Pattern[str]] = {}
+Phrase = tuple[tuple[str, ...], bool, str]
+"""(words, anchored at the start, the phrase as written)."""
+
+_tables: dict[str, dict[str, list[Phrase]]] = {}
+_WORD = re.compile(r"[0-9a-z][0-9a-z'\-]*|--[a-z][a-z-]*")
 
 
-def _english(phrases: tuple[str, ...]) -> re.Pattern[str]:
-    """One alternation; ``^phrase`` must open the prompt, others match at word edges anywhere."""
-    parts = []
-    for phrase in sorted(phrases, key=len, reverse=True):
+def _words(text: str) -> list[str]:
+    return [w.replace("'", "") for w in _WORD.findall(text.lower())]
+
+
+def _index(phrases: tuple[str, ...]) -> dict[str, list[Phrase]]:
+    """``first word -> phrases`` (a first word ending in ``*`` is indexed under ``*``)."""
+    out: dict[str, list[Phrase]] = {}
+    for phrase in phrases:
         anchored = phrase.startswith("^")
-        body = phrase[1:] if anchored else phrase
-        body = body if any(c in body for c in "?(") else re.escape(body)
-        body = body.replace("'", "['\u2019]?")  # that's / thats / that’s
-        parts.append(("^" if anchored else r"(?<![\w-])") + body + r"(?![\w])")
-    return re.compile("|".join(parts), re.IGNORECASE)
+        words = tuple(_words(phrase[1:] if anchored else phrase.replace("*", "")))
+        if phrase.endswith("*"):
+            words = words[:-1] + (words[-1] + "*",)
+        out.setdefault(words[0] if not words[0].endswith("*") else "*", []).append((words, anchored, phrase))
+    for candidates in out.values():
+        candidates.sort(key=lambda p: -len(p[0]))  # the longest phrase at a position wins
+    return out
 
 
-def _korean(phrases: tuple[str, ...]) -> re.Pattern[str]:
-    return re.compile("|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True)))
+def _table(name: str) -> dict[str, list[Phrase]]:
+    if not _tables:
+        _tables.update(correction_en=_index(CORRECTION_EN), correction_en_except=_index(CORRECTION_EN_EXCEPT),
+                       escalation_en=_index(ESCALATION_EN))
+    return _tables[name]
 
 
-def _pattern(name: str) -> re.Pattern[str]:
-    if not _compiled:
-        _compiled.update(
-            correction_en=_english(CORRECTION_EN), correction_en_except=_english(CORRECTION_EN_EXCEPT),
-            escalation_en=_english(ESCALATION_EN), correction_ko=_korean(CORRECTION_KO),
-            correction_ko_except=_korean(CORRECTION_KO_EXCEPT), escalation_ko=_korean(ESCALATION_KO),
-        )
-    return _compiled[name]
+def _matches(words: list[str], at: int, phrase: tuple[str, ...]) -> bool:
+    if at + len(phrase) > len(words):
+        return False
+    for word, want in zip(words[at:], phrase):
+        if want.endswith("*") and not word.startswith(want[:-1]):
+            return False
+        if not want.endswith("*") and word != want:
+            return False
+    return True
+
+
+def _find(words: list[str], table: dict[str, list[Phrase]], alive: list[bool] | None = None) -> tuple[int, Phrase] | None:
+    """The first phrase of ``table`` in ``words`` (only over ``alive`` words): (position, phrase)."""
+    for at, word in enumerate(words):
+        for phrase in table.get(word, ()):
+            words_, anchored, _ = phrase
+            if (anchored and at) or not _matches(words, at, words_):
+                continue
+            if alive is None or all(alive[at:at + len(words_)]):
+                return at, phrase
+    return None
+
+
+def _english_correction(words: list[str]) -> str | None:
+    # Look-alikes are taken out first, so "no need to…, but it still fails" still counts.
+    alive = [True] * len(words)
+    exceptions = _table("correction_en_except")
+    for at in range(len(words)):
+        for words_, anchored, _ in exceptions.get(words[at], ()):
+            if not (anchored and at) and _matches(words, at, words_):
+                alive[at:at + len(words_)] = [False] * len(words_)
+    found = _find(words, _table("correction_en"), alive)
+    return found[1][2].lstrip("^") if found else None
+
+
+def _korean(text: str, phrases: tuple[str, ...], exceptions: tuple[str, ...] = ()) -> str | None:
+    for look_alike in exceptions:
+        text = text.replace(look_alike, " ")
+    text += " "
+    found = [(text.find(p), p) for p in phrases if p in text]
+    return min(found)[1].strip() if found else None
 
 
 def _normalize(prompt: str) -> str:
     text = " ".join(prompt[:PROMPT_CHARS].split())
     return text.replace("\u2019", "'").replace("\u2014", " ").strip(" \"'`")
-
-
-def _correction(text: str) -> str | None:
-    # Look-alikes are blanked out first, so "no need to…, but it still fails" still counts.
-    cleaned = _pattern("correction_en_except").sub(" ", text)
-    cleaned = _pattern("correction_ko_except").sub(" ", cleaned)
-    found = _pattern("correction_en").search(cleaned) or _pattern("correction_ko").search(cleaned + " ")
-    return found.group(0).strip() if found else None
 
 
 def judge(prompt: str) -> tuple[str, str] | None:
@@ -155,10 +197,12 @@ def judge(prompt: str) -> tuple[str, str] | None:
     text = _normalize(prompt)
     if not text:
         return None
-    phrase = _correction(text)
+    words = _words(text)
+    phrase = _english_correction(words) or _korean(text, CORRECTION_KO, CORRECTION_KO_EXCEPT)
     if phrase:
         return "failed", f"the next prompt corrects it ({phrase!r})"
-    found = _pattern("escalation_en").search(text) or _pattern("escalation_ko").search(text)
-    if found:
-        return "escalated", f"the next prompt asks for deeper work ({found.group(0).strip()!r})"
+    found = _find(words, _table("escalation_en"))
+    phrase = found[1][2] if found else _korean(text, ESCALATION_KO)
+    if phrase:
+        return "escalated", f"the next prompt asks for deeper work ({phrase!r})"
     return None

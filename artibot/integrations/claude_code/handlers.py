@@ -314,6 +314,8 @@ def _start_learner(call, settings, *, stale_only: bool) -> None:
         home = call.home()
         result = learner.spawn(home, settings or load_settings(home.root), now=call.now,
                                reason=f"{call.event} ({why})")
+        if not result.started:
+            learner.note_check(call.root, now=call.now)
     else:
         result = learner.spawn(call.home(), settings, now=call.now, reason=call.event)
     call.log((f"learner started, pid {result.pid}: " if result.started else "") + result.reason)

@@ -31,6 +31,13 @@ STALE_AFTER_MS = 20 * 3600 * 1000
 LEARNER_STAMP = ".learner-stamp.json"
 """Under ``sessions/``; written by :func:`artibot.store.sessions.write_learner_stamp`."""
 
+CHECK_STAMP = ".learner-check.json"
+"""Under ``sessions/``: when SessionStart last looked for a batch and found no learner needed."""
+
+CHECK_EVERY_MS = 3600 * 1000
+"""SessionStart looks for a waiting batch at most this often (it costs the experience log's
+import and a count); sessions that end normally start the learner at SessionEnd anyway."""
+
 
 class Spawn:
     """What a spawn attempt did, for the hook log."""
@@ -59,6 +66,9 @@ def stamp_is_stale(root: str, *, now: int) -> tuple[bool, str]:
         # The stamp is a scheduling hint, not state: a damaged one is replaced by the next start.
         return True, f"learner stamp unreadable ({exc})"
     if stamp is None:
+        checked = _checked_ms(root)
+        if checked is not None and 0 <= now - checked < CHECK_EVERY_MS:
+            return False, f"no learner needed at the last check {(now - checked) // 60_000} min ago"
         return True, "no learner started yet"
     if not isinstance(started, int) or isinstance(started, bool):
         return True, "learner stamp unreadable (\"started_ms\" must be a whole number of milliseconds)"
@@ -66,6 +76,21 @@ def stamp_is_stale(root: str, *, now: int) -> tuple[bool, str]:
     if age > STALE_AFTER_MS:
         return True, f"last learner started {age // 3_600_000} h ago"
     return False, f"last learner started {age // 60_000} min ago"
+
+
+def _checked_ms(root: str) -> int | None:
+    try:
+        data = hookio.read_cache(root, CHECK_STAMP)
+        doc = hookio.loads(data) if data is not None else None
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    value = doc.get("checked_ms") if isinstance(doc, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def note_check(root: str, *, now: int) -> None:
+    """Remember that no learner was needed at ``now`` (see :data:`CHECK_EVERY_MS`)."""
+    hookio.write_cache(root, CHECK_STAMP, hookio.dumps({"checked_ms": now}).encode("ascii"))
 
 
 def learner_command() -> list[str]:

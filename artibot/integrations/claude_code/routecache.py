@@ -17,9 +17,13 @@ The file is a pickle: it lives in the user's 0700 data home and only artibot wri
 from __future__ import annotations
 
 import os
-import pickle
 
 from artibot.store import hookio
+
+try:  # the C pickler alone: `pickle.py` would also load `re`'s and `struct`'s modules first
+    import _pickle as pickle
+except ImportError:  # pragma: no cover - other Pythons
+    import pickle  # type: ignore[no-redef]
 
 CACHE_NAME = ".router-cache.pickle"
 FORMAT = 1
