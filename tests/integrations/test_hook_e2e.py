@@ -160,20 +160,48 @@ def _alive(pid: int) -> bool:
         return False
 
 
-@pytest.mark.parametrize("event, fixture", [
-    ("user-prompt-submit", "user_prompt_submit"),
-    ("post-tool-use", "post_tool_use"),
-    ("post-tool-use-failure", "post_tool_use_failure"),
-    ("stop", "stop"),
+LEAN = ("re", "typing", "pathlib", "dataclasses", "inspect", "orjson", "artibot.router", "artibot.privacy",
+        "artibot.config", "artibot.store.home", "artibot.errors")
+"""Not on the tool and stop paths: each costs a share of the interpreter's own start-up."""
+ROUTED = ("artibot.config", "artibot.collector", "artibot.routing", "artibot.store.experiences", "orjson",
+          "pickle", "runpy")
+"""Not on the prompt path once the router cache is warm."""
+
+
+@pytest.mark.parametrize("event, fixture, forbidden", [
+    ("user-prompt-submit", "user_prompt_submit", ROUTED),
+    ("session-start", "session_start", ROUTED + ("artibot.router", "artibot.privacy", "dataclasses")),
+    ("post-tool-use", "post_tool_use", LEAN),
+    ("post-tool-use-failure", "post_tool_use_failure", LEAN),
+    ("permission-request", "permission_request", LEAN),
+    ("stop", "stop", LEAN),
 ])
-def test_prompt_and_tool_paths_import_no_heavy_modules(env: dict[str, str], event: str, fixture: str) -> None:
+def test_hook_paths_import_only_what_they_need(env: dict[str, str], event: str, fixture: str,
+                                               forbidden: tuple[str, ...]) -> None:
+    hook(env, "session-start", payload("session_start"))  # warms the router cache
     hook(env, "user-prompt-submit", payload("user_prompt_submit"))  # an open turn to work on
-    proc = hook(env, event, payload(fixture), "-X", "importtime")
+    launcher = ["-c", "import sys; sys.path[0] or sys.path.pop(0); from artibot.__main__ import main; sys.exit(main())"]
+    proc = subprocess.run([sys.executable, "-X", "importtime", *launcher, "hook", event], input=payload(fixture),
+                          env=env, cwd=Path(env["ARTIBOT_HOME"]).parent, capture_output=True, timeout=60)
+    assert proc.returncode == 0
     imported = {line.split("|")[-1].strip() for line in proc.stderr.decode().splitlines()
                 if line.startswith("import time:") and "|" in line}
     assert "artibot.integrations.claude_code.hooks" in imported
-    heavy = sorted(m for m in imported if any(m == f or m.startswith(f + ".") for f in FORBIDDEN))
+    heavy = sorted(m for m in imported if any(m == f or m.startswith(f + ".") for f in FORBIDDEN + forbidden))
     assert heavy == []
+
+
+def test_the_router_cache_follows_the_state_files(env: dict[str, str]) -> None:
+    home = home_of(env)
+    first = hook(env, "session-start", payload("session_start"))
+    assert "default 0.40" in context_of(first, "SessionStart")
+    from artibot.store import state
+
+    state.write_thresholds(home, {"default": 0.25, "domains": {}})
+    again = hook(env, "session-start", payload("session_start"))
+    assert "default 0.25" in context_of(again, "SessionStart")
+    routed = hook(env, "user-prompt-submit", payload("user_prompt_submit", prompt=ROUTINE))
+    assert "threshold 0.25" in context_of(routed, "UserPromptSubmit")
 
 
 @pytest.mark.parametrize("data", [b"", b"not json at all", b"[]"])

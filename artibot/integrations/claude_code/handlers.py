@@ -231,22 +231,21 @@ def session_start(call) -> dict:
     from artibot.integrations.claude_code import context
 
     problems: list[str] = []
-    policy = None
+    summary = None
     try:
-        from artibot.integrations.claude_code.routecache import load_policy
+        from artibot.integrations.claude_code.routecache import load_summary
 
-        policy = load_policy(call)[0]
+        summary = load_summary(call)
     except Exception as exc:  # the context still goes out, naming the problem
         call.log_error(exc, "loading the learned state")
         problems.append(str(exc))
     call.attempt("settling idle sessions", lambda: settle_idle_sessions(call))
     if call.session_id:
         call.attempt("recording the session's turns", lambda: flush(call, _spool(call)))
-    if policy is not None:
+    if summary is not None:
         call.attempt("starting the learner", lambda: _start_learner(call, None, stale_only=True))
     pending = bool(call.attempt("checking for a pending review", lambda: _pending_review(call)))
-    text = context.session_context(context.policy_summary(policy) if policy is not None else None,
-                                   pending_review=pending, problems=problems)
+    text = context.session_context(summary, pending_review=pending, problems=problems)
     return context.hook_output("SessionStart", text)
 
 

@@ -3,7 +3,7 @@
 Building the policy means the config module, ``orjson``, the state files and the
 public ``Router`` (with the collector behind it): about half the prompt hook's time.
 The policy the last prompt hook built is kept in ``sessions/.router-cache.pickle``
-with a key: size and modification time of every file it may depend on — the files
+(and what SessionStart shows of it in ``sessions/.router-summary.json``) with a key: size and modification time of every file it may depend on — the files
 in the data home (thresholds, System 1 cache, a config file; the experience log and
 the spools excepted), the config files the settings are read from (``$ARTIBOT_CONFIG``,
 ``./artibot.config.json``), the shipped defaults, and artibot's own router code. Any
@@ -26,15 +26,15 @@ except ImportError:  # pragma: no cover - other Pythons
     import pickle  # type: ignore[no-redef]
 
 CACHE_NAME = ".router-cache.pickle"
+SUMMARY_NAME = ".router-summary.json"
 FORMAT = 1
 _NOT_STATE = frozenset({"daily-experiences.json", ".daily-experiences.lock", ".learner.lock", ".state.lock"})
 
 
 def _key(call) -> list:
     import artibot
-    import artibot.router
 
-    code = os.path.dirname(artibot.router.__file__)
+    code = os.path.join(os.path.dirname(artibot.__file__), "router")
     shipped = os.path.join(os.path.dirname(os.path.dirname(artibot.__file__)), "config")
     config_env = os.environ.get("ARTIBOT_CONFIG")
     paths = [*hookio.files_in(call.root, skip=_NOT_STATE), *hookio.files_in(code),
@@ -59,9 +59,35 @@ def load_policy(call):
     from artibot.routing import Router
 
     router = Router.load(call.home())
-    call.attempt("keeping the router cache", lambda: hookio.write_cache(
-        call.root, CACHE_NAME, pickle.dumps((key, router.policy, router.rng is not None), protocol=5)))
+
+    def keep() -> None:
+        hookio.write_cache(call.root, CACHE_NAME,
+                           pickle.dumps((key, router.policy, router.rng is not None), protocol=5))
+        summary = {"key": key, "summary": router.summary()}
+        hookio.write_cache(call.root, SUMMARY_NAME, hookio.dumps(summary).encode("ascii"))
+
+    call.attempt("keeping the router cache", keep)
     return router.policy, router.rng
+
+
+def load_summary(call) -> dict:
+    """``Router.summary()`` (thresholds, System 1 patterns) for the SessionStart context.
+
+    Kept as JSON beside the policy, under the same key: SessionStart then loads neither
+    the router nor the anonymizer.
+    """
+    key = _key(call)
+    data = hookio.read_cache(call.root, SUMMARY_NAME)
+    if data is not None:
+        try:
+            doc = hookio.loads(data)
+            if isinstance(doc, dict) and doc.get("key") == key and isinstance(doc.get("summary"), dict):
+                return doc["summary"]
+        except (ValueError, UnicodeDecodeError):
+            pass  # rebuilt below
+    from artibot.integrations.claude_code.context import policy_summary
+
+    return policy_summary(load_policy(call)[0])
 
 
 def _rng(wanted: bool):
