@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from contextlib import nullcontext
 from typing import List, Optional
 
 import typer
@@ -22,23 +23,23 @@ from artibot.cycle import (
 )
 from artibot.errors import ArtibotError, InvalidInput
 from artibot.cli.prompts import TerminalCheckpoints
-from artibot.cli.render import console, emit_json, err_console, evidence_table, fmt, table
+from artibot.cli.checkpoint_view import evidence_table, threshold_result, transfer_result
+from artibot.cli.render import Hanging, console, emit_json, err_console
 
 
 def show_report(report: RoundReport, out: Console) -> None:
     if report.status == "dry-run":
         for n in (1, 2, 3):
             out.print(evidence_table(report.evidence[n]))
+            out.print()
     if report.threshold_changes and report.status in ("applied", "dry-run", "deferred"):
-        rows = [(d, fmt(c["old"]), fmt(c["new"]), c["direction"],
-                 {True: "yes", False: "reverted", None: "—"}[c.get("applied")])
-                for d, c in report.threshold_changes.items()]
-        out.print(table("Thresholds", ["domain", "old", "new", "direction", "applied"], rows))
-    moved = [t for t in report.transfers if t["final"] != "hold"]
+        out.print(threshold_result(report.threshold_changes))
+        out.print()
+    moved = [t for t in report.transfers if t["final"] != "hold" or t["final"] != t["automatic"]]
     if moved and report.status in ("applied", "dry-run"):
-        out.print(table("Knowledge transfer", ["pattern", "automatic", "final", "why"],
-                        [(t["key"], t["automatic"], t["final"], t["reason"]) for t in moved]))
-    out.print(report.message)
+        out.print(transfer_result(moved))
+        out.print()
+    out.print(Hanging(report.message))
 
 
 def register(app: typer.Typer) -> None:
@@ -66,7 +67,7 @@ def register(app: typer.Typer) -> None:
         else:
             policy = TerminalCheckpoints(out, settings.lang, read=lambda prompt: _read_line(out, prompt))
         spinner = out.is_terminal and not dry_run and (yes or unattended)
-        with out.status("learning…", spinner="dots") if spinner else _null():
+        with out.status("learning…", spinner="dots") if spinner else nullcontext():
             report = learn(home=home, checkpoints=policy, flush=flush, dry_run=dry_run, settings=settings)
         if as_json:
             emit_json(report.to_json())
@@ -132,11 +133,3 @@ def _read_line(out: Console, prompt: str) -> str:
     if not line:
         raise EOFError
     return line
-
-
-class _null:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
