@@ -9,9 +9,21 @@ unattended run); the terminal policy lives in ``artibot/cli/prompts.py``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, Protocol, Sequence, Union
 
 from artibot.errors import ReviewError
+from artibot.learning.types import domain_label
+
+if TYPE_CHECKING:
+    from artibot.config import Settings
+
+GroupsChoice = Literal["accept", "reset"]
+ThresholdsChoice = Literal["apply", "revert"]
+TransferChoice = Literal["auto", "promote", "demote", "hold"]
+TransferAnswer = Union[Mapping[str, TransferChoice], Literal["skip"]]
+"""Checkpoint 3's recorded answer: an action per pattern, or ``"skip"`` (the automatic decisions)."""
+AnswersArg = Union[Literal["defaults", "defer", "unattended"], Mapping[Any, Any], Sequence[str], "Answers"]
+"""How ``learn(answers=...)`` and ``artibot review --answer`` say who answers (see :func:`policy_for`)."""
 
 CHOICES = {1: ("accept", "reset"), 2: ("apply", "revert"), 3: ("auto", "promote", "demote", "hold")}
 DEFAULTS = {1: "accept", 2: "apply", 3: "auto"}
@@ -156,11 +168,11 @@ class Checkpoints(Protocol):
 
     channel: str
 
-    def groups(self, evidence: Evidence) -> str: ...            # "accept" | "reset"
+    def groups(self, evidence: Evidence) -> GroupsChoice: ...
 
-    def thresholds(self, evidence: Evidence) -> str: ...        # "apply" | "revert"
+    def thresholds(self, evidence: Evidence) -> ThresholdsChoice: ...
 
-    def transfers(self, evidence: Evidence) -> Mapping[str, str] | None: ...  # key -> action; None = skip
+    def transfers(self, evidence: Evidence) -> Mapping[str, TransferChoice] | None: ...  # None = skip
 
 
 class DefaultAnswers:
@@ -169,13 +181,13 @@ class DefaultAnswers:
     def __init__(self, channel: str = "pre-approved"):
         self.channel = channel
 
-    def groups(self, evidence: Evidence) -> str:
+    def groups(self, evidence: Evidence) -> GroupsChoice:
         return DEFAULTS[1]
 
-    def thresholds(self, evidence: Evidence) -> str:
+    def thresholds(self, evidence: Evidence) -> ThresholdsChoice:
         return DEFAULTS[2]
 
-    def transfers(self, evidence: Evidence) -> Mapping[str, str] | None:
+    def transfers(self, evidence: Evidence) -> Mapping[str, TransferChoice] | None:
         return None
 
 
@@ -184,13 +196,13 @@ class DeferAnswers:
 
     channel = "unattended"
 
-    def groups(self, evidence: Evidence) -> str:
+    def groups(self, evidence: Evidence) -> GroupsChoice:
         raise Deferred(1)
 
-    def thresholds(self, evidence: Evidence) -> str:
+    def thresholds(self, evidence: Evidence) -> ThresholdsChoice:
         raise Deferred(2)
 
-    def transfers(self, evidence: Evidence) -> Mapping[str, str] | None:
+    def transfers(self, evidence: Evidence) -> Mapping[str, TransferChoice] | None:
         raise Deferred(3)
 
 
@@ -204,17 +216,17 @@ class ScriptedAnswers:
         self.answers = answers
         self.channel = channel
 
-    def groups(self, evidence: Evidence) -> str:
+    def groups(self, evidence: Evidence) -> GroupsChoice:
         if self.answers.groups is None:
             raise Deferred(1)
         return self.answers.groups
 
-    def thresholds(self, evidence: Evidence) -> str:
+    def thresholds(self, evidence: Evidence) -> ThresholdsChoice:
         if self.answers.thresholds is None:
             raise Deferred(2)
         return self.answers.thresholds
 
-    def transfers(self, evidence: Evidence) -> Mapping[str, str] | None:
+    def transfers(self, evidence: Evidence) -> Mapping[str, TransferChoice] | None:
         keys = {r["key"] for r in evidence.rows}
         unknown = set(self.answers.per_pattern) - keys
         if unknown:
@@ -230,26 +242,10 @@ class ScriptedAnswers:
 class Answers:
     """Parsed answers. ``None`` = not answered (yet)."""
 
-    groups: str | None = None
-    thresholds: str | None = None
-    transfers: str | None = None  # "auto" for every pattern
-    per_pattern: dict[str, str] = field(default_factory=dict)
-
-    def merged(self, other: "Answers") -> "Answers":
-        return Answers(
-            groups=other.groups or self.groups,
-            thresholds=other.thresholds or self.thresholds,
-            transfers=other.transfers or self.transfers,
-            per_pattern={**self.per_pattern, **other.per_pattern},
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        return {"1": self.groups, "2": self.thresholds, "3": self.transfers, "3.patterns": dict(self.per_pattern)}
-
-    @classmethod
-    def from_json(cls, doc: Mapping[str, Any]) -> "Answers":
-        return cls(groups=doc.get("1"), thresholds=doc.get("2"), transfers=doc.get("3"),
-                   per_pattern=dict(doc.get("3.patterns") or {}))
+    groups: GroupsChoice | None = None
+    thresholds: ThresholdsChoice | None = None
+    transfers: TransferChoice | None = None  # the same action for every pattern
+    per_pattern: dict[str, TransferChoice] = field(default_factory=dict)
 
 
 def _check_choice(n: int, value: Any, where: str) -> str:
@@ -296,6 +292,24 @@ def parse_answers(items: Any) -> Answers:
     return answers
 
 
+def policy_for(answers: AnswersArg, settings: "Settings", channel: str = "api") -> Checkpoints:
+    """Who answers, from ``learn(answers=...)`` or ``--answer``: ``"defaults"`` (pre-approved),
+    ``"defer"`` (save for review), ``"unattended"`` (as ``learning.checkpoints.unattended``
+    says), or answers given in advance (a mapping, ``["1=accept", ...]`` or :class:`Answers`)."""
+    if isinstance(answers, str):
+        if answers == "defaults":
+            return DefaultAnswers(channel)
+        if answers == "defer":
+            return DeferAnswers()
+        if answers == "unattended":
+            if settings.checkpoints.unattended == "defaults":
+                return DefaultAnswers("unattended-defaults")
+            return DeferAnswers()
+        raise ReviewError(f"answers must be 'defaults', 'defer', 'unattended' or a mapping, not {answers!r}")
+    given = answers if isinstance(answers, Answers) else parse_answers(answers)
+    return ScriptedAnswers(given, channel=channel)
+
+
 # --------------------------------------------------------------------- evidence from a proposal
 def _r(x: float | None, nd: int = 3) -> float | None:
     return None if x is None else round(float(x), nd)
@@ -334,7 +348,7 @@ def _threshold_rows(proposal: Any, lang: str) -> tuple[tuple[Mapping[str, Any], 
     rows = []
     for domain, (old, new) in proposal.net_changes().items():
         steps = [s for s in proposal.steps if s.domain == domain]
-        rows.append({"domain": "default" if domain == "*" else domain, "old": _r(old, 4), "new": _r(new, 4),
+        rows.append({"domain": domain_label(domain), "old": _r(old, 4), "new": _r(new, 4),
                      "change": _r(new - old, 4), "direction": direction(old, new, lang),
                      "batches": len(steps), "clamped": sum(1 for s in steps if s.clamped)})
     return tuple(rows), {"mode": proposal.mode}

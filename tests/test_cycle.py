@@ -11,7 +11,7 @@ import pytest
 
 from artibot import collect, learn, load_experiences
 from artibot.collector import collect_many
-from artibot.cycle import answer_pending, pending_questions
+from artibot.review import answer_pending, pending_questions
 from artibot.errors import LockTimeout, ReviewError
 from artibot.rollback import history, rollback
 from artibot.store import state
@@ -200,13 +200,13 @@ def test_crash_mid_commit_is_rolled_back_by_the_next_cycle(artibot_home: Path,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     collect_many(mixed(100, seed=5))
     before = state_bytes(artibot_home)
-    import artibot.cycle as cycle
+    from artibot.store import rounds
 
     def boom(*a, **k):
         raise OSError("disk full (simulated)")
 
     with monkeypatch.context() as patch:
-        patch.setattr(cycle, "_append_learning_log", boom)
+        patch.setattr(rounds, "append_round", boom)  # the last write but one: the round is half written
         with pytest.raises(OSError):
             learn(answers="defaults")
     assert len(load_experiences()) == 0  # archived before the crash

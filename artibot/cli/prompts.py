@@ -10,7 +10,16 @@ from typing import Callable, Mapping
 
 from rich.console import Console
 
-from artibot.checkpoints import CHOICES, DEFAULTS, Deferred, Evidence, texts
+from artibot.checkpoints import (
+    CHOICES,
+    DEFAULTS,
+    Deferred,
+    Evidence,
+    GroupsChoice,
+    ThresholdsChoice,
+    TransferChoice,
+    texts,
+)
 from artibot.errors import InvalidInput
 from artibot.cli.checkpoint_view import evidence_table, transfer_order
 from artibot.cli.render import Hanging
@@ -58,15 +67,15 @@ class TerminalCheckpoints:
         labels = [(c, *t["options"][n][c]) for c in CHOICES[n]]
         return self._choose(n, labels, CHOICES[n].index(DEFAULTS[n]))
 
-    def groups(self, evidence: Evidence) -> str:
+    def groups(self, evidence: Evidence) -> GroupsChoice:
         return self._ask(evidence)
 
-    def thresholds(self, evidence: Evidence) -> str:
+    def thresholds(self, evidence: Evidence) -> ThresholdsChoice:
         if not evidence.rows:
             self.console.print("\n(no threshold moved in this round: no group had both systems)")
         return self._ask(evidence)
 
-    def transfers(self, evidence: Evidence) -> Mapping[str, str] | None:
+    def transfers(self, evidence: Evidence) -> Mapping[str, TransferChoice] | None:
         if not evidence.rows:
             return None
         t = texts(self.lang)

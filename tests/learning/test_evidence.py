@@ -287,7 +287,8 @@ def test_invariants(case):
 # --------------------------------------------------------------------- through the cycle
 def test_learn_in_evidence_mode_defers_and_applies(tmp_path):
     from artibot.collector import collect_many
-    from artibot.cycle import answer_pending, learn
+    from artibot.cycle import learn
+    from artibot.review import answer_pending
 
     s = config(system2Cost=0.05)
     collect_many(world(2000, 9, lambda c: 0.0), home=tmp_path)
