@@ -6,6 +6,7 @@ import typer
 
 from artibot.collector import as_home
 from artibot.rollback import history, rollback
+from artibot.router.thresholds import domain_label
 from artibot.status import status
 from artibot.cli.render import NBSP, Hanging, Listing, console, emit_json, fmt
 
@@ -48,7 +49,7 @@ def register(app: typer.Typer) -> None:
                 rows.append((it["round_id"], "", _minute(it["at"]), "rollback"))
                 notes.append(["undid " + ", ".join(it["undone"])])
                 continue
-            changes = ", ".join(f"{'default' if d == '*' else d}{NBSP}{fmt(c['old'], 2)}→{fmt(c['new'], 2)}"
+            changes = ", ".join(f"{domain_label(d)}{NBSP}{fmt(c['old'], 2)}→{fmt(c['new'], 2)}"
                                 for d, c in it["threshold_changes"].items())
             moved = ", ".join(f"{a}{NBSP}{k}" for k, a in it["transfers"].items() if a != "hold")
             status_text = it["status"] + (" (rolled back)" if it["rolled_back"] else "")
