@@ -18,6 +18,7 @@ import orjson
 from artibot.errors import CorruptFileError
 from artibot.learning.types import RoundProposal
 from artibot.store.documents import list_field, read_document, write_document
+from artibot.store.fs import check_regular
 from artibot.store.home import Home
 
 
@@ -133,6 +134,11 @@ def save_pending(home: Home, context: RoundContext, proposal: RoundProposal, ans
     home.ensure()
     write_document(home.pending_review, {**context.to_json(), "proposal": proposal.to_json(),
                                          "answers": answers.to_json()}, "pending-review")
+
+
+def has_pending(home: Home) -> bool:
+    """Whether a round waits for review, without reading it (the hooks ask on every session start)."""
+    return check_regular(home.pending_review)
 
 
 def clear_pending(home: Home) -> None:
