@@ -13,6 +13,7 @@ from artibot import collect, learn, load_experiences
 from artibot.collector import collect_many
 from artibot.review import answer_pending, pending_questions
 from artibot.errors import LockTimeout, ReviewError
+from artibot.learning import PatternStats
 from artibot.rollback import history, rollback
 from artibot.store import state
 from artibot.store.fs import FileLock
@@ -230,3 +231,15 @@ def test_collect_then_route_uses_learned_state(artibot_home: Path) -> None:
     stored = collect(record(1, input="mail me at kim@example.com"))
     assert "kim@example.com" not in stored["input"]
     assert os.stat(artibot_home).st_mode & 0o777 == 0o700
+
+
+def test_status_counts_patterns_not_the_evidence_learners_cells(artibot_home: Path) -> None:
+    from artibot.learning import bandit
+    from artibot.status import status
+    from artibot.store import patterns
+
+    assert patterns.CELL_PREFIX == bandit.CELL_PREFIX
+    state.write_pattern_stats(Home(artibot_home), {"patterns": {
+        "p:a": PatternStats("p:a").to_json(), f"{bandit.CELL_PREFIX}api#3": PatternStats("~cell:api#3").to_json()}})
+    assert status()["patterns_tracked"] == 1
+    assert set(patterns.load_pattern_stats(Home(artibot_home))) == {"p:a", f"{bandit.CELL_PREFIX}api#3"}
