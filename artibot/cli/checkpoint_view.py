@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from rich.console import RenderableType
+from rich.console import Group, RenderableType
+from rich.text import Text
 
 from artibot.checkpoints import Evidence, texts
 from artibot.cli.render import Listing, fmt
 
-MAX_GROUP_ROWS = 30
+MAX_GROUP_ROWS = 24
 
 # promote and demote change the cache: shown first, then what is held
 _ACTION_ORDER = {"promote": 0, "demote": 1, "hold": 2}
@@ -34,7 +35,8 @@ def _signed(x: float | None, nd: int = 3) -> str:
 
 
 def group_view(ev: Evidence) -> RenderableType:
-    """Checkpoint 1: the groups where both systems ran (the only ones that move a threshold)."""
+    """Checkpoint 1: per domain, then the groups where both systems ran (the only ones that
+    move a threshold)."""
     s = ev.summary
     compared = [r for r in ev.rows if not r["one_sided"]]
     with_interval = any("interval" in r for r in compared)
@@ -42,11 +44,25 @@ def group_view(ev: Evidence) -> RenderableType:
     rows = [[r["batch"], r["domain"], f"{fmt(r['complexity'][0], 2)}–{fmt(r['complexity'][1], 2)}",
              r["s1"], r["s2"], _signed(r["advantage"])] + ([_interval(r.get("interval"))] * with_interval)
             for r in compared[:MAX_GROUP_ROWS]]
-    caption = (f"{s['groups']} groups in {s['batches']} batch(es): {s['two_sided']} with both systems (shown), "
+    caption = (f"{s['groups']} groups in {s['batches']} batch(es): {s['two_sided']} with both systems, "
                f"{s['one_sided']} one-sided (not used)")
     if len(compared) > MAX_GROUP_ROWS:
         caption += f"; the first {MAX_GROUP_ROWS} shown, all in `artibot review --json`"
-    return Listing(texts(ev.lang)["title"][1], columns, rows, caption=caption)
+    by_domain = Listing(None, ["domain", "groups", "S1 ok/n", "S2 ok/n", "mean S2−S1"], _domain_rows(compared))
+    return Group(Listing(texts(ev.lang)["title"][1], columns, rows, caption=caption), Text(""), by_domain)
+
+
+def _domain_rows(groups: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
+    """Each domain's compared groups summed: the overall picture behind the group rows."""
+    totals: dict[str, list[float]] = {}
+    for r in groups:
+        k1, n1 = map(int, r["s1"].split("/"))
+        k2, n2 = map(int, r["s2"].split("/"))
+        t = totals.setdefault(r["domain"], [0, 0, 0, 0, 0, 0.0])
+        for i, v in enumerate((1, k1, n1, k2, n2, r["advantage"] or 0.0)):
+            t[i] += v
+    return [[d, int(g), f"{int(k1)}/{int(n1)}", f"{int(k2)}/{int(n2)}", _signed(a / g)]
+            for d, (g, k1, n1, k2, n2, a) in sorted(totals.items())]
 
 
 def threshold_view(ev: Evidence) -> RenderableType:
