@@ -21,9 +21,12 @@ MAX_GROUP_ROWS = 24
 _ACTION_ORDER = {"promote": 0, "demote": 1, "hold": 2}
 
 
-def transfer_order(rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """Checkpoint 3's patterns in the order shown and asked: moves first, then holds, each by key."""
-    return sorted(rows, key=lambda r: (_ACTION_ORDER.get(r["automatic"], 3), r["key"]))
+def transfer_order(rows: Sequence[Mapping[str, Any]], *, moves_last: bool = False) -> list[Mapping[str, Any]]:
+    """Checkpoint 3's patterns: promotions, demotions, then holds, each by key; ``moves_last``
+    puts the holds first, so that the moves stand just above the question in a terminal."""
+    rank = (lambda r: -_ACTION_ORDER.get(r["automatic"], 3)) if moves_last else \
+        (lambda r: _ACTION_ORDER.get(r["automatic"], 3))
+    return sorted(rows, key=lambda r: (rank(r), r["key"]))
 
 
 def _interval(pair: Sequence[float] | None) -> str:
@@ -77,7 +80,7 @@ def threshold_view(ev: Evidence) -> RenderableType:
 def transfer_view(ev: Evidence) -> RenderableType:
     """Checkpoint 3: one entry per pattern — decision and key, then its numbers, then why."""
     rows, notes = [], []
-    ordered = transfer_order(ev.rows)
+    ordered = transfer_order(ev.rows, moves_last=True)
     for r in ordered:
         rows.append([r["automatic"], r["key"]])
         numbers = (f"now {r['status']}; S1 ok {r['s1']}, S2 ok {r['s2']}; confidence {fmt(r['confidence'], 2)}; "
@@ -86,7 +89,8 @@ def transfer_view(ev: Evidence) -> RenderableType:
             numbers += f"; S1 success {_interval(r['bounds'])}"
         notes.append([numbers, f"why: {r['reason']}"])
     counts = {a: sum(1 for r in ordered if r["automatic"] == a) for a in _ACTION_ORDER}
-    caption = f"{len(ordered)} pattern(s): {counts['promote']} promote, {counts['demote']} demote, {counts['hold']} hold"
+    caption = (f"{len(ordered)} pattern(s): {counts['hold']} hold, {counts['demote']} demote, "
+               f"{counts['promote']} promote (listed in that order)")
     return Listing(texts(ev.lang)["title"][3], ["decision", "pattern"], rows, notes, caption=caption)
 
 
