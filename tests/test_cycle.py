@@ -243,3 +243,22 @@ def test_status_counts_patterns_not_the_evidence_learners_cells(artibot_home: Pa
         "p:a": PatternStats("p:a").to_json(), f"{bandit.CELL_PREFIX}api#3": PatternStats("~cell:api#3").to_json()}})
     assert status()["patterns_tracked"] == 1
     assert set(patterns.load_pattern_stats(Home(artibot_home))) == {"p:a", f"{bandit.CELL_PREFIX}api#3"}
+
+
+def test_evidence_cells_have_their_own_key_space_on_disk(artibot_home: Path) -> None:
+    from artibot.learning import bandit
+    from artibot.store import patterns
+
+    collect_many(mixed(200))
+    home = Home(artibot_home)
+    home.config_file.parent.mkdir(parents=True, exist_ok=True)
+    home.config_file.write_bytes(b'{"learning": {"lifelong": {"mode": "evidence"}}}')
+    assert learn(answers="defaults", flush=True).status == "applied"
+    doc = orjson.loads(home.pattern_stats.read_bytes())
+    assert doc["cells"] and all(k.startswith(bandit.CELL_PREFIX) for k in doc["cells"])
+    assert not any(k.startswith(bandit.CELL_PREFIX) for k in doc["patterns"])
+    loaded = patterns.load_pattern_stats(home)
+    assert set(loaded) == set(doc["patterns"]) | set(doc["cells"])
+    before = home.pattern_stats.read_bytes()
+    patterns.write_pattern_stats(home, loaded)
+    assert home.pattern_stats.read_bytes() == before

@@ -1,7 +1,11 @@
 """``patterns/stats.json`` (per-pattern evidence, as :class:`PatternStats`) and
 ``transfer-log.json`` (every promote / demote / hold applied, with its evidence).
 
-The System 1 cache those decisions change is :mod:`artibot.store.cache`.
+The evidence learner keeps its per-bin state as :class:`PatternStats` under reserved
+``~cell:`` keys; on disk they have their own key space, ``"cells"``, beside
+``"patterns"``, so that every entry under ``"patterns"`` is a pattern. (Files written
+before kept them under ``"patterns"``; they are read either way.) The System 1 cache
+those decisions change is :mod:`artibot.store.cache`.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ module brings scipy into ``artibot status``): never decided upon, never counted 
 def _check_stats(doc: dict[str, Any]) -> str | None:
     if not isinstance(doc.get("patterns"), dict):
         return '"patterns" must be an object keyed by pattern'
+    if not isinstance(doc.get("cells", {}), dict):
+        return '"cells" must be an object keyed by cell'
     return None
 
 
@@ -36,20 +42,25 @@ def load_pattern_stats(home: Home) -> dict[str, PatternStats]:
     doc = read_pattern_stats(home)
     if doc is None:
         return {}
+    entries = {**doc["patterns"], **doc.get("cells", {})}
     try:
-        return {k: PatternStats.from_json(v) for k, v in doc["patterns"].items()}
+        return {k: PatternStats.from_json(entries[k]) for k in sorted(entries)}
     except ValueError as exc:
         raise CorruptFileError(home.pattern_stats, str(exc)) from None
 
 
 def write_pattern_stats(home: Home, stats: Mapping[str, PatternStats]) -> None:
     ensure_dir(home.patterns_dir)
-    write_document(home.pattern_stats, {"patterns": {k: v.to_json() for k, v in sorted(stats.items())}},
-                   "pattern-stats")
+    doc: dict[str, Any] = {"patterns": {k: v.to_json() for k, v in sorted(stats.items())
+                                        if not k.startswith(CELL_PREFIX)}}
+    cells = {k: v.to_json() for k, v in sorted(stats.items()) if k.startswith(CELL_PREFIX)}
+    if cells:
+        doc["cells"] = cells
+    write_document(home.pattern_stats, doc, "pattern-stats")
 
 
 def tracked_patterns(home: Home) -> int:
-    """How many patterns have statistics (the evidence learner's reserved entries not counted)."""
+    """How many patterns have statistics (the evidence learner's cells are not patterns)."""
     doc = read_pattern_stats(home)
     return sum(1 for k in doc["patterns"] if not k.startswith(CELL_PREFIX)) if doc else 0
 
