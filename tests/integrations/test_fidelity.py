@@ -14,7 +14,7 @@ import pytest
 from artibot.integrations.claude_code import handlers, turns
 from artibot.store import sessions
 from artibot.store.home import Home
-from tests.integrations.test_hooks import SIMPLE, Driver, experiences, final, hook, home  # noqa: F401
+from tests.integrations.test_hooks import SIMPLE, Driver, experiences, final, hook  # noqa: F401
 
 NOTIFICATION = (
     "<task-notification>\n<task-id>ac9027b3968c73a2f</task-id>\n<tool-use-id>toolu_000010</tool-use-id>\n"
