@@ -8,8 +8,17 @@ the library decides exit codes.
 from __future__ import annotations
 
 from enum import IntEnum
-from pathlib import Path
-from typing import Iterable
+
+TYPE_CHECKING = False  # not typing's own: the prompt hook imports this module (bench_hooks.py)
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Iterable
+
+
+def _as_path(path: Path | str) -> Path:
+    from pathlib import Path  # only when an error is raised: pathlib costs the prompt hook ~4 ms
+
+    return Path(path)
 
 
 class ExitCode(IntEnum):
@@ -59,7 +68,7 @@ class CorruptFileError(StoreError):
     """A state file does not parse or fails its schema. It is left untouched."""
 
     def __init__(self, path: Path | str, problem: str):
-        self.path = Path(path)
+        self.path = _as_path(path)
         self.problem = problem
         super().__init__(
             f"{path}: {problem}. The file was left untouched; "
@@ -72,7 +81,7 @@ class UnsafePathError(StoreError):
     """A data file is a symlink or not a regular file; artibot will not follow it."""
 
     def __init__(self, path: Path | str, what: str = "a symbolic link"):
-        self.path = Path(path)
+        self.path = _as_path(path)
         super().__init__(
             f"{path} is {what}; artibot never follows links planted in its data home. "
             "Remove or move it, then run the command again."
@@ -83,7 +92,7 @@ class LockTimeout(StoreError):
     """Another process held a lock for longer than we were willing to wait."""
 
     def __init__(self, path: Path | str, seconds: float, holder: str = "another artibot process"):
-        self.path = Path(path)
+        self.path = _as_path(path)
         super().__init__(
             f"{holder} holds {path} (waited {seconds:g} s); "
             "try again when it has finished."

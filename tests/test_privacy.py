@@ -7,7 +7,6 @@ scanners do not flag this repository; they are format-valid, not real.
 from __future__ import annotations
 
 import ast
-import dataclasses
 import random
 import time
 from pathlib import Path
@@ -261,10 +260,11 @@ def test_find_secrets_describes_what_anonymize_replaces() -> None:
     assert "".join(rebuilt) + text[pos:] == anonymize(text)
 
 
-def test_finding_is_a_frozen_dataclass() -> None:
+def test_finding_is_a_frozen_record() -> None:
     finding = Finding("email", 0, 5)
-    assert [f.name for f in dataclasses.fields(Finding)] == ["kind", "start", "end"]
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    assert list(Finding.__match_args__) == ["kind", "start", "end"]
+    assert finding == Finding("email", 0, 5) and hash(finding) == hash(Finding("email", 0, 5))
+    with pytest.raises(AttributeError):
         finding.start = 1  # type: ignore[misc]
 
 

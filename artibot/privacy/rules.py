@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+
+from artibot.frozen import frozen
 
 
 class _Lazy:
@@ -50,7 +51,7 @@ _WORD = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 _KEY_CHARS = frozenset(_WORD + ".-")  # a key name such as ``azure.client-secret``
 
 
-@dataclass(frozen=True, slots=True)
+@frozen  # not @dataclass: dataclasses loads inspect, ~10 ms of every prompt hook
 class Finding:
     """A span of the input that ``anonymize`` replaces, and what it was taken for."""
 
