@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from typing import Any, Callable, Mapping, Sequence
 
 from artibot import checkpoints as cp
-from artibot.collector import HomeArg, as_home
+from artibot.store.home import Home, HomeArg
 from artibot.config import Settings, load_settings
 from artibot.errors import CorruptFileError, LockTimeout, ReviewError
 from artibot.learning import (
@@ -137,7 +137,7 @@ def learn(*, home: HomeArg = None, answers: Any = "defaults", checkpoints: cp.Ch
     ``"unattended"`` (as ``learning.checkpoints.unattended`` says) or a mapping such as
     ``{1: "accept", 2: "apply", 3: "auto"}``.
     """
-    h = as_home(home)
+    h = Home.of(home)
     settings = settings or load_settings(h.root)
     policy = checkpoints or policy_for(answers, settings)
     say = progress or (lambda _msg: None)
@@ -421,7 +421,7 @@ def answer_pending(*, home: HomeArg = None, answers: Any, channel: str = "review
                    settings: Settings | None = None, lock_timeout: float = 5.0,
                    policy: cp.Checkpoints | None = None) -> RoundReport:
     """Answer (some of) the pending round's questions; applies the round once 1 and 2 are answered."""
-    h = as_home(home)
+    h = Home.of(home)
     settings = settings or load_settings(h.root)
     given = answers if isinstance(answers, cp.Answers) else cp.parse_answers(answers)
     with FileLock(h.learner_lock, timeout=lock_timeout, holder="another artibot learner"):
@@ -441,7 +441,7 @@ def answer_pending(*, home: HomeArg = None, answers: Any, channel: str = "review
 
 def discard_pending(*, home: HomeArg = None) -> str:
     """Drop the pending round without applying it (logged; its experiences stay unprocessed)."""
-    h = as_home(home)
+    h = Home.of(home)
     with FileLock(h.learner_lock, timeout=5.0, holder="another artibot learner"):
         doc = state.read_pending(h)
         if doc is None:
@@ -455,7 +455,7 @@ def discard_pending(*, home: HomeArg = None) -> str:
 def prepare_for_review(*, home: HomeArg = None, settings: Settings | None = None,
                        flush: bool = False) -> dict[str, Any]:
     """``artibot review --json --prepare`` (used by /learn): prepare a round if none is pending."""
-    h = as_home(home)
+    h = Home.of(home)
     settings = settings or load_settings(h.root)
     if state.read_pending(h) is None:
         try:

@@ -7,6 +7,7 @@ the library decides exit codes.
 
 from __future__ import annotations
 
+import errno
 from enum import IntEnum
 from pathlib import Path
 from typing import Iterable
@@ -53,6 +54,29 @@ class ValidationError(InvalidInput):
 
 class StoreError(ArtibotError):
     """A file in the data home could not be read or written."""
+
+    @classmethod
+    def from_os(cls, exc: OSError, path: Path | str | None = None, doing: str = "write") -> "StoreError":
+        """One sentence for an ``OSError``: the file, what failed, and what to do about it."""
+        where = path if path is not None else (exc.filename or "a file in the data home")
+        reason = exc.strerror or str(exc)
+        advice = _ADVICE.get(exc.errno or 0, "fix the cause and run the command again")
+        return cls(f"cannot {doing} {where}: {reason}; {advice}")
+
+
+_ADVICE = {
+    errno.ENOSPC: "the disk is full: free some space and run the command again (what was already "
+                  "stored is intact)",
+    errno.EDQUOT: "the disk quota is used up: free some space and run the command again",
+    errno.EROFS: "the file system is read-only: point ARTIBOT_HOME at a writable folder, or remount it",
+    errno.EACCES: "permission denied: check that you own the data home and its files (chmod u+rw)",
+    errno.EPERM: "operation not permitted: check that you own the data home and its files",
+    errno.ENOTDIR: "a path in the data home is a file where a folder should be: set ARTIBOT_HOME to a "
+                   "folder, or move the file aside",
+    errno.EISDIR: "a folder stands where a file should be: move it aside (`artibot doctor` shows it)",
+    errno.EIO: "the disk reported an I/O error: check the disk, then run `artibot doctor`",
+    errno.EMFILE: "too many open files: close some programs and run the command again",
+}
 
 
 class CorruptFileError(StoreError):

@@ -29,7 +29,8 @@ FIELDS = (
 REQUIRED = ("input", "domain", "complexity", "routed_to", "outcome", "latency_ms", "confidence")
 
 MAX_INPUT_CHARS = 20_000
-"""Longer request text is cut (with a marker) before it is stored: the log is for learning, not archiving prompts."""
+"""Longer request text is cut (with a marker) when it is stored, after it is anonymized
+(see ``collector``): the log is for learning, not archiving prompts."""
 
 
 def new_id() -> str:
@@ -202,8 +203,6 @@ def validate(record: Any, *, assign: bool = True) -> dict[str, Any]:
 
     for name in ("session_id", "pattern", "threshold", "propensity"):
         out.setdefault(name, None)
-    if isinstance(text, str) and len(text) > MAX_INPUT_CHARS:
-        out["input"] = text[:MAX_INPUT_CHARS] + " …[cut]"
     return out
 
 

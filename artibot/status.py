@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from artibot.collector import HomeArg, as_home
+from artibot.store.home import Home, HomeArg
 from artibot.config import Settings, load_settings
 from artibot.store import state
 from artibot.store.experiences import ExperienceLog
@@ -12,7 +12,7 @@ from artibot.store.experiences import ExperienceLog
 
 def status(*, home: HomeArg = None, settings: Settings | None = None) -> dict[str, Any]:
     """Sensible zeros before any learning; every damaged file raises (it is never shown as empty)."""
-    h = as_home(home)
+    h = Home.of(home)
     settings = settings or load_settings(h.root)
     thresholds = state.read_thresholds(h)
     cache_doc = state.read_system1_patterns(h)

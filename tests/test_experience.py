@@ -180,6 +180,7 @@ def test_numpy_scalars_become_plain_numbers():
     assert type(out["extra"][0]) is float
 
 
-def test_very_long_input_is_cut():
+def test_validation_does_not_cut_the_input():
+    # the cut happens after anonymization (collector.prepare): a secret straddling it must be seen whole
     out = validate({**VALID, "input": "a" * 50_000})
-    assert len(out["input"]) < 20_100 and out["input"].endswith("[cut]")
+    assert out["input"] == "a" * 50_000

@@ -9,7 +9,7 @@ import typer
 from rich.console import Console
 
 from artibot import checkpoints as cp
-from artibot.collector import as_home
+from artibot.store.home import Home
 from artibot.config import load_settings
 from artibot.cycle import (
     RoundReport,
@@ -56,7 +56,7 @@ def register(app: typer.Typer) -> None:
         """One learning cycle (steps 1–7) with the three human checkpoints."""
         if yes and unattended:
             raise InvalidInput("--yes and --unattended exclude each other: choose who answers the checkpoints")
-        home = as_home(None)
+        home = Home.of(None)
         settings = load_settings(home.root)
         out = err_console if as_json else console
         if yes:
@@ -84,7 +84,7 @@ def register(app: typer.Typer) -> None:
         discard: bool = typer.Option(False, "--discard", help="Drop the pending round (logged; nothing applied)."),
     ) -> None:
         """Show or answer the round waiting for review."""
-        home = as_home(None)
+        home = Home.of(None)
         if discard:
             rid = discard_pending(home=home)
             console.print(f"round {rid} discarded; its experiences stay unprocessed")

@@ -240,6 +240,39 @@ def find_secrets(text: str) -> list[Finding]:
     return claims.findings
 
 
+WINDOW_MARGIN = 16_384
+"""How far past a cut :func:`anonymize_prefix` looks: longer than any secret a rule matches
+whole (a PEM key body is capped at 12,000 characters), so a secret straddling the cut is
+seen entire and replaced, never stored in part."""
+
+
+def anonymize_prefix(text: str, limit: int) -> str:
+    """``anonymize(text)`` cut to at most ``limit`` characters, in time bounded by ``limit``
+    (only ``limit + WINDOW_MARGIN`` characters are examined, however long ``text`` is).
+
+    A placeholder is never cut in half: the cut moves before it.
+
+    >>> anonymize_prefix("mail bob@example.com now", 9)
+    'mail '
+    """
+    if len(text) <= limit:
+        return anonymize(text)
+    window = text[:limit + WINDOW_MARGIN]
+    pos, out, size = 0, [], 0
+    for f in find_secrets(window):
+        if f.start >= limit:
+            break
+        piece, holder = window[pos:f.start], _PLACEHOLDER_OF[f.kind]
+        if size + len(piece) + len(holder) > limit:
+            out.append(piece[:limit - size])
+            return "".join(out)
+        out += (piece, holder)
+        size += len(piece) + len(holder)
+        pos = f.end
+    out.append(window[pos:pos + limit - size])
+    return "".join(out)
+
+
 def anonymize(text: str) -> str:
     """Replace secrets and personal data by typed placeholders; idempotent.
 

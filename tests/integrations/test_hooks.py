@@ -344,7 +344,7 @@ def test_routing_line(reason: str, system: str, line: str) -> None:
 
 # ----------------------------------------------------------------------------- errors
 def test_errors_go_to_the_log_without_the_prompt(hook: Driver, home: Home, monkeypatch: pytest.MonkeyPatch) -> None:
-    from artibot.routing import Router
+    from artibot.learned_router import Router
 
     def explode(self: Router, text: str, domain: str | None = None) -> None:
         raise ValueError(f"cannot route {text!r}")

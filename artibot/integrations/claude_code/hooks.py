@@ -237,7 +237,7 @@ def session_start(call: HookCall) -> dict[str, Any]:
     problems: list[str] = []
     router = None
     try:
-        from artibot.routing import Router
+        from artibot.learned_router import Router
 
         router = Router.load(call.home)
     except Exception as exc:  # the context still goes out, naming the problem
@@ -274,15 +274,15 @@ def user_prompt_submit(call: HookCall) -> dict[str, Any] | None:
         call.log("no prompt text in the payload; nothing routed")
         return None
     call.secret = prompt
+    from artibot.collector import anonymize_input
     from artibot.integrations.claude_code import context, turns
-    from artibot.privacy import anonymize
-    from artibot.routing import Router
+    from artibot.learned_router import Router
 
     router = Router.load(call.home)
     decision = router.route(prompt)
     fields = {name: getattr(decision, name, None) for name in turns.DECISION_FIELDS}
     prompt_id = call.payload.get("prompt_id")
-    turn = turns.open_turn(fields, anonymize(prompt), now=call.now,
+    turn = turns.open_turn(fields, anonymize_input(prompt), now=call.now,
                            prompt_id=prompt_id if isinstance(prompt_id, str) else None)
 
     def keep() -> None:
