@@ -103,6 +103,17 @@ class UnsafePathError(StoreError):
         )
 
 
+class NotAFolderError(StoreError):
+    """A file stands where artibot needs a folder (the data home itself, or one of its folders)."""
+
+    def __init__(self, path: Path | str):
+        self.path = Path(path)
+        super().__init__(
+            f"{path} is not a folder, and artibot needs a folder there (the data home or one of its folders); "
+            "move the file aside, or set ARTIBOT_HOME to a folder."
+        )
+
+
 class LockTimeout(StoreError):
     """Another process held a lock for longer than we were willing to wait."""
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from artibot.errors import LockTimeout
+from artibot.errors import CorruptFileError, LockTimeout
 from artibot.store import archive, log_journal
 from artibot.store.experiences import ExperienceLog
 from artibot.store.fs import FileLock, atomic_write_bytes, ensure_dir, read_bytes
@@ -55,6 +55,7 @@ class LogChecks:
             self.add(path, "warning", f"the last append was interrupted: {scan.detail}",
                      "cut the torn tail into quarantine/ and restore the closing bracket (the next append does "
                      "this by itself); only the interrupted append is lost", self.cut_tail)
+            self.log_records(path, self.before_tail(path, data, lock_path), torn=True)
         elif scan.state == "layout":
             self.add(path, "warning", "is a valid JSON array but not one record per line as artibot writes it, so "
                      "an interrupted append could not be cut off cleanly",
@@ -74,7 +75,18 @@ class LogChecks:
         journal = log_journal.parse((read_bytes(lock_path) or b"")[:log_journal.JOURNAL_SIZE])
         return journal.offset if journal is not None and journal.inode == os.lstat(path).st_ino else None
 
-    def log_records(self, path: Path, records: list[dict[str, Any]]) -> None:
+    @staticmethod
+    def before_tail(path: Path, data: bytes, lock_path: Path) -> list[dict[str, Any]]:
+        """The records before a torn tail, as a reader sees them (nothing is written)."""
+        journal = log_journal.parse((read_bytes(lock_path) or b"")[:log_journal.JOURNAL_SIZE]) \
+            if kind_of(lock_path) == "file" else None
+        try:
+            seen = log_journal.visible(data, journal, os.lstat(path).st_ino, path)
+        except CorruptFileError:
+            return []
+        return [r for r in (record_on(line) for line in seen.split(b"\n")[1:-2]) if r is not None]
+
+    def log_records(self, path: Path, records: list[dict[str, Any]], *, torn: bool = False) -> None:
         invalid: list[str] = []
         seen: set[Any] = set()
         duplicates = 0
@@ -99,7 +111,7 @@ class LogChecks:
                      f"next round would learn them twice (first: {sorted(both)[0]!r})",
                      "drop them from the log: the archived copy is the one a round processed",
                      lambda: ExperienceLog(self.home, lock_timeout=LOCK_WAIT_S).drop_archived() and None)
-        if not invalid and not duplicates and not both:
+        if not invalid and not duplicates and not both and not torn:
             self.add(path, "ok", f"{len(records)} unprocessed experience(s)")
 
     def in_live_archive(self, ids: set[Any]) -> set[Any]:

@@ -24,7 +24,7 @@ import stat
 import time
 from pathlib import Path
 
-from artibot.errors import LockTimeout, StoreError, UnsafePathError
+from artibot.errors import LockTimeout, NotAFolderError, StoreError, UnsafePathError
 
 FILE_MODE = 0o600
 DIR_MODE = 0o700
@@ -39,17 +39,17 @@ def ensure_dir(path: Path) -> Path:
         try:
             path.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
             os.chmod(path, DIR_MODE)
-        except FileExistsError:  # a file (not a folder) on the way
-            raise UnsafePathError(path, "not a directory") from None
+        except (FileExistsError, NotADirectoryError):  # a file (not a folder) on the way
+            raise NotAFolderError(_first_non_dir(path)) from None
         except OSError as exc:
             raise StoreError.from_os(exc, path, "create the folder") from None
         return path
     except NotADirectoryError:
-        raise UnsafePathError(path.parent, "not a directory") from None
+        raise NotAFolderError(_first_non_dir(path)) from None
     if stat.S_ISLNK(st.st_mode):
         raise UnsafePathError(path)
     if not stat.S_ISDIR(st.st_mode):
-        raise UnsafePathError(path, "not a directory")
+        raise NotAFolderError(path)
     return path
 
 
@@ -60,7 +60,7 @@ def check_regular(path: Path) -> bool:
     except FileNotFoundError:
         return False
     except NotADirectoryError:
-        raise UnsafePathError(_first_non_dir(path), "not a directory") from None
+        raise NotAFolderError(_first_non_dir(path)) from None
     except OSError as exc:
         raise StoreError.from_os(exc, path, "read") from None
     if stat.S_ISLNK(st.st_mode):
@@ -72,7 +72,7 @@ def check_regular(path: Path) -> bool:
 
 def _first_non_dir(path: Path) -> Path:
     """The first ancestor of ``path`` that exists and is not a folder (a data home that is a file)."""
-    for parent in reversed(Path(path).parents):
+    for parent in [*reversed(Path(path).parents), Path(path)]:
         if os.path.lexists(parent) and not os.path.isdir(parent):
             return parent
     return Path(path)
@@ -86,7 +86,7 @@ def open_fd(path: Path, flags: int, mode: int = FILE_MODE) -> int:
         if exc.errno == errno.ELOOP:
             raise UnsafePathError(path) from None
         if exc.errno == errno.ENOTDIR:
-            raise UnsafePathError(_first_non_dir(path), "not a directory") from None
+            raise NotAFolderError(_first_non_dir(path)) from None
         doing = "write" if flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT) else "read"
         raise StoreError.from_os(exc, path, doing) from None
 
