@@ -133,6 +133,10 @@ _ENV_PREFIXES = frozenset({"", "export", "set", "ENV", "setenv", "-"})
 _NOT_LITERAL_STARTS = ("/", "./", "../", "~/", "*")
 
 
+_ENV_PASSWORDS = ("PASSWORD", "PASSWD", "PWD")
+"""Upper-case suffixes that make an env variable a password (``PGPASSWORD``, ``MYSQLPWD``)."""
+
+
 def _core_starts(low: str) -> list[int]:
     starts: set[int] = set()
     for word in _KEY_WORDS:
@@ -153,8 +157,9 @@ def _assignments(text: str, claims: _Claims) -> None:
         low = text.translate(_ASCII_LOWER)
     for start in _core_starts(low):
         prev = text[start - 1] if start else " "
-        if prev.isalnum() and not (text[start].isupper() and (prev.islower() or prev.isdigit())):
-            continue  # ``getpass``, ``bypass``: the word only ends in a secret word
+        if prev.isalnum() and not (text[start].isupper() and (prev.islower() or prev.isdigit())) \
+                and not (prev.isupper() and text.startswith(_ENV_PASSWORDS, start)):
+            continue  # ``getpass``, ``bypass``: the word only ends in a secret word (not ``PGPASSWORD``)
         if claims.covers(start):
             continue
         m = _ASSIGN.match(low, start)
