@@ -418,3 +418,17 @@ def test_docstring_examples_run() -> None:
     import doctest
 
     assert doctest.testmod(privacy).failed == 0
+
+
+def test_anonymize_many_equals_one_by_one_on_the_corpora() -> None:
+    texts = [text for _, text, _ in POSITIVE + REVIEW] + NEGATIVE
+    rng = random.Random(3)
+    for _ in range(5):
+        rng.shuffle(texts)
+        assert privacy.anonymize_many(texts) == [anonymize(t) for t in texts]
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.text(alphabet=st.sampled_from("ab1@.-: =\n\x00/ek밀비번호PASSWORDpass"), max_size=40), max_size=12))
+def test_anonymize_many_equals_one_by_one_on_any_texts(texts: list[str]) -> None:
+    assert privacy.anonymize_many(texts) == [anonymize(t) for t in texts]

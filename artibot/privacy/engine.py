@@ -278,6 +278,64 @@ def anonymize_prefix(text: str, limit: int) -> str:
     return "".join(out)
 
 
+_SEPARATOR = "\n\x00\n"
+_GROUP_CHARS = 64 * 1024
+
+
+def anonymize_many(texts: Sequence[str]) -> list[str]:
+    """``[anonymize(t) for t in texts]``, faster for many short texts (a bulk import): they are
+    scanned together, ~64 KB at a time, joined by a line holding a NUL, so the fixed cost of
+    a call (gates, lower-casing) is paid once per group instead of once per text.
+
+    A finding that would cross from one text into the next is not trusted: those texts are
+    anonymized alone. Texts holding a NUL themselves are anonymized alone.
+
+    >>> anonymize_many(["mail a@b.io", "nothing here", "DB_PASSWORD=hunter2"])
+    ['mail <EMAIL>', 'nothing here', 'DB_PASSWORD=<PASSWORD>']
+    """
+    out = list(texts)
+    n, i = len(out), 0
+    while i < n:
+        group, size = [], 0
+        while i < n and size < _GROUP_CHARS:
+            if "\x00" in out[i]:
+                out[i] = anonymize(out[i])
+            else:
+                group.append(i)
+                size += len(out[i]) + len(_SEPARATOR)
+            i += 1
+        if group:
+            _anonymize_group(out, group)
+    return out
+
+
+def _anonymize_group(out: list[str], group: list[int]) -> None:
+    texts = [out[k] for k in group]
+    joined = _SEPARATOR.join(texts)
+    starts, pos = [], 0
+    for text in texts:
+        starts.append(pos)
+        pos += len(text) + len(_SEPARATOR)
+    per: list[list[Finding]] = [[] for _ in texts]
+    alone: set[int] = set()
+    for f in find_secrets(joined):
+        j = bisect_left(starts, f.start + 1) - 1
+        if f.end > starts[j] + len(texts[j]):
+            alone.update(range(j, bisect_left(starts, f.end)))  # crosses a separator: not trusted
+        else:
+            per[j].append(f)
+    for j, k in enumerate(group):
+        if j in alone:
+            out[k] = anonymize(texts[j])
+        elif per[j]:
+            base, text, parts, at = starts[j], texts[j], [], 0
+            for f in per[j]:
+                parts += (text[at:f.start - base], _PLACEHOLDER_OF[f.kind])
+                at = f.end - base
+            parts.append(text[at:])
+            out[k] = "".join(parts)
+
+
 def anonymize(text: str) -> str:
     """Replace secrets and personal data by typed placeholders; idempotent.
 

@@ -56,14 +56,7 @@ def joined(parts: Sequence[Any]) -> list[Any]:
 
 def append_payload(lines: Sequence[bytes], empty: bool) -> bytes:
     """What an append writes over the closing ``]\\n``: its lines, then the bracket again."""
-    payload = bytearray()
-    for i, line in enumerate(lines):
-        if not (empty and i == 0):
-            payload += b","
-        payload += line
-        payload += b"\n"
-    payload += FOOTER
-    return bytes(payload)
+    return b"".join((b"" if empty else b",", b"\n,".join(lines), b"\n", FOOTER))
 
 
 def is_intact(data: bytes | memoryview) -> bool:
