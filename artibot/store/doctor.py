@@ -24,10 +24,9 @@ import orjson
 
 from artibot.config import load_config_file
 from artibot.errors import ArtibotError, ConfigError, CorruptFileError, UnsafePathError
-from artibot.store import state
 from artibot.store.doctor_log import LOCK_WAIT_S, LogChecks
-from artibot.store.documents import CURRENT_VERSION, parse_document, read_document
-from artibot.store import archive, rollback_journal
+from artibot.store import archive, rollback_journal, state
+from artibot.store.documents import CURRENT_VERSION, parse_document
 from artibot.store.experiences import ExperienceLog
 from artibot.store.fs import DIR_MODE, FILE_MODE, FileLock, read_bytes
 from artibot.store.home import Home

@@ -116,33 +116,13 @@ class ExperienceLog:
                 payload = append_payload(lines, empty=size == len(EMPTY))
                 start = size - len(FOOTER)
                 log_journal.arm(lock.fd, start, ino, start + len(payload), durable=self.durable)
-                self._write_or_undo(fd, payload, start, lock.fd)
+                log_journal.write_append(fd, payload, start, lock.fd, durable=self.durable)
                 index.add((r["id"] for r in records), ino, start + len(payload))
             except OSError as exc:
                 raise StoreError.from_os(exc, self.path, "append to") from None
             finally:
                 os.close(fd)
         return len(lines)
-
-    def _write_or_undo(self, fd: int, payload: bytes, start: int, lock_fd: int) -> None:
-        """Write the append; if the disk refuses part of it (full), put the closing bracket back
-        at once, so that a full disk costs the batch and nothing else (if even that fails, the
-        armed journal lets the next writer cut it)."""
-        try:
-            done = 0
-            while done < len(payload):  # a full disk first writes what fits, then refuses
-                done += os.pwrite(fd, payload[done:], start + done)
-            if self.durable:
-                os.fdatasync(fd)
-        except OSError:
-            with contextlib.suppress(OSError):
-                os.pwrite(fd, FOOTER, start)
-                os.ftruncate(fd, start + len(FOOTER))
-                if self.durable:
-                    os.fdatasync(fd)
-                log_journal.clear(lock_fd, durable=self.durable)
-            raise
-        log_journal.clear(lock_fd, durable=self.durable)
 
     def _refuse_stored(self, index: IdIndex, given: list[str]) -> None:
         maybe = index.known(given)

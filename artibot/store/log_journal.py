@@ -17,6 +17,7 @@ writing anything; only a writer cuts, keeping the bytes in ``quarantine/``.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from dataclasses import dataclass
@@ -53,6 +54,27 @@ def clear(lock_fd: int, *, durable: bool) -> None:
     os.pwrite(lock_fd, _BLANK, 0)
     if durable:
         os.fdatasync(lock_fd)
+
+
+def write_append(fd: int, payload: bytes, start: int, lock_fd: int, *, durable: bool) -> None:
+    """Write an append (the journal is armed) and blank the journal. If the disk refuses part
+    of it (full), the closing bracket goes back at once, so that a full disk costs the batch
+    and nothing else (if even that fails, the armed journal lets the next writer cut it)."""
+    try:
+        done = 0
+        while done < len(payload):  # a full disk first writes what fits, then refuses
+            done += os.pwrite(fd, payload[done:], start + done)
+        if durable:
+            os.fdatasync(fd)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.pwrite(fd, FOOTER, start)
+            os.ftruncate(fd, start + len(FOOTER))
+            if durable:
+                os.fdatasync(fd)
+            clear(lock_fd, durable=durable)
+        raise
+    clear(lock_fd, durable=durable)
 
 
 def parse(raw: bytes) -> Journal | None:
@@ -117,7 +139,7 @@ def last_complete_line_end(data: bytes | memoryview, path: Path) -> int:
 def visible(data: bytes, journal: Journal | None, inode: int, path: Path) -> bytes:
     """The log as a reader should see it: intact bytes as they are, a torn log without its
     tail (nothing is written: the next writer repairs the file itself)."""
-    if data == b"" or (data[:len(HEADER)] == HEADER and (data.endswith(TAIL) or data == HEADER + FOOTER)):
+    if data == b"" or (data[:len(HEADER)] == HEADER and data.endswith(TAIL)):
         return data
     return bytes(data[:cut_offset(data, journal, inode, path)]) + FOOTER
 

@@ -61,7 +61,7 @@ def append_payload(lines: Sequence[bytes], empty: bool) -> bytes:
 
 def is_intact(data: bytes | memoryview) -> bool:
     """Whether ``data`` is a complete log in this layout's frame (header and closing bracket)."""
-    return bytes(data[:2]) == HEADER and (bytes(data[-3:]) == TAIL or bytes(data) == EMPTY)
+    return bytes(data[:2]) == HEADER and bytes(data[-3:]) == TAIL  # the empty log "[\n]\n" ends so too
 
 
 def record_on(line: bytes | memoryview) -> dict[str, Any] | None:

@@ -55,8 +55,7 @@ class LogRead:
 
     def intact(self) -> bool:
         """Whether the bytes are a complete log (the closing bracket is there)."""
-        data = self.data
-        return data[-3:] == b"\n]\n" and data[:2] == HEADER
+        return is_intact(self.data)
 
     @property
     def data(self) -> memoryview:
