@@ -13,12 +13,11 @@ import os
 from datetime import datetime, timezone
 from typing import Any
 
-from artibot.store.home import Home, HomeArg
 from artibot.errors import NotFoundError, ReviewError
-from artibot.store import archive, rollback_journal, snapshots, state
+from artibot.store import archive, rollback_journal, rounds, snapshots
 from artibot.store.experiences import ExperienceLog
 from artibot.store.fs import FileLock
-from artibot.store.home import Home
+from artibot.store.home import Home, HomeArg
 
 
 def _now() -> str:
@@ -29,7 +28,7 @@ def history(*, home: HomeArg = None) -> list[dict[str, Any]]:
     """One summary line per learning-log entry, oldest first."""
     h = Home.of(home)
     out = []
-    for entry in state.read_learning_log(h):
+    for entry in rounds.read_learning_log(h):
         if entry.get("type") == "rollback":
             out.append({"type": "rollback", "round_id": entry["round_id"], "at": entry.get("at"),
                         "undone": entry.get("undone", []), "reason": entry.get("reason")})
@@ -70,22 +69,22 @@ def _run(h: Home, plan: dict[str, Any]) -> dict[str, Any]:
         log.restore_archive(rid)
         if snapshots.read_manifest(h, rid)["status"] != plan["final"]:
             snapshots.mark(h, rid, plan["final"], rolled_back_at=plan["at"])
-    rounds = state.read_learning_log(h)
-    if not any(entry.get("rollback_id") == plan["id"] for entry in rounds):
-        for entry in rounds:
+    entries = rounds.read_learning_log(h)
+    if not any(entry.get("rollback_id") == plan["id"] for entry in entries):
+        for entry in entries:
             if entry.get("round_id") in round_ids and entry.get("type", "round") == "round":
                 entry["rolled_back"] = True
-        rounds.append({"type": "rollback", "round_id": first, "at": plan["at"], "undone": round_ids,
+        entries.append({"type": "rollback", "round_id": first, "at": plan["at"], "undone": round_ids,
                        "reason": plan["reason"], "experiences_restored": plan["experiences"],
                        "replaced_state_kept_in": plan["replaced"], "rollback_id": plan["id"]})
         if plan["discard_pending"]:
             # it was computed on the state just replaced: keep it aside in the log, not applied
-            rounds.append({"type": "round", "round_id": plan["discard_pending"], "status": "discarded",
+            entries.append({"type": "round", "round_id": plan["discard_pending"], "status": "discarded",
                            "finished": plan["at"], "reason": f"state rolled back to before {first}"})
-        state.write_learning_log(h, rounds)
-    pending = state.read_pending(h)
+        rounds.write_learning_log(h, entries)
+    pending = rounds.read_pending(h)
     if plan["discard_pending"] and pending is not None and pending.get("round_id") == plan["discard_pending"]:
-        state.clear_pending(h)
+        rounds.clear_pending(h)
     rollback_journal.clear(h)
     result = {"round_id": first, "undone": round_ids, "experiences_restored": plan["experiences"],
               "replaced_state_kept_in": str(h.root / plan["replaced"])}
@@ -115,7 +114,7 @@ def rollback(round_id: str, *, home: HomeArg = None, lock_timeout: float = 5.0) 
         if round_id not in applied:
             raise NotFoundError(f"round {round_id} is not an applied round")
         undo = applied[applied.index(round_id):]
-        pending = state.read_pending(h)
+        pending = rounds.read_pending(h)
         return _undo(h, undo, "rollback requested", discard=pending["round_id"] if pending else None)
 
 
