@@ -168,7 +168,17 @@ def _read_frame(source: LogRead) -> tuple[Frame | None, Any, list[dict[str, Any]
         frame, order = frame_from_chunks(source.chunks())
     except (ValueError, TypeError):
         return None, None, source.records()  # a damaged log raises CorruptFileError here, as read() does
+    if len(frame.ids) and not _in_schema(frame):
+        return None, None, source.records()  # a value of the right type out of range: this names its line
     return frame, order, None
+
+
+def _in_schema(frame: Frame) -> bool:
+    """Whether the learned columns hold only values the schema allows (a hand-edited record
+    can have the right types and still be out of range); vectorized, so the fast path stays fast."""
+    unit = all(float(col.min()) >= 0 and float(col.max()) <= 1 for col in (frame.complexity, frame.confidence))
+    p = frame.propensity[~(frame.propensity != frame.propensity)]  # NaN: the record had none
+    return unit and not (len(p) and (float(p.min()) <= 0 or float(p.max()) > 1))
 
 
 def _positions(records: list[dict[str, Any]], ids: tuple[str, ...]) -> list[int]:

@@ -17,6 +17,7 @@ from artibot.cycle import RoundReport, _now, decide_and_commit, learn
 from artibot.errors import LockTimeout, ReviewError
 from artibot.store import rounds
 from artibot.store.experiences import ExperienceLog
+from artibot.rollback import recover_interrupted
 from artibot.store.fs import FileLock
 from artibot.store.thresholds import load_thresholds
 
@@ -59,6 +60,7 @@ def answer_pending(*, home: HomeArg = None, answers: cp.AnswersArg | None = None
     if policy is None:
         policy = cp.policy_for(answers if answers is not None else cp.Answers(), settings, channel=channel)
     with FileLock(h.learner_lock, timeout=lock_timeout, holder="another artibot learner"):
+        recover_interrupted(h)  # a rollback killed mid-way is finished before anything is decided
         pending = rounds.load_pending(h)
         if pending is None:
             raise ReviewError("no round is waiting for review; `artibot learn` starts one")
@@ -73,6 +75,7 @@ def discard_pending(*, home: HomeArg = None) -> str:
     """Drop the pending round without applying it (logged; its experiences stay unprocessed)."""
     h = Home.of(home)
     with FileLock(h.learner_lock, timeout=5.0, holder="another artibot learner"):
+        recover_interrupted(h)
         pending = rounds.load_pending(h)
         if pending is None:
             raise ReviewError("no round is waiting for review")

@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from artibot.errors import NotFoundError, ReviewError
-from artibot.store import archive, rollback_journal, rounds, snapshots
+from artibot.store import archive, quarantine, rollback_journal, rounds, snapshots
 from artibot.store.experiences import ExperienceLog
 from artibot.store.fs import FileLock
 from artibot.store.home import Home, HomeArg
@@ -120,8 +120,11 @@ def rollback(round_id: str, *, home: HomeArg = None, lock_timeout: float = 5.0) 
 
 def recover_interrupted(h: Home) -> list[str]:
     """Finish a rollback killed mid-way, then roll back any round whose snapshot is still
-    ``applying`` (a crash mid-commit). Caller holds the learner lock. Returns the rounds undone."""
+    ``applying`` (a crash mid-commit); what killed writes left behind (temp files, a snapshot
+    folder without manifest) is moved to quarantine/ first. Caller holds the learner lock.
+    Returns the rounds undone."""
     done = []
+    quarantine.sweep_leftovers(h)
     plan = rollback_journal.read(h)
     if plan is not None:
         _run(h, plan)

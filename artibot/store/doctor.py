@@ -14,7 +14,6 @@ The checks of the experience log are in ``doctor_log``; moving aside is ``quaran
 from __future__ import annotations
 
 import os
-import re
 import stat
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -31,7 +30,7 @@ from artibot.store.experiences import ExperienceLog
 from artibot.store.fs import DIR_MODE, FILE_MODE, FileLock, read_bytes
 from artibot.store.home import Home
 from artibot.store.log_scan import LogScan, scan_log  # noqa: F401  (public names of this module before the split)
-from artibot.store.quarantine import kind_of, move_aside
+from artibot.store.quarantine import is_dead_temp, kind_of, move_aside
 
 Severity = Literal["ok", "warning", "error"]
 
@@ -53,7 +52,6 @@ Action = Callable[[], "Path | None"]
 
 # repair order: planted links first, then contents, then what depends on them, modes last
 _LINKS, _CONTENT, _AFTER_LOG, _MODES = 10, 20, 30, 90
-_TEMP = re.compile(r"^\..+\.(\d+)\.(\d+)\.tmp$")
 
 
 @dataclass
@@ -183,15 +181,7 @@ class _Examination(LogChecks):
                                 chmod, _MODES))
 
     def temp_file(self, path: Path) -> None:
-        match = _TEMP.match(path.name)
-        if not match or self.home.quarantine_dir in path.parents:
-            return
-        try:
-            os.kill(int(match.group(1)), 0)
-            return  # its writer is alive: a write in progress
-        except ProcessLookupError:
-            pass
-        except (PermissionError, OverflowError, ValueError):
+        if self.home.quarantine_dir in path.parents or not is_dead_temp(path):
             return
         self.add(path, "warning", "leftover temp file of a write interrupted by a crash (the file it was "
                  "meant to replace is intact)", "move it aside into quarantine/", self.mover(path), _CONTENT)

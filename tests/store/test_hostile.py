@@ -176,16 +176,19 @@ def test_a_home_that_is_a_file(home, tmp_path, argv):
 
 
 # ------------------------------------------------------------------ a record breaking the schema
-def test_a_hand_edited_record_stops_learn_clearly_and_doctor_quarantines_it(home, tmp_path):
+@pytest.mark.parametrize(("edit", "field"), [
+    ((b',"outcome":"success"', b""), "outcome"),  # a field missing: another shape
+    ((b'"complexity":0.4', b'"complexity":7'), "complexity"),  # the right type, out of range
+])
+def test_a_hand_edited_record_stops_learn_clearly_and_doctor_quarantines_it(home, tmp_path, edit, field):
     assert cli(tmp_path, ["collect", "--stdin"], jsonl([record(f"a{i}", i) for i in range(6)]))[0] == 0
     data = home.experiences.read_bytes()
-    broken = data.replace(b',"outcome":"success"', b"", 1)  # the first record loses a field
-    home.experiences.write_bytes(broken)
+    home.experiences.write_bytes(data.replace(*edit, 1))  # the first record, by hand
     code, out = cli(tmp_path, ["learn", "--yes", "--flush"])
     line = one_line(out)
-    assert code == 1 and "daily-experiences.json" in line and "line 2" in line and "outcome" in line, line
+    assert code == 1 and "daily-experiences.json" in line and "line 2" in line and field in line, line
     finding = next(f for f in doctor.check(home) if f.path == home.experiences and f.severity == "error")
-    assert "line 2" in finding.problem and "outcome" in finding.problem
+    assert "line 2" in finding.problem and field in finding.problem
     assert cli(tmp_path, ["doctor", "--repair"])[0] == 0
     assert ids(home) == [f"a{i}" for i in range(1, 6)]
     assert len(list(home.quarantine_dir.glob("*.bad-records"))) == 1
@@ -219,3 +222,18 @@ def test_the_id_index_is_rebuilt_when_it_does_not_match_the_log(home):
         collect_many([record("a1")], home=home)
     collect_many([record("b0")], home=home)
     assert [r["id"] for r in log.read()] == ["a0", "a1", "a2", "b0"]
+
+
+def test_the_learner_moves_aside_what_killed_writes_left(home):
+    from artibot.rollback import recover_interrupted
+
+    home.ensure()
+    (home.snapshots_dir / "r-bare").mkdir(parents=True)  # killed while taking its snapshot
+    dead = home.root / ".thresholds.json.999999999.1.tmp"  # no such pid
+    live = home.root / f".thresholds.json.{os.getpid()}.1.tmp"  # a write in progress
+    dead.write_bytes(b"{}")
+    live.write_bytes(b"{}")
+    recover_interrupted(home)
+    assert not dead.exists() and not (home.snapshots_dir / "r-bare").exists() and live.exists()
+    assert sorted(p.name.split(".")[0] or p.name.split(".")[1] for p in home.quarantine_dir.iterdir()) == \
+        ["snapshots__r-bare", "thresholds"]
