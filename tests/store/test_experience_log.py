@@ -405,3 +405,29 @@ def test_a_pretty_printed_array_from_another_writer_is_adopted_not_cut(tmp_path)
     assert [r["id"] for r in orjson.loads(log.read_bytes())] == ["old1", "old2", "new1"]
     kept = list(home.quarantine_dir.glob("*.relaid"))
     assert len(kept) == 1 and kept[0].read_bytes() == original
+
+
+# ------------------------------------------------------------------ the journal's life (issue 11)
+def test_the_journal_is_blank_after_a_successful_append(home, log, monkeypatch):
+    synced = []
+    real = os.fdatasync
+    monkeypatch.setattr(os, "fdatasync", lambda fd: synced.append(os.readlink(f"/proc/self/fd/{fd}")) or real(fd))
+    log.append([make(0), make(1)])
+    monkeypatch.undo()
+    assert home.experiences_lock.read_bytes()[:64].strip() == b""
+    # armed and synced before the write, the data synced, then blanked and synced again
+    assert [Path(p).name for p in synced] == [".daily-experiences.lock", "daily-experiences.json",
+                                              ".daily-experiences.lock"]
+
+
+def test_a_power_cut_mid_append_is_cut_at_the_journal_even_when_the_size_is_complete(home, log):
+    log.append([make(0), make(1)])
+    path = home.experiences
+    start = path.stat().st_size - 2
+    payload = b"," + encode(make(2)) + b"\n," + encode(make(3)) + b"\n]\n"
+    # the journal reached the disk, the file grew, but the data blocks did not: zeros
+    home.experiences_lock.write_bytes(f"{start} {path.stat().st_ino} {start + len(payload)}".encode().ljust(64))
+    with open(path, "r+b") as fh:
+        fh.seek(start)
+        fh.write(b"\x00" * len(payload))
+    assert seen_then_repaired(home) == ["r00000", "r00001"]
