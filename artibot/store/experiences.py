@@ -32,8 +32,8 @@ from artibot.store.fs import FileLock, atomic_write_bytes, check_regular, open_f
 from artibot.store.home import Home
 from artibot.store.id_index import IdIndex
 from artibot.store.log_journal import Repair
-from artibot.store.log_layout import (EMPTY, FOOTER, HEADER, TAIL, append_payload, encode, is_intact,
-                                      parse_records, record_on, render, render_lines)
+from artibot.store.log_layout import (EMPTY, FOOTER, HEADER, TAIL, append_payload, encode, parse_records,
+                                      record_lines, record_on, render, render_lines)
 from artibot.store.log_move import Plan, plan_from_lines, plan_from_source, put_back
 from artibot.store.log_read import LogRead
 
@@ -208,7 +208,7 @@ class ExperienceLog:
                                        inode, self.path)
             moved = archive.marker_ids(self.home, archive.MOVE_MARKER)
         if moved:
-            lines = _record_lines(data)
+            lines = record_lines(data)
             data = render_lines([ln for ln in lines if (record_on(ln) or {}).get("id") not in moved])
         return data
 
@@ -274,7 +274,7 @@ class ExperienceLog:
 
     def _lines_locked(self) -> list[bytes]:
         """Every record as its raw JSON line (no leading comma), read under the exclusive lock."""
-        return _record_lines(self._bytes_locked())
+        return record_lines(self._bytes_locked())
 
     def _read_locked(self) -> list[dict[str, Any]]:
         """Every record, read while this object holds the exclusive lock."""
@@ -393,11 +393,3 @@ class ExperienceLog:
                 self._rewrite(render_lines(kept))
             return len(lines) - len(kept)
 
-
-def _record_lines(data: bytes) -> list[bytes]:
-    """Every record's raw JSON line (no leading comma) of an intact log's bytes."""
-    body = data[len(HEADER):-len(FOOTER) - 1]  # without the last record's newline
-    if not body or not is_intact(data):
-        return []
-    # Records never hold a raw newline, so "\n," only occurs between two records.
-    return body.split(b"\n,")

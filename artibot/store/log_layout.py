@@ -64,6 +64,15 @@ def is_intact(data: bytes | memoryview) -> bool:
     return bytes(data[:2]) == HEADER and bytes(data[-3:]) == TAIL  # the empty log "[\n]\n" ends so too
 
 
+def record_lines(data: bytes) -> list[bytes]:
+    """Every record's raw JSON line (no leading comma) of an intact log's bytes."""
+    body = data[len(HEADER):-len(FOOTER) - 1]  # without the last record's newline
+    if not body or not is_intact(data):
+        return []
+    # Records never hold a raw newline, so "\n," only occurs between two records.
+    return body.split(b"\n,")
+
+
 def record_on(line: bytes | memoryview) -> dict[str, Any] | None:
     """The record on one log line (leading comma allowed), or None."""
     body = line[1:] if line[:1] == b"," else line
