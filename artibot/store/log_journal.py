@@ -41,7 +41,11 @@ class Journal:
     end: int | None  # None: written by an older artibot, which did not record it
 
     def applies_to(self, inode: int, size: int) -> bool:
-        return inode == self.inode and len(HEADER) <= self.offset <= size
+        """Whether this journal explains the file's tail: same file, and nothing past the end of
+        the append it names (bytes beyond it were written by something else, after it ended —
+        a second defence should a blanked journal be lost in a power cut)."""
+        return (inode == self.inode and len(HEADER) <= self.offset <= size
+                and (self.end is None or size <= self.end))
 
 
 def arm(lock_fd: int, offset: int, inode: int, end: int, *, durable: bool) -> None:

@@ -431,3 +431,18 @@ def test_a_power_cut_mid_append_is_cut_at_the_journal_even_when_the_size_is_comp
         fh.seek(start)
         fh.write(b"\x00" * len(payload))
     assert seen_then_repaired(home) == ["r00000", "r00001"]
+
+
+def test_a_stale_journal_never_cuts_a_complete_append(home, log):
+    """The review's repro with the journal left armed (as if its blanking was lost in a power
+    cut): bytes past the journalled append's end are not the append's, so only they go."""
+    log.append([make(i) for i in range(3)])
+    before = home.experiences_lock.read_bytes()
+    size = home.experiences.stat().st_size
+    log.append([make(i) for i in range(3, 8)])
+    end = home.experiences.stat().st_size
+    home.experiences_lock.write_bytes(f"{size - 2} {home.experiences.stat().st_ino} {end}".encode().ljust(64))
+    data = home.experiences.read_bytes()
+    home.experiences.write_bytes(data[:-2] + b',{"id":"torn","input":"half')
+    assert seen_then_repaired(home) == [f"r{i:05d}" for i in range(8)]
+    assert quarantined(home) == [b',{"id":"torn","input":"half'] and before.strip() == b""
