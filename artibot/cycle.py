@@ -17,6 +17,7 @@ from datetime import datetime, timezone
 from typing import Any, Callable, Mapping, Sequence
 
 from artibot import checkpoints as cp
+from artibot import round_checks
 from artibot.collector import HomeArg, as_home
 from artibot.config import Settings, load_settings
 from artibot.errors import CorruptFileError, LockTimeout, ReviewError
@@ -166,6 +167,8 @@ def learn(*, home: HomeArg = None, answers: Any = "defaults", checkpoints: cp.Ch
                 frame = frame_from_records(records)  # raises here, as it always did, for records not validated
             say(f"computing the round over {len(frame):,} experiences")
             proposal = propose_frame(frame, thresholds, patterns, settings, flush=flush)
+            if proposal.processed_ids:  # issue 12: off-policy estimate, window counts, stale patterns
+                proposal = round_checks.annotate(h, frame, proposal, settings)
             unprocessed = len(frame)
             del frame
             if not proposal.processed_ids:
@@ -380,6 +383,10 @@ def _update_cache(h: Home, proposal: RoundProposal, final: Mapping[str, str],
         elif action == "demote" and key in entries:
             entries[key] = {**entries[key], "status": "demoted", "demoted_at": now, "demoted_in": round_id,
                             "evidence": stats[key].to_json()}
+            changed = True
+    for key, fresh in round_checks.freshness_updates(proposal, final).items():
+        if entries.get(key, {}).get("status") == "active":
+            entries[key] = {**entries[key], "freshness": fresh}
             changed = True
     if changed or not h.system1_patterns.exists():
         state.write_system1_patterns(h, {"patterns": [entries[k] for k in sorted(entries)]})

@@ -8,6 +8,7 @@ from artibot.collector import as_home
 from artibot.rollback import history, rollback
 from artibot.status import status
 from artibot.cli.render import console, emit_json, fmt, table
+from artibot.cli.render_checks import validation_lines
 
 
 def register(app: typer.Typer) -> None:
@@ -28,6 +29,8 @@ def register(app: typer.Typer) -> None:
                       f"{doc['batch_size']}); mode: {doc['mode']}; patterns tracked: {doc['patterns_tracked']}")
         console.print(f"last round: {doc['last_round'] or 'none yet'}"
                       + (f" ({doc['last_round_status']})" if doc["last_round"] else ""))
+        for line in validation_lines(doc["validation"]):
+            console.print(line)
         if doc["pending_review"]:
             console.print(f"round {doc['pending_round']} is waiting for review: `artibot review`")
         console.print(f"home: {doc['home']}")

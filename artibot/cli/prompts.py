@@ -13,6 +13,7 @@ from rich.console import Console
 from artibot.checkpoints import CHOICES, DEFAULTS, Deferred, Evidence, texts
 from artibot.errors import InvalidInput
 from artibot.cli.render import evidence_table
+from artibot.cli.render_checks import offpolicy_text
 
 MAX_TRIES = 5
 
@@ -49,6 +50,8 @@ class TerminalCheckpoints:
         t = texts(self.lang)
         self.console.print()
         self.console.print(evidence_table(evidence))
+        if n == 2:  # issue 12: what the change would have done on the logged requests
+            self.console.print(offpolicy_text(evidence.summary.get("off_policy")))
         self.console.print(t["question"][n])
         labels = [(c, *t["options"][n][c]) for c in CHOICES[n]]
         return self._choose(n, labels, CHOICES[n].index(DEFAULTS[n]))
