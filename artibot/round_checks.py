@@ -44,7 +44,7 @@ def annotate(h: Home, frame: Frame, proposal: RoundProposal, settings: Settings,
     cache_doc = state.read_system1_patterns(h)
     cache = state.active_patterns(cache_doc)
     applied = _applied(state.read_learning_log(h))
-    since = parse_timestamp(applied[-1]["finished"]) if applied and applied[-1].get("finished") else None
+    skip = int((applied[-1].get("inputs") or {}).get("remainder") or 0) if applied else None
     window = logged_window(frame, k, proposal.old, cache, router.min_threshold, router.max_threshold)
     op = settings.offpolicy
     estimate = evaluate(
@@ -52,7 +52,7 @@ def annotate(h: Home, frame: Frame, proposal: RoundProposal, settings: Settings,
         thresholds_vector(proposal.old, frame.domains, router.min_threshold, router.max_threshold),
         thresholds_vector(proposal.new, frame.domains, router.min_threshold, router.max_threshold),
         method=op.method, level=op.level, min_support=op.min_support)
-    params = {**proposal.params, "off_policy": estimate, "window": window_counts(frame, k, since)}
+    params = {**proposal.params, "off_policy": estimate, "window": window_counts(frame, k, skip)}
     if not settings.freshness.active(proposal.mode) or cache_doc is None:
         return replace(proposal, params=params)
     now = time.time() if now is None else now

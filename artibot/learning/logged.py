@@ -46,14 +46,15 @@ def counts(success: np.ndarray, system2: np.ndarray) -> dict[str, int]:
             "system2_success": int((ok & s2).sum())}
 
 
-def window_counts(frame: Frame, k: int, since: float | None) -> dict[str, Any]:
-    """Counts of the round's ``k`` records, and of those logged at or after ``since`` (the time the
-    previous round was applied, as POSIX seconds; None when there is none)."""
-    ok, s2, ts = frame.success[:k], frame.system2[:k], frame.ts[:k]
+def window_counts(frame: Frame, k: int, skip: int | None) -> dict[str, Any]:
+    """Counts of the round's ``k`` records, and of those after the first ``skip`` (the previous
+    applied round's remainder: records logged before that round was applied; None when there is
+    no previous round). Counting records instead of comparing clocks keeps simulated and
+    replayed timestamps valid."""
+    ok, s2 = frame.success[:k], frame.system2[:k]
     out: dict[str, Any] = {"all": counts(ok, s2)}
     if k:
         out["from"], out["to"] = frame.timestamps[0], frame.timestamps[k - 1]
-    if since is not None:
-        late = ts >= since
-        out["after_previous"] = counts(ok[late], s2[late])
+    if skip is not None:
+        out["after_previous"] = counts(ok[skip:], s2[skip:])
     return out

@@ -45,6 +45,8 @@ import numpy as np
 METHODS = ("snips", "dr")
 Z90 = 1.6448536269514722
 BINS = 10
+UNSUPPORTED_SHARE = 0.05
+"""Share of the rerouted requests that may lack any randomized evidence before the estimate is refused."""
 PRIOR_WEIGHT = 5.0
 """Pseudo-records with which a reward-model bin is shrunk towards its domain/system mean."""
 
@@ -214,10 +216,12 @@ def evaluate(window: LoggedWindow, current: Sequence[float], proposed: Sequence[
     changed = pol["current"] != pol["proposed"]
     explored = p < 1.0
     support = {k: int(np.sum(changed & explored & (a == s))) for k, s in pol.items()}
+    # rerouted requests whose proposed route the router could not have taken (outside the band)
+    unsupported = int(np.sum(changed & ~explored & (a != pol["proposed"])))
     out: dict[str, Any] = {
         "method": method, "level": level, "n": n, "changed": int(changed.sum()),
         "explored": int(explored.sum()), "no_propensity": int(np.isnan(window.propensity).sum()),
-        "fixed": int(np.sum(window.fixed)), "support": support,
+        "fixed": int(np.sum(window.fixed)), "support": support, "unsupported": unsupported,
         "ess": _round(effective_sample_size(w["proposed"]), 1),
         "ess_changed": _round(min(effective_sample_size(w[k][changed]) for k in pol), 1) if changed.any() else None,
     }
@@ -228,7 +232,7 @@ def evaluate(window: LoggedWindow, current: Sequence[float], proposed: Sequence[
     out["interval"] = None
     if n == 0:
         return {**out, "verdict": "too_thin", "reason": "no logged experiences in the window"}
-    thin = _thinness(out, int(changed.sum()), support, min_support)
+    thin = _thinness(out, int(changed.sum()), support, min_support, unsupported)
     if thin:
         return {**out, "verdict": "too_thin", "reason": thin}
     est = _estimates(window, a, r, w, pol, method)
@@ -246,13 +250,18 @@ def evaluate(window: LoggedWindow, current: Sequence[float], proposed: Sequence[
     out["verdict"] = "no_change" if not changed.any() else "estimated"
     out["reason"] = ("the proposed thresholds route every logged request as the current ones do"
                      if not changed.any() else
-                     f"{int(changed.sum())} of {n} logged requests would be routed differently")
+                     f"{int(changed.sum()):,} of {n:,} logged requests would be routed differently")
     return out
 
 
-def _thinness(out: Mapping[str, Any], changed: int, support: Mapping[str, int], min_support: int) -> str | None:
+def _thinness(out: Mapping[str, Any], changed: int, support: Mapping[str, int], min_support: int,
+              unsupported: int) -> str | None:
     if changed == 0:
         return None
+    if unsupported > UNSUPPORTED_SHARE * changed:
+        return (f"too thin to estimate: {unsupported} of the {changed} rerouted requests lie outside the "
+                "exploration band, where the router never tried the proposed route (the change is larger "
+                "than the band the logs explored)")
     if out["explored"] == 0:
         return ("too thin to estimate: no logged decision was randomized (exploration is 0 or the records "
                 "carry no propensity), so the logs say nothing about the routes the change would take")
