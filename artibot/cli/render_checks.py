@@ -22,7 +22,7 @@ def offpolicy_text(op: Mapping[str, Any] | None) -> str:
     cur, new, diff = op["current"], op["proposed"], op["difference"]
     share = (f"System 2 share {_pct(cur['system2_share'])} -> {_pct(new['system2_share'])} "
              f"({_pts(diff['system2_share'])} points)")
-    head = f"Off-policy check on this round's {op['n']:,} logged experiences"
+    head = f"Off-policy check, {op['n']:,} logged experiences"
     if op["verdict"] == "too_thin":
         return f"{head}:\n  success: {op['reason']}.\n  {share}."
     level = int(round(op["level"] * 100))
@@ -37,8 +37,8 @@ def offpolicy_text(op: Mapping[str, Any] | None) -> str:
             f"{line('current', cur)}\n{line('proposed', new)}\n"
             f"  {'change':<10} success {_pts(diff['success'])} points [{_pts(lo)}, {_pts(hi)}]   "
             f"System 2 share {_pts(diff['system2_share'])} points\n"
-            f"  {op['reason']};\n  effective sample size {op['ess']:,.0f}, "
-            f"{op['support']['proposed']} explored on the proposed route where they differ.")
+            f"  {op['reason']};\n  effective sample size {op['ess']:,.0f}; "
+            f"{op['support']['proposed']} explored on the new route where they differ.")
 
 
 def validation_lines(summary: Mapping[str, Any]) -> list[str]:

@@ -235,6 +235,9 @@ def evaluate(window: LoggedWindow, current: Sequence[float], proposed: Sequence[
     thin = _thinness(out, int(changed.sum()), support, min_support, unsupported)
     if thin:
         return {**out, "verdict": "too_thin", "reason": thin}
+    if any(w[k].sum() <= 0 for k in pol):
+        return {**out, "verdict": "too_thin",
+                "reason": "too thin to estimate: no logged request took the route one of the policies chooses"}
     est = _estimates(window, a, r, w, pol, method)
     # The variance rests on the few explored records where the policies differ: Student's t with
     # that effective count as degrees of freedom instead of the normal quantile.
@@ -258,13 +261,13 @@ def _thinness(out: Mapping[str, Any], changed: int, support: Mapping[str, int], 
               unsupported: int) -> str | None:
     if changed == 0:
         return None
+    if out["explored"] == 0:
+        return ("too thin to estimate: no logged decision was randomized (exploration is 0 or the records "
+                "carry no propensity), so the logs say nothing about the routes the change would take")
     if unsupported > UNSUPPORTED_SHARE * changed:
         return (f"too thin to estimate: {unsupported} of the {changed} rerouted requests lie outside the "
                 "exploration band, where the router never tried the proposed route (the change is larger "
                 "than the band the logs explored)")
-    if out["explored"] == 0:
-        return ("too thin to estimate: no logged decision was randomized (exploration is 0 or the records "
-                "carry no propensity), so the logs say nothing about the routes the change would take")
     least = min(support.values())
     if least < min_support:
         return (f"too thin to estimate: the change reroutes {changed} logged request(s), but only "
