@@ -11,6 +11,7 @@ Changes (the truth is W1's expected success rate with exploration, plain success
 
 * **harmful**: every threshold raised by the smallest step of 0.05 that costs >= 5 points;
 * **harmless**: the ``docs`` threshold 0.4 -> 0.9 (System 1 is as good as System 2 there);
+* **helpful**: every threshold moved towards W1's break-even point by at most 0.1;
 * **none**: the round changed something else (a promotion): the thresholds stay.
 
     python experiments/run_validation.py --trials 1000
@@ -90,7 +91,10 @@ def changes(world: World, args: Args) -> dict[str, tuple[np.ndarray, float]]:
             break
     docs = cur.copy()
     docs[world.names.index("docs")] = 0.9
-    return {"harmful": (harmful, cost(harmful)), "harmless (docs)": (docs, cost(docs)), "none": (cur, 0.0)}
+    oracle = np.array(list(world.oracle_thresholds().values()))
+    helpful = np.round(cur + np.clip(oracle - cur, -0.1, 0.1), 3)
+    return {"harmful": (harmful, cost(harmful)), "harmless (docs)": (docs, cost(docs)),
+            "helpful (towards the oracle)": (helpful, cost(helpful)), "none": (cur, 0.0)}
 
 
 def entries(before: dict[str, int], after: dict[str, int], thresholds_moved: bool) -> list[dict]:

@@ -153,6 +153,9 @@ def message(v: Mapping[str, Any]) -> str:
     head = (f"round {rid}: success {b['success']:.1%} -> {a['success']:.1%} "
             f"({d['success'] * 100:+.1f} points), System 2 share {b['system2_share']:.1%} -> "
             f"{a['system2_share']:.1%} over {a['n']} experiences after it vs {b['n']} before")
+    if v.get("price"):
+        head += (f"; utility (success - {v['price']:g} x System 2 share) "
+                 f"{d['utility'] * 100:+.1f} points")
     pred = v.get("predicted")
     if pred and pred.get("success") is not None:
         head += f"; checkpoint 2 predicted {pred['success']:.1%} ({v.get('vs_prediction')})"
