@@ -121,12 +121,13 @@ def freshness_updates(proposal: RoundProposal, final: Mapping[str, str]) -> dict
     return {k: v for k, v in states.items() if final.get(k) != "demote"}
 
 
-def validations(h: Home, settings: Settings) -> list[dict[str, Any]]:
-    """Every applied round that changed something, measured on the experiences after it (oldest first)."""
+def validations(h: Home, settings: Settings, rounds: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """Every applied round that changed something, measured on the experiences after it (oldest first);
+    ``rounds``: the learning log when the caller has read it already."""
     v = settings.validation
     price = settings.lifelong.system2_cost or 0.0
-    return validate(state.read_learning_log(h), window=v.window, alpha=v.alpha, price=price,
-                    min_experiences=v.min_experiences, baseline=v.baseline)
+    return validate(state.read_learning_log(h) if rounds is None else rounds, window=v.window, alpha=v.alpha,
+                    price=price, min_experiences=v.min_experiences, baseline=v.baseline)
 
 
 def summary(results: list[dict[str, Any]]) -> dict[str, Any]:

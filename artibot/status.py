@@ -42,5 +42,5 @@ def status(*, home: HomeArg = None, settings: Settings | None = None) -> dict[st
         "home": str(h.root),
         "config": str(settings.source) if settings.source else None,
         # issue 12: applied rounds measured on the experiences after them (never rolled back here)
-        "validation": round_checks.summary(round_checks.validations(h, settings)),
+        "validation": round_checks.summary(round_checks.validations(h, settings, rounds)),
     }
