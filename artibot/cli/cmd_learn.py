@@ -23,6 +23,7 @@ from artibot.cycle import (
 from artibot.errors import ArtibotError, InvalidInput
 from artibot.cli.prompts import TerminalCheckpoints
 from artibot.cli.render import console, emit_json, err_console, evidence_table, fmt, table
+from artibot.cli.render_checks import offpolicy_text
 
 
 def show_report(report: RoundReport, out: Console) -> None:
@@ -123,6 +124,8 @@ def register(app: typer.Typer) -> None:
         for q in doc["questions"]:
             console.print(f"\n{q['number']}. {q['question']}  options: "
                           + ", ".join(o["choice"] for o in q["options"]) + f"  (default {q['default']})")
+            if q["number"] == 2:  # issue 12: what the change would have done on the logged requests
+                console.print(offpolicy_text(q.get("off_policy")))
         console.print(f"\nanswer with: {doc['answer_syntax']}")
 
 

@@ -120,7 +120,7 @@ def validate(entries: Sequence[Mapping[str, Any]], *, window: int | None, alpha:
 
 def _predicted(entry: Mapping[str, Any]) -> dict[str, Any] | None:
     op = (entry.get("params") or {}).get("off_policy")
-    if not isinstance(op, Mapping):
+    if not isinstance(op, Mapping) or not entry.get("thresholds_applied"):  # reverted: nothing was predicted
         return None
     proposed = op.get("proposed") or {}
     if not isinstance(proposed, Mapping):

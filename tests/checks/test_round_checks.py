@@ -167,3 +167,25 @@ def test_new_config_keys_are_validated(section, key, value, allowed):
     with pytest.raises(ConfigError) as err:
         settings_from_mapping({"learning": {section: {key: value}}})
     assert f"learning.{section}.{key}" in str(err.value) and allowed in str(err.value)
+
+
+def test_session_start_context_names_a_worse_round_and_its_rollback(cli, artibot_home: Path, monkeypatch):
+    monkeypatch.setenv("HOME", str(artibot_home.parent))  # the hook may look at ~/.claude
+    collect_many(routed(2000))
+    first = learn(answers="defaults", flush=True)
+    collect_many(routed(1000, start=5000, seed=2, s1_success=lambda c: 0.3))
+    learn(answers="defaults", flush=True)
+    payload = orjson.dumps({"session_id": "s-1", "hook_event_name": "SessionStart", "source": "startup",
+                            "cwd": str(artibot_home.parent)})
+    out = cli("hook", "session-start", stdin=payload)
+    assert out.code == 0
+    text = out.json()["hookSpecificOutput"]["additionalContext"]
+    assert "made routing worse" in text and f"`artibot rollback {first.round_id}` undoes it" in text
+
+
+def test_review_without_a_terminal_shows_the_off_policy_block(cli):
+    collect_many(routed(500, exploration=0.0))
+    learn(answers="defer", flush=True)
+    text = " ".join(cli("review").out.split())
+    assert "2. The routing thresholds have been adjusted" in text
+    assert "Off-policy check, 500 logged experiences" in text and "too thin to estimate" in text
