@@ -125,7 +125,7 @@ class OffPolicySettings:
 
     method: str = "dr"
     level: float = 0.9
-    min_support: int = 30
+    min_support: int = 10
 
 
 @dataclass(frozen=True)

@@ -55,7 +55,7 @@ class Args:
     """current threshold of every domain (the shipped default)"""
     candidates: int = 10
     """candidate threshold vectors (current +- up to 0.1 per domain: the learner's trust region)"""
-    min_support: int = 30
+    min_support: int = 10
     """explored records needed on each side of the change (learning.offPolicy.minSupport)"""
     workers: int = 2
     """processes"""

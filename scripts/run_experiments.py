@@ -58,6 +58,8 @@ def issue12_studies(quick: bool, workers: int) -> list[tuple[str, object, object
         ]
     return [
         ("offpolicy", run_offpolicy, run_offpolicy.Args(workers=workers)),
+        ("offpolicy-2k", run_offpolicy, run_offpolicy.Args(name="offpolicy-2k", requests=2000, workers=workers)),
+        ("offpolicy-5k", run_offpolicy, run_offpolicy.Args(name="offpolicy-5k", requests=5000, workers=workers)),
         ("validation", run_validation, run_validation.Args()),
         ("staleness", run_staleness, run_staleness.Args()),
     ]

@@ -188,7 +188,7 @@ def _round(x: float, nd: int = 4) -> float | None:
 
 
 def evaluate(window: LoggedWindow, current: Sequence[float], proposed: Sequence[float], *,
-             method: str = "dr", level: float = 0.9, min_support: int = 30) -> dict[str, Any]:
+             method: str = "dr", level: float = 0.9, min_support: int = 10) -> dict[str, Any]:
     """The checkpoint-2 block: each policy's success and System 2 share, the difference with its
     interval, the effective sample size, or a plain statement that the evidence is too thin.
 
