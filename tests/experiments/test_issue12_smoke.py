@@ -48,3 +48,16 @@ def test_staleness_tiny(tmp_path):
     # C0 e^(-λ t) < minConfidence  <=>  t > ln(C0 / minConfidence) / λ
     assert unused["median_days"] == np.ceil(np.log(0.9 / 0.6) / 0.015)
     assert unused["example_reason"].startswith("unused for")
+
+
+def test_run_experiments_quick_wires_the_issue12_studies(tmp_path):
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import run_experiments
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    timings = run_experiments.main(["--quick", "--only", "offpolicy", "validation", "staleness",
+                                    "--out", str(tmp_path)])
+    assert set(timings) == {"offpolicy", "validation", "staleness"}
+    summary = (tmp_path / "summary.md").read_text()
+    assert "### offpolicy" in summary and "### validation" in summary and "### staleness" in summary
