@@ -130,14 +130,27 @@ def validations(h: Home, settings: Settings, rounds: list[dict[str, Any]] | None
                     price=price, min_experiences=v.min_experiences, baseline=v.baseline)
 
 
+def open_worse(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rounds found worse that still stand: not rolled back, and no later change measured fine since
+    (a user who kept a worse round and moved on is not reminded of it forever)."""
+    out: list[dict[str, Any]] = []
+    for r in reversed([r for r in results if r["verdict"] != "waiting"]):
+        if r["verdict"] != "worse":
+            break
+        out.append(r)
+    return out[::-1]
+
+
 def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
-    """What ``status`` shows: the latest measured round and every round found worse (not rolled back)."""
+    """What ``status`` shows: the latest measured round, the rounds found worse that still stand
+    (``worse``), and every validation's verdict (``rounds``)."""
     measured = [r for r in results if r["verdict"] != "waiting"]
     return {"last": measured[-1] if measured else None,
             "waiting": [r["round_id"] for r in results if r["verdict"] == "waiting"],
-            "worse": [r for r in results if r["verdict"] == "worse"]}
+            "worse": open_worse(results),
+            "rounds": {r["round_id"]: r["verdict"] for r in results}}
 
 
 def notices(h: Home, settings: Settings) -> list[str]:
-    """One sentence per round found worse, for the SessionStart context."""
-    return [r["message"] for r in validations(h, settings) if r["verdict"] == "worse"]
+    """One sentence per round found worse that still stands, for the SessionStart context."""
+    return [r["message"] for r in open_worse(validations(h, settings))]

@@ -76,3 +76,13 @@ def test_prediction_is_compared():
     log = [first, entry("r2", c(1000, 700), after=c(1000, 700), moved=False)]
     v = validate(log, window=None, alpha=0.025, price=0.0, min_experiences=50)[0]
     assert v["predicted"]["success"] == 0.86 and v["vs_prediction"] == "below the prediction"
+
+
+def test_a_worse_round_stops_being_reported_once_a_later_change_is_measured_fine():
+    from artibot.round_checks import open_worse
+
+    results = [{"round_id": "r1", "verdict": "worse"}, {"round_id": "r2", "verdict": "no_change_detected"},
+               {"round_id": "r3", "verdict": "worse"}, {"round_id": "r4", "verdict": "worse"},
+               {"round_id": "r5", "verdict": "waiting"}]
+    assert [r["round_id"] for r in open_worse(results)] == ["r3", "r4"]
+    assert open_worse(results[:2]) == []
