@@ -126,6 +126,7 @@ class OffPolicySettings:
     method: str = "dr"
     level: float = 0.9
     min_support: int = 10
+    window: int = 10_000
 
 
 @dataclass(frozen=True)
@@ -317,6 +318,7 @@ _SECTIONS: dict[str, tuple[type, list[tuple[str, str, Checker]]]] = {
         ("method", "method", _choice("dr", "snips")),
         ("level", "level", _number(0.5, 0.999)),
         ("minSupport", "min_support", _integer(1, 1_000_000)),
+        ("window", "window", _integer(0, 10_000_000)),
     ]),
     "learning.validation": (ValidationSettings, [
         ("window", "window", _optional(_integer(1, 10_000_000))),

@@ -22,12 +22,20 @@ from typing import Any, Mapping
 from artibot.config import Settings
 from artibot.learning.frame import Frame, parse_timestamp
 from artibot.learning.freshness import FreshnessRules, demotion_reason, initial_state, record_uses
-from artibot.learning.logged import logged_window, thresholds_vector, window_counts
+from artibot.learning.logged import (
+    concat,
+    logged_near,
+    logged_window,
+    records_window,
+    thresholds_vector,
+    window_counts,
+)
 from artibot.learning.offpolicy import evaluate
 from artibot.learning.types import PatternStats, RoundProposal, TransferDecision
 from artibot.learning.validation import validate
 from artibot.router.policy import CACHE_CONFIDENCE
 from artibot.store import state
+from artibot.store.archive_window import recent_archived
 from artibot.store.home import Home
 
 
@@ -43,15 +51,22 @@ def annotate(h: Home, frame: Frame, proposal: RoundProposal, settings: Settings,
     router = settings.router
     cache_doc = state.read_system1_patterns(h)
     cache = state.active_patterns(cache_doc)
-    applied = _applied(state.read_learning_log(h))
+    rounds = state.read_learning_log(h)
+    applied = _applied(rounds)
     skip = int((applied[-1].get("inputs") or {}).get("remainder") or 0) if applied else None
     window = logged_window(frame, k, proposal.old, cache, router.min_threshold, router.max_threshold)
     op = settings.offpolicy
-    estimate = evaluate(
-        window,
-        thresholds_vector(proposal.old, frame.domains, router.min_threshold, router.max_threshold),
-        thresholds_vector(proposal.new, frame.domains, router.min_threshold, router.max_threshold),
-        method=op.method, level=op.level, min_support=op.min_support)
+    # the round's own experiences, topped up with the newest archived ones (a nightly round alone
+    # rarely holds enough explored requests)
+    lo, hi = router.min_threshold, router.max_threshold
+    earlier = (recent_archived(h, applied, op.window - k, keep=logged_near(proposal.old, lo, hi))
+               if op.window > k else [])
+    if earlier:
+        window = concat(records_window(earlier, cache), window)
+    estimate = evaluate(window, thresholds_vector(proposal.old, window.domains, lo, hi),
+                        thresholds_vector(proposal.new, window.domains, lo, hi),
+                        method=op.method, level=op.level, min_support=op.min_support)
+    estimate["earlier"] = len(earlier)
     params = {**proposal.params, "off_policy": estimate, "window": window_counts(frame, k, skip)}
     if not settings.freshness.active(proposal.mode) or cache_doc is None:
         return replace(proposal, params=params)

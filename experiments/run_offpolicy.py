@@ -28,6 +28,7 @@ if __package__ in (None, ""):
 import numpy as np
 from scipy import stats
 
+from artibot.learning.logged import THRESHOLD_TOLERANCE
 from artibot.learning.offpolicy import METHODS, LoggedWindow, evaluate
 from artibot.router.domains import DomainTable
 from artibot.router.policy import RoutingPolicy
@@ -56,6 +57,11 @@ class Args:
     candidates: int = 10
     """candidate threshold vectors (current +- up to 0.1 per domain: the learner's trust region)"""
     min_support: int = 10
+    walk: float = 0.0
+    """logging thresholds before the current ones: a random walk of +-walk per domain and night, going back
+    from the current thresholds (0: one logging policy; > 0: a window spanning rounds, as the product's)"""
+    night: int = 500
+    """requests per night (with walk > 0)"""
     """explored records needed on each side of the change (learning.offPolicy.minSupport)"""
     workers: int = 2
     """processes"""
@@ -93,24 +99,37 @@ def log_window(world: World, args: Args, seed: int) -> LoggedWindow:
     rng = np.random.default_rng(seed)
     d, c = world.sample(args.requests, rng)
     forced = rng.random(args.requests) < args.forced
-    router = RoutingPolicy(args.current, {}, frozenset(), DomainTable.from_mapping({}), exploration=args.exploration)
     names = world.names
+    nights = -(-args.requests // args.night)
+    steps = rng.uniform(-args.walk, args.walk, (nights, len(names))) if args.walk > 0 else np.zeros((nights, 6))
+    steps[-1] = 0.0  # the last night runs on the current thresholds
+    offsets = np.cumsum(steps[::-1], axis=0)[::-1]  # night j: current + the steps after it, undone
     s2 = np.zeros(args.requests, bool)
     prop = np.ones(args.requests)
     conf = np.ones(args.requests)
-    for i in range(args.requests):
-        dec = router.decide_scored(float(c[i]), names[d[i]], None, rng, forced="system2" if forced[i] else None)
-        s2[i], prop[i], conf[i] = dec.system == "system2", dec.propensity, dec.confidence
+    logged_t = np.zeros(args.requests)
+    table = DomainTable.from_mapping({})
+    for j in range(nights):
+        t = np.clip(args.current + offsets[j], 0.1, 0.9)
+        router = RoutingPolicy(args.current, dict(zip(names, t.tolist())), frozenset(), table,
+                               exploration=args.exploration)
+        for i in range(j * args.night, min(args.requests, (j + 1) * args.night)):
+            dec = router.decide_scored(float(c[i]), names[d[i]], None, rng, forced="system2" if forced[i] else None)
+            s2[i], prop[i], conf[i] = dec.system == "system2", dec.propensity, dec.confidence
+            logged_t[i] = dec.threshold
     ok = np.zeros(args.requests, bool)
     for i in range(len(names)):
         m = d == i
         p1, p2 = world.probs(i, c[m])
         ok[m] = rng.random(int(m.sum())) < np.where(s2[m], p2, p1)
-    greedy = c >= args.current
+    greedy = c >= logged_t  # each record's own threshold, as the product reads archived records
     from artibot.learning.offpolicy import fixed_records
 
     fixed = fixed_records(s2, prop, conf, np.zeros(args.requests, bool), greedy)
-    return LoggedWindow(d.astype(np.int64), names, c, s2, ok, prop, fixed)
+    # as the product tops up a window: earlier nights' records only if logged near the current thresholds
+    keep = np.abs(logged_t - args.current) <= THRESHOLD_TOLERANCE
+    keep[(nights - 1) * args.night:] = True
+    return LoggedWindow(d[keep].astype(np.int64), names, c[keep], s2[keep], ok[keep], prop[keep], fixed[keep])
 
 
 def one_trial(args: Args, cands: list[list[float]], truths: list[float], seed: int) -> dict:
@@ -122,7 +141,8 @@ def one_trial(args: Args, cands: list[list[float]], truths: list[float], seed: i
         rows = []
         for cand, truth in zip(cands, truths):
             est = evaluate(window, current, cand, method=method, min_support=args.min_support)
-            row = {"verdict": est["verdict"], "ess": est["ess"], "changed": est["changed"], "truth": truth}
+            row = {"verdict": est["verdict"], "ess": est["ess"], "changed": est["changed"], "truth": truth,
+                   "n": est["n"]}
             if est["proposed"]["success"] is not None:
                 lo, hi = est["proposed"]["interval"]
                 dlo, dhi = est["interval"]
@@ -157,7 +177,7 @@ def summarize(runs: list[dict], cands: list[list[float]]) -> dict:
             "diff_mae": float(np.mean(derr)),
             "diff_coverage": float(np.mean([r["diff_covered"] for r in est])) if est else None,
             "mean_width": float(np.mean([r["width"] for r in est])) if est else None,
-            "thin": 1 - len(est) / len(rows),
+            "thin": 1 - len(est) / len(rows), "mean_window": float(np.mean([r["n"] for r in rows])),
             "per_candidate": per_candidate,
         }
     return out

@@ -60,6 +60,7 @@ def issue12_studies(quick: bool, workers: int) -> list[tuple[str, object, object
         ("offpolicy", run_offpolicy, run_offpolicy.Args(workers=workers)),
         ("offpolicy-2k", run_offpolicy, run_offpolicy.Args(name="offpolicy-2k", requests=2000, workers=workers)),
         ("offpolicy-5k", run_offpolicy, run_offpolicy.Args(name="offpolicy-5k", requests=5000, workers=workers)),
+        ("offpolicy-walk", run_offpolicy, run_offpolicy.Args(name="offpolicy-walk", walk=0.02, workers=workers)),
         ("validation", run_validation, run_validation.Args()),
         ("staleness", run_staleness, run_staleness.Args()),
     ]

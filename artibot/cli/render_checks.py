@@ -22,9 +22,13 @@ def offpolicy_text(op: Mapping[str, Any] | None) -> str:
     cur, new, diff = op["current"], op["proposed"], op["difference"]
     share = (f"System 2 share {_pct(cur['system2_share'])} -> {_pct(new['system2_share'])} "
              f"({_pts(diff['system2_share'])} points)")
-    head = f"Off-policy check, {op['n']:,} logged experiences"
+    earlier = op.get("earlier") or 0
+    head = f"Off-policy check, {op['n']:,} logged experiences" + (f" ({earlier:,} from earlier rounds)" if earlier else "")
     if op["verdict"] == "too_thin":
         return f"{head}:\n  success: {op['reason']}.\n  {share}."
+    if op["verdict"] == "no_change":
+        return (f"{head}:\n  {op['reason']} (success {_pct(cur['success'])}, "
+                f"System 2 share {_pct(cur['system2_share'])}).")
     level = int(round(op["level"] * 100))
     lo, hi = op["interval"]
 
@@ -33,7 +37,7 @@ def offpolicy_text(op: Mapping[str, Any] | None) -> str:
         return (f"  {name:<10} success {_pct(p['success'])} [{_pct(a)}, {_pct(b)}]   "
                 f"System 2 share {_pct(p['system2_share'])}")
 
-    return (f"{head} ({METHOD_NAMES.get(op['method'], op['method'])}, {level}% intervals):\n"
+    return (f"{head};\n{METHOD_NAMES.get(op['method'], op['method'])} estimates with {level}% intervals:\n"
             f"{line('current', cur)}\n{line('proposed', new)}\n"
             f"  {'change':<10} success {_pts(diff['success'])} points [{_pts(lo)}, {_pts(hi)}]   "
             f"System 2 share {_pts(diff['system2_share'])} points\n"

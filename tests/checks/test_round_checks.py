@@ -86,7 +86,7 @@ def test_terminal_checkpoint_2_shows_the_estimate(cli, artibot_home: Path):
     out = cli("learn", "--flush", stdin="\n\n\n")
     assert out.code == 0, out.err
     text = " ".join(out.out.split())
-    assert "doubly robust, 90% intervals" in text
+    assert "doubly robust estimates with 90% intervals" in text
     assert "current success" in text and "proposed success" in text and "change success" in text
     assert "effective sample size" in text
 
@@ -189,3 +189,15 @@ def test_review_without_a_terminal_shows_the_off_policy_block(cli):
     text = " ".join(cli("review").out.split())
     assert "2. The routing thresholds have been adjusted" in text
     assert "Off-policy check, 500 logged experiences" in text and "too thin to estimate" in text
+
+
+def test_the_window_is_topped_up_with_earlier_rounds(artibot_home: Path):
+    artibot_home.mkdir(parents=True, exist_ok=True)
+    (artibot_home / "artibot.config.json").write_bytes(orjson.dumps(
+        {"learning": {"lifelong": {"batchSize": 500}, "offPolicy": {"window": 1200}}}))
+    collect_many(routed(1000))
+    learn(answers="defaults")
+    collect_many(routed(500, start=3000, seed=3))
+    learn(answers="defer")
+    op = next(q for q in pending_questions(_home())["questions"] if q["number"] == 2)["off_policy"]
+    assert op["n"] == 1200 and op["earlier"] == 700  # the newest 700 of the 1,000 archived
