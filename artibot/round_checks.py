@@ -34,7 +34,8 @@ from artibot.learning.offpolicy import evaluate
 from artibot.learning.types import PatternStats, RoundProposal, TransferDecision
 from artibot.learning.validation import validate
 from artibot.router.policy import CACHE_CONFIDENCE
-from artibot.store import state
+from artibot.store import cache as cache_store
+from artibot.store import rounds as round_store
 from artibot.store.archive_window import recent_archived
 from artibot.store.home import Home
 
@@ -49,9 +50,9 @@ def annotate(h: Home, frame: Frame, proposal: RoundProposal, settings: Settings,
     """``proposal`` with ``params.off_policy``, ``params.window`` and (cache aging) ``params.freshness``."""
     k = len(proposal.processed_ids)
     router = settings.router
-    cache_doc = state.read_system1_patterns(h)
-    cache = state.active_patterns(cache_doc)
-    rounds = state.read_learning_log(h)
+    cache_doc = cache_store.read_system1_patterns(h)
+    cache = cache_store.active_patterns(cache_doc)
+    rounds = round_store.read_learning_log(h)
     applied = _applied(rounds)
     skip = int((applied[-1].get("inputs") or {}).get("remainder") or 0) if applied else None
     window = logged_window(frame, k, proposal.old, cache, router.min_threshold, router.max_threshold)
@@ -141,7 +142,7 @@ def validations(h: Home, settings: Settings, rounds: list[dict[str, Any]] | None
     ``rounds``: the learning log when the caller has read it already."""
     v = settings.validation
     price = settings.lifelong.system2_cost or 0.0
-    return validate(state.read_learning_log(h) if rounds is None else rounds, window=v.window, alpha=v.alpha,
+    return validate(round_store.read_learning_log(h) if rounds is None else rounds, window=v.window, alpha=v.alpha,
                     price=price, min_experiences=v.min_experiences, baseline=v.baseline)
 
 

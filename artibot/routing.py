@@ -15,8 +15,10 @@ from artibot.collector import HomeArg, as_home
 from artibot.config import Settings, load_domain_keywords, load_settings
 from artibot.privacy import anonymize
 from artibot.router import Decision, DomainTable, RoutingPolicy
-from artibot.store import state
+from artibot.router.thresholds import Thresholds
 from artibot.store.home import Home
+from artibot.store.cache import load_cache
+from artibot.store.thresholds import load_thresholds
 
 
 @dataclass
@@ -39,8 +41,8 @@ class Router:
              rng: random.Random | None = None) -> "Router":
         h = as_home(home)
         settings = settings or load_settings(h.root)
-        thresholds = state.read_thresholds(h) or {}
-        cache = state.active_patterns(state.read_system1_patterns(h))
+        thresholds = load_thresholds(h, settings.router.threshold)
+        cache = load_cache(h)
         policy = build_policy(settings, thresholds, cache)
         if rng is None and settings.router.exploration > 0:
             rng = random.Random()
@@ -57,11 +59,11 @@ class Router:
         }
 
 
-def build_policy(settings: Settings, thresholds: dict[str, Any], cache: frozenset[str]) -> RoutingPolicy:
+def build_policy(settings: Settings, thresholds: Thresholds, cache: frozenset[str]) -> RoutingPolicy:
     table = DomainTable.from_mapping(load_domain_keywords(), settings.router.domains)
     return RoutingPolicy(
-        default_threshold=float(thresholds.get("default", settings.router.threshold)),
-        domain_thresholds=dict(thresholds.get("domains", {})),
+        default_threshold=thresholds.default,
+        domain_thresholds=dict(thresholds.domains),
         cache=cache,
         table=table,
         exploration=settings.router.exploration,

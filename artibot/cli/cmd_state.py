@@ -6,8 +6,9 @@ import typer
 
 from artibot.collector import as_home
 from artibot.rollback import history, rollback
+from artibot.router.thresholds import domain_label
 from artibot.status import status
-from artibot.cli.render import console, emit_json, fmt, table
+from artibot.cli.render import NBSP, Hanging, Listing, console, emit_json, fmt
 from artibot.cli.render_checks import validation_lines
 
 
@@ -21,10 +22,10 @@ def register(app: typer.Typer) -> None:
             return
         th = doc["thresholds"]
         rows = [("default", fmt(th["default"]))] + [(d, fmt(v)) for d, v in sorted(th["domains"].items())]
-        console.print(table("Thresholds (complexity below → System 1)", ["domain", "threshold"], rows))
+        console.print(Listing("Thresholds (complexity below → System 1)", ["domain", "threshold"], rows))
         cache = doc["system1_patterns"]
-        console.print(f"System 1 cache: {len(cache)} pattern(s)" + (": " + ", ".join(cache[:10]) if cache else "")
-                      + (" …" if len(cache) > 10 else ""))
+        console.print(Hanging(f"System 1 cache: {len(cache)} pattern(s)" + (": " + ", ".join(cache[:10]) if cache else "")
+                              + (" …" if len(cache) > 10 else "")))
         console.print(f"unprocessed experiences: {doc['unprocessed']} ({doc['full_batches']} full batch(es) of "
                       f"{doc['batch_size']}); mode: {doc['mode']}; patterns tracked: {doc['patterns_tracked']}")
         console.print(f"last round: {doc['last_round'] or 'none yet'}"
@@ -45,19 +46,21 @@ def register(app: typer.Typer) -> None:
         if not items:
             console.print("no rounds yet")
             return
-        rows = []
+        rows, notes = [], []
         for it in items:
             if it["type"] == "rollback":
-                rows.append((it["round_id"], "rollback", it["at"], "", "undid " + ", ".join(it["undone"]), ""))
+                rows.append((it["round_id"], "", _minute(it["at"]), "rollback"))
+                notes.append(["undid " + ", ".join(it["undone"])])
                 continue
-            changes = ", ".join(f"{'default' if d == '*' else d} {fmt(c['old'], 2)}→{fmt(c['new'], 2)}"
+            changes = ", ".join(f"{domain_label(d)}{NBSP}{fmt(c['old'], 2)}→{fmt(c['new'], 2)}"
                                 for d, c in it["threshold_changes"].items())
-            moved = ", ".join(f"{a} {k}" for k, a in it["transfers"].items() if a != "hold")
+            moved = ", ".join(f"{a}{NBSP}{k}" for k, a in it["transfers"].items() if a != "hold")
             status_text = it["status"] + (" (rolled back)" if it["rolled_back"] else "")
             if it["status"] == "applied" and it["thresholds_applied"] is False:
                 status_text += ", thresholds reverted"
-            rows.append((it["round_id"], status_text, it["finished"], it["processed"], changes or "—", moved or "—"))
-        console.print(table("Rounds", ["round", "status", "finished", "processed", "thresholds", "transfers"], rows))
+            rows.append((it["round_id"], it["processed"], _minute(it["finished"]), status_text))
+            notes.append([f"thresholds: {changes or '—'}", f"transfers: {moved or '—'}"])
+        console.print(Listing("Rounds", ["round", "processed", "finished (UTC)", "status"], rows, notes))
 
     @app.command("rollback")
     def rollback_cmd(round_id: str = typer.Argument(..., metavar="ROUND_ID"),
@@ -95,3 +98,8 @@ def register(app: typer.Typer) -> None:
         unrepaired = [f for f in problems if f.severity == "error" and not f.repaired]
         if unrepaired:
             raise typer.Exit(1)
+
+
+def _minute(stamp: str | None) -> str:
+    """``2026-11-24T14:33:53+00:00`` as ``2026-11-24 14:33`` (the log keeps the full time)."""
+    return stamp[:16].replace("T", " ") if stamp else "—"

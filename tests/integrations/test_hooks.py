@@ -49,15 +49,6 @@ def fixture(name: str, **changes: object) -> dict:
     return doc
 
 
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Home:
-    root = tmp_path / "home"
-    monkeypatch.setenv("ARTIBOT_HOME", str(root))
-    monkeypatch.delenv("ARTIBOT_CONFIG", raising=False)
-    monkeypatch.chdir(tmp_path)
-    return Home(root)
-
-
 class Driver:
     """Runs ``hooks.main`` in process with a payload on stdin; returns (exit code, stdout)."""
 

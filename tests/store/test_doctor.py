@@ -15,12 +15,12 @@ from artibot.store import doctor, snapshots, state
 from artibot.store.documents import dump_document, write_document
 from artibot.store.experiences import MOVE_MARKER, ExperienceLog, encode, render
 from artibot.store.home import Home
+from tests.factories import record
 
 
 def make(i: int) -> dict:
-    return validate({"id": f"r{i:03d}", "timestamp": "2026-01-31T09:30:00Z", "input": f"request {i}",
-                     "domain": "data", "complexity": 0.5, "routed_to": "system1", "outcome": "success",
-                     "latency_ms": 1, "confidence": 0.5})
+    return validate(record(i, id=f"r{i:03d}", timestamp="2026-01-31T09:30:00Z", domain="data", latency_ms=1,
+                           confidence=0.5))
 
 
 @pytest.fixture

@@ -64,11 +64,6 @@ SCHEMA_FAILURES = {
 }
 
 
-@pytest.fixture
-def home(artibot_home) -> Home:
-    return Home(artibot_home).ensure()
-
-
 def place(home: Home, kind: str, data: bytes):
     path = FILES[kind][0](home)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -125,7 +120,7 @@ def test_a_symlink_in_place_of_a_state_file_is_refused(home, tmp_path):
     target = tmp_path / "elsewhere.json"
     original = good_bytes("thresholds")
     target.write_bytes(original)
-    os.symlink(target, home.thresholds)
+    os.symlink(target, home.ensure().thresholds)
     with pytest.raises(UnsafePathError):
         state.read_thresholds(home)
     with pytest.raises(UnsafePathError):
@@ -134,7 +129,7 @@ def test_a_symlink_in_place_of_a_state_file_is_refused(home, tmp_path):
 
 
 def test_a_folder_in_place_of_a_state_file_is_refused(home):
-    home.thresholds.mkdir()
+    home.ensure().thresholds.mkdir()
     with pytest.raises(UnsafePathError, match="not a regular file"):
         state.read_thresholds(home)
 

@@ -16,16 +16,12 @@ from artibot.store import documents, fs
 from artibot.store import experiences as experiences_module
 from artibot.store.experiences import EMPTY, MOVE_MARKER, ExperienceLog, encode, render
 from artibot.store.home import Home
+from tests.factories import record
 
 
 def make(i: int, **extra) -> dict:
-    return validate({"id": f"r{i:05d}", "timestamp": "2026-01-31T09:30:00+09:00", "input": f"request {i}", "domain": "backend", "complexity": 0.5,
-                     "routed_to": "system1", "outcome": "success", "latency_ms": 10, "confidence": 0.8, **extra})
-
-
-@pytest.fixture
-def home(artibot_home) -> Home:
-    return Home(artibot_home)
+    return validate({**record(i, id=f"r{i:05d}", timestamp="2026-01-31T09:30:00+09:00", latency_ms=10,
+                              confidence=0.8), **extra})
 
 
 @pytest.fixture

@@ -12,7 +12,8 @@ import pytest
 
 from artibot.collector import collect_many
 from artibot.config import ConfigError, settings_from_mapping
-from artibot.cycle import learn, pending_questions
+from artibot.cycle import learn
+from artibot.review import answer_pending, pending_questions
 from artibot.integrations.claude_code.context import session_context
 from artibot.router.domains import DomainTable
 from artibot.router.policy import RoutingPolicy
@@ -136,8 +137,7 @@ def test_a_stale_pattern_is_proposed_for_demotion_at_checkpoint_3(artibot_home: 
         return
     assert rows["api:old:pattern"]["automatic"] == "demote"
     assert rows["api:old:pattern"]["reason"].startswith("unused for 45 days")
-    learn_done = __import__("artibot.cycle", fromlist=["answer_pending"]).answer_pending(
-        answers=["1=accept", "2=revert", "3=auto"])
+    learn_done = answer_pending(answers=["1=accept", "2=revert", "3=auto"])
     assert learn_done.status == "applied"
     assert state.active_patterns(state.read_system1_patterns(home)) == frozenset()
 
