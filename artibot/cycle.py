@@ -18,6 +18,7 @@ from enum import StrEnum
 from typing import Any, Callable, Mapping, Sequence
 
 from artibot import checkpoints as cp
+from artibot import round_checks
 from artibot.config import Settings, load_settings
 from artibot.errors import ReviewError
 from artibot.learning import PatternStats, RoundProposal, Thresholds, apply_decisions, frame_from_records
@@ -136,6 +137,8 @@ def learn(*, home: HomeArg = None, answers: cp.AnswersArg = "defaults", checkpoi
                 frame = frame_from_records(records)  # raises here, as it always did, for records not validated
             say(f"computing the round over {len(frame):,} experiences")
             proposal = propose_frame(frame, thresholds, patterns, settings, flush=flush)
+            if proposal.processed_ids:  # issue 12: off-policy estimate, window counts, stale patterns
+                proposal = round_checks.annotate(h, frame, proposal, settings)
             unprocessed = len(frame)
             del frame
             if not proposal.processed_ids:
@@ -270,7 +273,7 @@ def commit(h: Home, settings: Settings, proposal: RoundProposal, context: RoundC
         write_thresholds(h, proposal.new, updated=now, round_id=round_id)
     stats = apply_decisions(proposal.patterns_after, final)
     pattern_store.write_pattern_stats(h, stats)
-    cache.update_cache(h, final, stats, round_id, now)
+    cache.update_cache(h, final, stats, round_id, now, freshness=round_checks.freshness_updates(proposal, final))
     pattern_store.log_transfers(h, final, proposal.decisions, stats, round_id, now)
     ExperienceLog(h).move_to_archive(proposal.processed_ids, round_id,
                                      {"round_id": round_id, "archived": now}, positions=positions,

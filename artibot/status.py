@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from artibot import round_checks
 from artibot.store.home import Home, HomeArg
 from artibot.config import Settings, load_settings
 from artibot.store import cache as cache_store
@@ -38,4 +39,6 @@ def status(*, home: HomeArg = None, settings: Settings | None = None) -> dict[st
         "rounds": sum(1 for r in log if r.get("type", "round") == "round"),
         "home": str(h.root),
         "config": str(settings.source) if settings.source else None,
+        # issue 12: applied rounds measured on the experiences after them (never rolled back here)
+        "validation": round_checks.summary(round_checks.validations(h, settings, log)),
     }

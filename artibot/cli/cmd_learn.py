@@ -18,6 +18,7 @@ from artibot.errors import ArtibotError, InvalidInput
 from artibot.cli.prompts import TerminalCheckpoints
 from artibot.cli.checkpoint_view import evidence_table, threshold_result, transfer_result
 from artibot.cli.render import Hanging, console, emit_json, err_console
+from artibot.cli.render_checks import offpolicy_block
 
 
 # what --quiet keeps quiet about: the outcomes a cron job expects
@@ -120,6 +121,9 @@ def register(app: typer.Typer) -> None:
         for q in doc["questions"]:
             console.print(f"\n{q['number']}. {q['question']}  options: "
                           + ", ".join(o["choice"] for o in q["options"]) + f"  (default {q['default']})")
+            if q["number"] == 2:  # issue 12: what the change would have done on the logged requests
+                for part in offpolicy_block(q.get("off_policy")):
+                    console.print(part)
         console.print(f"\nanswer with: {doc['answer_syntax']}")
 
 

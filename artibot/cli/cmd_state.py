@@ -9,6 +9,7 @@ from artibot.rollback import history, rollback
 from artibot.router.thresholds import domain_label
 from artibot.status import status
 from artibot.cli.render import NBSP, Hanging, Listing, console, emit_json, fmt
+from artibot.cli.render_checks import validation_block
 
 
 def register(app: typer.Typer) -> None:
@@ -29,6 +30,8 @@ def register(app: typer.Typer) -> None:
                       f"{doc['batch_size']}); mode: {doc['mode']}; patterns tracked: {doc['patterns_tracked']}")
         console.print(f"last round: {doc['last_round'] or 'none yet'}"
                       + (f" ({doc['last_round_status']})" if doc["last_round"] else ""))
+        for part in validation_block(doc["validation"]):
+            console.print(part)
         if doc["pending_review"]:
             console.print(f"round {doc['pending_round']} is waiting for review: `artibot review`")
         console.print(f"home: {doc['home']}")

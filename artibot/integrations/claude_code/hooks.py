@@ -247,8 +247,13 @@ def session_start(call: HookCall) -> dict[str, Any]:
     if router is not None:
         call.attempt("starting the learner", lambda: _start_learner(call, router.settings, stale_only=True))
     pending = bool(call.attempt("checking for a pending review", lambda: check_regular(call.home.pending_review)))
+    notices: list[str] = []
+    if router is not None:
+        from artibot.round_checks import notices as worse_rounds
+
+        notices = call.attempt("validating applied rounds", lambda: worse_rounds(call.home, router.settings)) or []
     text = context.session_context(router.summary() if router is not None else None,
-                                   pending_review=pending, problems=problems)
+                                   pending_review=pending, problems=problems, notices=notices)
     return context.hook_output("SessionStart", text)
 
 
