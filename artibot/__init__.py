@@ -30,7 +30,7 @@ __all__ = [
 _LAZY = {
     "collect": ("artibot.collector", "collect"),
     "load_experiences": ("artibot.collector", "load_experiences"),
-    "Router": ("artibot.routing", "Router"),
+    "Router": ("artibot.learned_router", "Router"),
     "Decision": ("artibot.router", "Decision"),
     "learn": ("artibot.cycle", "learn"),
     "history": ("artibot.rollback", "history"),
@@ -61,5 +61,5 @@ if TYPE_CHECKING:  # pragma: no cover
     from artibot.errors import ArtibotError
     from artibot.rollback import history, rollback
     from artibot.router import Decision
-    from artibot.routing import Router
+    from artibot.learned_router import Router
     from artibot.status import status

@@ -81,6 +81,8 @@ def question_json(evidence: Evidence, *, answered: Any = None) -> dict[str, Any]
         "evidence": evidence.to_json(),
         "answered": answered,
     }
+    if n == 2:
+        out["off_policy"] = evidence.summary.get("off_policy")
     if n == 3:
         out["patterns"] = [
             {"key": r["key"], "automatic": r["automatic"], "reason": r["reason"],
@@ -287,7 +289,8 @@ def _threshold_rows(proposal: Any, lang: str) -> tuple[tuple[Mapping[str, Any], 
         rows.append({"domain": domain_label(domain), "old": _r(old, 4), "new": _r(new, 4),
                      "change": _r(new - old, 4), "direction": direction(old, new, lang),
                      "batches": len(steps), "clamped": sum(1 for s in steps if s.clamped)})
-    return tuple(rows), {"mode": proposal.mode}
+    # issue 12: what the proposed thresholds would have done on the logged window (None before it existed)
+    return tuple(rows), {"mode": proposal.mode, "off_policy": proposal.params.get("off_policy")}
 
 
 def transfer_evidence(proposal: Any, round_id: str, lang: str) -> Evidence:

@@ -18,7 +18,7 @@ from enum import StrEnum
 from typing import Any, Callable, Mapping, Sequence
 
 from artibot import checkpoints as cp
-from artibot.collector import HomeArg, as_home
+from artibot import round_checks
 from artibot.config import Settings, load_settings
 from artibot.errors import ReviewError
 from artibot.learning import PatternStats, RoundProposal, Thresholds, apply_decisions, frame_from_records
@@ -28,7 +28,7 @@ from artibot.store import patterns as pattern_store
 from artibot.store import cache, rounds, snapshots
 from artibot.store.experiences import ExperienceLog, LogRead
 from artibot.store.fs import FileLock
-from artibot.store.home import Home
+from artibot.store.home import Home, HomeArg
 from artibot.store.rounds import AnswerLog, RoundContext
 from artibot.store.thresholds import load_thresholds, write_thresholds
 
@@ -108,7 +108,7 @@ def learn(*, home: HomeArg = None, answers: cp.AnswersArg = "defaults", checkpoi
     ``"unattended"`` (as ``learning.checkpoints.unattended`` says) or a mapping such as
     ``{1: "accept", 2: "apply", 3: "auto"}``.
     """
-    h = as_home(home)
+    h = Home.of(home)
     settings = settings or load_settings(h.root)
     policy = checkpoints or cp.policy_for(answers, settings)
     say = progress or (lambda _msg: None)
@@ -137,6 +137,8 @@ def learn(*, home: HomeArg = None, answers: cp.AnswersArg = "defaults", checkpoi
                 frame = frame_from_records(records)  # raises here, as it always did, for records not validated
             say(f"computing the round over {len(frame):,} experiences")
             proposal = propose_frame(frame, thresholds, patterns, settings, flush=flush)
+            if proposal.processed_ids:  # issue 12: off-policy estimate, window counts, stale patterns
+                proposal = round_checks.annotate(h, frame, proposal, settings)
             unprocessed = len(frame)
             del frame
             if not proposal.processed_ids:
@@ -169,7 +171,17 @@ def _read_frame(source: LogRead) -> tuple[Frame | None, Any, list[dict[str, Any]
         frame, order = frame_from_chunks(source.chunks())
     except (ValueError, TypeError):
         return None, None, source.records()  # a damaged log raises CorruptFileError here, as read() does
+    if len(frame.ids) and not _in_schema(frame):
+        return None, None, source.records()  # a value of the right type out of range: this names its line
     return frame, order, None
+
+
+def _in_schema(frame: Frame) -> bool:
+    """Whether the learned columns hold only values the schema allows (a hand-edited record
+    can have the right types and still be out of range); vectorized, so the fast path stays fast."""
+    unit = all(float(col.min()) >= 0 and float(col.max()) <= 1 for col in (frame.complexity, frame.confidence))
+    p = frame.propensity[~(frame.propensity != frame.propensity)]  # NaN: the record had none
+    return unit and not (len(p) and (float(p.min()) <= 0 or float(p.max()) > 1))
 
 
 def _positions(records: list[dict[str, Any]], ids: tuple[str, ...]) -> list[int]:
@@ -261,7 +273,7 @@ def commit(h: Home, settings: Settings, proposal: RoundProposal, context: RoundC
         write_thresholds(h, proposal.new, updated=now, round_id=round_id)
     stats = apply_decisions(proposal.patterns_after, final)
     pattern_store.write_pattern_stats(h, stats)
-    cache.update_cache(h, final, stats, round_id, now)
+    cache.update_cache(h, final, stats, round_id, now, freshness=round_checks.freshness_updates(proposal, final))
     pattern_store.log_transfers(h, final, proposal.decisions, stats, round_id, now)
     ExperienceLog(h).move_to_archive(proposal.processed_ids, round_id,
                                      {"round_id": round_id, "archived": now}, positions=positions,

@@ -11,12 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 from artibot import checkpoints as cp
-from artibot.collector import HomeArg, as_home
+from artibot.store.home import Home, HomeArg
 from artibot.config import Settings, load_settings
 from artibot.cycle import RoundReport, _now, decide_and_commit, learn
 from artibot.errors import LockTimeout, ReviewError
 from artibot.store import rounds
 from artibot.store.experiences import ExperienceLog
+from artibot.rollback import recover_interrupted
 from artibot.store.fs import FileLock
 from artibot.store.thresholds import load_thresholds
 
@@ -26,7 +27,7 @@ ANSWER_SYNTAX = ("artibot review --answer 1=accept|reset --answer 2=apply|revert
 
 def pending_questions(home: HomeArg = None, settings: Settings | None = None) -> dict[str, Any]:
     """``artibot review --json``: the open questions of the pending round, or ``{"pending": false}``."""
-    h = as_home(home)
+    h = Home.of(home)
     pending = rounds.load_pending(h)
     if pending is None:
         count = ExperienceLog(h).count()
@@ -54,11 +55,12 @@ def answer_pending(*, home: HomeArg = None, answers: cp.AnswersArg | None = None
     ``policy`` asks the open questions (a terminal); without it, ``answers`` are the
     answers given in advance (``["1=accept", "3.KEY=hold"]`` or a mapping).
     """
-    h = as_home(home)
+    h = Home.of(home)
     settings = settings or load_settings(h.root)
     if policy is None:
         policy = cp.policy_for(answers if answers is not None else cp.Answers(), settings, channel=channel)
     with FileLock(h.learner_lock, timeout=lock_timeout, holder="another artibot learner"):
+        recover_interrupted(h)  # a rollback killed mid-way is finished before anything is decided
         pending = rounds.load_pending(h)
         if pending is None:
             raise ReviewError("no round is waiting for review; `artibot learn` starts one")
@@ -71,8 +73,9 @@ def answer_pending(*, home: HomeArg = None, answers: cp.AnswersArg | None = None
 
 def discard_pending(*, home: HomeArg = None) -> str:
     """Drop the pending round without applying it (logged; its experiences stay unprocessed)."""
-    h = as_home(home)
+    h = Home.of(home)
     with FileLock(h.learner_lock, timeout=5.0, holder="another artibot learner"):
+        recover_interrupted(h)
         pending = rounds.load_pending(h)
         if pending is None:
             raise ReviewError("no round is waiting for review")
@@ -85,7 +88,7 @@ def discard_pending(*, home: HomeArg = None) -> str:
 def prepare_for_review(*, home: HomeArg = None, settings: Settings | None = None,
                        flush: bool = False) -> dict[str, Any]:
     """``artibot review --json --prepare`` (used by /learn): prepare a round if none is pending."""
-    h = as_home(home)
+    h = Home.of(home)
     settings = settings or load_settings(h.root)
     if rounds.read_pending(h) is None:
         try:

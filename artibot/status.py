@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from artibot.collector import HomeArg, as_home
+from artibot import round_checks
+from artibot.store.home import Home, HomeArg
 from artibot.config import Settings, load_settings
 from artibot.store import cache as cache_store
 from artibot.store import patterns, rounds
@@ -14,7 +15,7 @@ from artibot.store.thresholds import load_thresholds
 
 def status(*, home: HomeArg = None, settings: Settings | None = None) -> dict[str, Any]:
     """Sensible zeros before any learning; every damaged file raises (it is never shown as empty)."""
-    h = as_home(home)
+    h = Home.of(home)
     settings = settings or load_settings(h.root)
     thresholds = load_thresholds(h, settings.router.threshold)
     cache = cache_store.load_cache(h)
@@ -38,4 +39,6 @@ def status(*, home: HomeArg = None, settings: Settings | None = None) -> dict[st
         "rounds": sum(1 for r in log if r.get("type", "round") == "round"),
         "home": str(h.root),
         "config": str(settings.source) if settings.source else None,
+        # issue 12: applied rounds measured on the experiences after them (never rolled back here)
+        "validation": round_checks.summary(round_checks.validations(h, settings, log)),
     }

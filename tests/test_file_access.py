@@ -45,13 +45,6 @@ ALLOWED = {
     "integrations/claude_code/templates.py": "reads the shipped template",
     # the demo makes a temporary home and writes its config there
     "demo.py": "creates the demo's temporary home",
-    # Being moved into artibot/store/ on the data-safety branch (issue 11: rollback becomes a
-    # journaled store operation, the archive gets one store module, drift and routing are
-    # renamed). After that merge this part of the allowlist should shrink to empty.
-    "rollback.py": "issue 11 moves its file operations into store/",
-    "drift.py": "issue 11 moves its archive glob into store/",
-    "routing.py": "issue 11 renames it",
-    "collector.py": "issue 11 moves Home.of()/HomeArg out of it",
 }
 
 

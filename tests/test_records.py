@@ -12,7 +12,7 @@ from artibot import learn
 from artibot.collector import collect_many
 from artibot.errors import CorruptFileError
 from artibot.review import pending_questions
-from artibot.routing import Router
+from artibot.learned_router import Router
 from artibot.status import status
 from artibot.store import rounds, snapshots
 from artibot.store.home import Home

@@ -10,7 +10,7 @@ from typing import List, Optional
 
 import typer
 
-from artibot.collector import as_home
+from artibot.store.home import Home
 from artibot.config import claude_project_dir, claude_user_dir, load_settings
 from artibot.errors import InvalidInput
 from artibot.cli.render import console, emit_json, fmt, table
@@ -85,7 +85,7 @@ def register(app: typer.Typer) -> None:
 
         if action not in ("show", "install", "remove"):
             raise InvalidInput(f"schedule takes show, install or remove, not {action!r}")
-        home = as_home(None)
+        home = Home.of(None)
         settings = load_settings(home.root)
         crontab = schedule.SystemCrontab()
         current = crontab.read()
@@ -148,9 +148,9 @@ def register(app: typer.Typer) -> None:
     @app.command("drift")
     def drift_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
         """Test each domain's recent outcomes against its history (the weekly drift check)."""
-        from artibot.drift import drift_report
+        from artibot.drift_report import drift_report
 
-        report = drift_report(home=as_home(None))
+        report = drift_report(home=Home.of(None))
         if as_json:
             emit_json(report)
             return

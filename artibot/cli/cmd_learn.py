@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 
 from artibot import checkpoints as cp
-from artibot.collector import as_home
+from artibot.store.home import Home
 from artibot.config import load_settings
 from artibot.cycle import RoundReport, RoundStatus, learn
 from artibot.review import answer_pending, discard_pending, pending_questions, prepare_for_review
@@ -18,6 +18,7 @@ from artibot.errors import ArtibotError, InvalidInput
 from artibot.cli.prompts import TerminalCheckpoints
 from artibot.cli.checkpoint_view import evidence_table, threshold_result, transfer_result
 from artibot.cli.render import Hanging, console, emit_json, err_console
+from artibot.cli.render_checks import offpolicy_block
 
 
 # what --quiet keeps quiet about: the outcomes a cron job expects
@@ -54,7 +55,7 @@ def register(app: typer.Typer) -> None:
         """One learning cycle (steps 1–7) with the three human checkpoints."""
         if yes and unattended:
             raise InvalidInput("--yes and --unattended exclude each other: choose who answers the checkpoints")
-        home = as_home(None)
+        home = Home.of(None)
         settings = load_settings(home.root)
         out = err_console if as_json else console
         if yes:
@@ -82,7 +83,7 @@ def register(app: typer.Typer) -> None:
         discard: bool = typer.Option(False, "--discard", help="Drop the pending round (logged; nothing applied)."),
     ) -> None:
         """Show or answer the round waiting for review."""
-        home = as_home(None)
+        home = Home.of(None)
         if discard:
             rid = discard_pending(home=home)
             console.print(f"round {rid} discarded; its experiences stay unprocessed")
@@ -120,6 +121,9 @@ def register(app: typer.Typer) -> None:
         for q in doc["questions"]:
             console.print(f"\n{q['number']}. {q['question']}  options: "
                           + ", ".join(o["choice"] for o in q["options"]) + f"  (default {q['default']})")
+            if q["number"] == 2:  # issue 12: what the change would have done on the logged requests
+                for part in offpolicy_block(q.get("off_policy")):
+                    console.print(part)
         console.print(f"\nanswer with: {doc['answer_syntax']}")
 
 

@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import typer
 
-from artibot.collector import as_home
+from artibot.store.home import Home
 from artibot.rollback import history, rollback
 from artibot.router.thresholds import domain_label
 from artibot.status import status
 from artibot.cli.render import NBSP, Hanging, Listing, console, emit_json, fmt
+from artibot.cli.render_checks import validation_block
 
 
 def register(app: typer.Typer) -> None:
     @app.command("status")
     def status_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
         """Thresholds, System 1 cache, counts, last round, pending review."""
-        doc = status(home=as_home(None))
+        doc = status(home=Home.of(None))
         if as_json:
             emit_json(doc)
             return
@@ -29,6 +30,8 @@ def register(app: typer.Typer) -> None:
                       f"{doc['batch_size']}); mode: {doc['mode']}; patterns tracked: {doc['patterns_tracked']}")
         console.print(f"last round: {doc['last_round'] or 'none yet'}"
                       + (f" ({doc['last_round_status']})" if doc["last_round"] else ""))
+        for part in validation_block(doc["validation"]):
+            console.print(part)
         if doc["pending_review"]:
             console.print(f"round {doc['pending_round']} is waiting for review: `artibot review`")
         console.print(f"home: {doc['home']}")
@@ -36,7 +39,7 @@ def register(app: typer.Typer) -> None:
     @app.command("history")
     def history_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
         """Past rounds, oldest first."""
-        items = history(home=as_home(None))
+        items = history(home=Home.of(None))
         if as_json:
             emit_json(items)
             return
@@ -63,7 +66,7 @@ def register(app: typer.Typer) -> None:
     def rollback_cmd(round_id: str = typer.Argument(..., metavar="ROUND_ID"),
                      as_json: bool = typer.Option(False, "--json")) -> None:
         """Restore the learned state from before ROUND_ID (later rounds are undone too)."""
-        result = rollback(round_id, home=as_home(None))
+        result = rollback(round_id, home=Home.of(None))
         if as_json:
             emit_json(result)
             return
@@ -78,7 +81,7 @@ def register(app: typer.Typer) -> None:
         """Verify every file in the data home."""
         from artibot.store import doctor
 
-        home = as_home(None)
+        home = Home.of(None)
         findings = doctor.repair(home) if repair else doctor.check(home)
         problems = [f for f in findings if f.severity != "ok"]
         if as_json:

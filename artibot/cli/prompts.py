@@ -23,6 +23,7 @@ from artibot.checkpoints import (
 from artibot.errors import InvalidInput
 from artibot.cli.checkpoint_view import evidence_table, transfer_order
 from artibot.cli.render import Hanging
+from artibot.cli.render_checks import offpolicy_block
 
 MAX_TRIES = 5
 
@@ -57,6 +58,9 @@ class TerminalCheckpoints:
     def _show(self, evidence: Evidence) -> None:
         self.console.print()
         self.console.print(evidence_table(evidence))
+        if evidence.checkpoint == 2:  # issue 12: what the change would have done on the logged requests
+            for part in offpolicy_block(evidence.summary.get("off_policy")):
+                self.console.print(part)
         self.console.print()
         self.console.print(Hanging(texts(self.lang)["question"][evidence.checkpoint]))
 

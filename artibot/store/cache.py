@@ -47,8 +47,9 @@ def load_cache(home: Home) -> frozenset[str]:
 
 
 def update_cache(home: Home, final: Mapping[str, str], stats: Mapping[str, PatternStats], round_id: str,
-                 now: str) -> None:
-    """Apply a round's promotions and demotions to the cache (written on its first round even if empty)."""
+                 now: str, *, freshness: Mapping[str, Any] | None = None) -> None:
+    """Apply a round's promotions and demotions to the cache (written on its first round even if empty);
+    ``freshness``: the aging state of patterns that stay active (issue 12), stored on their entries."""
     doc = read_system1_patterns(home) or {"patterns": []}
     entries = {p["key"]: p for p in doc["patterns"]}
     changed = False
@@ -60,6 +61,10 @@ def update_cache(home: Home, final: Mapping[str, str], stats: Mapping[str, Patte
         elif action == "demote" and key in entries:
             entries[key] = {**entries[key], "status": "demoted", "demoted_at": now, "demoted_in": round_id,
                             "evidence": stats[key].to_json()}
+            changed = True
+    for key, fresh in (freshness or {}).items():
+        if entries.get(key, {}).get("status") == "active":
+            entries[key] = {**entries[key], "freshness": fresh}
             changed = True
     if changed or not home.system1_patterns.exists():
         write_system1_patterns(home, {"patterns": [entries[k] for k in sorted(entries)]})

@@ -196,8 +196,19 @@ def test_a_huge_prompt_is_capped_before_routing_and_anonymizing(hook: Driver, ho
     assert len(kept) <= handlers.MAX_ROUTED_CHARS and "ghp_" not in kept and "Zx9Qw8" not in kept
 
 
-def test_a_key_block_cut_by_the_cap_is_dropped_whole() -> None:
-    body = "fix it " + "a " * (handlers.MAX_ROUTED_CHARS // 2 - 40) + "-----BEGIN OPENSSH PRIVATE KEY-----\n"
-    text = body + "b3BlbnNzaC1rZXktdjEAAAAA\n" * 1000 + "-----END OPENSSH PRIVATE KEY-----"
-    routed = handlers._routed_text(text)
-    assert "BEGIN" not in routed and "b3Blbn" not in routed and routed.startswith("fix it")
+def test_the_cap_agrees_with_the_stored_input_and_the_learning_log_path(home: Home) -> None:
+    from artibot.experience import MAX_INPUT_CHARS
+
+    assert handlers.MAX_ROUTED_CHARS == MAX_INPUT_CHARS
+    assert str(home.learning_log) == f"{home.root}/learning-log.json"
+
+
+def test_the_hooks_find_the_same_data_home_as_the_library(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    from artibot.config import resolve_home
+    from artibot.store import hookio
+
+    monkeypatch.setenv("ARTIBOT_HOME", str(tmp_path / "elsewhere"))
+    assert hookio.home_root() == str(resolve_home())
+    monkeypatch.delenv("ARTIBOT_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert hookio.home_root() == str(resolve_home())

@@ -8,6 +8,8 @@ import stat
 import orjson
 import pytest
 
+from artibot.errors import StoreError
+
 from artibot.errors import CorruptFileError, UnsafePathError
 from artibot.store import documents, state
 from artibot.store.documents import dump_document, read_document, write_document
@@ -150,7 +152,7 @@ def test_a_write_that_fails_leaves_the_old_file_and_no_temp(home, monkeypatch):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", boom)
-    with pytest.raises(OSError):
+    with pytest.raises(StoreError, match="thresholds.json: No space left on device; the disk is full"):
         state.write_thresholds(home, {"default": 0.6, "domains": {}})
     monkeypatch.undo()
     assert home.thresholds.read_bytes() == before

@@ -37,7 +37,8 @@ def _num(value: Any) -> str:
 
 
 def session_context(summary: Mapping[str, Any] | None, *, pending_review: bool,
-                    problems: Sequence[str] = (), limit: int = SESSION_CONTEXT_LIMIT) -> str:
+                    problems: Sequence[str] = (), notices: Sequence[str] = (),
+                    limit: int = SESSION_CONTEXT_LIMIT) -> str:
     """The SessionStart context: thresholds, active System 1 patterns, pending review, problems.
 
     ``summary`` is ``Router.summary()`` (None when the state could not be loaded).
@@ -60,6 +61,8 @@ def session_context(summary: Mapping[str, Any] | None, *, pending_review: bool,
             lines.append("- System 1 patterns: none active yet.")
     if pending_review:
         lines.append(f"- {PENDING_NOTICE}")
+    for notice in notices:  # an applied round measured worse (issue 12): tell the user, never roll back
+        lines.append(f"- Tell the user: artibot found a learning round made routing worse: {notice}")
     for problem in problems:
         lines.append(f"- artibot problem: {problem}")
     return truncate("\n".join(lines), limit)

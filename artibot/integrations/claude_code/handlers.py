@@ -42,7 +42,8 @@ FLUSH_AT = 8
 """Final turns kept in a spool before a ``Stop`` appends them to the experience log."""
 
 MAX_ROUTED_CHARS = 20_000
-"""Only the start of a prompt is routed, anonymized and kept: a 20 MB paste costs what 20 KB does."""
+"""Only the start of a prompt is routed, anonymized and kept: a 20 MB paste costs what 20 KB does.
+(``artibot.experience.MAX_INPUT_CHARS``, not imported for it: a test checks they agree.)"""
 
 
 # --------------------------------------------------------------------- settling turns
@@ -107,25 +108,14 @@ def _note_quarantine(call, spool: hookio.Spool) -> None:
 
 
 # --------------------------------------------------------------------- prompts
-def _routed_text(prompt: str) -> str:
-    """The start of ``prompt`` that is routed and kept: never a secret cut in half."""
-    if len(prompt) <= MAX_ROUTED_CHARS:
-        return prompt
-    head = prompt[:MAX_ROUTED_CHARS]
-    if not prompt[MAX_ROUTED_CHARS].isspace():
-        head = head.rsplit(None, 1)[0] if head.split() else ""  # drop the cut word
-    begin = head.rfind("-----BEGIN")
-    if begin >= 0 and head.find("-----END", begin) < 0:
-        head = head[:begin]  # a key block cut before its end: keep none of it
-    return head
-
-
 def _route(call, prompt: str) -> tuple[dict, str]:
     """The router's decision fields and the anonymized text for ``prompt``."""
     from artibot.integrations.claude_code.routecache import load_policy
-    from artibot.privacy import anonymize
+    from artibot.privacy import anonymize_prefix
 
-    text = anonymize(_routed_text(prompt))
+    # As Router.route and the collector: the first MAX_ROUTED_CHARS, anonymized with a
+    # margin past the cut so that a secret across it is still found.
+    text = anonymize_prefix(prompt, MAX_ROUTED_CHARS)
     policy, rng = load_policy(call)
     decision = policy.decide(text, rng=rng)
     return {name: getattr(decision, name, None) for name in turns.DECISION_FIELDS}, text
@@ -245,8 +235,26 @@ def session_start(call) -> dict:
     if summary is not None:
         call.attempt("starting the learner", lambda: _start_learner(call, None, stale_only=True))
     pending = bool(call.attempt("checking for a pending review", lambda: _pending_review(call)))
-    text = context.session_context(summary, pending_review=pending, problems=problems)
+    notices = call.attempt("validating applied rounds", lambda: _worse_rounds(call)) if summary is not None else None
+    text = context.session_context(summary, pending_review=pending, problems=problems, notices=notices or [])
     return context.hook_output("SessionStart", text)
+
+
+def _worse_rounds(call) -> list[str]:
+    """Applied rounds measured worse (issue 12), for the user; none without a learning log.
+
+    The check reads the log and the archive (numpy behind it), so it runs only once a
+    round was applied: a fresh home's SessionStart stays at the interpreter's floor.
+    """
+    import os
+
+    if not os.path.exists(f"{call.root}/learning-log.json"):  # Home.learning_log (a test checks it)
+        return []
+    from artibot.config import load_settings
+    from artibot.round_checks import notices
+
+    home = call.home()
+    return notices(home, load_settings(home.root))
 
 
 def _pending_review(call) -> bool:

@@ -8,7 +8,7 @@ in the data home (thresholds, System 1 cache, a config file; the experience log 
 the spools excepted), the config files the settings are read from (``$ARTIBOT_CONFIG``,
 ``./artibot.config.json``), the shipped defaults, and artibot's own router code. Any
 change to one of them, or a cache that does not load, rebuilds it through
-:class:`artibot.routing.Router` — the cache can be stale by no more than a file's
+:class:`artibot.learned_router.Router` — the cache can be stale by no more than a file's
 modification time can lie.
 
 The file is a pickle: it lives in the user's 0700 data home and only artibot writes it.
@@ -46,7 +46,7 @@ def _key(call) -> list:
 
 
 def load_policy(call):
-    """``(policy, rng)`` as :meth:`artibot.routing.Router.load` would build them."""
+    """``(policy, rng)`` as :meth:`artibot.learned_router.Router.load` would build them."""
     key = _key(call)
     data = hookio.read_cache(call.root, CACHE_NAME)
     if data is not None:
@@ -56,7 +56,7 @@ def load_policy(call):
                 return policy, _rng(wants_rng)
         except Exception as exc:  # noqa: BLE001 - any damage: rebuild below
             call.log(f"router cache unreadable, rebuilt ({type(exc).__name__})")
-    from artibot.routing import Router
+    from artibot.learned_router import Router
 
     router = Router.load(call.home())
 

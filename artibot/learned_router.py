@@ -11,9 +11,10 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from artibot.collector import HomeArg, as_home
+from artibot.store.home import Home, HomeArg
 from artibot.config import Settings, load_domain_keywords, load_settings
-from artibot.privacy import anonymize
+from artibot.experience import MAX_INPUT_CHARS
+from artibot.privacy import anonymize_prefix
 from artibot.router import Decision, DomainTable, RoutingPolicy
 from artibot.router.thresholds import Thresholds
 from artibot.store.home import Home
@@ -39,7 +40,7 @@ class Router:
     @classmethod
     def load(cls, home: HomeArg = None, *, settings: Settings | None = None,
              rng: random.Random | None = None) -> "Router":
-        h = as_home(home)
+        h = Home.of(home)
         settings = settings or load_settings(h.root)
         thresholds = load_thresholds(h, settings.router.threshold)
         cache = load_cache(h)
@@ -49,7 +50,8 @@ class Router:
         return cls(policy=policy, settings=settings, home=h, rng=rng)
 
     def route(self, text: str, domain: str | None = None) -> Decision:
-        return self.policy.decide(anonymize(text), domain=domain, rng=self.rng)
+        # the policy reads the text the log would keep: the work is bounded however long the prompt
+        return self.policy.decide(anonymize_prefix(text, MAX_INPUT_CHARS), domain=domain, rng=self.rng)
 
     def summary(self) -> dict[str, Any]:
         return {
