@@ -337,11 +337,13 @@ def stamps(paths) -> list:
     return out
 
 
-def files_in(directory: str, *, skip: frozenset = frozenset()) -> list[str]:
-    """The regular files directly in ``directory`` (not ``skip``), sorted; none if it is missing."""
+def files_in(directory: str, *, skip: tuple[str, ...] = ()) -> list[str]:
+    """The regular files directly in ``directory`` whose names do not start with one of
+    ``skip``, sorted; none if it is missing."""
     try:
         with os.scandir(directory) as entries:
-            return sorted(e.path for e in entries if e.name not in skip and e.is_file(follow_symlinks=False))
+            return sorted(e.path for e in entries
+                          if not e.name.startswith(skip) and e.is_file(follow_symlinks=False))
     except (FileNotFoundError, NotADirectoryError):
         return []
 

@@ -221,3 +221,17 @@ def test_bench_script_runs_on_a_tiny_budget() -> None:
     for row in ("python -c pass (sh -c)", "user-prompt-submit", "post-tool-use", "permission-request", "stop",
                 "python -m artibot hook user-prompt-submit", "session-end"):
         assert row in table
+
+
+def test_the_router_cache_survives_sessions(env: dict[str, str]) -> None:
+    """The experience log and its sidecars change at every session end; the policy does not."""
+    for sid in ("one", "two"):
+        hook(env, "session-start", payload("session_start", session_id=sid))
+        hook(env, "user-prompt-submit", payload("user_prompt_submit", session_id=sid))
+        hook(env, "stop", payload("stop", session_id=sid))
+        hook(env, "session-end", payload("session_end", session_id=sid))
+    cache = home_of(env).sessions_dir / ".router-cache.pickle"
+    before = cache.stat().st_mtime_ns
+    hook(env, "session-start", payload("session_start", session_id="three"))
+    hook(env, "user-prompt-submit", payload("user_prompt_submit", session_id="three"))
+    assert cache.stat().st_mtime_ns == before

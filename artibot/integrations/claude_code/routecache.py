@@ -4,8 +4,8 @@ Building the policy means the config module, ``orjson``, the state files and the
 public ``Router`` (with the collector behind it): about half the prompt hook's time.
 The policy the last prompt hook built is kept in ``sessions/.router-cache.pickle``
 (and what SessionStart shows of it in ``sessions/.router-summary.json``) with a key: size and modification time of every file it may depend on — the files
-in the data home (thresholds, System 1 cache, a config file; the experience log and
-the spools excepted), the config files the settings are read from (``$ARTIBOT_CONFIG``,
+in the data home (thresholds, System 1 cache, a config file; the experience log, its
+sidecar files and the spools excepted), the config files the settings are read from (``$ARTIBOT_CONFIG``,
 ``./artibot.config.json``), the shipped defaults, and artibot's own router code. Any
 change to one of them, or a cache that does not load, rebuilds it through
 :class:`artibot.learned_router.Router` — the cache can be stale by no more than a file's
@@ -28,7 +28,9 @@ except ImportError:  # pragma: no cover - other Pythons
 CACHE_NAME = ".router-cache.pickle"
 SUMMARY_NAME = ".router-summary.json"
 FORMAT = 1
-_NOT_STATE = frozenset({"daily-experiences.json", ".daily-experiences.lock", ".learner.lock", ".state.lock"})
+_NOT_STATE = ("daily-experiences", ".daily-experiences", ".learner.lock", ".state.lock")
+"""Name prefixes of data-home files the policy does not depend on: the experience log and
+its sidecar files change with every session, and would rebuild the cache each time."""
 
 
 def _key(call) -> list:
