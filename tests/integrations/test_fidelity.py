@@ -12,8 +12,8 @@ from __future__ import annotations
 import pytest
 
 from artibot.integrations.claude_code import handlers, turns
-from artibot.store import sessions
 from artibot.store.home import Home
+from tests.integrations.spools import SpoolView
 from tests.integrations.test_hooks import SIMPLE, Driver, experiences, final, hook  # noqa: F401
 
 NOTIFICATION = (
@@ -24,7 +24,7 @@ NOTIFICATION = (
 
 
 def spool(home: Home, sid: str = "s1") -> dict:
-    return sessions.SessionSpool(home, sid).read()
+    return SpoolView(home, sid).read()
 
 
 def prompt(hook: Driver, text: str, pid: str, sid: str = "s1") -> str:

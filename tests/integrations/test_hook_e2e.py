@@ -18,6 +18,7 @@ import pytest
 from artibot.store import sessions
 from artibot.store.experiences import ExperienceLog
 from artibot.store.home import Home
+from tests.integrations.spools import SpoolView
 
 pytestmark = pytest.mark.slow
 
@@ -89,7 +90,7 @@ def test_a_whole_session_records_two_experiences(env: dict[str, str]) -> None:
     assert [r["tools"] for r in records] == [2, 4] and [r["tool_failures"] for r in records] == [1, 0]
     assert all(r["session_id"] == SID and r["source"] == "claude-code" for r in records)
     assert "<EMAIL>" in records[0]["input"] and "<API_KEY>" in records[1]["input"]
-    assert not sessions.SessionSpool(home, SID).exists()
+    assert not SpoolView(home, SID).exists()
 
     for path in home.root.rglob("*"):
         if path.is_file():
@@ -113,7 +114,7 @@ def test_concurrent_tool_hooks_keep_an_exact_count(env: dict[str, str]) -> None:
     for proc in procs:
         assert proc.wait(timeout=60) == 0
         assert proc.stdout.read() == b""
-    turn = sessions.SessionSpool(home, SID).read()["turn"]
+    turn = SpoolView(home, SID).read()["turn"]
     assert turn["tools"] == n and turn["tool_failures"] == 2
     assert sorted(turn["tool_names"]) == sorted(f"Tool{i}" for i in range(n))
     hook(env, "stop", payload("stop"))

@@ -17,10 +17,11 @@ import pytest
 
 from artibot.errors import CorruptFileError
 from artibot.integrations.claude_code import context, handlers, hooks, learner, turns
-from artibot.store import sessions, state
+from artibot.store import hookio, sessions, state
 from artibot.store.experiences import ExperienceLog
 from artibot.store.fs import FileLock
 from artibot.store.home import Home
+from tests.integrations.spools import SpoolView
 
 FIXTURES = Path(__file__).parent / "fixtures"
 EVENTS = {
@@ -147,7 +148,7 @@ def test_unknown_event_and_no_argv_are_logged(home: Home, capsys: pytest.Capture
 def test_prompt_without_text_routes_nothing(hook: Driver, home: Home) -> None:
     code, out = hook("user-prompt-submit", {"session_id": "s1", "user_prompt": SIMPLE})
     assert (code, out) == (0, "")
-    assert not sessions.SessionSpool(home, "s1").exists()
+    assert not SpoolView(home, "s1").exists()
 
 
 # ----------------------------------------------------------------------------- turns and outcomes
@@ -156,7 +157,7 @@ def test_prompt_tells_claude_the_route_and_keeps_only_anonymized_text(hook: Driv
     _, out = hook("user-prompt-submit", prompt=secret, session_id="s1")
     line = orjson.loads(out)["hookSpecificOutput"]["additionalContext"]
     assert line.startswith("artibot router: System ")
-    spool = sessions.SessionSpool(home, "s1").read()
+    spool = SpoolView(home, "s1").read()
     assert spool["turn"]["decision"]["system"] in ("system1", "system2")
     raw = spool_bytes(home)
     assert b"ghp_abcdef" not in raw and b"bob@example.com" not in raw
@@ -169,7 +170,7 @@ def spool_bytes(home: Home) -> bytes:
 
 def test_stop_records_one_success_with_decision_fields(hook: Driver, home: Home) -> None:
     hook.turn(SIMPLE, [("Read", True), ("Edit", True)])
-    spool = sessions.SessionSpool(home, "s1").read()
+    spool = SpoolView(home, "s1").read()
     assert spool["turn"] is None and spool["done"]["outcome"] == "success"
     assert experiences(home) == []  # provisional until the next prompt or the session's end
     [exp] = final(hook, home, "s1")
@@ -206,7 +207,7 @@ def test_a_prompt_after_a_prompt_records_the_interrupted_turn_as_failed(hook: Dr
     hook("user-prompt-submit", prompt=SIMPLE, session_id="s1")
     hook("post-tool-use", session_id="s1")
     hook("user-prompt-submit", prompt=HARD, session_id="s1")
-    [exp] = sessions.SessionSpool(home, "s1").read()["queue"]
+    [exp] = SpoolView(home, "s1").read()["queue"]
     assert exp["outcome"] == "failed" and exp["closed_by"] == "next-prompt" and exp["reached_stop"] is False
     assert exp["input"] == SIMPLE and exp["tools"] == 1
     hook("stop", session_id="s1")
@@ -255,7 +256,7 @@ def test_tool_durations_and_names_are_kept_in_the_turn(hook: Driver, home: Home)
     hook("post-tool-use", duration_ms=10)
     hook("post-tool-use-failure", duration_ms=5.5)
     hook("post-tool-use", duration_ms="fast")  # ignored: not a number
-    turn = sessions.SessionSpool(home, fixture("stop")["session_id"]).read()["turn"]
+    turn = SpoolView(home, fixture("stop")["session_id"]).read()["turn"]
     assert turn["tools"] == 3 and turn["tool_failures"] == 1 and not turn["last_failed"]
     assert turn["tool_duration_ms"] == 15.5 and turn["tool_names"] == ["Edit", "Bash"]
 
@@ -266,8 +267,8 @@ def test_session_end_closes_an_open_turn_as_failed_and_removes_the_spool(hook: D
     assert hook("session-end", session_id="s9") == (0, "")
     [exp] = experiences(home)
     assert exp["outcome"] == "failed" and exp["closed_by"] == "session-end"
-    assert not sessions.SessionSpool(home, "s9").exists()
-    assert not sessions.SessionSpool(home, "s9").lock_path.exists()
+    assert not SpoolView(home, "s9").exists()
+    assert not SpoolView(home, "s9").lock_path.exists()
 
 
 def test_session_start_closes_stale_spools_of_other_sessions(hook: Driver, home: Home) -> None:
@@ -283,7 +284,7 @@ def test_session_start_closes_stale_spools_of_other_sessions(hook: Driver, home:
     day = (handlers.STALE_SESSION_MS / 1000) + 3600
     hour = turns.FOLLOWUP_WINDOW_MS / 1000 + 60
     for sid, old in (("crashed", day), ("idle", day), ("paused", hour), ("working", hour)):
-        path = sessions.SessionSpool(home, sid).path
+        path = SpoolView(home, sid).path
         doc = orjson.loads(path.read_bytes())
         doc["updated_ms"] -= int(old * 1000)
         path.write_bytes(orjson.dumps(doc))
@@ -294,9 +295,9 @@ def test_session_start_closes_stale_spools_of_other_sessions(hook: Driver, home:
     assert closed == {"crashed": ("stale-session", "failed"), "idle": ("stale-session", "success"),
                       "paused": ("timeout", "success"), "working": ("next-prompt", "success")}
     for sid in ("crashed", "idle", "paused"):
-        assert not sessions.SessionSpool(home, sid).exists()
-    assert sessions.SessionSpool(home, "working").read()["turn"] is not None  # still working: kept
-    assert sessions.SessionSpool(home, "recent").read()["turn"] is not None
+        assert not SpoolView(home, sid).exists()
+    assert SpoolView(home, "working").read()["turn"] is not None  # still working: kept
+    assert SpoolView(home, "recent").read()["turn"] is not None
 
 
 def test_session_start_does_not_close_its_own_open_turn(hook: Driver, home: Home) -> None:
@@ -404,7 +405,7 @@ def test_unusable_home_still_exits_0(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
 def test_damaged_spool_is_quarantined_and_the_session_goes_on(hook: Driver, home: Home) -> None:
     hook("user-prompt-submit", prompt=SIMPLE, session_id="s1")
-    spool = sessions.SessionSpool(home, "s1")
+    spool = SpoolView(home, "s1")
     spool.path.write_bytes(b"{torn")
     hook("user-prompt-submit", prompt=SIMPLE, session_id="s1")
     assert spool.read()["turn"] is not None
@@ -415,18 +416,18 @@ def test_damaged_spool_is_quarantined_and_the_session_goes_on(hook: Driver, home
 def test_corrupt_session_spool_read_raises(home: Home) -> None:
     home.ensure()
     home.sessions_dir.mkdir()
-    spool = sessions.SessionSpool(home, "s1")
+    spool = SpoolView(home, "s1")
     spool.path.write_bytes(b'{"schema_version": 1, "turn": 3}')
-    with pytest.raises(CorruptFileError):
+    with pytest.raises(ValueError, match='"turn" must be an object or null'):
         spool.read()
 
 
 @pytest.mark.parametrize("sid", ["../../etc/passwd", "a/b", ".hidden", "x" * 300, "é"])
 def test_unsafe_session_ids_become_hashed_file_names(home: Home, sid: str) -> None:
-    name = sessions.spool_name(sid)
-    assert name.startswith("h-") and "/" not in name and name == sessions.spool_name(sid)
-    assert sessions.spool_name("3f1c9a2e-5b7d") == "3f1c9a2e-5b7d"
-    assert sessions.spool_name(None) == sessions.UNKNOWN_SESSION
+    name = hookio.spool_name(sid)
+    assert name.startswith("h-") and "/" not in name and name == hookio.spool_name(sid)
+    assert hookio.spool_name("3f1c9a2e-5b7d") == "3f1c9a2e-5b7d"
+    assert hookio.spool_name(None) == hookio.UNKNOWN_SESSION
 
 
 # ----------------------------------------------------------------------------- learner
