@@ -8,7 +8,9 @@ hook) costs nothing until a name is used::
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+# Not `from typing import TYPE_CHECKING`: importing typing costs a hook ~3 ms, and
+# `python -m artibot hook …` imports this file on every prompt and tool call.
+TYPE_CHECKING = False
 
 __version__ = "0.1.0"
 
@@ -28,7 +30,7 @@ __all__ = [
 _LAZY = {
     "collect": ("artibot.collector", "collect"),
     "load_experiences": ("artibot.collector", "load_experiences"),
-    "Router": ("artibot.routing", "Router"),
+    "Router": ("artibot.learned_router", "Router"),
     "Decision": ("artibot.router", "Decision"),
     "learn": ("artibot.cycle", "learn"),
     "history": ("artibot.rollback", "history"),
@@ -38,7 +40,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     if name in _LAZY:
         import importlib
 
@@ -59,5 +61,5 @@ if TYPE_CHECKING:  # pragma: no cover
     from artibot.errors import ArtibotError
     from artibot.rollback import history, rollback
     from artibot.router import Decision
-    from artibot.routing import Router
+    from artibot.learned_router import Router
     from artibot.status import status

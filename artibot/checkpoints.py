@@ -1,5 +1,5 @@
-"""The three human checkpoints (SPEC §5): questions in English and Korean, their evidence,
-options and defaults, and the policies that answer them.
+"""The three human checkpoints (SPEC §5): their evidence, options and defaults, and the
+policies that answer them (their words in English and Korean: :mod:`artibot.checkpoint_texts`).
 
 A :class:`Checkpoints` object is asked by the cycle at each checkpoint. Policies here
 answer without a terminal (pre-approved defaults, scripted answers, deferral for an
@@ -9,76 +9,26 @@ unattended run); the terminal policy lives in ``artibot/cli/prompts.py``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, Protocol, Sequence, Union
 
+from artibot.checkpoint_texts import direction, texts  # the words, in English and Korean
 from artibot.errors import ReviewError
+from artibot.learning.types import domain_label
+
+if TYPE_CHECKING:
+    from artibot.config import Settings
+
+GroupsChoice = Literal["accept", "reset"]
+ThresholdsChoice = Literal["apply", "revert"]
+TransferChoice = Literal["auto", "promote", "demote", "hold"]
+TransferAnswer = Union[Mapping[str, TransferChoice], Literal["skip"]]
+"""Checkpoint 3's recorded answer: an action per pattern, or ``"skip"`` (the automatic decisions)."""
+AnswersArg = Union[Literal["defaults", "defer", "unattended"], Mapping[Any, Any], Sequence[str], "Answers"]
+"""How ``learn(answers=...)`` and ``artibot review --answer`` say who answers (see :func:`policy_for`)."""
 
 CHOICES = {1: ("accept", "reset"), 2: ("apply", "revert"), 3: ("auto", "promote", "demote", "hold")}
 DEFAULTS = {1: "accept", 2: "apply", 3: "auto"}
 SKIPPABLE = {1: False, 2: False, 3: True}
-
-TEXTS: dict[str, dict[str, Any]] = {
-    "en": {
-        "title": {1: "Checkpoint 1: GRPO comparison review (after step 4)",
-                  2: "Checkpoint 2: threshold direction check (after step 5)",
-                  3: "Checkpoint 3: promote / demote review (after step 6)"},
-        "question": {
-            1: "The GRPO group comparison is done. Do the per-group success-rate differences look reasonable?",
-            2: "The routing thresholds have been adjusted. Does the direction of each change "
-               "(more or less System 2) match what was observed?",
-            3: "Knowledge-transfer decisions are ready. Is each promote / demote / hold decision sound?",
-        },
-        "options": {
-            1: {"accept": ("Accept", "the results look reasonable; go on to the threshold update"),
-                "reset": ("Reset group data", "discard this round's groups; its experiences stay unprocessed")},
-            2: {"apply": ("Apply", "apply the adjustment; go on to knowledge transfer"),
-                "revert": ("Revert adjustment", "keep the current thresholds; the batches still count as processed")},
-            3: {"auto": ("Automatic decision", "apply the automatic decision (the default)"),
-                "promote": ("Promote", "move the pattern into the System 1 cache"),
-                "demote": ("Demote", "take the pattern out of the System 1 cache, back to System 2"),
-                "hold": ("Hold", "keep the pattern where it is this cycle")},
-        },
-        "direction": {"down": "lower: more System 2", "up": "higher: more System 1", "same": "unchanged"},
-        "skip": "Skip (use the automatic decisions)",
-        "default": "default",
-    },
-    "ko": {
-        "title": {1: "체크포인트 1: GRPO 비교 결과 검토 (Step 4 이후)",
-                  2: "체크포인트 2: 임계값 조정 방향 확인 (Step 5 이후)",
-                  3: "체크포인트 3: 승격/강등 결정 검토 (Step 6 이후)"},
-        "question": {
-            1: "Step 4 GRPO 그룹 비교 결과를 확인했습니다. 각 그룹의 성공률 차이가 합리적으로 보이나요?",
-            2: "라우팅 임계값이 조정되었습니다. 조정 방향(System 2 비중 증가/감소)이 세션에서 관찰된 패턴과 맞나요?",
-            3: "지식 이전 결정이 생성되었습니다. 각 패턴의 승격/강등/보류 결정이 타당해 보이나요?",
-        },
-        "options": {
-            1: {"accept": ("Accept", "결과가 합리적, Step 5 임계값 조정으로 진행"),
-                "reset": ("Reset group data", "이번 그룹 데이터를 폐기, 경험은 미처리로 남김")},
-            2: {"apply": ("Apply", "조정값 적용, Step 6 지식 이전으로 진행"),
-                "revert": ("Revert adjustment", "이번 조정 취소, 기존 임계값 유지 (배치는 처리됨)")},
-            3: {"auto": ("자동 결정", "자동 기준 결과 적용 (기본값)"),
-                "promote": ("Promote", "해당 패턴을 System 1로 승격"),
-                "demote": ("Demote", "해당 패턴을 System 2로 강등"),
-                "hold": ("Hold", "이번 사이클에서는 현재 위치 유지")},
-        },
-        "direction": {"down": "낮춤: System 2 비중 증가", "up": "높임: System 1 비중 증가", "same": "변화 없음"},
-        "skip": "건너뛰기 (자동 결정 사용)",
-        "default": "기본값",
-    },
-}
-
-
-def texts(lang: str) -> dict[str, Any]:
-    return TEXTS.get(lang, TEXTS["en"])
-
-
-def direction(old: float, new: float, lang: str = "en") -> str:
-    words = texts(lang)["direction"]
-    if new < old - 1e-12:
-        return words["down"]
-    if new > old + 1e-12:
-        return words["up"]
-    return words["same"]
 
 
 # --------------------------------------------------------------------- evidence
@@ -131,6 +81,8 @@ def question_json(evidence: Evidence, *, answered: Any = None) -> dict[str, Any]
         "evidence": evidence.to_json(),
         "answered": answered,
     }
+    if n == 2:
+        out["off_policy"] = evidence.summary.get("off_policy")
     if n == 3:
         out["patterns"] = [
             {"key": r["key"], "automatic": r["automatic"], "reason": r["reason"],
@@ -154,11 +106,11 @@ class Checkpoints(Protocol):
 
     channel: str
 
-    def groups(self, evidence: Evidence) -> str: ...            # "accept" | "reset"
+    def groups(self, evidence: Evidence) -> GroupsChoice: ...
 
-    def thresholds(self, evidence: Evidence) -> str: ...        # "apply" | "revert"
+    def thresholds(self, evidence: Evidence) -> ThresholdsChoice: ...
 
-    def transfers(self, evidence: Evidence) -> Mapping[str, str] | None: ...  # key -> action; None = skip
+    def transfers(self, evidence: Evidence) -> Mapping[str, TransferChoice] | None: ...  # None = skip
 
 
 class DefaultAnswers:
@@ -167,13 +119,13 @@ class DefaultAnswers:
     def __init__(self, channel: str = "pre-approved"):
         self.channel = channel
 
-    def groups(self, evidence: Evidence) -> str:
+    def groups(self, evidence: Evidence) -> GroupsChoice:
         return DEFAULTS[1]
 
-    def thresholds(self, evidence: Evidence) -> str:
+    def thresholds(self, evidence: Evidence) -> ThresholdsChoice:
         return DEFAULTS[2]
 
-    def transfers(self, evidence: Evidence) -> Mapping[str, str] | None:
+    def transfers(self, evidence: Evidence) -> Mapping[str, TransferChoice] | None:
         return None
 
 
@@ -182,13 +134,13 @@ class DeferAnswers:
 
     channel = "unattended"
 
-    def groups(self, evidence: Evidence) -> str:
+    def groups(self, evidence: Evidence) -> GroupsChoice:
         raise Deferred(1)
 
-    def thresholds(self, evidence: Evidence) -> str:
+    def thresholds(self, evidence: Evidence) -> ThresholdsChoice:
         raise Deferred(2)
 
-    def transfers(self, evidence: Evidence) -> Mapping[str, str] | None:
+    def transfers(self, evidence: Evidence) -> Mapping[str, TransferChoice] | None:
         raise Deferred(3)
 
 
@@ -202,17 +154,17 @@ class ScriptedAnswers:
         self.answers = answers
         self.channel = channel
 
-    def groups(self, evidence: Evidence) -> str:
+    def groups(self, evidence: Evidence) -> GroupsChoice:
         if self.answers.groups is None:
             raise Deferred(1)
         return self.answers.groups
 
-    def thresholds(self, evidence: Evidence) -> str:
+    def thresholds(self, evidence: Evidence) -> ThresholdsChoice:
         if self.answers.thresholds is None:
             raise Deferred(2)
         return self.answers.thresholds
 
-    def transfers(self, evidence: Evidence) -> Mapping[str, str] | None:
+    def transfers(self, evidence: Evidence) -> Mapping[str, TransferChoice] | None:
         keys = {r["key"] for r in evidence.rows}
         unknown = set(self.answers.per_pattern) - keys
         if unknown:
@@ -228,26 +180,10 @@ class ScriptedAnswers:
 class Answers:
     """Parsed answers. ``None`` = not answered (yet)."""
 
-    groups: str | None = None
-    thresholds: str | None = None
-    transfers: str | None = None  # "auto" for every pattern
-    per_pattern: dict[str, str] = field(default_factory=dict)
-
-    def merged(self, other: "Answers") -> "Answers":
-        return Answers(
-            groups=other.groups or self.groups,
-            thresholds=other.thresholds or self.thresholds,
-            transfers=other.transfers or self.transfers,
-            per_pattern={**self.per_pattern, **other.per_pattern},
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        return {"1": self.groups, "2": self.thresholds, "3": self.transfers, "3.patterns": dict(self.per_pattern)}
-
-    @classmethod
-    def from_json(cls, doc: Mapping[str, Any]) -> "Answers":
-        return cls(groups=doc.get("1"), thresholds=doc.get("2"), transfers=doc.get("3"),
-                   per_pattern=dict(doc.get("3.patterns") or {}))
+    groups: GroupsChoice | None = None
+    thresholds: ThresholdsChoice | None = None
+    transfers: TransferChoice | None = None  # the same action for every pattern
+    per_pattern: dict[str, TransferChoice] = field(default_factory=dict)
 
 
 def _check_choice(n: int, value: Any, where: str) -> str:
@@ -294,6 +230,24 @@ def parse_answers(items: Any) -> Answers:
     return answers
 
 
+def policy_for(answers: AnswersArg, settings: "Settings", channel: str = "api") -> Checkpoints:
+    """Who answers, from ``learn(answers=...)`` or ``--answer``: ``"defaults"`` (pre-approved),
+    ``"defer"`` (save for review), ``"unattended"`` (as ``learning.checkpoints.unattended``
+    says), or answers given in advance (a mapping, ``["1=accept", ...]`` or :class:`Answers`)."""
+    if isinstance(answers, str):
+        if answers == "defaults":
+            return DefaultAnswers(channel)
+        if answers == "defer":
+            return DeferAnswers()
+        if answers == "unattended":
+            if settings.checkpoints.unattended == "defaults":
+                return DefaultAnswers("unattended-defaults")
+            return DeferAnswers()
+        raise ReviewError(f"answers must be 'defaults', 'defer', 'unattended' or a mapping, not {answers!r}")
+    given = answers if isinstance(answers, Answers) else parse_answers(answers)
+    return ScriptedAnswers(given, channel=channel)
+
+
 # --------------------------------------------------------------------- evidence from a proposal
 def _r(x: float | None, nd: int = 3) -> float | None:
     return None if x is None else round(float(x), nd)
@@ -334,14 +288,15 @@ def _threshold_rows(proposal: Any, lang: str) -> tuple[tuple[Mapping[str, Any], 
     reasons = {d: e.get("reason") for d, e in (proposal.params.get("evidence") or {}).items()}
     for domain, (old, new) in proposal.net_changes().items():
         steps = [s for s in proposal.steps if s.domain == domain]
-        row = {"domain": "default" if domain == "*" else domain, "old": _r(old, 4), "new": _r(new, 4),
+        row = {"domain": domain_label(domain), "old": _r(old, 4), "new": _r(new, 4),
                "change": _r(new - old, 4), "direction": direction(old, new, lang),
                "batches": len(steps), "clamped": sum(1 for s in steps if s.clamped)}
         if reasons.get(domain):
             row["reason"] = reasons[domain]
         rows.append(row)
-    summary = {"mode": proposal.mode}
-    if "price" in proposal.params:
+    # issue 12: what the proposed thresholds would have done on the logged window (None before it existed)
+    summary = {"mode": proposal.mode, "off_policy": proposal.params.get("off_policy")}
+    if "price" in proposal.params:  # issue 9: the price in force and its source
         summary.update(price=_r(proposal.params["price"], 4), price_source=proposal.params.get("price_source"))
     return tuple(rows), summary
 

@@ -1,51 +1,114 @@
 """Step 1 of the cycle: collect experiences (validate, anonymize, append).
 
+Every string a record carries that can hold user text is anonymized before it is stored:
+``input``, ``session_id``, ``pattern`` and every string inside extra fields (keys too).
+The enumerated fields (``routed_to``, ``outcome``), ``domain``, ``id`` and ``timestamp``
+are not: they are checked against their schema instead. ``input`` is anonymized
+*before* it is cut to :data:`~artibot.experience.MAX_INPUT_CHARS`, on a window a little
+longer than the cut (so a secret straddling the cut is seen whole), which also bounds
+the work for a huge prompt.
+
+A caller-given id that is already stored (in the log or a live archive) refuses the
+batch: a duplicate would make a rollback lose one of the two records. Ids artibot
+assigns are unique by construction.
+
 This module is on the hook path: it imports no numpy, scipy, typer or rich.
 """
 
 from __future__ import annotations
 
-import os
 from typing import Any, Iterable, Mapping
 
 from artibot.errors import ValidationError
-from artibot.experience import validate
-from artibot.privacy import anonymize
+from artibot.experience import FIELDS, MAX_INPUT_CHARS, now_iso, validate
+from artibot.privacy import anonymize, anonymize_many, anonymize_prefix
 from artibot.store.experiences import ExperienceLog
-from artibot.store.home import Home
+from artibot.store.home import Home, HomeArg
 
-HomeArg = str | os.PathLike[str] | Home | None
+_CUT_MARK = " …[cut]"
+_FREE_TEXT = ("session_id", "pattern")
+_FIELD_SET = frozenset(FIELDS)
+_KEPT = _FIELD_SET - {"input", *_FREE_TEXT}  # schema-checked values, not free text
 
 
-def as_home(home: HomeArg) -> Home:
-    return home if isinstance(home, Home) else Home.resolve(home)
+def _scrub(value: Any, memo: dict[str, str]) -> Any:
+    """``value`` with every string anonymized (``memo``: a batch repeats the same strings)."""
+    if isinstance(value, str):
+        out = memo.get(value)
+        if out is None:
+            out = memo[value] = anonymize(value) if len(value) > 4 else value
+        return out
+    if isinstance(value, list):
+        return [_scrub(v, memo) for v in value]
+    if isinstance(value, dict):
+        return {_scrub(k, memo): _scrub(v, memo) for k, v in value.items()}
+    return value
 
 
-def prepare(record: Mapping[str, Any]) -> dict[str, Any]:
-    """A validated, anonymized copy of ``record``, ready to store (raises ValidationError)."""
-    out = validate(record)
-    out["input"] = anonymize(out["input"])
+def anonymize_input(text: str) -> str:
+    """The request text as it is stored: anonymized, then cut to ``MAX_INPUT_CHARS`` with a
+    marker; work bounded by the cut, however long ``text`` is (the prompt hook uses it too)."""
+    if len(text) <= MAX_INPUT_CHARS:
+        return anonymize(text)
+    return anonymize_prefix(text, MAX_INPUT_CHARS) + _CUT_MARK
+
+
+def _scrub_fields(out: dict[str, Any], memo: dict[str, str]) -> dict[str, Any]:
+    """``out`` with every free-text field but ``input`` anonymized."""
+    extra = False
+    for key, value in out.items():
+        if key not in _KEPT and key != "input" and value is not None:
+            out[key] = _scrub(value, memo)
+            extra = extra or key not in _FIELD_SET
+    if extra:  # an extra field's name can carry user text too
+        out = {k if k in _FIELD_SET else _scrub(k, memo): v for k, v in out.items()}
+    pattern = out.get("pattern")
+    if isinstance(pattern, str) and len(pattern) > 200:
+        out["pattern"] = pattern[:200]  # a placeholder can be longer than what it replaced
     return out
 
 
-def prepare_many(records: Iterable[Any], *, label: str = "record") -> list[dict[str, Any]]:
-    """Validate every record first; any problem rejects the whole batch, naming the record."""
+def prepare(record: Mapping[str, Any], memo: dict[str, str] | None = None) -> dict[str, Any]:
+    """A validated, anonymized copy of ``record``, ready to store (raises ValidationError)."""
+    out = validate(record)
+    out["input"] = anonymize_input(out["input"])
+    return _scrub_fields(out, {} if memo is None else memo)
+
+
+def prepare_many(records: Iterable[Any], *, label: str = "record") -> tuple[list[dict[str, Any]], list[str]]:
+    """Validate every record first; any problem rejects the whole batch, naming the record.
+
+    Returns the prepared records and the ids the caller gave (to be checked against the store).
+    The inputs are anonymized together (:func:`~artibot.privacy.anonymize_many`): a bulk
+    import pays the fixed cost of a scan once per 64 KB, not once per record.
+    """
     prepared: list[dict[str, Any]] = []
+    given: list[str] = []
     problems: list[str] = []
     seen: set[str] = set()
+    now = now_iso()  # a batch is collected at one instant
     for i, record in enumerate(records, start=1):
         try:
-            item = prepare(record)
+            item = validate(record, now=now)
         except ValidationError as exc:
             problems.extend(f"{label} {i}: {p}" for p in exc.problems)
             continue
         if item["id"] in seen:
             problems.append(f"{label} {i}: id {item['id']!r} appears twice in this batch")
         seen.add(item["id"])
+        if (type(record) is dict or isinstance(record, Mapping)) and record.get("id") is not None:
+            given.append(item["id"])
         prepared.append(item)
     if problems:
         raise ValidationError(problems)
-    return prepared
+    short = [k for k, item in enumerate(prepared) if len(item["input"]) <= MAX_INPUT_CHARS]
+    for k, text in zip(short, anonymize_many([prepared[k]["input"] for k in short])):
+        prepared[k]["input"] = text
+    for item in prepared:
+        if len(item["input"]) > MAX_INPUT_CHARS:
+            item["input"] = anonymize_input(item["input"])
+    memo: dict[str, str] = {}
+    return [_scrub_fields(item, memo) for item in prepared], given
 
 
 def collect(record: Mapping[str, Any], *, home: HomeArg = None) -> dict[str, Any]:
@@ -59,17 +122,19 @@ def collect(record: Mapping[str, Any], *, home: HomeArg = None) -> dict[str, Any
     "fix typo in <EMAIL>'s README"
     """
     stored = prepare(record)
-    ExperienceLog(as_home(home)).append([stored])
+    given = [stored["id"]] if isinstance(record, Mapping) and record.get("id") is not None else []
+    ExperienceLog(Home.of(home)).append([stored], given_ids=given)
     return stored
 
 
 def collect_many(records: Iterable[Any], *, home: HomeArg = None, label: str = "record") -> list[dict[str, Any]]:
-    """Append a batch all-or-nothing: if any record is invalid, nothing is written."""
-    prepared = prepare_many(records, label=label)
-    ExperienceLog(as_home(home)).append(prepared)
+    """Append a batch all-or-nothing: if any record is invalid, or a given id is already
+    stored, nothing is written."""
+    prepared, given = prepare_many(records, label=label)
+    ExperienceLog(Home.of(home)).append(prepared, given_ids=given)
     return prepared
 
 
 def load_experiences(*, home: HomeArg = None) -> list[dict[str, Any]]:
     """Every unprocessed experience, in the order collected."""
-    return ExperienceLog(as_home(home)).read()
+    return ExperienceLog(Home.of(home)).read()

@@ -122,6 +122,40 @@ class ScheduleSettings:
 
 
 @dataclass(frozen=True)
+class OffPolicySettings:
+    """``learning.offPolicy``: the checkpoint-2 estimate of the proposed thresholds on the logged window."""
+
+    method: str = "dr"
+    level: float = 0.9
+    min_support: int = 10
+    window: int = 10_000
+
+
+@dataclass(frozen=True)
+class ValidationSettings:
+    """``learning.validation``: the check of an applied round against the experiences after it."""
+
+    window: int | None = None
+    alpha: float = 0.025
+    min_experiences: int = 50
+    baseline: int = 10_000
+
+
+@dataclass(frozen=True)
+class FreshnessSettings:
+    """``learning.freshness``: the System 1 cache's confidence decay (``enabled``: True, False or "auto")."""
+
+    enabled: bool | str = "auto"
+    decay_per_day: float = 0.015
+    recent_uses: int = 5
+    recent_failures: int = 2
+
+    def active(self, mode: str) -> bool:
+        """"auto" ages the cache in evidence mode only: the seed's literal rules stay exact."""
+        return self.enabled is True or (self.enabled == "auto" and mode == "evidence")
+
+
+@dataclass(frozen=True)
 class Settings:
     lang: str = "en"
     router: RouterSettings = field(default_factory=RouterSettings)
@@ -130,6 +164,9 @@ class Settings:
     transfer: TransferSettings = field(default_factory=TransferSettings)
     checkpoints: CheckpointSettings = field(default_factory=CheckpointSettings)
     schedule: ScheduleSettings = field(default_factory=ScheduleSettings)
+    offpolicy: OffPolicySettings = field(default_factory=OffPolicySettings)
+    validation: ValidationSettings = field(default_factory=ValidationSettings)
+    freshness: FreshnessSettings = field(default_factory=FreshnessSettings)
     source: Path | None = None
     """The config file these settings came from (None: shipped defaults only)."""
 
@@ -225,6 +262,12 @@ def _optional(inner: Checker) -> Checker:
     return check
 
 
+def _auto_or_boolean(path: str, value: Any) -> tuple[Any, str | None]:
+    if value is True or value is False or value == "auto":
+        return value, None
+    return None, f"{path} must be true, false or \"auto\", not {value!r}"
+
+
 def _domains(path: str, value: Any) -> tuple[Any, str | None]:
     if not isinstance(value, dict):
         return None, f"{path} must be an object mapping a domain name to a list of keywords"
@@ -273,11 +316,32 @@ _SECTIONS: dict[str, tuple[type, list[tuple[str, str, Checker]]]] = {
         ("nightlyLearner", "nightly_learner", _cron),
         ("driftCheck", "drift_check", _cron),
     ]),
+    # issue 12: checked before (offPolicy) and after (validation); the aging cache (freshness)
+    "learning.offPolicy": (OffPolicySettings, [
+        ("method", "method", _choice("dr", "snips")),
+        ("level", "level", _number(0.5, 0.999)),
+        ("minSupport", "min_support", _integer(1, 1_000_000)),
+        ("window", "window", _integer(0, 10_000_000)),
+    ]),
+    "learning.validation": (ValidationSettings, [
+        ("window", "window", _optional(_integer(1, 10_000_000))),
+        ("alpha", "alpha", _number(0.0001, 0.5)),
+        ("minExperiences", "min_experiences", _integer(1, 10_000_000)),
+        ("baseline", "baseline", _integer(1, 10_000_000)),
+    ]),
+    "learning.freshness": (FreshnessSettings, [
+        ("enabled", "enabled", _auto_or_boolean),
+        ("decayPerDay", "decay_per_day", _number(0, 10)),
+        ("recentUses", "recent_uses", _integer(1, 1000)),
+        ("recentFailures", "recent_failures", _integer(1, 1000)),
+    ]),
 }
-_PARENTS = {"cognitive": ("router", "system1"), "learning": ("lifelong", "knowledgeTransfer", "checkpoints", "schedule")}
+_PARENTS = {"cognitive": ("router", "system1"), "learning": ("lifelong", "knowledgeTransfer", "checkpoints", "schedule",
+                                                             "offPolicy", "validation", "freshness")}
 _ATTR = {"cognitive.router": "router", "cognitive.system1": "system1", "learning.lifelong": "lifelong",
          "learning.knowledgeTransfer": "transfer", "learning.checkpoints": "checkpoints",
-         "learning.schedule": "schedule"}
+         "learning.schedule": "schedule", "learning.offPolicy": "offpolicy", "learning.validation": "validation",
+         "learning.freshness": "freshness"}
 
 
 def _deep_merge(base: dict, over: Mapping) -> dict:

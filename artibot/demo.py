@@ -1,7 +1,7 @@
 """``artibot demo``: simulated coding sessions in a temporary home, learned round by round.
 
 Each round is "a day": requests are generated from templates, routed by the real
-:class:`~artibot.routing.Router` with the learned state, their outcomes drawn from a
+:class:`~artibot.learned_router.Router` with the learned state, their outcomes drawn from a
 hidden truth (System 1 succeeds reliably below a per-domain complexity, System 2
 almost always), recorded with :func:`~artibot.collector.collect`, and then learned
 with :func:`~artibot.cycle.learn` (checkpoints pre-approved). Everything goes through
@@ -26,7 +26,7 @@ import orjson
 from artibot.collector import collect_many
 from artibot.config import default_settings, load_settings
 from artibot.cycle import learn
-from artibot.routing import Router
+from artibot.learned_router import Router
 from artibot.status import status
 from artibot.store.fs import atomic_write_bytes
 from artibot.store.home import Home

@@ -7,9 +7,19 @@ the library decides exit codes.
 
 from __future__ import annotations
 
+import errno
 from enum import IntEnum
-from pathlib import Path
-from typing import Iterable
+
+TYPE_CHECKING = False  # not typing's own: the prompt hook imports this module (bench_hooks.py)
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Iterable
+
+
+def _as_path(path: Path | str) -> Path:
+    from pathlib import Path  # only when an error is raised: pathlib costs the prompt hook ~4 ms
+
+    return Path(path)
 
 
 class ExitCode(IntEnum):
@@ -54,12 +64,35 @@ class ValidationError(InvalidInput):
 class StoreError(ArtibotError):
     """A file in the data home could not be read or written."""
 
+    @classmethod
+    def from_os(cls, exc: OSError, path: Path | str | None = None, doing: str = "write") -> "StoreError":
+        """One sentence for an ``OSError``: the file, what failed, and what to do about it."""
+        where = path if path is not None else (exc.filename or "a file in the data home")
+        reason = exc.strerror or str(exc)
+        advice = _ADVICE.get(exc.errno or 0, "fix the cause and run the command again")
+        return cls(f"cannot {doing} {where}: {reason}; {advice}")
+
+
+_ADVICE = {
+    errno.ENOSPC: "the disk is full: free some space and run the command again (what was already "
+                  "stored is intact)",
+    errno.EDQUOT: "the disk quota is used up: free some space and run the command again",
+    errno.EROFS: "the file system is read-only: point ARTIBOT_HOME at a writable folder, or remount it",
+    errno.EACCES: "permission denied: check that you own the data home and its files (chmod u+rw)",
+    errno.EPERM: "operation not permitted: check that you own the data home and its files",
+    errno.ENOTDIR: "a path in the data home is a file where a folder should be: set ARTIBOT_HOME to a "
+                   "folder, or move the file aside",
+    errno.EISDIR: "a folder stands where a file should be: move it aside (`artibot doctor` shows it)",
+    errno.EIO: "the disk reported an I/O error: check the disk, then run `artibot doctor`",
+    errno.EMFILE: "too many open files: close some programs and run the command again",
+}
+
 
 class CorruptFileError(StoreError):
     """A state file does not parse or fails its schema. It is left untouched."""
 
     def __init__(self, path: Path | str, problem: str):
-        self.path = Path(path)
+        self.path = _as_path(path)
         self.problem = problem
         super().__init__(
             f"{path}: {problem}. The file was left untouched; "
@@ -72,10 +105,21 @@ class UnsafePathError(StoreError):
     """A data file is a symlink or not a regular file; artibot will not follow it."""
 
     def __init__(self, path: Path | str, what: str = "a symbolic link"):
-        self.path = Path(path)
+        self.path = _as_path(path)
         super().__init__(
             f"{path} is {what}; artibot never follows links planted in its data home. "
             "Remove or move it, then run the command again."
+        )
+
+
+class NotAFolderError(StoreError):
+    """A file stands where artibot needs a folder (the data home itself, or one of its folders)."""
+
+    def __init__(self, path: Path | str):
+        self.path = _as_path(path)
+        super().__init__(
+            f"{path} is not a folder, and artibot needs a folder there (the data home or one of its folders); "
+            "move the file aside, or set ARTIBOT_HOME to a folder."
         )
 
 
@@ -83,7 +127,7 @@ class LockTimeout(StoreError):
     """Another process held a lock for longer than we were willing to wait."""
 
     def __init__(self, path: Path | str, seconds: float, holder: str = "another artibot process"):
-        self.path = Path(path)
+        self.path = _as_path(path)
         super().__init__(
             f"{holder} holds {path} (waited {seconds:g} s); "
             "try again when it has finished."

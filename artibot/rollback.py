@@ -1,4 +1,11 @@
-"""History of rounds, rollback, and recovery of a round interrupted by a crash."""
+"""History of rounds, rollback, and recovery of a round interrupted by a crash.
+
+A rollback is journaled like a round (``store/rollback_journal``): its plan is written
+first, every step can run again, and the next ``learn`` or ``rollback`` finishes one
+killed at any instant. Moving records between the log and an archive is the store's
+own restartable operation (``ExperienceLog.restore_archive``), so a record is never in
+both the log and a live archive. This module only orchestrates; it touches no file.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +13,11 @@ import os
 from datetime import datetime, timezone
 from typing import Any
 
-from artibot.collector import HomeArg, as_home
 from artibot.errors import NotFoundError, ReviewError
-from artibot.store import snapshots, state
-from artibot.store.documents import read_document
+from artibot.store import archive, quarantine, rollback_journal, rounds, snapshots
 from artibot.store.experiences import ExperienceLog
 from artibot.store.fs import FileLock
-from artibot.store.home import Home
+from artibot.store.home import Home, HomeArg
 
 
 def _now() -> str:
@@ -21,9 +26,9 @@ def _now() -> str:
 
 def history(*, home: HomeArg = None) -> list[dict[str, Any]]:
     """One summary line per learning-log entry, oldest first."""
-    h = as_home(home)
+    h = Home.of(home)
     out = []
-    for entry in state.read_learning_log(h):
+    for entry in rounds.read_learning_log(h):
         if entry.get("type") == "rollback":
             out.append({"type": "rollback", "round_id": entry["round_id"], "at": entry.get("at"),
                         "undone": entry.get("undone", []), "reason": entry.get("reason")})
@@ -41,41 +46,66 @@ def history(*, home: HomeArg = None) -> list[dict[str, Any]]:
     return out
 
 
-def _restore_records(h: Home, round_id: str) -> int:
-    """Move a round's archived records back into the log; the archive file is renamed, not deleted."""
-    path = h.archive_dir / f"{round_id}.json"
-    doc = read_document(path, "archive")
-    if doc is None:
-        return 0
-    count = ExperienceLog(h).restore(doc["records"], doc.get("positions"))
-    os.replace(path, h.archive_dir / f"{round_id}.rolled-back-{os.urandom(2).hex()}.json")
-    return count
-
-
-def _undo(h: Home, round_ids: list[str], reason: str) -> dict[str, Any]:
-    """Restore the state before the first of ``round_ids`` (oldest first) and their experiences."""
-    first = round_ids[0]
-    replaced = snapshots.restore(h, first)
+def _plan(h: Home, round_ids: list[str], reason: str, *, final: str = "rolled-back",
+          discard: str | None = None) -> dict[str, Any]:
+    """The journal of a rollback: everything a resumed run needs, decided before any step."""
     restored = 0
+    for rid in round_ids:
+        doc = archive.read(h, rid)
+        restored += len(doc["records"]) if doc else 0
+    return {"id": os.urandom(8).hex(), "rounds": round_ids, "reason": reason, "at": _now(), "final": final,
+            "discard_pending": discard, "experiences": restored, "replaced": None}
+
+
+def _run(h: Home, plan: dict[str, Any]) -> dict[str, Any]:
+    """Run (or resume) a journaled rollback; every step can run again after a crash."""
+    round_ids: list[str] = plan["rounds"]
+    first = round_ids[0]
+    if plan.get("replaced") is None:
+        plan["replaced"] = str(snapshots.restore(h, first).relative_to(h.root))
+        rollback_journal.write(h, plan)
+    log = ExperienceLog(h)
     for rid in reversed(round_ids):  # newest first, so that each insert sees the log it was cut from
-        restored += _restore_records(h, rid)
-        snapshots.mark(h, rid, "rolled-back", rolled_back_at=_now())
-    rounds = state.read_learning_log(h)
-    for entry in rounds:
-        if entry.get("round_id") in round_ids and entry.get("type", "round") == "round":
-            entry["rolled_back"] = True
-    rounds.append({"type": "rollback", "round_id": first, "at": _now(), "undone": round_ids,
-                   "reason": reason, "experiences_restored": restored,
-                   "replaced_state_kept_in": str(replaced.relative_to(h.root))})
-    state.write_learning_log(h, rounds)
-    return {"round_id": first, "undone": round_ids, "experiences_restored": restored,
-            "replaced_state_kept_in": str(replaced)}
+        log.restore_archive(rid)
+        if snapshots.read_manifest(h, rid)["status"] != plan["final"]:
+            snapshots.mark(h, rid, plan["final"], rolled_back_at=plan["at"])
+    entries = rounds.read_learning_log(h)
+    if not any(entry.get("rollback_id") == plan["id"] for entry in entries):
+        for entry in entries:
+            if entry.get("round_id") in round_ids and entry.get("type", "round") == "round":
+                entry["rolled_back"] = True
+        entries.append({"type": "rollback", "round_id": first, "at": plan["at"], "undone": round_ids,
+                       "reason": plan["reason"], "experiences_restored": plan["experiences"],
+                       "replaced_state_kept_in": plan["replaced"], "rollback_id": plan["id"]})
+        if plan["discard_pending"]:
+            # it was computed on the state just replaced: keep it aside in the log, not applied
+            entries.append({"type": "round", "round_id": plan["discard_pending"], "status": "discarded",
+                           "finished": plan["at"], "reason": f"state rolled back to before {first}"})
+        rounds.write_learning_log(h, entries)
+    pending = rounds.read_pending(h)
+    if plan["discard_pending"] and pending is not None and pending.get("round_id") == plan["discard_pending"]:
+        rounds.clear_pending(h)
+    rollback_journal.clear(h)
+    result = {"round_id": first, "undone": round_ids, "experiences_restored": plan["experiences"],
+              "replaced_state_kept_in": str(h.root / plan["replaced"])}
+    if plan["discard_pending"]:
+        result["discarded_pending"] = plan["discard_pending"]
+    return result
+
+
+def _undo(h: Home, round_ids: list[str], reason: str, *, final: str = "rolled-back",
+          discard: str | None = None) -> dict[str, Any]:
+    """Restore the state before the first of ``round_ids`` (oldest first) and their experiences."""
+    plan = _plan(h, round_ids, reason, final=final, discard=discard)
+    rollback_journal.write(h, plan)
+    return _run(h, plan)
 
 
 def rollback(round_id: str, *, home: HomeArg = None, lock_timeout: float = 5.0) -> dict[str, Any]:
     """Restore the learned state from before ``round_id``; later applied rounds are undone too."""
-    h = as_home(home)
+    h = Home.of(home)
     with FileLock(h.learner_lock, timeout=lock_timeout, holder="another artibot learner"):
+        recover_interrupted(h)
         manifest = snapshots.read_manifest(h, round_id)
         if manifest["status"] != "applied":
             raise ReviewError(f"round {round_id} is {manifest['status']}, not applied; nothing to roll back")
@@ -84,25 +114,23 @@ def rollback(round_id: str, *, home: HomeArg = None, lock_timeout: float = 5.0) 
         if round_id not in applied:
             raise NotFoundError(f"round {round_id} is not an applied round")
         undo = applied[applied.index(round_id):]
-        pending = state.read_pending(h)
-        result = _undo(h, undo, "rollback requested")
-        if pending is not None:
-            # it was computed on the state just replaced: keep it aside in the log, not applied
-            rounds = state.read_learning_log(h)
-            rounds.append({"type": "round", "round_id": pending["round_id"], "status": "discarded",
-                           "finished": _now(), "reason": f"state rolled back to before {round_id}"})
-            state.write_learning_log(h, rounds)
-            state.clear_pending(h)
-            result["discarded_pending"] = pending["round_id"]
-        return result
+        pending = rounds.read_pending(h)
+        return _undo(h, undo, "rollback requested", discard=pending["round_id"] if pending else None)
 
 
 def recover_interrupted(h: Home) -> list[str]:
-    """Roll back any round whose snapshot is still ``applying`` (a crash mid-commit). Caller holds the learner lock."""
+    """Finish a rollback killed mid-way, then roll back any round whose snapshot is still
+    ``applying`` (a crash mid-commit); what killed writes left behind (temp files, a snapshot
+    folder without manifest) is moved to quarantine/ first. Caller holds the learner lock.
+    Returns the rounds undone."""
     done = []
+    quarantine.sweep_leftovers(h)
+    plan = rollback_journal.read(h)
+    if plan is not None:
+        _run(h, plan)
+        done.extend(plan["rounds"])
     for rid in snapshots.list_rounds(h):
         if snapshots.read_manifest(h, rid)["status"] == "applying":
-            _undo(h, [rid], "interrupted while applying (crash); rolled back automatically")
-            snapshots.mark(h, rid, "interrupted")
+            _undo(h, [rid], "interrupted while applying (crash); rolled back automatically", final="interrupted")
             done.append(rid)
     return done

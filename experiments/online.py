@@ -38,7 +38,7 @@ from artibot.config import settings_from_mapping
 from artibot.cycle import learn
 from artibot.errors import StoreError
 from artibot.router.complexity import score
-from artibot.routing import Router
+from artibot.learned_router import Router
 from experiments.policies import Thompson, EpsilonGreedy
 
 TUNING = (

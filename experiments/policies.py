@@ -37,7 +37,7 @@ from artibot.config import settings_from_mapping
 from artibot.cycle import learn
 from artibot.errors import StoreError
 from artibot.router.policy import Decision, RoutingPolicy
-from artibot.routing import Router
+from artibot.learned_router import Router
 
 EPOCH = datetime(2026, 1, 5, tzinfo=timezone.utc)
 

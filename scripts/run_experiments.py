@@ -20,7 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from experiments import run_online, run_replay, run_transfer, run_w1, run_w2  # noqa: E402
+from experiments import (run_offpolicy, run_online, run_replay, run_staleness, run_transfer,  # noqa: E402
+                         run_validation, run_w1, run_w2)
 from experiments.args import RESULTS, RUNS  # noqa: E402
 
 
@@ -36,6 +37,7 @@ def studies(quick: bool, workers: int) -> list[tuple[str, object, object]]:
                                                          workers=1)),
             ("online", run_online, run_online.Args(name="online", datasets=("mt-bench",), seeds=(0,),
                                                    policies=("defaults", "thompson"), workers=1, plots=False)),
+            *issue12_studies(quick, workers),
         ]
     return [
         ("w1", run_w1, run_w1.Args(workers=workers)),
@@ -46,6 +48,25 @@ def studies(quick: bool, workers: int) -> list[tuple[str, object, object]]:
         ("transfer", run_transfer, run_transfer.Args(workers=workers)),
         ("transfer-5", run_transfer, run_transfer.Args(name="transfer-5", uses_per_night=5, workers=workers)),
         ("online", run_online, run_online.Args(workers=workers)),
+        *issue12_studies(quick, workers),
+    ]
+
+
+def issue12_studies(quick: bool, workers: int) -> list[tuple[str, object, object]]:
+    """Checked before and after (issue 12): off-policy error, validation alarms, cache staleness."""
+    if quick:
+        return [
+            ("offpolicy", run_offpolicy, run_offpolicy.Args(trials=2, requests=2000, workers=1)),
+            ("validation", run_validation, run_validation.Args(trials=20, before=(1000,), after=(250,))),
+            ("staleness", run_staleness, run_staleness.Args(trials=10, horizon=60)),
+        ]
+    return [
+        ("offpolicy", run_offpolicy, run_offpolicy.Args(workers=workers)),
+        ("offpolicy-2k", run_offpolicy, run_offpolicy.Args(name="offpolicy-2k", requests=2000, workers=workers)),
+        ("offpolicy-5k", run_offpolicy, run_offpolicy.Args(name="offpolicy-5k", requests=5000, workers=workers)),
+        ("offpolicy-walk", run_offpolicy, run_offpolicy.Args(name="offpolicy-walk", walk=0.02, workers=workers)),
+        ("validation", run_validation, run_validation.Args()),
+        ("staleness", run_staleness, run_staleness.Args()),
     ]
 
 

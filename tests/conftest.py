@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from artibot.store.home import Home
+
 
 @pytest.fixture(autouse=True)
 def artibot_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
@@ -21,3 +23,9 @@ def artibot_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     monkeypatch.delenv("ARTIBOT_CONFIG", raising=False)
     monkeypatch.chdir(workdir)
     return home
+
+
+@pytest.fixture
+def home(artibot_home: Path) -> Home:
+    """The test's data home as a :class:`Home` (its folder is created on first write, as for a user)."""
+    return Home(artibot_home)

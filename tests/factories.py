@@ -1,10 +1,17 @@
-"""Experience records for tests: deterministic, valid, with controllable outcomes."""
+"""Experience records and settings for tests: deterministic, valid, with controllable outcomes.
+
+One factory, :func:`record`, builds every record the tests use; the others are its
+presets (any field can be overridden by keyword, e.g. ``id=``, ``timestamp=``).
+"""
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from typing import Any
+
+from artibot.config import LifelongSettings, RouterSettings, Settings, System1Settings, TransferSettings
 
 BASE = datetime(2026, 1, 1, tzinfo=timezone.utc)
 
@@ -12,6 +19,7 @@ BASE = datetime(2026, 1, 1, tzinfo=timezone.utc)
 def record(i: int, *, domain: str = "backend", complexity: float = 0.5, routed_to: str = "system1",
            outcome: str = "success", confidence: float = 0.9, pattern: str | None = None,
            **extra: Any) -> dict[str, Any]:
+    """A valid experience record, ``i`` seconds after BASE; ``extra`` adds or overrides fields."""
     return {"id": f"t{i:06d}", "timestamp": (BASE + timedelta(seconds=i)).isoformat(),
             "session_id": "s1", "input": f"request {i}", "domain": domain, "complexity": complexity,
             "routed_to": routed_to, "outcome": outcome, "latency_ms": 10.0, "confidence": confidence,
@@ -31,3 +39,39 @@ def mixed(n: int, seed: int = 0, *, start: int = 0, domains: tuple[str, ...] = (
         out.append(record(i, domain=rng.choice(domains), complexity=c, routed_to=system, outcome=outcome,
                           confidence=round(0.5 + rng.random() / 2, 3), pattern=rng.choice(patterns)))
     return out
+
+
+# --------------------------------------------------------------------- for the learning math
+def rec(i: int, system: str = "system1", outcome: str = "success", *, domain: str = "backend",
+        complexity: float = 0.5, confidence: float = 0.9, pattern: str | None = None,
+        seconds: float | None = None, **extra: Any) -> dict[str, Any]:
+    """A terse :func:`record` for the learner: id ``r00000``, no session, no routing context;
+    its timestamp is BASE + ``seconds`` (default ``i``)."""
+    at = BASE + timedelta(seconds=i if seconds is None else seconds)
+    terse = {"id": f"r{i:05d}", "timestamp": at.isoformat(), "session_id": None, "input": "x", "latency_ms": 5,
+             "threshold": None, "propensity": None}
+    out = record(i, domain=domain, complexity=complexity, routed_to=system, outcome=outcome,
+                 confidence=confidence, pattern=pattern)
+    out.update(terse)
+    out.update(extra)  # may override any field, e.g. routed_to="system3" to test validation
+    return out
+
+
+def settings(*, batch: int = 10, group: int = 5, rate: float = 0.05, lo: float = 0.1, hi: float = 0.9,
+             promote: int = 3, demote: int = 2, promote_conf: float = 0.8, min_conf: float = 0.6) -> Settings:
+    base = Settings()
+    return replace(
+        base,
+        router=RouterSettings(threshold=0.4, adapt_rate=rate, min_threshold=lo, max_threshold=hi),
+        system1=System1Settings(min_confidence=min_conf),
+        lifelong=LifelongSettings(batch_size=batch, grpo_group_size=group),
+        transfer=TransferSettings(promotion_threshold=promote, demotion_threshold=demote,
+                                  promotion_confidence=promote_conf),
+    )
+
+
+def group_of(systems_outcomes: list[tuple[str, str]], *, start: int = 0, domain: str = "backend",
+             c0: float = 0.0, **kw: Any) -> list[dict[str, Any]]:
+    """Records with increasing complexity (so a batch sorts them in this order)."""
+    return [rec(start + j, s, o, domain=domain, complexity=round(c0 + 0.01 * j, 4), **kw)
+            for j, (s, o) in enumerate(systems_outcomes)]

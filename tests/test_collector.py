@@ -181,3 +181,57 @@ def test_generated_records_round_trip_or_are_rejected_cleanly(artibot_home, reco
         else:
             assert _same(loaded[key], value), key
     assert isinstance(json.loads(log_bytes(artibot_home)), list)
+
+
+# ------------------------------------------------------------------ privacy of every field (issue 11)
+def _valid(**extra):
+    return {"input": "fix it", "domain": "backend", "complexity": 0.3, "routed_to": "system1",
+            "outcome": "success", "latency_ms": 5, "confidence": 0.9, **extra}
+
+
+def test_a_secret_straddling_the_cut_is_anonymized_whole():
+    from artibot.collector import prepare
+    from artibot.experience import MAX_INPUT_CHARS
+
+    secret = "hunter2-Xy9!"
+    text = "a" * (MAX_INPUT_CHARS - 26) + f" DB_PASSWORD={secret} and more after the cut"
+    stored = prepare(_valid(input=text))["input"]
+    assert secret[:5] not in stored and "<PASSWORD>" in stored
+    assert stored.endswith(" …[cut]") and len(stored) <= MAX_INPUT_CHARS + len(" …[cut]")
+
+
+def test_a_huge_input_only_costs_a_window(monkeypatch):
+    from artibot.collector import prepare
+    from artibot.privacy import engine
+
+    seen = []
+    real = engine.find_secrets
+    monkeypatch.setattr(engine, "find_secrets", lambda text: seen.append(len(text)) or real(text))
+    prepare(_valid(input="mail bob@example.com " * 1_000_000))  # ~21 MB
+    assert seen and max(seen) <= 20_000 + engine.WINDOW_MARGIN
+
+
+def test_every_free_text_field_is_anonymized():
+    from artibot.collector import prepare
+
+    stored = prepare(_valid(pattern="backend:mail:alice@example.com", session_id="sess-bob@example.com",
+                            note={"who": "carol@example.com", "list": ["my password is hunter2", 3]},
+                            **{"dave@example.com": "key"}))
+    assert stored["pattern"] == "backend:mail:<EMAIL>"
+    assert stored["session_id"] == "<EMAIL>"
+    assert stored["note"] == {"who": "<EMAIL>", "list": ["my password is <PASSWORD>", 3]}
+    assert "<EMAIL>" in stored and "dave@example.com" not in stored
+    assert stored["domain"] == "backend" and stored["routed_to"] == "system1"  # schema values stay
+
+
+def test_a_given_id_already_stored_is_refused_and_nothing_is_written(artibot_home):
+    from artibot.collector import collect, collect_many, load_experiences
+    from artibot.errors import ValidationError
+
+    collect(_valid(id="x1"))
+    with pytest.raises(ValidationError, match="'x1' is already stored"):
+        collect(_valid(id="x1"))
+    with pytest.raises(ValidationError, match="'x1' is already stored"):
+        collect_many([_valid(id="x2"), _valid(id="x1")])
+    collect(_valid())  # a generated id is never refused
+    assert [r["id"] for r in load_experiences()][:1] == ["x1"] and len(load_experiences()) == 2

@@ -11,8 +11,9 @@ import pytest
 
 from artibot import collect, learn, load_experiences
 from artibot.collector import collect_many
-from artibot.cycle import answer_pending, pending_questions
+from artibot.review import answer_pending, pending_questions
 from artibot.errors import LockTimeout, ReviewError
+from artibot.learning import PatternStats
 from artibot.rollback import history, rollback
 from artibot.store import state
 from artibot.store.fs import FileLock
@@ -203,13 +204,13 @@ def test_crash_mid_commit_is_rolled_back_by_the_next_cycle(artibot_home: Path,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     collect_many(mixed(100, seed=5))
     before = state_bytes(artibot_home)
-    import artibot.cycle as cycle
+    from artibot.store import rounds
 
     def boom(*a, **k):
         raise OSError("disk full (simulated)")
 
     with monkeypatch.context() as patch:
-        patch.setattr(cycle, "_append_learning_log", boom)
+        patch.setattr(rounds, "append_round", boom)  # the last write but one: the round is half written
         with pytest.raises(OSError):
             learn(answers="defaults")
     assert len(load_experiences()) == 0  # archived before the crash
@@ -233,3 +234,34 @@ def test_collect_then_route_uses_learned_state(artibot_home: Path) -> None:
     stored = collect(record(1, input="mail me at kim@example.com"))
     assert "kim@example.com" not in stored["input"]
     assert os.stat(artibot_home).st_mode & 0o777 == 0o700
+
+
+def test_status_counts_patterns_not_the_evidence_learners_cells(artibot_home: Path) -> None:
+    from artibot.learning import bandit
+    from artibot.status import status
+    from artibot.store import patterns
+
+    assert patterns.CELL_PREFIX == bandit.CELL_PREFIX
+    state.write_pattern_stats(Home(artibot_home), {"patterns": {
+        "p:a": PatternStats("p:a").to_json(), f"{bandit.CELL_PREFIX}api#3": PatternStats("~cell:api#3").to_json()}})
+    assert status()["patterns_tracked"] == 1
+    assert set(patterns.load_pattern_stats(Home(artibot_home))) == {"p:a", f"{bandit.CELL_PREFIX}api#3"}
+
+
+def test_evidence_cells_have_their_own_key_space_on_disk(artibot_home: Path) -> None:
+    from artibot.learning import bandit
+    from artibot.store import patterns
+
+    collect_many(mixed(200))
+    home = Home(artibot_home)
+    home.config_file.parent.mkdir(parents=True, exist_ok=True)
+    home.config_file.write_bytes(b'{"learning": {"lifelong": {"mode": "evidence"}}}')
+    assert learn(answers="defaults", flush=True).status == "applied"
+    doc = orjson.loads(home.pattern_stats.read_bytes())
+    assert doc["cells"] and all(k.startswith(bandit.CELL_PREFIX) for k in doc["cells"])
+    assert not any(k.startswith(bandit.CELL_PREFIX) for k in doc["patterns"])
+    loaded = patterns.load_pattern_stats(home)
+    assert set(loaded) == set(doc["patterns"]) | set(doc["cells"])
+    before = home.pattern_stats.read_bytes()
+    patterns.write_pattern_stats(home, loaded)
+    assert home.pattern_stats.read_bytes() == before

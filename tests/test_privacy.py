@@ -7,7 +7,6 @@ scanners do not flag this repository; they are format-valid, not real.
 from __future__ import annotations
 
 import ast
-import dataclasses
 import random
 import time
 from pathlib import Path
@@ -191,11 +190,61 @@ def test_positive_corpus_has_no_miss() -> None:
     assert misses == [], f"{len(misses)} of {len(POSITIVE)} missed"
 
 
+def _review_corpus() -> list[tuple[str, str, str]]:
+    """``secrets.tsv``: the kinds the data-safety review found stored, as (placeholder, text, secret)."""
+    out = []
+    for line in (DATA / "secrets.tsv").read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            placeholder, secret, text = line.split("\t")
+            out.append((placeholder, text, secret))
+    return out
+
+
+REVIEW = _review_corpus()
+
+
+def test_review_corpus_has_no_miss() -> None:
+    misses = [(text, anonymize(text)) for placeholder, text, secret in REVIEW
+              if secret in anonymize(text) or placeholder not in anonymize(text)]
+    assert misses == [], f"{len(misses)} of {len(REVIEW)} missed"
+
+
+def test_review_corpus_has_every_kind_the_review_named() -> None:
+    texts = " ".join(text for _, text, _ in REVIEW)
+    for kind in ("my password is", "password for the db is", "PGPASSWORD=", "MYSQL_PWD=", "비밀번호:", "비밀번호는",
+                 '"wJalr', "SSN", "주민등록번호"):
+        assert kind in texts, kind
+    assert sum(p == "<NATIONAL_ID>" for p, _, _ in REVIEW) >= 6
+
+
 def test_positive_corpus_covers_every_placeholder() -> None:
-    covered = {p for p, _, _ in POSITIVE}
+    corpus = POSITIVE + REVIEW
+    covered = {p for p, _, _ in corpus}
     assert covered == set(PLACEHOLDERS)
     for placeholder in PLACEHOLDERS:
-        assert sum(p == placeholder for p, _, _ in POSITIVE) >= 3, placeholder
+        assert sum(p == placeholder for p, _, _ in corpus) >= 3, placeholder
+
+
+@pytest.mark.parametrize("text", [
+    "SSN 000-12-3456", "SSN 666-12-3456", "SSN 900-12-3456", "SSN 123-00-4567", "SSN 123-45-0000",
+    "rrn 900101-1234567",  # wrong check digit, no 주민 nearby
+    "rrn 901301-1234568",  # month 13
+    "id 1900101-1234568",  # seven digits before the dash
+])
+def test_national_ids_keep_their_check_rules(text: str) -> None:
+    assert anonymize(text) == text
+
+
+def test_corpus_figures(capsys) -> None:
+    """Secrets caught and false positives per 10 KB, the figures the README quotes (-s shows them)."""
+    caught = sum(secret not in anonymize(text) for _, text, secret in POSITIVE + REVIEW)
+    negative = "\n".join(NEGATIVE)
+    false = len(find_secrets(negative))
+    with capsys.disabled():
+        print(f"\nsecrets caught: {caught} of {len(POSITIVE) + len(REVIEW)}; false positives: {false} in "
+              f"{len(negative.encode()) / 1024:.1f} KB of ordinary code and prose "
+              f"({false / len(negative.encode()) * 10240:.2f} per 10 KB)")
+    assert caught == len(POSITIVE) + len(REVIEW) and false == 0
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -261,10 +310,11 @@ def test_find_secrets_describes_what_anonymize_replaces() -> None:
     assert "".join(rebuilt) + text[pos:] == anonymize(text)
 
 
-def test_finding_is_a_frozen_dataclass() -> None:
+def test_finding_is_a_frozen_record() -> None:
     finding = Finding("email", 0, 5)
-    assert [f.name for f in dataclasses.fields(Finding)] == ["kind", "start", "end"]
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    assert list(Finding.__match_args__) == ["kind", "start", "end"]
+    assert finding == Finding("email", 0, 5) and hash(finding) == hash(Finding("email", 0, 5))
+    with pytest.raises(AttributeError):
         finding.start = 1  # type: ignore[misc]
 
 
@@ -368,3 +418,17 @@ def test_docstring_examples_run() -> None:
     import doctest
 
     assert doctest.testmod(privacy).failed == 0
+
+
+def test_anonymize_many_equals_one_by_one_on_the_corpora() -> None:
+    texts = [text for _, text, _ in POSITIVE + REVIEW] + NEGATIVE
+    rng = random.Random(3)
+    for _ in range(5):
+        rng.shuffle(texts)
+        assert privacy.anonymize_many(texts) == [anonymize(t) for t in texts]
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.text(alphabet=st.sampled_from("ab1@.-: =\n\x00/ek밀비번호PASSWORDpass"), max_size=40), max_size=12))
+def test_anonymize_many_equals_one_by_one_on_any_texts(texts: list[str]) -> None:
+    assert privacy.anonymize_many(texts) == [anonymize(t) for t in texts]

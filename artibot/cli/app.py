@@ -2,7 +2,9 @@
 
 This is the one place that maps library errors to exit codes and messages: every
 :class:`~artibot.errors.ArtibotError` becomes one line on stderr and its exit code
-(1 failure, 2 bad usage or invalid input); a usage error from the parser exits 2.
+(1 failure, 2 bad usage or invalid input); a usage error from the parser exits 2; any
+``OSError`` that escaped the store is one sentence naming the file (exit 1), never a
+traceback.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import sys
 import typer
 
 from artibot import __version__
-from artibot.errors import ArtibotError, ExitCode
+from artibot.errors import ArtibotError, ExitCode, StoreError
 
 app = typer.Typer(
     name="artibot",
@@ -69,9 +71,13 @@ def run(argv: list[str]) -> int:
     except ArtibotError as exc:
         sys.stderr.write(f"artibot: {exc}\n")
         return int(exc.exit_code)
+    except BrokenPipeError:
+        return int(ExitCode.OK)
+    except OSError as exc:
+        # the store turns its own OSErrors into sentences; this is the net for any other file
+        sys.stderr.write(f"artibot: {StoreError.from_os(exc, doing='access')}\n")
+        return int(ExitCode.FAILURE)
     except KeyboardInterrupt:
         sys.stderr.write("artibot: interrupted; nothing half-written was kept\n")
         return 130
-    except BrokenPipeError:
-        return int(ExitCode.OK)
     return int(ExitCode.OK)

@@ -71,8 +71,13 @@ def register(app: typer.Typer) -> None:
         if stdin:
             if given:
                 raise ValidationError([f"--{next(iter(given)).replace('_', '-')} cannot be combined with --stdin"])
-            records, label = parse_stdin(sys.stdin.buffer.read())
-            stored = collect_many(records, label=label)
+            # a bulk import makes a few dicts per record, none in a cycle: the cyclic collector
+            # would only walk them again and again (the CLI has loaded the learner already)
+            from artibot.learning.frame import collector_paused
+
+            with collector_paused():
+                records, label = parse_stdin(sys.stdin.buffer.read())
+                stored = collect_many(records, label=label)
         else:
             stored = [collect(given)]
         if as_json:

@@ -10,7 +10,7 @@ from typing import List, Optional
 
 import typer
 
-from artibot.collector import as_home
+from artibot.store.home import Home
 from artibot.config import claude_project_dir, claude_user_dir, load_settings
 from artibot.errors import InvalidInput
 from artibot.cli.render import console, emit_json, fmt, table
@@ -27,8 +27,10 @@ def artibot_command() -> str:
 def _plan(scope: str, install: bool):
     from artibot.integrations.claude_code import installer
 
+    from artibot.integrations.claude_code.templates import hook_prefix
+
     kwargs = {"user_dir": claude_user_dir(), "project_dir": claude_project_dir() or Path.cwd(),
-              "command": artibot_command()}
+              "command": artibot_command(), "hook_prefix": hook_prefix(sys.executable)}
     return installer, (installer.plan_install(scope, **kwargs) if install else installer.plan_uninstall(scope, **kwargs))
 
 
@@ -36,20 +38,22 @@ def _run_plan(target: str, scope: str, dry_run: bool, install: bool) -> None:
     if target != "claude-code":
         raise InvalidInput(f"unknown target {target!r}: artibot installs into 'claude-code'")
     installer, plan = _plan(scope, install)
+    # Plain print, not the console: file paths must not be wrapped at 80 columns (or read
+    # as markup) when the output is piped or read by Claude.
     for line in plan.summary():
-        console.print(line)
+        print(line)
     if dry_run:
         diff = plan.diff()
         if diff:
             sys.stdout.write(diff if diff.endswith("\n") else diff + "\n")
-        console.print("dry run: nothing written")
+        print("dry run: nothing written")
         return
     if not plan.changed:
-        console.print("artibot is already installed" if install else "nothing to remove")
+        print("artibot is already installed" if install else "nothing to remove")
         return
     installer.apply(plan)
-    console.print("done" + (": restart Claude Code (or run /hooks) to load the hooks; /learn reviews rounds"
-                            if install else ""))
+    print("done" + (": restart Claude Code (or run /hooks) to load the hooks; /learn reviews rounds"
+                    if install else ""))
 
 
 def register(app: typer.Typer) -> None:
@@ -81,7 +85,7 @@ def register(app: typer.Typer) -> None:
 
         if action not in ("show", "install", "remove"):
             raise InvalidInput(f"schedule takes show, install or remove, not {action!r}")
-        home = as_home(None)
+        home = Home.of(None)
         settings = load_settings(home.root)
         crontab = schedule.SystemCrontab()
         current = crontab.read()
@@ -151,9 +155,9 @@ def register(app: typer.Typer) -> None:
     @app.command("drift")
     def drift_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
         """Test each domain's recent outcomes against its history (the weekly drift check)."""
-        from artibot.drift import drift_report
+        from artibot.drift_report import drift_report
 
-        report = drift_report(home=as_home(None))
+        report = drift_report(home=Home.of(None))
         if as_json:
             emit_json(report)
             return

@@ -3,42 +3,41 @@
 from __future__ import annotations
 
 import sys
+from contextlib import nullcontext
 from typing import List, Optional
 
 import typer
 from rich.console import Console
 
 from artibot import checkpoints as cp
-from artibot.collector import as_home
+from artibot.store.home import Home
 from artibot.config import load_settings
-from artibot.cycle import (
-    RoundReport,
-    answer_pending,
-    discard_pending,
-    learn,
-    pending_questions,
-    policy_for,
-    prepare_for_review,
-)
+from artibot.cycle import RoundReport, RoundStatus, learn
+from artibot.review import answer_pending, discard_pending, pending_questions, prepare_for_review
 from artibot.errors import ArtibotError, InvalidInput
 from artibot.cli.prompts import TerminalCheckpoints
-from artibot.cli.render import console, emit_json, err_console, evidence_table, fmt, table
+from artibot.cli.checkpoint_view import evidence_table, threshold_result, transfer_result
+from artibot.cli.render import Hanging, console, emit_json, err_console
+from artibot.cli.render_checks import offpolicy_block
+
+
+# what --quiet keeps quiet about: the outcomes a cron job expects
+QUIET = (RoundStatus.APPLIED, RoundStatus.NOTHING, RoundStatus.DEFERRED, RoundStatus.PENDING)
 
 
 def show_report(report: RoundReport, out: Console) -> None:
-    if report.status == "dry-run":
+    if report.status is RoundStatus.DRY_RUN:
         for n in (1, 2, 3):
             out.print(evidence_table(report.evidence[n]))
-    if report.threshold_changes and report.status in ("applied", "dry-run", "deferred"):
-        rows = [(d, fmt(c["old"]), fmt(c["new"]), c["direction"],
-                 {True: "yes", False: "reverted", None: "—"}[c.get("applied")])
-                for d, c in report.threshold_changes.items()]
-        out.print(table("Thresholds", ["domain", "old", "new", "direction", "applied"], rows))
-    moved = [t for t in report.transfers if t["final"] != "hold"]
-    if moved and report.status in ("applied", "dry-run"):
-        out.print(table("Knowledge transfer", ["pattern", "automatic", "final", "why"],
-                        [(t["key"], t["automatic"], t["final"], t["reason"]) for t in moved]))
-    out.print(report.message)
+            out.print()
+    if report.threshold_changes and report.status in (RoundStatus.APPLIED, RoundStatus.DRY_RUN, RoundStatus.DEFERRED):
+        out.print(threshold_result(report.threshold_changes))
+        out.print()
+    moved = [t for t in report.transfers if t["final"] != "hold" or t["final"] != t["automatic"]]
+    if moved and report.status in (RoundStatus.APPLIED, RoundStatus.DRY_RUN):
+        out.print(transfer_result(moved))
+        out.print()
+    out.print(Hanging(report.message))
 
 
 def register(app: typer.Typer) -> None:
@@ -56,21 +55,21 @@ def register(app: typer.Typer) -> None:
         """One learning cycle (steps 1–7) with the three human checkpoints."""
         if yes and unattended:
             raise InvalidInput("--yes and --unattended exclude each other: choose who answers the checkpoints")
-        home = as_home(None)
+        home = Home.of(None)
         settings = load_settings(home.root)
         out = err_console if as_json else console
         if yes:
             policy: cp.Checkpoints = cp.DefaultAnswers("pre-approved")
         elif unattended:
-            policy = policy_for("unattended", settings)
+            policy = cp.policy_for("unattended", settings)
         else:
             policy = TerminalCheckpoints(out, settings.lang, read=lambda prompt: _read_line(out, prompt))
         spinner = out.is_terminal and not dry_run and (yes or unattended)
-        with out.status("learning…", spinner="dots") if spinner else _null():
+        with out.status("learning…", spinner="dots") if spinner else nullcontext():
             report = learn(home=home, checkpoints=policy, flush=flush, dry_run=dry_run, settings=settings)
         if as_json:
             emit_json(report.to_json())
-        elif not (quiet and report.status in ("applied", "nothing", "deferred", "pending")):
+        elif not (quiet and report.status in QUIET):
             show_report(report, out)
 
     @app.command("review")
@@ -84,7 +83,7 @@ def register(app: typer.Typer) -> None:
         discard: bool = typer.Option(False, "--discard", help="Drop the pending round (logged; nothing applied)."),
     ) -> None:
         """Show or answer the round waiting for review."""
-        home = as_home(None)
+        home = Home.of(None)
         if discard:
             rid = discard_pending(home=home)
             console.print(f"round {rid} discarded; its experiences stay unprocessed")
@@ -115,14 +114,16 @@ def register(app: typer.Typer) -> None:
         settings = load_settings(home.root)
         if sys.stdin.isatty():
             policy = TerminalCheckpoints(console, doc["lang"], read=lambda prompt: _read_line(console, prompt))
-            report = answer_pending(home=home, answers=cp.Answers(), channel="terminal", settings=settings,
-                                    policy=policy)
+            report = answer_pending(home=home, settings=settings, policy=policy)
             show_report(report, console)
             return
         console.print(f"round {doc['round_id']} is waiting for review ({doc['processed']} experiences).")
         for q in doc["questions"]:
             console.print(f"\n{q['number']}. {q['question']}  options: "
                           + ", ".join(o["choice"] for o in q["options"]) + f"  (default {q['default']})")
+            if q["number"] == 2:  # issue 12: what the change would have done on the logged requests
+                for part in offpolicy_block(q.get("off_policy")):
+                    console.print(part)
         console.print(f"\nanswer with: {doc['answer_syntax']}")
 
 
@@ -132,11 +133,3 @@ def _read_line(out: Console, prompt: str) -> str:
     if not line:
         raise EOFError
     return line
-
-
-class _null:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None

@@ -7,11 +7,12 @@ from typing import Optional
 
 import typer
 
-from artibot.collector import as_home, collect
+from artibot.collector import collect
+from artibot.store.home import Home
 from artibot.errors import ValidationError
 from artibot.experience import OUTCOMES, new_id, now_iso
 from artibot.privacy import anonymize
-from artibot.routing import Router
+from artibot.learned_router import Router
 from artibot.store import pending
 from artibot.cli.render import console, emit_json, fmt
 
@@ -26,7 +27,7 @@ def register(app: typer.Typer) -> None:
         session_id: Optional[str] = typer.Option(None, "--session-id"),
     ) -> None:
         """Score and route a request with the current thresholds and System 1 cache."""
-        home = as_home(None)
+        home = Home.of(None)
         decision = Router.load(home).route(text, domain=domain)
         out = decision.to_json()
         if record:
@@ -56,7 +57,7 @@ def register(app: typer.Typer) -> None:
         """Complete a recorded decision into an experience."""
         if outcome not in OUTCOMES:
             raise ValidationError([f"outcome must be one of {', '.join(OUTCOMES)}, not {outcome!r}"])
-        home = as_home(None)
+        home = Home.of(None)
         doc = pending.load(home, decision_id)
         d = doc["decision"]
         if latency_ms is None:

@@ -4,26 +4,28 @@ from __future__ import annotations
 
 import typer
 
-from artibot.collector import as_home
+from artibot.store.home import Home
 from artibot.rollback import history, rollback
+from artibot.router.thresholds import domain_label
 from artibot.status import status
-from artibot.cli.render import console, emit_json, fmt, table
+from artibot.cli.render import NBSP, Hanging, Listing, console, emit_json, fmt
+from artibot.cli.render_checks import validation_block
 
 
 def register(app: typer.Typer) -> None:
     @app.command("status")
     def status_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
         """Thresholds, System 1 cache, counts, last round, pending review."""
-        doc = status(home=as_home(None))
+        doc = status(home=Home.of(None))
         if as_json:
             emit_json(doc)
             return
         th = doc["thresholds"]
         rows = [("default", fmt(th["default"]))] + [(d, fmt(v)) for d, v in sorted(th["domains"].items())]
-        console.print(table("Thresholds (complexity below → System 1)", ["domain", "threshold"], rows))
+        console.print(Listing("Thresholds (complexity below → System 1)", ["domain", "threshold"], rows))
         cache = doc["system1_patterns"]
-        console.print(f"System 1 cache: {len(cache)} pattern(s)" + (": " + ", ".join(cache[:10]) if cache else "")
-                      + (" …" if len(cache) > 10 else ""))
+        console.print(Hanging(f"System 1 cache: {len(cache)} pattern(s)" + (": " + ", ".join(cache[:10]) if cache else "")
+                              + (" …" if len(cache) > 10 else "")))
         console.print(f"unprocessed experiences: {doc['unprocessed']} ({doc['full_batches']} full batch(es) of "
                       f"{doc['batch_size']}); mode: {doc['mode']}; patterns tracked: {doc['patterns_tracked']}")
         price = doc.get("price")
@@ -32,6 +34,8 @@ def register(app: typer.Typer) -> None:
                           + (", no round yet" if price.get("round", "") is None else "") + ")")
         console.print(f"last round: {doc['last_round'] or 'none yet'}"
                       + (f" ({doc['last_round_status']})" if doc["last_round"] else ""))
+        for part in validation_block(doc["validation"]):
+            console.print(part)
         if doc["pending_review"]:
             console.print(f"round {doc['pending_round']} is waiting for review: `artibot review`")
         console.print(f"home: {doc['home']}")
@@ -39,32 +43,34 @@ def register(app: typer.Typer) -> None:
     @app.command("history")
     def history_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
         """Past rounds, oldest first."""
-        items = history(home=as_home(None))
+        items = history(home=Home.of(None))
         if as_json:
             emit_json(items)
             return
         if not items:
             console.print("no rounds yet")
             return
-        rows = []
+        rows, notes = [], []
         for it in items:
             if it["type"] == "rollback":
-                rows.append((it["round_id"], "rollback", it["at"], "", "undid " + ", ".join(it["undone"]), ""))
+                rows.append((it["round_id"], "", _minute(it["at"]), "rollback"))
+                notes.append(["undid " + ", ".join(it["undone"])])
                 continue
-            changes = ", ".join(f"{'default' if d == '*' else d} {fmt(c['old'], 2)}→{fmt(c['new'], 2)}"
+            changes = ", ".join(f"{domain_label(d)}{NBSP}{fmt(c['old'], 2)}→{fmt(c['new'], 2)}"
                                 for d, c in it["threshold_changes"].items())
-            moved = ", ".join(f"{a} {k}" for k, a in it["transfers"].items() if a != "hold")
+            moved = ", ".join(f"{a}{NBSP}{k}" for k, a in it["transfers"].items() if a != "hold")
             status_text = it["status"] + (" (rolled back)" if it["rolled_back"] else "")
             if it["status"] == "applied" and it["thresholds_applied"] is False:
                 status_text += ", thresholds reverted"
-            rows.append((it["round_id"], status_text, it["finished"], it["processed"], changes or "—", moved or "—"))
-        console.print(table("Rounds", ["round", "status", "finished", "processed", "thresholds", "transfers"], rows))
+            rows.append((it["round_id"], it["processed"], _minute(it["finished"]), status_text))
+            notes.append([f"thresholds: {changes or '—'}", f"transfers: {moved or '—'}"])
+        console.print(Listing("Rounds", ["round", "processed", "finished (UTC)", "status"], rows, notes))
 
     @app.command("rollback")
     def rollback_cmd(round_id: str = typer.Argument(..., metavar="ROUND_ID"),
                      as_json: bool = typer.Option(False, "--json")) -> None:
         """Restore the learned state from before ROUND_ID (later rounds are undone too)."""
-        result = rollback(round_id, home=as_home(None))
+        result = rollback(round_id, home=Home.of(None))
         if as_json:
             emit_json(result)
             return
@@ -79,7 +85,7 @@ def register(app: typer.Typer) -> None:
         """Verify every file in the data home."""
         from artibot.store import doctor
 
-        home = as_home(None)
+        home = Home.of(None)
         findings = doctor.repair(home) if repair else doctor.check(home)
         problems = [f for f in findings if f.severity != "ok"]
         if as_json:
@@ -96,3 +102,8 @@ def register(app: typer.Typer) -> None:
         unrepaired = [f for f in problems if f.severity == "error" and not f.repaired]
         if unrepaired:
             raise typer.Exit(1)
+
+
+def _minute(stamp: str | None) -> str:
+    """``2026-11-24T14:33:53+00:00`` as ``2026-11-24 14:33`` (the log keeps the full time)."""
+    return stamp[:16].replace("T", " ") if stamp else "—"

@@ -10,9 +10,20 @@ from typing import Callable, Mapping
 
 from rich.console import Console
 
-from artibot.checkpoints import CHOICES, DEFAULTS, Deferred, Evidence, texts
+from artibot.checkpoints import (
+    CHOICES,
+    DEFAULTS,
+    Deferred,
+    Evidence,
+    GroupsChoice,
+    ThresholdsChoice,
+    TransferChoice,
+    texts,
+)
 from artibot.errors import InvalidInput
-from artibot.cli.render import evidence_table
+from artibot.cli.checkpoint_view import evidence_table, transfer_order
+from artibot.cli.render import Hanging
+from artibot.cli.render_checks import offpolicy_block
 
 MAX_TRIES = 5
 
@@ -29,8 +40,8 @@ class TerminalCheckpoints:
         """``labels``: (choice, label, meaning). Returns the chosen choice."""
         t = texts(self.lang)
         for i, (choice, label, meaning) in enumerate(labels, start=1):
-            mark = f"  ({t['default']})" if i - 1 == default_index else ""
-            self.console.print(f"  {i}) {label} — {meaning}{mark}")
+            mark = f" ({t['default']})" if i - 1 == default_index else ""
+            self.console.print(Hanging(f"{label}{mark} — {meaning}", first=f"  {i}) "))
         for _ in range(MAX_TRIES):
             try:
                 line = self.read(f"Choose 1-{len(labels)} [{default_index + 1}]: ")
@@ -44,40 +55,47 @@ class TerminalCheckpoints:
             self.console.print(f"  please type a number from 1 to {len(labels)}, or Enter for the default")
         raise InvalidInput(f"checkpoint {n}: no valid answer after {MAX_TRIES} tries; nothing was applied")
 
+    def _show(self, evidence: Evidence) -> None:
+        self.console.print()
+        self.console.print(evidence_table(evidence))
+        if evidence.checkpoint == 2:  # issue 12: what the change would have done on the logged requests
+            for part in offpolicy_block(evidence.summary.get("off_policy")):
+                self.console.print(part)
+        self.console.print()
+        self.console.print(Hanging(texts(self.lang)["question"][evidence.checkpoint]))
+
     def _ask(self, evidence: Evidence) -> str:
         n = evidence.checkpoint
         t = texts(self.lang)
-        self.console.print()
-        self.console.print(evidence_table(evidence))
-        self.console.print(t["question"][n])
+        self._show(evidence)
         labels = [(c, *t["options"][n][c]) for c in CHOICES[n]]
         return self._choose(n, labels, CHOICES[n].index(DEFAULTS[n]))
 
-    def groups(self, evidence: Evidence) -> str:
+    def groups(self, evidence: Evidence) -> GroupsChoice:
         return self._ask(evidence)
 
-    def thresholds(self, evidence: Evidence) -> str:
+    def thresholds(self, evidence: Evidence) -> ThresholdsChoice:
         if not evidence.rows:
             self.console.print("\n(no threshold moved in this round: no group had both systems)")
         return self._ask(evidence)
 
-    def transfers(self, evidence: Evidence) -> Mapping[str, str] | None:
+    def transfers(self, evidence: Evidence) -> Mapping[str, TransferChoice] | None:
         if not evidence.rows:
             return None
         t = texts(self.lang)
-        self.console.print()
-        self.console.print(evidence_table(evidence))
-        self.console.print(t["question"][3])
+        self._show(evidence)
         try:
-            mode = self._choose(3, [("skip", t["skip"], ""), ("each", "Decide pattern by pattern", "")])
+            mode = self._choose(3, [(m, *t["modes"][m]) for m in ("skip", "each")])
         except Deferred:
             return None  # skippable: end of input means the automatic decisions
         if mode == "skip":
             return None
         answers: dict[str, str] = {}
-        for row in evidence.rows:
-            self.console.print(f"\npattern [bold]{row['key']}[/bold] — automatic: {row['automatic']} ({row['reason']})")
-            labels = [(c, *t["options"][3][c]) for c in CHOICES[3]]
+        labels = [(c, *t["options"][3][c]) for c in CHOICES[3]]
+        for row in transfer_order(evidence.rows):
+            self.console.print()
+            self.console.print(Hanging(row["key"], first="pattern ", style="bold"))
+            self.console.print(Hanging(f"automatic: {row['automatic']} — {row['reason']}", first="  "))
             try:
                 answers[row["key"]] = self._choose(3, labels)
             except Deferred:

@@ -1,4 +1,9 @@
-"""Rendering helpers shared by the commands: JSON to stdout, rich tables to the terminal."""
+"""Rendering shared by the commands: JSON to stdout, tables and listings to the terminal.
+
+Designed for an 80-column terminal. In a terminal, text is word-wrapped with a hanging
+indent; piped into a file or another program, nothing is hard-wrapped (a line is one
+line, whatever its length), so ``grep`` and ``less -S`` see whole values.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +11,24 @@ import sys
 from typing import Any, Iterable, Sequence
 
 import orjson
-from rich.console import Console
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.segment import Segment
+from rich.style import Style
 from rich.table import Table
 
-from artibot.checkpoints import Evidence, texts
 
-console = Console(highlight=False, soft_wrap=False)
-err_console = Console(stderr=True, highlight=False)
+class _Console(Console):
+    """A console that word-wraps for a person and never hard-wraps for a pipe."""
+
+    def print(self, *objects: Any, **kwargs: Any) -> None:  # type: ignore[override]
+        if "soft_wrap" not in kwargs and not self.is_terminal:
+            kwargs["soft_wrap"] = True
+        super().print(*objects, **kwargs)
+
+
+console = _Console(highlight=False)
+err_console = _Console(stderr=True, highlight=False)
 
 
 def emit_json(data: Any) -> None:
@@ -34,39 +50,92 @@ def fmt(x: float | None, nd: int = 3) -> str:
     return "—" if x is None else f"{x:.{nd}f}"
 
 
-MAX_GROUP_ROWS = 40
+NBSP = "\u00a0"
 
 
-def evidence_table(ev: Evidence) -> Table:
-    t = texts(ev.lang)
-    title = t["title"][ev.checkpoint]
-    if ev.checkpoint == 1:
-        rows = [(r["batch"], r["domain"], f"{fmt(r['complexity'][0], 2)}–{fmt(r['complexity'][1], 2)}",
-                 r["s1"], r["s2"], fmt(r["advantage"]) if not r["one_sided"] else "one-sided",
-                 (f"[{fmt(r['interval'][0], 2)}, {fmt(r['interval'][1], 2)}]" if "interval" in r else ""))
-                for r in ev.rows]
-        shown = rows[:MAX_GROUP_ROWS]
-        tab = table(title, ["batch", "domain", "complexity", "S1 ok/n", "S2 ok/n", "advantage s2−s1",
-                            "interval"], shown)
-        s = ev.summary
-        tab.caption = (f"{s['groups']} groups in {s['batches']} batch(es): {s['two_sided']} two-sided, "
-                       f"{s['one_sided']} one-sided (not used)"
-                       + (f"; first {MAX_GROUP_ROWS} shown, all in --json" if len(rows) > MAX_GROUP_ROWS else ""))
-        return tab
-    if ev.checkpoint == 2:
-        rows = [(r["domain"], fmt(r["old"]), fmt(r["new"]), f"{r['change']:+.3f}", r["direction"], r["batches"],
-                 r["clamped"]) for r in ev.rows]
-        tab = table(title, ["domain", "old", "new", "change", "direction", "steps", "clamped"], rows)
-        why = [f"{r['domain']}: {r['reason']}" for r in ev.rows if r.get("reason")]
-        if "price" in ev.summary:
-            why.insert(0, f"price of a System 2 call {ev.summary['price']:.3f} ({ev.summary['price_source']})")
-        if why:
-            tab.caption = "\n".join(why)
-            tab.caption_justify = "left"
-        return tab
-    rows = [(r["key"], r["status"], r["automatic"], r["promotion_streak"], r["demotion_streak"], r["s1"], r["s2"],
-             fmt(r["confidence"], 2),
-             f"[{fmt(r['bounds'][0], 2)}, {fmt(r['bounds'][1], 2)}]" if "bounds" in r else "", r["reason"])
-            for r in ev.rows]
-    return table(title, ["pattern", "status", "automatic", "S2 streak", "S1 fail streak", "S1 ok/n", "S2 ok/n",
-                         "confidence", "S1 success bounds", "why"], rows)
+def wrap(text: str, width: int | None, *, first: str = "", indent: str = "") -> list[str]:
+    """``first + text`` word-wrapped to ``width`` terminal cells, later lines after ``indent``.
+
+    Counts cells, not characters (a Korean syllable takes two). Breaks only at plain spaces
+    (a no-break space keeps a name with its value). A word longer than a whole line is put
+    on a line of its own, never cut. ``width=None``: one line.
+
+    >>> wrap("the results look reasonable", 20, first="  1) ", indent="     ")
+    ['  1) the results look', '     reasonable']
+    """
+    words = [w.replace(NBSP, " ") if width is None else w for w in text.replace("\n", " ").split(" ") if w]
+    if width is None or not words:
+        return [first + " ".join(words)]
+    lines: list[str] = []
+    line, used, bare = first, cell_len(first), True
+    for word in words:
+        size = cell_len(word)
+        if not bare and used + 1 + size > width:
+            lines.append(line)
+            line, used, bare = indent, cell_len(indent), True
+        line, used, bare = (line + word, used + size, False) if bare else (line + " " + word, used + 1 + size, False)
+    lines.append(line)
+    return [x.replace(NBSP, " ") for x in lines]
+
+
+class Hanging:
+    """One paragraph, wrapped with a hanging indent in a terminal, one line in a pipe."""
+
+    def __init__(self, text: str, first: str = "", indent: str | None = None, style: str = ""):
+        self.text, self.first = text, first
+        self.indent = " " * cell_len(first) if indent is None else indent
+        self.style = Style.parse(style) if style else None
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width if console.is_terminal else None
+        for line in wrap(self.text, width, first=self.first, indent=self.indent):
+            yield Segment(line, self.style)
+            yield Segment.line()
+
+
+class Listing:
+    """Rows in aligned columns, each optionally followed by notes indented under it.
+
+    The long "why" of a row goes in a note, wrapped under its row, so that the columns
+    stay narrow enough for 80 columns and no value is ever cut short.
+    """
+
+    def __init__(self, title: str | None, columns: Sequence[str], rows: Sequence[Sequence[Any]],
+                 notes: Sequence[Sequence[str]] | None = None, *, caption: str | None = None,
+                 note_indent: int = 4):
+        self.title, self.caption = title, caption
+        self.columns = list(columns)
+        self.rows = [["—" if v is None else str(v) for v in row] for row in rows]
+        self.notes = list(notes) if notes is not None else [[] for _ in self.rows]
+        self.note_indent = note_indent
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width if console.is_terminal else None
+        bold = Style(bold=True)
+        if self.title:
+            yield from (Segment(line, bold) for line in _lines(wrap(self.title, width)))
+        widths = [max([cell_len(c)] + [cell_len(r[i]) for r in self.rows]) for i, c in enumerate(self.columns)]
+
+        def line(cells: Sequence[str]) -> str:
+            padded = [c + " " * (w - cell_len(c)) for c, w in zip(cells, widths)]
+            return "  ".join(padded).rstrip()
+
+        pad = " " * self.note_indent
+        yield Segment(line(self.columns), Style(bold=True, underline=True) if console.is_terminal else None)
+        yield Segment.line()
+        for row, notes in zip(self.rows, self.notes):
+            text = line(row)
+            if width is not None and cell_len(text) > width and len(row) > 1:
+                # the last value does not fit beside the others: it goes whole on the next line
+                text = line(row[:-1]) + "\n" + "\n".join(wrap(row[-1], width, first=pad, indent=pad))
+            yield Segment(text)
+            yield Segment.line()
+            for note in notes:
+                yield from (Segment(x) for x in _lines(wrap(note, width, first=pad, indent=pad)))
+        if self.caption:
+            yield from (Segment(x, Style(dim=True)) for x in _lines(wrap(self.caption, width)))
+
+
+def _lines(lines: Iterable[str]) -> Iterable[str]:
+    for text in lines:
+        yield text + "\n"

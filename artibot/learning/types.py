@@ -14,41 +14,11 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping
 
 from artibot.learning.columns import Batches, Table, check_column, check_fields, get_list, get_object
+# The thresholds are the router's parameters: defined (and decoded) beside it, used here.
+from artibot.router.thresholds import DEFAULT_KEY, Thresholds, domain_label
 
 STATUSES = ("candidate", "active", "demoted")
 ACTIONS = ("promote", "demote", "hold")
-DEFAULT_KEY = "*"
-"""The key under which the default threshold appears in steps and net changes."""
-
-
-@dataclass(frozen=True)
-class Thresholds:
-    """The default threshold and one learned threshold per domain (kept sorted by name)."""
-
-    default: float
-    domains: Mapping[str, float] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "default", float(self.default))
-        object.__setattr__(self, "domains", {k: float(v) for k, v in sorted(self.domains.items())})
-
-    def __hash__(self) -> int:
-        return hash((self.default, tuple(self.domains.items())))
-
-    def for_domain(self, domain: str) -> float:
-        return self.domains.get(domain, self.default)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"default": self.default, "domains": dict(self.domains)}
-
-    @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> Thresholds:
-        default = check_fields(d, {"default": "float"}, "thresholds")["default"]
-        domains = get_object(d, "domains", "thresholds")
-        if not all(isinstance(k, str) for k in domains):
-            raise ValueError("thresholds.domains: every domain name must be a string")
-        values = check_column("float", list(domains.values()), "thresholds.domains value")
-        return cls(default, dict(zip(domains, values)))
 
 
 @dataclass(frozen=True)
@@ -276,5 +246,5 @@ class RoundProposal:
         )
 
 
-__all__ = ["ACTIONS", "DEFAULT_KEY", "STATUSES", "Batches", "DomainStep", "GroupResult", "PatternStats",
+__all__ = ["ACTIONS", "DEFAULT_KEY", "domain_label", "STATUSES", "Batches", "DomainStep", "GroupResult", "PatternStats",
            "RoundProposal", "Table", "Thresholds", "TransferDecision"]

@@ -45,11 +45,13 @@ from __future__ import annotations
 
 from . import engine, rules
 
-__all__ = ["PLACEHOLDERS", "Finding", "anonymize", "find_secrets"]
+__all__ = ["PLACEHOLDERS", "Finding", "anonymize", "anonymize_many", "anonymize_prefix", "find_secrets"]
 
 PLACEHOLDERS = rules.PLACEHOLDERS
 Finding = rules.Finding
 anonymize = engine.anonymize
+anonymize_prefix = engine.anonymize_prefix
+anonymize_many = engine.anonymize_many
 find_secrets = engine.find_secrets
 
 # The tables behind the public names, still importable from here as before the split.
@@ -57,4 +59,5 @@ _PLACEHOLDER_OF, _TOKEN_RULES, _PII_RULES = rules._PLACEHOLDER_OF, rules._TOKEN_
 
 # ``doctest.testmod(artibot.privacy)`` only collects functions defined in this module;
 # this keeps the examples of the re-exported ones running.
-__test__ = {"find_secrets": find_secrets, "anonymize": anonymize}
+__test__ = {"find_secrets": find_secrets, "anonymize": anonymize, "anonymize_prefix": anonymize_prefix,
+            "anonymize_many": anonymize_many}

@@ -133,6 +133,10 @@ _ENV_PREFIXES = frozenset({"", "export", "set", "ENV", "setenv", "-"})
 _NOT_LITERAL_STARTS = ("/", "./", "../", "~/", "*")
 
 
+_ENV_PASSWORDS = ("PASSWORD", "PASSWD", "PWD")
+"""Upper-case suffixes that make an env variable a password (``PGPASSWORD``, ``MYSQLPWD``)."""
+
+
 def _core_starts(low: str) -> list[int]:
     starts: set[int] = set()
     for word in _KEY_WORDS:
@@ -153,8 +157,9 @@ def _assignments(text: str, claims: _Claims) -> None:
         low = text.translate(_ASCII_LOWER)
     for start in _core_starts(low):
         prev = text[start - 1] if start else " "
-        if prev.isalnum() and not (text[start].isupper() and (prev.islower() or prev.isdigit())):
-            continue  # ``getpass``, ``bypass``: the word only ends in a secret word
+        if prev.isalnum() and not (text[start].isupper() and (prev.islower() or prev.isdigit())) \
+                and not (prev.isupper() and text.startswith(_ENV_PASSWORDS, start)):
+            continue  # ``getpass``, ``bypass``: the word only ends in a secret word (not ``PGPASSWORD``)
         if claims.covers(start):
             continue
         m = _ASSIGN.match(low, start)
@@ -238,6 +243,97 @@ def find_secrets(text: str) -> list[Finding]:
     _assignments(text, claims)
     _apply(_PII_GATES.due(text), text, claims)
     return claims.findings
+
+
+WINDOW_MARGIN = 16_384
+"""How far past a cut :func:`anonymize_prefix` looks: longer than any secret a rule matches
+whole (a PEM key body is capped at 12,000 characters), so a secret straddling the cut is
+seen entire and replaced, never stored in part."""
+
+
+def anonymize_prefix(text: str, limit: int) -> str:
+    """``anonymize(text)`` cut to at most ``limit`` characters, in time bounded by ``limit``
+    (only ``limit + WINDOW_MARGIN`` characters are examined, however long ``text`` is).
+
+    A placeholder is never cut in half: the cut moves before it.
+
+    >>> anonymize_prefix("mail bob@example.com now", 9)
+    'mail '
+    """
+    if len(text) <= limit:
+        return anonymize(text)
+    window = text[:limit + WINDOW_MARGIN]
+    pos, out, size = 0, [], 0
+    for f in find_secrets(window):
+        if f.start >= limit:
+            break
+        piece, holder = window[pos:f.start], _PLACEHOLDER_OF[f.kind]
+        if size + len(piece) + len(holder) > limit:
+            out.append(piece[:limit - size])
+            return "".join(out)
+        out += (piece, holder)
+        size += len(piece) + len(holder)
+        pos = f.end
+    out.append(window[pos:pos + limit - size])
+    return "".join(out)
+
+
+_SEPARATOR = "\n\x00\n"
+_GROUP_CHARS = 64 * 1024
+
+
+def anonymize_many(texts: Sequence[str]) -> list[str]:
+    """``[anonymize(t) for t in texts]``, faster for many short texts (a bulk import): they are
+    scanned together, ~64 KB at a time, joined by a line holding a NUL, so the fixed cost of
+    a call (gates, lower-casing) is paid once per group instead of once per text.
+
+    A finding that would cross from one text into the next is not trusted: those texts are
+    anonymized alone. Texts holding a NUL themselves are anonymized alone.
+
+    >>> anonymize_many(["mail a@b.io", "nothing here", "DB_PASSWORD=hunter2"])
+    ['mail <EMAIL>', 'nothing here', 'DB_PASSWORD=<PASSWORD>']
+    """
+    out = list(texts)
+    n, i = len(out), 0
+    while i < n:
+        group, size = [], 0
+        while i < n and size < _GROUP_CHARS:
+            if "\x00" in out[i]:
+                out[i] = anonymize(out[i])
+            else:
+                group.append(i)
+                size += len(out[i]) + len(_SEPARATOR)
+            i += 1
+        if group:
+            _anonymize_group(out, group)
+    return out
+
+
+def _anonymize_group(out: list[str], group: list[int]) -> None:
+    texts = [out[k] for k in group]
+    joined = _SEPARATOR.join(texts)
+    starts, pos = [], 0
+    for text in texts:
+        starts.append(pos)
+        pos += len(text) + len(_SEPARATOR)
+    per: list[list[Finding]] = [[] for _ in texts]
+    alone: set[int] = set()
+    for f in find_secrets(joined):
+        j = bisect_left(starts, f.start + 1) - 1
+        if f.end > starts[j] + len(texts[j]):
+            alone.update(range(j, bisect_left(starts, f.end)))  # crosses a separator: not trusted
+        else:
+            per[j].append(f)
+    for j, k in enumerate(group):
+        if j in alone:
+            out[k] = anonymize(texts[j])
+        elif per[j]:
+            base, text, parts, at = starts[j], texts[j], [], 0
+            for f in per[j]:
+                parts += (text[at:f.start - base], _PLACEHOLDER_OF[f.kind])
+                at = f.end - base
+            parts.append(text[at:])
+            out[k] = "".join(parts)
 
 
 def anonymize(text: str) -> str:

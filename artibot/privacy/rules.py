@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+
+from artibot.frozen import frozen
 
 
 class _Lazy:
@@ -30,7 +31,7 @@ class _Lazy:
 
 PLACEHOLDERS: tuple[str, ...] = (
     "<PRIVATE_KEY>", "<JWT>", "<API_KEY>", "<TOKEN>", "<CREDENTIALS>", "<PASSWORD>",
-    "<SECRET>", "<EMAIL>", "<IP>", "<CARD>", "<PHONE>", "<HOME>",
+    "<SECRET>", "<EMAIL>", "<IP>", "<CARD>", "<PHONE>", "<HOME>", "<NATIONAL_ID>",
 )
 _API_KEY_KINDS = (
     "aws_access_key_id google_api_key github_token gitlab_token slack_token discord_token "
@@ -42,15 +43,15 @@ _PLACEHOLDER_OF: dict[str, str] = {
     **dict.fromkeys(("slack_webhook", "discord_webhook", "auth_header"), "<TOKEN>"),
     "private_key": "<PRIVATE_KEY>", "jwt": "<JWT>", "url_credentials": "<CREDENTIALS>",
     "password": "<PASSWORD>", "secret": "<SECRET>", "email": "<EMAIL>", "ip": "<IP>",
-    "card": "<CARD>", "phone": "<PHONE>", "home": "<HOME>",
+    "card": "<CARD>", "phone": "<PHONE>", "home": "<HOME>", "national_id": "<NATIONAL_ID>",
 }
 _PLACEHOLDER_RE = _Lazy(r"<(?:PRIVATE_KEY|JWT|API_KEY|TOKEN|CREDENTIALS|PASSWORD|SECRET"
-                             r"|EMAIL|IP|CARD|PHONE|HOME)>")
+                             r"|EMAIL|IP|CARD|PHONE|HOME|NATIONAL_ID)>")
 _WORD = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 _KEY_CHARS = frozenset(_WORD + ".-")  # a key name such as ``azure.client-secret``
 
 
-@dataclass(frozen=True, slots=True)
+@frozen  # not @dataclass: dataclasses loads inspect, ~10 ms of every prompt hook
 class Finding:
     """A span of the input that ``anonymize`` replaces, and what it was taken for."""
 
@@ -168,7 +169,43 @@ _TOKEN_RULES: tuple[_Rule, ...] = (
           "v", accept=_random("v"), gate=("uthorization",), left=""),
     _Rule("auth_header", _at("B") + r"(?:earer|asic)[ \t]+(?P<v>[A-Za-z0-9\-._~+/]{12,1000}=*)", "v",
           accept=_random("v"), gate=("Bearer", "Basic")),
+    # "my password is hunter2", "the password for the db is P@ssw0rd!2024"
+    _Rule("password", r"(?:pass(?:word|wd|phrase)|pwd)(?:[ \t]+(?:for|of|to|on)[ \t]+(?:(?:the|my|our|your)[ \t]+)?"
+          r"[\w.@:/\-]{1,60}(?:[ \t]+[a-z]{2,12})?)?(?:[ \t]+(?:is|was)|[ \t]*:)(?:[ \t]+(?:now|still|just))?[ \t]*:?[ \t]*"
+          r"[\"'`]?(?P<v>[^\s\"'`]{3,128})", "v", accept=lambda text, m, start: _prose_password_ok(m.group("v")),
+          gate=("assword", "ASSWORD", "asswd", "ASSWD", "assphrase", "pwd", "PWD"), flags=re.IGNORECASE),
+    # "비밀번호는 hunter2", "비밀번호: qwer1234" (the value: the ASCII run after the particle)
+    _Rule("password", r"(?:비밀번호|패스워드|암호)(?:는|은|가|를|:|=)?[ \t]*[:=]?[ \t]*[\"'`]?(?P<v>[!-~]{4,128})", "v",
+          accept=lambda text, m, start: _prose_password_ok(m.group("v"), korean=True),
+          gate=("비밀번호", "패스워드", "암호"), left=""),
+    # an AWS secret access key alone in quotes: 40 base64 characters, mixed case and digits
+    _Rule("secret", r"[\"'](?P<v>[A-Za-z0-9/+]{40})[\"']", "v", accept=lambda text, m, start: _aws_secret_ok(m.group("v")),
+          gate=('"', "'"), left=""),
 )
+
+
+_NOT_PASSWORDS = frozenset(
+    "the a an not too incorrect wrong required empty missing invalid correct expired set stored hashed "
+    "hidden changed reset saved weak strong long short same different case sensitive optional mandatory "
+    "null none blank unknown generated encrypted encoded protected needed valid being also still now "
+    "only just never always in on at of for with from by to and or but it this that there here what "
+    "which who your my our their its his her".split()
+)
+
+
+def _prose_password_ok(value: str, korean: bool = False) -> bool:
+    """A word after "password is" that is a password, not prose ("the password is required")."""
+    value = value.rstrip(".,;:)]}")
+    if len(value) < (4 if korean else 3) or value.lower() in _NOT_PASSWORDS or value.startswith(("<", "$", "{", "%")):
+        return False
+    if _PLACEHOLDER_RE.search(value):
+        return False
+    return not value.isalpha() or not value.islower() or len(value) >= 6
+
+
+def _aws_secret_ok(value: str) -> bool:
+    return (any(c.isupper() for c in value) and any(c.islower() for c in value)
+            and any(c.isdigit() for c in value) and _INNER_UPPERS.match(value) is not None)
 
 
 # --- personal data
@@ -257,7 +294,26 @@ _PHONE_END = r"(?![A-Za-z0-9_\-/]|\.\d)"
 _WIN_NAME = r"[^\\/:*?\"'`<>|,;()\s]+"
 _KR_AREA = r"(?:2|[3-6][1-5]|70)"
 
+def _national_id_ok(text: str, m: re.Match[str], start: int) -> bool:
+    """A US SSN (area, group, serial rules) or a Korean RRN (a real birth date, and the check
+    digit, or the word 주민 just before: numbers issued since 2020 carry no check digit)."""
+    head = text[start:m.start()]
+    if m.group("ssn") is not None:
+        area, group, serial = int(head), int(m.group("ssn")[:2]), int(m.group("ssn")[3:])
+        return len(head) == 3 and area not in (0, 666) and area < 900 and group > 0 and serial > 0
+    if len(head) != 6:
+        return False
+    month, day = int(head[2:4]), int(head[4:6])
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return False
+    digits = [int(c) for c in head + m.group("rrn")]
+    check = (11 - sum(d * w for d, w in zip(digits, (2, 3, 4, 5, 6, 7, 8, 9, 2, 3, 4, 5))) % 11) % 10
+    return check == digits[12] or "주민" in text[max(0, start - 30):start]
+
+
 _PII_RULES: tuple[_Rule, ...] = (
+    _Rule("national_id", r"-(?:(?P<ssn>\d{2}-\d{4})|(?P<rrn>[1-8]\d{6}))(?![0-9]|-\d)", accept=_national_id_ok,
+          gate=("-",), extend="0123456789", extend_max=6),
     _Rule("email", r"@(?:[A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}" + _B,
           accept=_email_ok, gate=("@",), left=_WORD + ".%+-", extend=_WORD + ".%+-", extend_max=64),
     _Rule("ip", r":[0-9A-Fa-f]{0,4}:(?:[0-9A-Fa-f]{0,4}:){0,5}"

@@ -47,9 +47,13 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Mapping, Sequence
+
+from artibot.frozen import frozen
+
+TYPE_CHECKING = False  # not typing's own: the prompt hook imports this module (bench_hooks.py)
+if TYPE_CHECKING:
+    from typing import Mapping, Sequence
 
 from artibot.router.domains import KeywordIndex, normalize, tokenize
 
@@ -125,7 +129,7 @@ _SENTENCE_END = re.compile(
 )
 
 
-@dataclass(frozen=True)
+@frozen
 class Complexity:
     """A score in [0, 1], the feature values behind it, and a forced route if any."""
 

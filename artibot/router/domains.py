@@ -33,11 +33,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from dataclasses import dataclass, field
 from itertools import chain
-from typing import Iterable, Mapping, NamedTuple, Sequence
+from collections.abc import Iterable, Mapping, Sequence  # not typing's: the prompt hook imports this module
 
 from artibot.errors import InvalidInput
+from artibot.frozen import frozen
 
 DOMAIN_NAMES: tuple[str, ...] = (
     "frontend", "backend", "security", "data", "devops", "testing", "docs", "general",
@@ -99,7 +99,8 @@ def inflections(word: str) -> set[str]:
     return out
 
 
-class Hit(NamedTuple):
+@frozen
+class Hit:
     """One keyword occurrence: token position, the labels it counts for, the keyword."""
 
     position: int
@@ -242,7 +243,7 @@ class KeywordIndex:
         return tuple(sorted(count, key=lambda d: (-count[d], first[d], d)))
 
 
-@dataclass(frozen=True)
+@frozen
 class DomainTable:
     """``domain -> keywords``; :meth:`classify` names the domain of a request.
 
@@ -256,7 +257,7 @@ class DomainTable:
     """
 
     keywords: Mapping[str, tuple[str, ...]]
-    _index: KeywordIndex = field(init=False, repr=False, compare=False)
+    _index: KeywordIndex
 
     def __post_init__(self) -> None:
         # a private copy, so the compiled index cannot drift from the caller's mapping

@@ -36,11 +36,10 @@ The threshold of a domain is its learned value, else the default, clamped to
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Mapping, Protocol
 
 from artibot.errors import InvalidInput
+from artibot.frozen import factory, frozen
 from artibot.router.complexity import score_tokens
 from artibot.router.domains import FALLBACK, DomainTable, normalize, tokenize
 from artibot.router.patterns import pattern_key
@@ -52,13 +51,17 @@ CACHE_CONFIDENCE = 0.95
 MAX_EXPLORATION = 0.5
 
 
-class RandomSource(Protocol):
-    """Anything with ``random() -> float in [0, 1)``: ``random.Random``, numpy's Generator."""
+TYPE_CHECKING = False  # not typing's own: the prompt hook imports this module (bench_hooks.py)
+if TYPE_CHECKING:
+    from typing import Any, Mapping, Protocol
 
-    def random(self) -> float: ...
+    class RandomSource(Protocol):
+        """Anything with ``random() -> float in [0, 1)``: ``random.Random``, numpy's Generator."""
+
+        def random(self) -> float: ...
 
 
-@dataclass(frozen=True)
+@frozen
 class Decision:
     """One routing decision and everything the experience record needs from it."""
 
@@ -70,7 +73,7 @@ class Decision:
     threshold: float
     propensity: float
     reason: str
-    features: Mapping[str, float] = field(default_factory=dict)
+    features: Mapping[str, float] = factory(dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -90,7 +93,7 @@ def _finite(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-@dataclass(frozen=True)
+@frozen
 class RoutingPolicy:
     """Thresholds, the System 1 cache and the domain table: everything a decision needs.
 

@@ -14,7 +14,6 @@ The checks of the experience log are in ``doctor_log``; moving aside is ``quaran
 from __future__ import annotations
 
 import os
-import re
 import stat
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -24,14 +23,14 @@ import orjson
 
 from artibot.config import load_config_file
 from artibot.errors import ArtibotError, ConfigError, CorruptFileError, UnsafePathError
-from artibot.store import state
 from artibot.store.doctor_log import LOCK_WAIT_S, LogChecks
-from artibot.store.documents import CURRENT_VERSION, parse_document, read_document
-from artibot.store.experiences import MOVE_MARKER, ExperienceLog
+from artibot.store import archive, rollback_journal, state
+from artibot.store.documents import CURRENT_VERSION, parse_document
+from artibot.store.experiences import ExperienceLog
 from artibot.store.fs import DIR_MODE, FILE_MODE, FileLock, read_bytes
 from artibot.store.home import Home
 from artibot.store.log_scan import LogScan, scan_log  # noqa: F401  (public names of this module before the split)
-from artibot.store.quarantine import kind_of, move_aside
+from artibot.store.quarantine import is_dead_temp, kind_of, move_aside
 
 Severity = Literal["ok", "warning", "error"]
 
@@ -53,7 +52,6 @@ Action = Callable[[], "Path | None"]
 
 # repair order: planted links first, then contents, then what depends on them, modes last
 _LINKS, _CONTENT, _AFTER_LOG, _MODES = 10, 20, 30, 90
-_TEMP = re.compile(r"^\..+\.(\d+)\.(\d+)\.tmp$")
 
 
 @dataclass
@@ -97,13 +95,6 @@ def _foreign_version(path: Path, kind: str) -> int | None:
     return None
 
 
-def _check_archive(doc: dict[str, Any]) -> str | None:
-    records = doc.get("records")
-    if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
-        return '"records" must be a list of experience objects'
-    return None
-
-
 _SNAPSHOT_KINDS = {"manifest.json": "snapshot", "thresholds.json": "thresholds",
                    "system1-patterns.json": "system1-patterns", "patterns__stats.json": "pattern-stats"}
 
@@ -139,6 +130,7 @@ class _Examination(LogChecks):
         self.state_files()
         self.archives()
         self.snapshots()
+        self.rollback_plan()
         self.spools(self.home.sessions_dir, "session",
                     "the turn in progress of that session is forgotten (at most one experience)")
         self.spools(self.home.pending_dir, "pending-decision",
@@ -189,15 +181,7 @@ class _Examination(LogChecks):
                                 chmod, _MODES))
 
     def temp_file(self, path: Path) -> None:
-        match = _TEMP.match(path.name)
-        if not match or self.home.quarantine_dir in path.parents:
-            return
-        try:
-            os.kill(int(match.group(1)), 0)
-            return  # its writer is alive: a write in progress
-        except ProcessLookupError:
-            pass
-        except (PermissionError, OverflowError, ValueError):
+        if self.home.quarantine_dir in path.parents or not is_dead_temp(path):
             return
         self.add(path, "warning", "leftover temp file of a write interrupted by a crash (the file it was "
                  "meant to replace is intact)", "move it aside into quarantine/", self.mover(path), _CONTENT)
@@ -286,25 +270,51 @@ class _Examination(LogChecks):
         if kind_of(folder) != "dir":
             return
         for path in sorted(folder.glob("*.json")):
-            if path.name == MOVE_MARKER:
+            if path.name in archive.MARKERS:
                 continue
-            self.document(path, "archive", lambda p=path: read_document(p, "archive", require=_check_archive),
+            self.document(path, "archive", lambda p=path: archive.read_path(p),
                           "the processed experiences in it are no longer replayed (the copy stays in quarantine/)",
                           lock=self.home.experiences_lock)
-        marker = folder / MOVE_MARKER
-        if kind_of(marker) != "file":
+        for name, what, finish in (
+                (archive.MOVE_MARKER, "a move of processed experiences to", "drop from the log the records "
+                 "already archived"),
+                (archive.RESTORE_MARKER, "a rollback's restore of the experiences of", "put the records back "
+                 "into the log and retire the archive")):
+            marker = folder / name
+            if kind_of(marker) != "file":
+                continue
+            try:
+                info = archive.read_marker(self.home, name)
+            except CorruptFileError:
+                self.add(marker, "error", "unreadable marker of an interrupted archive move or restore",
+                         "move the marker to quarantine/, then run `artibot doctor` again: it shows any record "
+                         "left in both the log and archive/", self.mover(marker, self.home.experiences_lock),
+                         _AFTER_LOG)
+                continue
+            self.add(marker, "warning", f"{what} archive/{info['archive'] if info else '?'} was interrupted",
+                     f"finish it: {finish} (the next write to the log does this by itself)", self.finish_move,
+                     _AFTER_LOG)
+
+    def rollback_plan(self) -> None:
+        path = self.home.snapshots_dir / rollback_journal.NAME
+        if kind_of(path) != "file":
             return
         try:
-            info = orjson.loads(read_bytes(marker) or b"")
-            name = Path(info["archive"]).name
-        except (orjson.JSONDecodeError, KeyError, TypeError):
-            self.add(marker, "error", "unreadable marker of an interrupted archive move",
-                     "move the marker to quarantine/; records of that move may then be in both the log and "
-                     "archive/", self.mover(marker, self.home.experiences_lock), _AFTER_LOG)
+            plan = rollback_journal.read(self.home)
+        except CorruptFileError as exc:
+            self.add(path, "error", exc.problem, "move it to quarantine/, then run `artibot rollback <round>` "
+                     "again", self.mover(path, self.home.learner_lock), _AFTER_LOG)
             return
-        self.add(marker, "warning", f"a move of processed experiences to archive/{name} was interrupted",
-                 "finish it: drop from the log the records already archived (the next write to the log does "
-                 "this by itself)", self.finish_move, _AFTER_LOG)
+        rounds = ", ".join(plan["rounds"]) if plan else "?"
+        self.add(path, "warning", f"a rollback of round(s) {rounds} was interrupted",
+                 "run `artibot learn` or `artibot rollback` (or this repair): it finishes the rollback",
+                 self.finish_rollback, _AFTER_LOG)
+
+    def finish_rollback(self) -> None:
+        from artibot.rollback import recover_interrupted  # the orchestration lives outside store/
+
+        with FileLock(self.home.learner_lock, timeout=LOCK_WAIT_S, holder="another artibot learner"):
+            recover_interrupted(self.home)
 
     def finish_move(self) -> None:
         log = ExperienceLog(self.home, lock_timeout=LOCK_WAIT_S)

@@ -10,11 +10,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from artibot.errors import LockTimeout, ValidationError
-from artibot.experience import validate
-from artibot.store.experiences import ExperienceLog, render
+from artibot.errors import CorruptFileError, LockTimeout
+from artibot.store import archive, log_journal
+from artibot.store.experiences import ExperienceLog
 from artibot.store.fs import FileLock, atomic_write_bytes, ensure_dir, read_bytes
 from artibot.store.home import Home
+from artibot.store.log_layout import record_on, record_problems, render, render_lines
 from artibot.store.log_scan import scan_log
 from artibot.store.quarantine import kind_of, stamp
 
@@ -54,6 +55,7 @@ class LogChecks:
             self.add(path, "warning", f"the last append was interrupted: {scan.detail}",
                      "cut the torn tail into quarantine/ and restore the closing bracket (the next append does "
                      "this by itself); only the interrupted append is lost", self.cut_tail)
+            self.log_records(path, self.before_tail(path, data, lock_path), torn=True)
         elif scan.state == "layout":
             self.add(path, "warning", "is a valid JSON array but not one record per line as artibot writes it, so "
                      "an interrupted append could not be cut off cleanly",
@@ -70,35 +72,77 @@ class LogChecks:
         """The offset journalled by the last append, if it applies to the current file."""
         if kind_of(lock_path) != "file":
             return None
-        raw = (read_bytes(lock_path) or b"")[:64].strip()
-        try:
-            offset, inode = (int(x) for x in raw.split())
-        except ValueError:
-            return None
-        return offset if inode == os.lstat(path).st_ino else None
+        journal = log_journal.parse((read_bytes(lock_path) or b"")[:log_journal.JOURNAL_SIZE])
+        return journal.offset if journal is not None and journal.inode == os.lstat(path).st_ino else None
 
-    def log_records(self, path: Path, records: list[dict[str, Any]]) -> None:
+    @staticmethod
+    def before_tail(path: Path, data: bytes, lock_path: Path) -> list[dict[str, Any]]:
+        """The records before a torn tail, as a reader sees them (nothing is written)."""
+        journal = log_journal.parse((read_bytes(lock_path) or b"")[:log_journal.JOURNAL_SIZE]) \
+            if kind_of(lock_path) == "file" else None
+        try:
+            seen = log_journal.visible(data, journal, os.lstat(path).st_ino, path)
+        except CorruptFileError:
+            return []
+        return [r for r in (record_on(line) for line in seen.split(b"\n")[1:-2]) if r is not None]
+
+    def log_records(self, path: Path, records: list[dict[str, Any]], *, torn: bool = False) -> None:
         invalid: list[str] = []
         seen: set[Any] = set()
         duplicates = 0
-        for i, record in enumerate(records, start=1):
-            try:
-                validate(record, assign=False)
-                missing = [name for name in ("id", "timestamp") if record.get(name) is None]
-                if missing:
-                    raise ValidationError([f"{name} is required" for name in missing])
-            except ValidationError as exc:
-                invalid.append(f"record {i}: {'; '.join(exc.problems)}")
+        for i, record in enumerate(records):
+            problems = record_problems(record)
+            if problems:
+                invalid.append(f"line {i + 2}: {'; '.join(problems)}")  # line 1 is the '['
             duplicates += record.get("id") in seen
             seen.add(record.get("id"))
         if invalid:
-            self.add(path, "warning", f"{len(invalid)} record(s) break the schema (first: {invalid[0]})",
-                     "edit or remove them by hand, one record per line; doctor never edits records")
+            self.add(path, "error", f"{len(invalid)} record(s) break the schema, so `artibot learn` stops on them "
+                     f"(first: {invalid[0]})",
+                     "move those records into quarantine/ (the rest of the log stays as it is)",
+                     self.quarantine_records)
         if duplicates:
             self.add(path, "warning", f"{duplicates} record(s) repeat an id already in the log",
-                     "remove the repeated lines by hand; doctor never edits records")
-        if not invalid and not duplicates:
+                     "move the later copies into quarantine/ (the first of each id stays)",
+                     self.quarantine_records)
+        both = self.in_live_archive(seen)
+        if both:
+            self.add(path, "error", f"{len(both)} record(s) are both in the log and in a live archive, so the "
+                     f"next round would learn them twice (first: {sorted(both)[0]!r})",
+                     "drop them from the log: the archived copy is the one a round processed",
+                     lambda: ExperienceLog(self.home, lock_timeout=LOCK_WAIT_S).drop_archived() and None)
+        if not invalid and not duplicates and not both and not torn:
             self.add(path, "ok", f"{len(records)} unprocessed experience(s)")
+
+    def in_live_archive(self, ids: set[Any]) -> set[Any]:
+        """The ids also in a live archive (none while a move or restore is unfinished: the
+        next writer finishes it, see the archive markers)."""
+        if not ids or archive.pending(self.home):
+            return set()
+        try:
+            return ids & set(archive.ids(self.home))
+        except Exception:  # noqa: BLE001 - a damaged archive is reported by its own check
+            return set()
+
+    def quarantine_records(self) -> Path | None:
+        """Under the log's lock: move each record that breaks the schema, and each later copy of an
+        id, into one quarantine/ file (one line each, as they were); the log keeps the rest."""
+        log = ExperienceLog(self.home, lock_timeout=LOCK_WAIT_S)
+        with log._exclusive():
+            lines = log._lines_locked()
+            kept, bad, seen = [], [], set()
+            for line in lines:
+                record = record_on(line)
+                if record is None or record_problems(record) or record.get("id") in seen:
+                    bad.append(line)
+                else:
+                    seen.add(record.get("id"))
+                    kept.append(line)
+            if not bad:
+                return None
+            moved = log_journal.quarantine(self.home, b"\n".join(bad) + b"\n", suffix="bad-records")
+            log._rewrite(render_lines(kept))
+            return moved
 
     def cut_tail(self) -> Path | None:
         done = ExperienceLog(self.home).repair()

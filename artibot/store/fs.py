@@ -8,7 +8,10 @@ guarantees live in one place:
 * a state file is replaced atomically: temp file beside it, ``fsync``, ``os.replace``,
   then ``fsync`` of the directory; the temp file is removed on any exception;
 * locks are ``flock`` locks on a *separate* lock file (locking the data file itself
-  breaks when another process replaces it), released by the kernel if the holder dies.
+  breaks when another process replaces it), released by the kernel if the holder dies;
+  a shared lock opens its file read-only, so readers work on a read-only home;
+* an ``OSError`` never leaves this module raw: it becomes a :class:`StoreError` naming
+  the file and what to do (a full disk, a read-only file system, a permission).
 """
 
 from __future__ import annotations
@@ -20,9 +23,8 @@ import os
 import stat
 import time
 from pathlib import Path
-from typing import Iterator
 
-from artibot.errors import LockTimeout, StoreError, UnsafePathError
+from artibot.errors import LockTimeout, NotAFolderError, StoreError, UnsafePathError
 
 FILE_MODE = 0o600
 DIR_MODE = 0o700
@@ -34,13 +36,20 @@ def ensure_dir(path: Path) -> Path:
     try:
         st = os.lstat(path)
     except FileNotFoundError:
-        path.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
-        os.chmod(path, DIR_MODE)
+        try:
+            path.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
+            os.chmod(path, DIR_MODE)
+        except (FileExistsError, NotADirectoryError):  # a file (not a folder) on the way
+            raise NotAFolderError(_first_non_dir(path)) from None
+        except OSError as exc:
+            raise StoreError.from_os(exc, path, "create the folder") from None
         return path
+    except NotADirectoryError:
+        raise NotAFolderError(_first_non_dir(path)) from None
     if stat.S_ISLNK(st.st_mode):
         raise UnsafePathError(path)
     if not stat.S_ISDIR(st.st_mode):
-        raise UnsafePathError(path, "not a directory")
+        raise NotAFolderError(path)
     return path
 
 
@@ -50,11 +59,23 @@ def check_regular(path: Path) -> bool:
         st = os.lstat(path)
     except FileNotFoundError:
         return False
+    except NotADirectoryError:
+        raise NotAFolderError(_first_non_dir(path)) from None
+    except OSError as exc:
+        raise StoreError.from_os(exc, path, "read") from None
     if stat.S_ISLNK(st.st_mode):
         raise UnsafePathError(path)
     if not stat.S_ISREG(st.st_mode):
         raise UnsafePathError(path, "not a regular file")
     return True
+
+
+def _first_non_dir(path: Path) -> Path:
+    """The first ancestor of ``path`` that exists and is not a folder (a data home that is a file)."""
+    for parent in [*reversed(Path(path).parents), Path(path)]:
+        if os.path.lexists(parent) and not os.path.isdir(parent):
+            return parent
+    return Path(path)
 
 
 def open_fd(path: Path, flags: int, mode: int = FILE_MODE) -> int:
@@ -64,7 +85,10 @@ def open_fd(path: Path, flags: int, mode: int = FILE_MODE) -> int:
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise UnsafePathError(path) from None
-        raise StoreError(f"cannot open {path}: {exc.strerror}") from exc
+        if exc.errno == errno.ENOTDIR:
+            raise NotAFolderError(_first_non_dir(path)) from None
+        doing = "write" if flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT) else "read"
+        raise StoreError.from_os(exc, path, doing) from None
 
 
 def read_bytes(path: Path) -> bytes | None:
@@ -72,8 +96,11 @@ def read_bytes(path: Path) -> bytes | None:
     if not check_regular(path):
         return None
     fd = open_fd(path, os.O_RDONLY)
-    with os.fdopen(fd, "rb") as fh:
-        return fh.read()
+    try:
+        with os.fdopen(fd, "rb") as fh:
+            return fh.read()
+    except OSError as exc:
+        raise StoreError.from_os(exc, path, "read") from None
 
 
 def fsync_dir(path: Path) -> None:
@@ -98,12 +125,17 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int = FILE_MODE, durabl
                 os.fsync(fh.fileno())
         os.chmod(tmp, mode)
         os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise StoreError.from_os(exc, path, "write") from None
         raise
     if durable:
-        fsync_dir(path.parent)
+        try:
+            fsync_dir(path.parent)
+        except OSError as exc:
+            raise StoreError.from_os(exc, path.parent, "sync the folder") from None
 
 
 class FileLock:
@@ -121,8 +153,15 @@ class FileLock:
         self.holder = holder
         self._fd: int | None = None
 
+    @property
+    def fd(self) -> int | None:
+        """The open lock file (None for a shared lock that had no file to lock, see acquire)."""
+        return self._fd
+
     def acquire(self) -> "FileLock":
-        fd = open_fd(self.path, os.O_RDWR | os.O_CREAT)
+        fd = self._open()
+        if fd is None:
+            return self
         op = fcntl.LOCK_SH if self.shared else fcntl.LOCK_EX
         try:
             if self.timeout is None:
@@ -145,6 +184,24 @@ class FileLock:
         self._fd = fd
         return self
 
+    def _open(self) -> int | None:
+        """The lock file, open. A shared lock opens it read-only (``flock`` needs no write access),
+        so readers work on a read-only home; when it does not exist and cannot be created
+        (read-only or full), no writer can be writing under it: the reader goes on unlocked."""
+        if not self.shared:
+            return open_fd(self.path, os.O_RDWR | os.O_CREAT)
+        try:
+            return open_fd(self.path, os.O_RDONLY)
+        except StoreError as exc:
+            if os.path.lexists(self.path) and not isinstance(exc, UnsafePathError):
+                raise
+        try:
+            return open_fd(self.path, os.O_RDWR | os.O_CREAT)
+        except UnsafePathError:
+            raise
+        except StoreError:
+            return None
+
     def release(self) -> None:
         if self._fd is not None:
             fd, self._fd = self._fd, None
@@ -155,10 +212,3 @@ class FileLock:
 
     def __exit__(self, *exc: object) -> None:
         self.release()
-
-
-@contextlib.contextmanager
-def locked(path: Path, *, shared: bool = False, timeout: float | None = 30.0) -> Iterator[FileLock]:
-    lock = FileLock(path, shared=shared, timeout=timeout)
-    with lock:
-        yield lock

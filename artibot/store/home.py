@@ -5,8 +5,14 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Union
 
+from artibot.config import resolve_home
 from artibot.store.fs import ensure_dir
+
+HomeArg = Union[str, "os.PathLike[str]", "Home", None]
+"""What the library's functions accept as a data home: a path, a :class:`Home`, or None
+(``$ARTIBOT_HOME``, else ``~/.claude/artibot``)."""
 
 
 @dataclass(frozen=True)
@@ -17,17 +23,17 @@ class Home:
 
     @classmethod
     def resolve(cls, home: str | os.PathLike[str] | Path | None = None) -> "Home":
-        from artibot.config import resolve_home
-
         return cls(resolve_home(home))
+
+    @classmethod
+    def of(cls, home: HomeArg = None) -> "Home":
+        """``home`` as a :class:`Home` (a Home is returned as it is)."""
+        return home if isinstance(home, Home) else cls.resolve(home)
 
     def ensure(self) -> "Home":
         """Create the home (mode 0700) if missing."""
         ensure_dir(self.root)
         return self
-
-    def subdir(self, name: str) -> Path:
-        return ensure_dir(self.root / name)
 
     # --- the files of SPEC §2
     @property
@@ -38,6 +44,11 @@ class Home:
     def experiences_lock(self) -> Path:
         """Lock file of the experience log; its content is the append journal (see experiences.py)."""
         return self.root / ".daily-experiences.lock"
+
+    @property
+    def experience_ids(self) -> Path:
+        """Fingerprints of every id stored, for refusing a duplicate id (see id_index.py)."""
+        return self.root / ".daily-experiences.ids"
 
     @property
     def archive_dir(self) -> Path:

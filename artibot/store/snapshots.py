@@ -13,15 +13,49 @@ Restoring never deletes: the state being replaced is first copied into
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Literal, Mapping, get_args
 
-from artibot.errors import NotFoundError
+from artibot.errors import CorruptFileError, NotFoundError
 from artibot.store.documents import read_document, write_document
 from artibot.store.fs import atomic_write_bytes, ensure_dir, read_bytes
 from artibot.store.home import Home
 
 MANIFEST = "manifest.json"
+
+SnapshotStatus = Literal["applying", "applied", "rolled-back", "interrupted"]
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """``manifest.json``: the round a snapshot was taken for, its status, and which state
+    files existed before it (``files``: path relative to the home -> existed)."""
+
+    round_id: str
+    status: SnapshotStatus
+    files: Mapping[str, bool]
+    created: str | None = None
+    meta: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Any] = field(default_factory=dict)  # e.g. rolled_back_at, kept in order
+
+    def to_json(self) -> dict[str, Any]:
+        return {"round_id": self.round_id, "status": self.status, "files": dict(self.files),
+                "created": self.created, "meta": dict(self.meta), **self.extra}
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any], path: Path) -> Manifest:
+        status, files = doc.get("status"), doc.get("files")
+        if not isinstance(doc.get("round_id"), str):
+            raise CorruptFileError(path, '"round_id" must be a string')
+        if status not in get_args(SnapshotStatus):
+            raise CorruptFileError(path, f'"status" must be one of {", ".join(get_args(SnapshotStatus))}, '
+                                         f"not {status!r}")
+        if not isinstance(files, dict) or not all(isinstance(v, bool) for v in files.values()):
+            raise CorruptFileError(path, '"files" must map each state file to true or false')
+        known = ("round_id", "status", "files", "created", "meta", "schema_version")
+        return cls(doc["round_id"], status, files, doc.get("created"), dict(doc.get("meta") or {}),
+                   {k: v for k, v in doc.items() if k not in known})
 
 
 def _name(home: Home, path: Path) -> str:
@@ -49,37 +83,41 @@ def take(home: Home, round_id: str, meta: Mapping[str, Any] | None = None) -> Pa
     folder = snapshot_dir(home, round_id)
     ensure_dir(home.snapshots_dir)
     present = _copy_state(home, folder)
-    write_document(folder / MANIFEST, {"round_id": round_id, "status": "applying", "files": present,
-                                       "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                                       "meta": dict(meta or {})}, "snapshot")
+    manifest = Manifest(round_id, "applying", present, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                        dict(meta or {}))
+    write_document(folder / MANIFEST, manifest.to_json(), "snapshot")
     return folder
 
 
-def read_manifest(home: Home, round_id: str) -> dict[str, Any]:
-    folder = snapshot_dir(home, round_id)
-    doc = read_document(folder / MANIFEST, "snapshot")
+def load_manifest(home: Home, round_id: str) -> Manifest:
+    path = snapshot_dir(home, round_id) / MANIFEST
+    doc = read_document(path, "snapshot")
     if doc is None:
         raise NotFoundError(f"no snapshot for round {round_id!r} in {home.snapshots_dir}; "
                             "`artibot history` lists the rounds that can be rolled back")
-    return doc
+    return Manifest.from_json(doc, path)
 
 
-def mark(home: Home, round_id: str, status: str, **extra: Any) -> None:
-    doc = read_manifest(home, round_id)
-    doc["status"] = status
-    doc.update(extra)
-    write_document(snapshot_dir(home, round_id) / MANIFEST, doc, "snapshot")
+def read_manifest(home: Home, round_id: str) -> dict[str, Any]:
+    """The manifest as JSON (checked by :meth:`Manifest.from_json`)."""
+    return load_manifest(home, round_id).to_json()
+
+
+def mark(home: Home, round_id: str, status: SnapshotStatus, **extra: Any) -> None:
+    old = load_manifest(home, round_id)
+    new = Manifest(old.round_id, status, old.files, old.created, old.meta, {**old.extra, **extra})
+    write_document(snapshot_dir(home, round_id) / MANIFEST, new.to_json(), "snapshot")
 
 
 def restore(home: Home, round_id: str) -> Path:
     """Put the state files back as they were before ``round_id``. Returns where the replaced state went."""
-    doc = read_manifest(home, round_id)
+    manifest = load_manifest(home, round_id)
     folder = snapshot_dir(home, round_id)
     replaced = folder / time.strftime("replaced-%Y%m%dT%H%M%S", time.gmtime())
     _copy_state(home, replaced)
     for path in home.state_files():
         rel = path.relative_to(home.root).as_posix()
-        if doc["files"].get(rel):
+        if manifest.files.get(rel):
             data = read_bytes(folder / _name(home, path))
             if data is None:
                 raise NotFoundError(f"snapshot {folder} lacks its copy of {rel}")

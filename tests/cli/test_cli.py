@@ -153,6 +153,19 @@ def test_dry_run(cli, artibot_home: Path) -> None:
     assert not (artibot_home / "thresholds.json").exists()
 
 
+def test_piped_output_is_not_hard_wrapped(cli) -> None:
+    key = "frontend:refactor:component+dashboard+hook+management+~94feaa"
+    recs = [record(i, routed_to="system2", pattern=key, confidence=0.95) for i in range(20)] + mixed(80, start=100)
+    cli("collect", "--stdin", "--quiet", stdin=jsonl(recs))
+    reasons = {t["key"]: t["reason"] for t in cli("learn", "--dry-run", "--json").json()["transfers"]}
+    lines = cli("learn", "--dry-run").out.splitlines()
+    assert any(line.split() == ["promote", key] for line in lines)
+    # each reason on one line, however long: a pipe has no width to wrap at
+    shown = [line.strip() for line in lines if line.strip().startswith("why: ")]
+    assert set(shown) == {f"why: {reason}" for reason in reasons.values()}
+    assert any(len(line) > 80 for line in lines)
+
+
 def test_route_record_and_outcome(cli) -> None:
     r = cli("route", "fix the typo in README.md", "--json", "--record")
     assert r.code == 0, r.err

@@ -1,64 +1,220 @@
-"""``artibot learn`` under a real pseudo-terminal: the prompts a person sees and answers."""
+"""``artibot learn`` and ``artibot review`` under a real pseudo-terminal of 80 columns.
+
+What a person sees and answers: the screens are read back as text and every value a
+person judges — pattern keys, decisions, old and new thresholds, reasons — must appear
+whole (never cut, never with an ellipsis), and no line may be wider than the terminal.
+"""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import pty
+import re
 import select
+import struct
 import subprocess
 import sys
+import termios
 import time
 from pathlib import Path
+from typing import Any
 
 import orjson
+import pytest
+from rich.cells import cell_len
 
+from artibot import learn
 from artibot.collector import collect_many
-from tests.factories import mixed
+from artibot.store.home import Home
+from tests.factories import mixed, record
+
+COLUMNS = 80
+ANSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\x1b[()][A-Z0-9]")
+
+# real pattern keys are this long: a column of them cannot share a line with much else
+DEMOTED = "frontend:refactor:component+dashboard+hook+management+~94feaa"
+PROMOTED = "security:investigate:auth+fix+flow+leak+~8cd05f"
 
 
-def read_until(fd: int, needle: bytes, timeout: float = 20.0) -> bytes:
-    buf = b""
-    end = time.monotonic() + timeout
-    while needle not in buf:
-        left = end - time.monotonic()
-        if left <= 0:
-            raise AssertionError(f"timed out waiting for {needle!r}; got:\n{buf.decode(errors='replace')}")
-        ready, _, _ = select.select([fd], [], [], left)
+class Terminal:
+    """A child process on a pty of ``COLUMNS`` x 50; ``screen()`` is everything it printed, as text."""
+
+    def __init__(self, argv: list[str], home: Path):
+        master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, COLUMNS, 0, 0))
+        env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+        env.update({"ARTIBOT_HOME": str(home), "HOME": str(home.parent), "TERM": "xterm"})
+        self.proc = subprocess.Popen([sys.executable, "-m", "artibot", *argv], stdin=slave, stdout=slave,
+                                     stderr=slave, env=env, close_fds=True)
+        os.close(slave)
+        self.fd = master
+        self.raw = b""
+
+    def read_until(self, needle: bytes, timeout: float = 30.0) -> str:
+        start = len(self.raw)
+        end = time.monotonic() + timeout
+        while needle not in self.raw[start:]:
+            left = end - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"timed out waiting for {needle!r}; got:\n{self.screen()}")
+            if not self._read(left):
+                break
+        return self.text(self.raw[start:])
+
+    def _read(self, timeout: float) -> bool:
+        ready, _, _ = select.select([self.fd], [], [], timeout)
         if ready:
             try:
-                chunk = os.read(fd, 4096)
-            except OSError:
-                break
+                chunk = os.read(self.fd, 65536)
+            except OSError:  # the child closed the pty
+                return False
             if not chunk:
-                break
-            buf += chunk
-    return buf
+                return False
+            self.raw += chunk
+        return True
+
+    def answer(self, keys: str) -> None:
+        os.write(self.fd, keys.encode() + b"\n")
+
+    def finish(self, timeout: float = 30.0) -> int:
+        end = time.monotonic() + timeout
+        while self.proc.poll() is None and time.monotonic() < end:
+            self._read(0.2)
+        while self._read(0.05):
+            pass
+        return self.proc.wait(timeout=1)
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        os.close(self.fd)
+
+    @staticmethod
+    def text(raw: bytes) -> str:
+        return ANSI.sub(b"", raw).decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "")
+
+    def screen(self) -> str:
+        return self.text(self.raw)
 
 
-def test_learn_in_a_terminal(artibot_home: Path) -> None:
-    collect_many(mixed(100))
-    master, slave = pty.openpty()
-    env = {**os.environ, "ARTIBOT_HOME": str(artibot_home), "COLUMNS": "160", "TERM": "xterm"}
-    proc = subprocess.Popen([sys.executable, "-m", "artibot", "learn"], stdin=slave, stdout=slave, stderr=slave,
-                            env=env, close_fds=True)
-    os.close(slave)
+def prepare(home: Path, mode: str) -> None:
+    """Two rounds of data: the first (applied here) promotes DEMOTED; the second (left for the
+    terminal) demotes it again, promotes PROMOTED and moves thresholds — in either mode."""
+    h = Home(home).ensure()
+    if mode == "evidence":
+        h.config_file.write_bytes(orjson.dumps({"learning": {"lifelong": {"mode": "evidence", "system2Cost": 0.05}}}))
+    learner_system = "system2" if mode == "seed" else "system1"  # what earns a promotion in each mode
+    collect_many([record(i, domain="frontend", routed_to=learner_system, pattern=DEMOTED, confidence=0.95,
+                         complexity=0.2) for i in range(60)] + mixed(40, start=1000))
+    assert learn(answers="defaults", flush=True).status == "applied"
+    collect_many([record(100 + i, domain="frontend", routed_to="system1", outcome="failed", pattern=DEMOTED,
+                         confidence=0.95, complexity=0.2) for i in range(80)]
+                 + [record(200 + i, domain="security", routed_to=learner_system, pattern=PROMOTED,
+                           confidence=0.95, complexity=0.2) for i in range(60)]
+                 + mixed(160, start=2000, seed=3))
+
+
+def judged_values(home: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Checkpoint 2's and 3's rows, as the round about to run will show them."""
+    report = learn(home=home, dry_run=True)
+    assert report.evidence is not None
+    thresholds = [dict(r) for r in report.evidence[2].rows]
+    patterns = [dict(r) for r in report.evidence[3].rows]
+    # the data must make the screens worth checking: moves in both directions
+    assert {r["automatic"] for r in patterns} >= {"promote", "demote"}
+    assert any(r["old"] != r["new"] for r in thresholds)
+    return thresholds, patterns
+
+
+def assert_fits(screen: str) -> None:
+    lines = screen.split("\n")
+    wide = [line for line in lines if cell_len(line) > COLUMNS]
+    assert not wide, "lines wider than the terminal:\n" + "\n".join(wide)
+    assert "…" not in screen, f"a value was cut short:\n{screen}"
+
+
+def assert_whole(screen: str, thresholds: list[dict[str, Any]], patterns: list[dict[str, Any]]) -> None:
+    lines = [line.strip() for line in screen.split("\n")]
+    for r in thresholds:
+        row = f"{r['domain']} {r['old']:.3f} {r['new']:.3f}"
+        assert any(" ".join(line.split()).startswith(row) for line in lines), f"no row {row!r} in:\n{screen}"
+    flat = " ".join(screen.split())
+    for r in patterns:
+        # the decision and the key whole, on one line
+        assert any(re.fullmatch(rf"{r['automatic']}\s+{re.escape(r['key'])}", line) for line in lines), \
+            f"no line '{r['automatic']}  {r['key']}' in:\n{screen}"
+        assert " ".join(r["reason"].split()) in flat, f"reason {r['reason']!r} not shown whole"
+
+
+@pytest.mark.parametrize("mode", ["seed", "evidence"])
+def test_learn_at_80_columns(artibot_home: Path, mode: str) -> None:
+    prepare(artibot_home, mode)
+    thresholds, patterns = judged_values(artibot_home)
+    term = Terminal(["learn"], artibot_home)
     try:
-        screen = read_until(master, b"Choose 1-2 [1]:")
-        assert b"Checkpoint 1" in screen and b"Accept" in screen and b"Reset group data" in screen
-        os.write(master, b"\n")  # Enter: the default (Accept)
-        screen = read_until(master, b"Choose 1-2 [1]:")
-        assert b"Checkpoint 2" in screen and b"Revert adjustment" in screen
-        os.write(master, b"2\n")  # Revert
-        screen = read_until(master, b"]:")
-        if b"Checkpoint 3" in screen:
-            os.write(master, b"\n")  # skip: automatic decisions
-        read_until(master, b"applied")
-        assert proc.wait(timeout=20) == 0
+        first = term.read_until(b"Choose 1-2 [1]:")
+        assert "Checkpoint 1" in first and "Accept (default) —" in first and "Reset group data —" in first
+        term.answer("")  # Enter: the default (Accept)
+        second = term.read_until(b"Choose 1-2 [1]:")
+        assert "Checkpoint 2" in second and "Revert adjustment —" in second
+        term.answer("")  # Apply
+        third = term.read_until(b"Choose 1-2 [1]:")
+        assert "Checkpoint 3" in third
+        # every option says what it does: nothing dangles after a dash
+        assert "Skip (default) — take every automatic decision" in third
+        assert not re.search(r"—\s*$", third, re.M)
+        assert_whole(third, [], patterns)
+        term.answer("2")  # decide pattern by pattern
+        for _ in patterns:
+            term.read_until(b"Choose 1-4 [1]:")
+            term.answer("")
+        assert term.finish() == 0
     finally:
-        if proc.poll() is None:
-            proc.kill()
-        os.close(master)
+        term.close()
+    screen = term.screen()
+    assert_fits(screen)
+    assert_whole(screen, thresholds, patterns)
+    assert "applied" in screen
+    log = orjson.loads((artibot_home / "learning-log.json").read_bytes())["rounds"][-1]
+    assert [(a["checkpoint"], a["channel"]) for a in log["answers"]] == [(1, "terminal"), (2, "terminal"),
+                                                                          (3, "terminal")]
+
+
+def test_review_at_80_columns(artibot_home: Path) -> None:
+    prepare(artibot_home, "seed")
+    thresholds, patterns = judged_values(artibot_home)
+    assert learn(answers="defer").status == "deferred"
+    term = Terminal(["review"], artibot_home)
+    try:
+        term.read_until(b"Choose 1-2 [1]:")
+        term.answer("")
+        term.read_until(b"Choose 1-2 [1]:")
+        term.answer("2")  # revert the thresholds
+        term.read_until(b"Choose 1-2 [1]:")
+        term.answer("")  # skip: the automatic decisions
+        assert term.finish() == 0
+    finally:
+        term.close()
+    screen = term.screen()
+    assert_fits(screen)
+    assert_whole(screen, thresholds, patterns)
+    assert "reverted" in screen and "thresholds kept" in screen
+
+
+def test_revert_in_a_terminal_keeps_the_thresholds(artibot_home: Path) -> None:
+    collect_many(mixed(100))
+    term = Terminal(["learn"], artibot_home)
+    try:
+        term.read_until(b"Choose 1-2 [1]:")
+        term.answer("")  # Accept
+        term.read_until(b"Choose 1-2 [1]:")
+        term.answer("2")  # Revert
+        term.read_until(b"]:")
+        term.answer("")
+        assert term.finish() == 0
+    finally:
+        term.close()
     log = orjson.loads((artibot_home / "learning-log.json").read_bytes())["rounds"][-1]
     assert [(a["checkpoint"], a["answer"]) for a in log["answers"]][:2] == [(1, "accept"), (2, "revert")]
-    assert {a["channel"] for a in log["answers"]} == {"terminal"}
     assert not (artibot_home / "thresholds.json").exists()

@@ -18,6 +18,7 @@ import pytest
 from artibot.store import sessions
 from artibot.store.experiences import ExperienceLog
 from artibot.store.home import Home
+from tests.integrations.spools import SpoolView
 
 pytestmark = pytest.mark.slow
 
@@ -92,7 +93,7 @@ def test_a_whole_session_records_two_experiences(env: dict[str, str]) -> None:
     assert [r["tools"] for r in records] == [2, 4] and [r["tool_failures"] for r in records] == [1, 0]
     assert all(r["session_id"] == SID and r["source"] == "claude-code" for r in records)
     assert "<EMAIL>" in records[0]["input"] and "<API_KEY>" in records[1]["input"]
-    assert not sessions.SessionSpool(home, SID).exists()
+    assert not SpoolView(home, SID).exists()
 
     for path in home.root.rglob("*"):
         if path.is_file():
@@ -116,10 +117,11 @@ def test_concurrent_tool_hooks_keep_an_exact_count(env: dict[str, str]) -> None:
     for proc in procs:
         assert proc.wait(timeout=60) == 0
         assert proc.stdout.read() == b""
-    turn = sessions.SessionSpool(home, SID).read()["turn"]
+    turn = SpoolView(home, SID).read()["turn"]
     assert turn["tools"] == n and turn["tool_failures"] == 2
     assert sorted(turn["tool_names"]) == sorted(f"Tool{i}" for i in range(n))
     hook(env, "stop", payload("stop"))
+    hook(env, "session-end", payload("session_end"))
     [record] = ExperienceLog(home).read()
     assert record["tools"] == n and record["tool_failures"] == 2
 
@@ -162,20 +164,48 @@ def _alive(pid: int) -> bool:
         return False
 
 
-@pytest.mark.parametrize("event, fixture", [
-    ("user-prompt-submit", "user_prompt_submit"),
-    ("post-tool-use", "post_tool_use"),
-    ("post-tool-use-failure", "post_tool_use_failure"),
-    ("stop", "stop"),
+LEAN = ("re", "typing", "pathlib", "dataclasses", "inspect", "orjson", "artibot.router", "artibot.privacy",
+        "artibot.config", "artibot.store.home", "artibot.errors")
+"""Not on the tool and stop paths: each costs a share of the interpreter's own start-up."""
+ROUTED = ("artibot.config", "artibot.collector", "artibot.learned_router", "artibot.store.experiences", "orjson",
+          "pickle", "runpy", "dataclasses", "inspect", "typing", "pathlib")
+"""Not on the prompt path once the router cache is warm."""
+
+
+@pytest.mark.parametrize("event, fixture, forbidden", [
+    ("user-prompt-submit", "user_prompt_submit", ROUTED),
+    ("session-start", "session_start", ROUTED + ("artibot.router", "artibot.privacy", "dataclasses")),
+    ("post-tool-use", "post_tool_use", LEAN),
+    ("post-tool-use-failure", "post_tool_use_failure", LEAN),
+    ("permission-request", "permission_request", LEAN),
+    ("stop", "stop", LEAN),
 ])
-def test_prompt_and_tool_paths_import_no_heavy_modules(env: dict[str, str], event: str, fixture: str) -> None:
+def test_hook_paths_import_only_what_they_need(env: dict[str, str], event: str, fixture: str,
+                                               forbidden: tuple[str, ...]) -> None:
+    hook(env, "session-start", payload("session_start"))  # warms the router cache
     hook(env, "user-prompt-submit", payload("user_prompt_submit"))  # an open turn to work on
-    proc = hook(env, event, payload(fixture), "-X", "importtime")
+    launcher = ["-c", "import sys; sys.path[0] or sys.path.pop(0); from artibot.__main__ import main; sys.exit(main())"]
+    proc = subprocess.run([sys.executable, "-X", "importtime", *launcher, "hook", event], input=payload(fixture),
+                          env=env, cwd=Path(env["ARTIBOT_HOME"]).parent, capture_output=True, timeout=60)
+    assert proc.returncode == 0
     imported = {line.split("|")[-1].strip() for line in proc.stderr.decode().splitlines()
                 if line.startswith("import time:") and "|" in line}
     assert "artibot.integrations.claude_code.hooks" in imported
-    heavy = sorted(m for m in imported if any(m == f or m.startswith(f + ".") for f in FORBIDDEN))
+    heavy = sorted(m for m in imported if any(m == f or m.startswith(f + ".") for f in FORBIDDEN + forbidden))
     assert heavy == []
+
+
+def test_the_router_cache_follows_the_state_files(env: dict[str, str]) -> None:
+    home = home_of(env)
+    first = hook(env, "session-start", payload("session_start"))
+    assert "default 0.40" in context_of(first, "SessionStart")
+    from artibot.store import state
+
+    state.write_thresholds(home, {"default": 0.25, "domains": {}})
+    again = hook(env, "session-start", payload("session_start"))
+    assert "default 0.25" in context_of(again, "SessionStart")
+    routed = hook(env, "user-prompt-submit", payload("user_prompt_submit", prompt=ROUTINE))
+    assert "threshold 0.25" in context_of(routed, "UserPromptSubmit")
 
 
 @pytest.mark.parametrize("data", [b"", b"not json at all", b"[]"])
@@ -188,9 +218,24 @@ def test_real_entry_point_survives_bad_stdin(env: dict[str, str], data: bytes) -
 
 def test_bench_script_runs_on_a_tiny_budget() -> None:
     script = Path(__file__).resolve().parents[2] / "scripts" / "bench_hooks.py"
-    proc = subprocess.run([sys.executable, str(script), "--runs", "1", "--warmup", "0"],
+    proc = subprocess.run([sys.executable, str(script), "--runs", "1", "--warmup", "0", "--no-extras"],
                           capture_output=True, timeout=120)
     assert proc.returncode == 0, proc.stderr.decode()
     table = proc.stdout.decode()
-    for row in ("python -c pass", "user-prompt-submit", "post-tool-use", "session-end (spawns learner)"):
+    for row in ("python -c pass (sh -c)", "user-prompt-submit", "post-tool-use", "permission-request", "stop",
+                "python -m artibot hook user-prompt-submit", "session-end"):
         assert row in table
+
+
+def test_the_router_cache_survives_sessions(env: dict[str, str]) -> None:
+    """The experience log and its sidecars change at every session end; the policy does not."""
+    for sid in ("one", "two"):
+        hook(env, "session-start", payload("session_start", session_id=sid))
+        hook(env, "user-prompt-submit", payload("user_prompt_submit", session_id=sid))
+        hook(env, "stop", payload("stop", session_id=sid))
+        hook(env, "session-end", payload("session_end", session_id=sid))
+    cache = home_of(env).sessions_dir / ".router-cache.pickle"
+    before = cache.stat().st_mtime_ns
+    hook(env, "session-start", payload("session_start", session_id="three"))
+    hook(env, "user-prompt-submit", payload("user_prompt_submit", session_id="three"))
+    assert cache.stat().st_mtime_ns == before

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -131,11 +133,12 @@ def test_registered_hooks_match_the_contract(dirs):
     assert "PreToolUse" not in data["hooks"]
     table = {e: (g[0].get("matcher"), g[0]["hooks"][0]) for e, g in data["hooks"].items()}
     assert table["PostToolUse"][0] == "*" and table["PostToolUseFailure"][0] == "*"
+    assert table["PermissionRequest"][0] == "*"
     for event in ("SessionStart", "UserPromptSubmit", "Stop", "SessionEnd"):
         assert table[event][0] is None
     assert {e: h["timeout"] for e, (_, h) in table.items()} == {
         "SessionStart": 10, "UserPromptSubmit": 5, "PostToolUse": 5,
-        "PostToolUseFailure": 5, "Stop": 10, "SessionEnd": 5,
+        "PostToolUseFailure": 5, "PermissionRequest": 5, "Stop": 10, "SessionEnd": 5,
     }
     assert table["PostToolUseFailure"][1]["command"] == "artibot hook post-tool-use-failure"
     assert all(h["type"] == "command" for _, h in table.values())
@@ -145,7 +148,7 @@ def test_summary_counts(dirs):
     (dirs["user_dir"] / "settings.json").write_bytes(dump(MANY_TOOLS))
     plan = plan_install(**dirs)
     lines = plan.summary()
-    assert lines[0].startswith(f"update {dirs['user_dir'] / 'settings.json'}: add 6 artibot hooks (4 other hooks kept)")
+    assert lines[0].startswith(f"update {dirs['user_dir'] / 'settings.json'}: add 7 artibot hooks (4 other hooks kept)")
     assert "backup: settings.json.artibot-backup" in lines[0]
     assert lines[1].startswith(f"create {dirs['user_dir'] / 'commands' / 'learn.md'}")
     assert plan.changed
@@ -186,7 +189,7 @@ def test_uninstall_restores_the_original_bytes(dirs, name, scope):
     plan = uninstall(dirs, scope)
     assert path.read_bytes() == original
     assert not (commands_dir_for(scope, **dirs) / "learn.md").exists()
-    assert plan.summary()[0].startswith(f"update {path}: remove 6 artibot hooks")
+    assert plan.summary()[0].startswith(f"update {path}: remove 7 artibot hooks")
     assert [c.action for c in plan_uninstall(scope, **dirs).changes] == ["unchanged", "unchanged"]
 
 
@@ -220,9 +223,30 @@ def test_missing_files_install_and_uninstall(dirs):
     assert json.loads(path.read_bytes()) == {"hooks": hooks_mapping("artibot")}
     assert path.read_bytes().endswith(b"}\n")
     uninstall(dirs)
+    assert sorted(dirs["user_dir"].iterdir()) == []  # no settings.json, no backup, no commands/
+
+
+@pytest.mark.parametrize("scope", ["user", "project", "local"])
+def test_uninstall_leaves_nothing_install_made(dirs, scope):
+    before = snapshot(dirs["user_dir"].parent), snapshot(dirs["project_dir"])
+    dirs_before = sorted(dirs["user_dir"].parent.rglob("*")) + sorted(dirs["project_dir"].rglob("*"))
+    install(dirs, scope)
+    install(dirs, scope, command="/opt/venv/bin/artibot")  # a re-install over its own file
+    uninstall(dirs, scope, command="/opt/venv/bin/artibot")
+    assert (snapshot(dirs["user_dir"].parent), snapshot(dirs["project_dir"])) == before
+    assert sorted(dirs["user_dir"].parent.rglob("*")) + sorted(dirs["project_dir"].rglob("*")) == dirs_before
+
+
+def test_uninstall_keeps_a_users_empty_settings_file_and_drops_the_backup(dirs):
+    path = dirs["user_dir"] / "settings.json"
+    (dirs["user_dir"] / "commands").mkdir()
+    (dirs["user_dir"] / "commands" / "deploy.md").write_text("deploy it")
+    path.write_bytes(b"{}\n")
+    install(dirs)
+    plan = uninstall(dirs)
     assert path.read_bytes() == b"{}\n"
-    assert not (dirs["user_dir"] / "commands" / "learn.md").exists()
-    assert not (dirs["user_dir"] / "commands" / "learn.md.artibot-backup").exists()
+    assert "remove settings.json.artibot-backup" in plan.summary()[0]
+    assert sorted(p.name for p in dirs["user_dir"].rglob("*")) == ["commands", "deploy.md", "settings.json"]
 
 
 def test_stale_entries_from_an_older_version_are_removed(dirs):
@@ -245,7 +269,7 @@ def test_old_command_prefix_is_replaced_not_duplicated(dirs):
     path.write_bytes(original)
     install(dirs, command="/home/me/.venvs/old/bin/artibot")
     plan = install(dirs, command="/opt/artibot/bin/artibot")
-    assert "replacing 6 from an earlier install" in plan.summary()[0]
+    assert "replacing 7 from an earlier install" in plan.summary()[0]
     data = json.loads(path.read_bytes())
     for spec in HOOKS:
         ours = [h["command"] for h in handlers(data, spec.event) if is_artibot_hook(h["command"], "x")]
@@ -379,6 +403,7 @@ def test_modes(dirs):
     assert stat.S_IMODE(settings.stat().st_mode) == 0o644
     assert stat.S_IMODE(learn.stat().st_mode) == 0o644
     uninstall(dirs)
+    settings.write_text('{"model": "opus"}')
     os.chmod(settings, 0o600)
     install(dirs)
     assert stat.S_IMODE(settings.stat().st_mode) == 0o600  # an existing file keeps its mode
@@ -454,3 +479,19 @@ def test_learn_command_uses_the_installed_prefix():
 def test_module_constants_are_consistent():
     assert installer.BACKUP_SUFFIX == ".artibot-backup"
     assert len({s.cli_event for s in HOOKS}) == len(HOOKS)
+
+
+def test_cli_output_is_not_wrapped_when_piped(tmp_path):
+    home = tmp_path / ("a-rather-long-home-directory-name-" * 3)
+    project = tmp_path / "project"
+    project.mkdir()
+    env = {**os.environ, "HOME": str(home), "ARTIBOT_HOME": str(tmp_path / "data"), "COLUMNS": "80"}
+    env.pop("CLAUDE_PROJECT_DIR", None)
+    for verb in ("install", "uninstall"):
+        proc = subprocess.run([sys.executable, "-m", "artibot", verb, "claude-code"], env=env, cwd=project,
+                              capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        lines = proc.stdout.splitlines()
+        assert lines[0].startswith(("create ", "remove ")) and str(home / ".claude" / "settings.json") in lines[0]
+        assert lines[-1].startswith("done")
+    assert [p.name for p in home.rglob("*")] == [".claude"]  # Claude Code's own home stays

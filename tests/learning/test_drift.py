@@ -12,16 +12,16 @@ from hypothesis import given, settings as hsettings, strategies as st
 from scipy import stats
 
 from artibot.learning.drift import drift_check, stratified_p_value, summarize
+from tests.factories import record
 
 NOW = datetime(2026, 3, 1, tzinfo=timezone.utc)
 DAY = 86400.0
 
 
 def rec(i: int, days_ago: float, system: str, ok: bool, *, domain: str = "api", c: float = 0.3) -> dict:
-    return {"id": f"d{i:06d}", "timestamp": (NOW - timedelta(days=days_ago)).isoformat(), "session_id": None,
-            "input": "x", "domain": domain, "complexity": c, "routed_to": system,
-            "outcome": "success" if ok else "escalated", "latency_ms": 1.0, "confidence": 0.8,
-            "pattern": None, "threshold": 0.4, "propensity": 1.0}
+    return record(i, domain=domain, complexity=c, routed_to=system, outcome="success" if ok else "escalated",
+                  confidence=0.8, id=f"d{i:06d}", timestamp=(NOW - timedelta(days=days_ago)).isoformat(),
+                  session_id=None, input="x", latency_ms=1.0)
 
 
 def outcomes(start: int, n: int, rate: float, days: tuple[float, float], seed: int, *, domain: str = "api",
@@ -111,7 +111,7 @@ def test_drift_report_reads_the_archive_and_the_log(tmp_path):
     from artibot.collector import collect_many
     from artibot.config import settings_from_mapping
     from artibot.cycle import learn
-    from artibot.drift import drift_report
+    from artibot.drift_report import drift_report
 
     old = outcomes(0, 300, 0.9, (10, 40), 8)
     collect_many(old, home=tmp_path)

@@ -18,16 +18,17 @@ from artibot.learning.evidence import PRIOR, decide, propose_round
 from artibot.learning.pooling import PRIOR_PRICE as DEFAULT_PRICE
 from artibot.learning.posterior import beta_bounds, fit_pair
 from artibot.learning.types import DEFAULT_KEY
+from tests import factories
 
 BASE = datetime(2026, 2, 1, tzinfo=timezone.utc)
 
 
 def record(i: int, system: str, ok: bool, *, domain: str = "api", c: float = 0.5, pattern: str | None = None,
            propensity: float | None = 1.0) -> dict:
-    return {"id": f"e{i:06d}", "timestamp": (BASE + timedelta(seconds=i)).isoformat(), "session_id": None,
-            "input": "x", "domain": domain, "complexity": c, "routed_to": system,
-            "outcome": "success" if ok else "failed", "latency_ms": 1.0, "confidence": 0.7,
-            "pattern": pattern, "threshold": 0.4, "propensity": propensity}
+    return factories.record(i, domain=domain, complexity=c, routed_to=system, outcome="success" if ok else "failed",
+                            confidence=0.7, pattern=pattern, id=f"e{i:06d}",
+                            timestamp=(BASE + timedelta(seconds=i)).isoformat(), session_id=None, input="x",
+                            latency_ms=1.0, propensity=propensity)
 
 
 def config(**lifelong) -> object:
@@ -293,7 +294,8 @@ def test_invariants(case):
 # --------------------------------------------------------------------- through the cycle
 def test_learn_in_evidence_mode_defers_and_applies(tmp_path):
     from artibot.collector import collect_many
-    from artibot.cycle import answer_pending, learn
+    from artibot.cycle import learn
+    from artibot.review import answer_pending
 
     s = config(system2Cost=0.05)
     collect_many(world(2000, 9, lambda c: 0.0), home=tmp_path)

@@ -12,7 +12,7 @@ from hypothesis import given, settings as hsettings, strategies as st
 from artibot.learning import frame_from_records
 from artibot.learning.frame import parse_timestamp, parse_timestamps
 
-from .conftest import rec
+from tests.factories import rec
 
 
 def test_columns_codes_and_order() -> None:

@@ -6,7 +6,7 @@ import pytest
 
 from artibot.learning import Thresholds, frame_from_records, propose_round
 
-from .conftest import group_of, rec, settings
+from tests.factories import group_of, rec, settings
 
 S1, S2 = "system1", "system2"
 OK, ESC, FAIL = "success", "escalated", "failed"

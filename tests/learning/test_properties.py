@@ -12,7 +12,7 @@ from hypothesis import given, settings as hsettings, strategies as st
 
 from artibot.learning import PatternStats, RoundProposal, Thresholds, frame_from_records, propose_round
 
-from .conftest import BASE, settings
+from tests.factories import BASE, settings
 
 EPS = 1e-12
 DOMAINS = ("api", "data", "web", "zeta")

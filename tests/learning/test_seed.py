@@ -18,7 +18,7 @@ from artibot.learning import (
     propose_round,
 )
 
-from .conftest import rec, settings
+from tests.factories import rec, settings
 
 
 def mixed(n: int, start: int = 0) -> list[dict]:

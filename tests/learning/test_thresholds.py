@@ -8,7 +8,7 @@ from artibot.config import RouterSettings
 from artibot.learning import Thresholds, frame_from_records, propose_round
 from artibot.learning.thresholds import step
 
-from .conftest import group_of, settings
+from tests.factories import group_of, settings
 
 S1, S2 = "system1", "system2"
 OK, FAIL = "success", "failed"

@@ -6,7 +6,7 @@ import pytest
 
 from artibot.learning import PatternStats, Thresholds, apply_decisions, frame_from_records, propose_round
 
-from .conftest import rec, settings
+from tests.factories import rec, settings
 
 S1, S2 = "system1", "system2"
 OK, ESC, FAIL = "success", "escalated", "failed"

@@ -16,7 +16,8 @@ ROUTER_DIR = Path(artibot.router.__file__).parent
 HEAVY = ("numpy", "scipy", "typer", "rich", "pydantic", "orjson", "click")
 ALLOWED_IMPORTS = {
     "__future__", "re", "math", "random", "dataclasses", "hashlib", "unicodedata", "typing",
-    "types", "collections", "itertools", "functools", "artibot.errors",
+    "types", "collections", "collections.abc", "itertools", "functools", "artibot.errors",
+    "artibot.frozen",  # immutable records without dataclasses (pure, stdlib-free)
 }
 
 

@@ -14,6 +14,7 @@ import pytest
 from artibot.experience import validate
 from artibot.store.experiences import ExperienceLog
 from artibot.store.home import Home
+from tests import factories
 
 pytestmark = pytest.mark.slow
 ctx = mp.get_context("fork")
@@ -23,9 +24,8 @@ PER_WRITER = 200
 
 
 def record(writer: int, n: int) -> dict:
-    return validate({"id": f"w{writer}-{n:04d}", "input": f"writer {writer} record {n}", "domain": "data",
-                     "complexity": 0.5, "routed_to": "system2", "outcome": "success", "latency_ms": n,
-                     "confidence": 0.5})
+    return validate(factories.record(n, id=f"w{writer}-{n:04d}", input=f"writer {writer} record {n}", domain="data",
+                                     routed_to="system2", latency_ms=n, confidence=0.5))
 
 
 def writer(root: str, index: int, seed: int, start, errors) -> None:

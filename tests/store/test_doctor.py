@@ -15,12 +15,12 @@ from artibot.store import doctor, snapshots, state
 from artibot.store.documents import dump_document, write_document
 from artibot.store.experiences import MOVE_MARKER, ExperienceLog, encode, render
 from artibot.store.home import Home
+from tests.factories import record
 
 
 def make(i: int) -> dict:
-    return validate({"id": f"r{i:03d}", "timestamp": "2026-01-31T09:30:00Z", "input": f"request {i}",
-                     "domain": "data", "complexity": 0.5, "routed_to": "system1", "outcome": "success",
-                     "latency_ms": 1, "confidence": 0.5})
+    return validate(record(i, id=f"r{i:03d}", timestamp="2026-01-31T09:30:00Z", domain="data", latency_ms=1,
+                           confidence=0.5))
 
 
 @pytest.fixture
@@ -222,15 +222,19 @@ def test_a_log_in_another_json_layout_is_rewritten_with_the_same_records(home):
     assert home.experiences.read_bytes() == render(records)
 
 
-def test_invalid_records_and_repeated_ids_are_reported_but_not_edited(home):
-    data = render([make(2), {**make(3), "complexity": 7}, make(2)])
+def test_invalid_records_and_repeated_ids_are_reported_then_quarantined(home):
+    data = render([make(2), {**make(3), "complexity": 7}, make(2), make(4)])
     home.experiences.write_bytes(data)
     found = [f for f in doctor.check(home) if f.path == home.experiences]
-    assert {f.severity for f in found} == {"warning"}
+    assert {f.severity for f in found} == {"error", "warning"}
     text = " ".join(f.problem for f in found)
-    assert "record 2" in text and "complexity" in text and "repeat an id" in text
+    assert "line 3" in text and "complexity" in text and "repeat an id" in text
+    assert home.experiences.read_bytes() == data  # check only reads
     doctor.repair(home)
-    assert home.experiences.read_bytes() == data
+    assert [r["id"] for r in ExperienceLog(home).read()] == ["r002", "r004"]
+    [kept] = home.quarantine_dir.glob("*.bad-records")
+    assert kept.read_bytes() == encode({**make(3), "complexity": 7}) + b"\n" + encode(make(2)) + b"\n"
+    assert all(f.severity == "ok" for f in doctor.check(home))
 
 
 def test_an_interrupted_archive_move_is_finished(home):

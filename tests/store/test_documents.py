@@ -8,6 +8,8 @@ import stat
 import orjson
 import pytest
 
+from artibot.errors import StoreError
+
 from artibot.errors import CorruptFileError, UnsafePathError
 from artibot.store import documents, state
 from artibot.store.documents import dump_document, read_document, write_document
@@ -62,11 +64,6 @@ SCHEMA_FAILURES = {
     "transfer-log": [{"events": "none"}],
     "pending-review": [{"round_id": 3, "proposal": {}}, {"round_id": "r"}],
 }
-
-
-@pytest.fixture
-def home(artibot_home) -> Home:
-    return Home(artibot_home).ensure()
 
 
 def place(home: Home, kind: str, data: bytes):
@@ -125,7 +122,7 @@ def test_a_symlink_in_place_of_a_state_file_is_refused(home, tmp_path):
     target = tmp_path / "elsewhere.json"
     original = good_bytes("thresholds")
     target.write_bytes(original)
-    os.symlink(target, home.thresholds)
+    os.symlink(target, home.ensure().thresholds)
     with pytest.raises(UnsafePathError):
         state.read_thresholds(home)
     with pytest.raises(UnsafePathError):
@@ -134,7 +131,7 @@ def test_a_symlink_in_place_of_a_state_file_is_refused(home, tmp_path):
 
 
 def test_a_folder_in_place_of_a_state_file_is_refused(home):
-    home.thresholds.mkdir()
+    home.ensure().thresholds.mkdir()
     with pytest.raises(UnsafePathError, match="not a regular file"):
         state.read_thresholds(home)
 
@@ -155,7 +152,7 @@ def test_a_write_that_fails_leaves_the_old_file_and_no_temp(home, monkeypatch):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", boom)
-    with pytest.raises(OSError):
+    with pytest.raises(StoreError, match="thresholds.json: No space left on device; the disk is full"):
         state.write_thresholds(home, {"default": 0.6, "domains": {}})
     monkeypatch.undo()
     assert home.thresholds.read_bytes() == before

@@ -12,20 +12,17 @@ import pytest
 
 from artibot.errors import CorruptFileError, StoreError, UnsafePathError
 from artibot.experience import validate
+from artibot.store import archive as archive_module
 from artibot.store import documents, fs
 from artibot.store import experiences as experiences_module
 from artibot.store.experiences import EMPTY, MOVE_MARKER, ExperienceLog, encode, render
 from artibot.store.home import Home
+from tests.factories import record
 
 
 def make(i: int, **extra) -> dict:
-    return validate({"id": f"r{i:05d}", "timestamp": "2026-01-31T09:30:00+09:00", "input": f"request {i}", "domain": "backend", "complexity": 0.5,
-                     "routed_to": "system1", "outcome": "success", "latency_ms": 10, "confidence": 0.8, **extra})
-
-
-@pytest.fixture
-def home(artibot_home) -> Home:
-    return Home(artibot_home)
+    return validate({**record(i, id=f"r{i:05d}", timestamp="2026-01-31T09:30:00+09:00", latency_ms=10,
+                              confidence=0.8), **extra})
 
 
 @pytest.fixture
@@ -35,6 +32,16 @@ def log(home) -> ExperienceLog:
 
 def ids(records) -> list[str]:
     return [r["id"] for r in records]
+
+
+def seen_then_repaired(home: Home) -> list[str]:
+    """What a reader sees (writing nothing), checked equal to what stays after a writer's repair."""
+    before = home.experiences.read_bytes()
+    seen = ids(ExperienceLog(home).read())
+    assert home.experiences.read_bytes() == before  # readers never write
+    ExperienceLog(home).repair()
+    assert ids(ExperienceLog(home).read()) == seen
+    return seen
 
 
 def quarantined(home: Home) -> list[bytes]:
@@ -78,7 +85,9 @@ def test_an_append_writes_only_its_own_bytes(home, log, monkeypatch):
     log.append([make(3000)])
     monkeypatch.undo()
     line = len(encode(make(3000)))
-    assert sum(written) == 64 + len(b",") + line + len(b"\n]\n")  # the journal, then the record alone
+    # the journal armed, the record alone, the journal blanked; then the id index: one
+    # fingerprint and its header
+    assert written == [64, len(b",") + line + len(b"\n]\n"), 64, 8, 64]
     assert home.experiences.stat().st_ino == inode  # appended in place, never replaced
     assert log.count() == 3001
 
@@ -130,7 +139,7 @@ def test_a_torn_batch_is_cut_whole_into_quarantine(home, log, keep):
     batch = [make(2), make(3), make(4)]
     torn = start_torn_append(home, log, batch, keep)
     assert not home.experiences.read_bytes().endswith(b"\n]\n")
-    assert ids(ExperienceLog(home).read()) == ["r00000", "r00001"]
+    assert seen_then_repaired(home) == ["r00000", "r00001"]
     assert quarantined(home) == [torn]
     assert home.experiences.read_bytes() == render([make(0), make(1)])
 
@@ -146,7 +155,7 @@ def test_a_torn_first_append_leaves_an_empty_array(home, log):
     with open(path, "r+b") as fh:
         fh.seek(2)
         fh.write(payload[:30])
-    assert ExperienceLog(home).read() == []
+    assert seen_then_repaired(home) == []
     assert path.read_bytes() == EMPTY
     assert quarantined(home) == [payload[:30]]
 
@@ -166,7 +175,7 @@ def test_without_a_journal_every_complete_line_is_kept(home, log):
     data = path.read_bytes()[:-2] + b"," + encode(make(1)) + b"\n," + encode(make(2))[:20]
     path.write_bytes(data)
     home.experiences_lock.write_bytes(b"")  # journal lost
-    assert ids(ExperienceLog(home).read()) == ["r00000", "r00001"]
+    assert seen_then_repaired(home) == ["r00000", "r00001"]
     assert quarantined(home) == [b"," + encode(make(2))[:20]]
 
 
@@ -183,7 +192,7 @@ def test_a_missing_closing_bracket_is_restored_without_quarantine(home, log):
     path = home.experiences
     path.write_bytes(path.read_bytes()[:-2])
     home.experiences_lock.write_bytes(b"")
-    assert ids(ExperienceLog(home).read()) == ["r00000"]
+    assert seen_then_repaired(home) == ["r00000"]
     assert path.read_bytes().endswith(b"\n]\n") and quarantined(home) == []
 
 
@@ -307,7 +316,7 @@ def crash_when_writing(monkeypatch, name: str, *, after: bool = False) -> None:
         if Path(path).name == name:
             raise Crash
 
-    for module in (experiences_module, documents):  # every module the move may write through
+    for module in (experiences_module, documents, archive_module):  # every module the move may write through
         if hasattr(module, "atomic_write_bytes"):
             monkeypatch.setattr(module, "atomic_write_bytes", write)
 
@@ -325,8 +334,12 @@ def test_a_crash_after_the_archive_write_is_finished_by_the_next_open(home, log,
     assert (home.archive_dir / MOVE_MARKER).exists()
     assert (home.archive_dir / "round-1.json").exists()
     assert home.experiences.read_bytes().count(b"\n") == 5 + 2  # the file still holds them...
-    left = ExperienceLog(home).read()  # ...until the next open finishes the move
+    left = ExperienceLog(home).read()  # ...a reader sees the move finished, writing nothing...
     assert ids(left) == ["r00001", "r00003", "r00004"]
+    assert (home.archive_dir / MOVE_MARKER).exists()
+    ExperienceLog(home).repair()  # ...and the next writer finishes it
+    assert ids(ExperienceLog(home).read()) == ids(left)
+    assert home.experiences.read_bytes().count(b"\n") == 3 + 2
     assert not (home.archive_dir / MOVE_MARKER).exists()
     archived = ids(orjson.loads((home.archive_dir / "round-1.json").read_bytes())["records"])
     assert sorted(archived + ids(left)) == [f"r{i:05d}" for i in range(5)]
@@ -340,6 +353,7 @@ def test_a_crash_before_the_archive_write_leaves_the_log_as_it_was(home, log, mo
         log.move_to_archive(["r00000"], "round-1")
     monkeypatch.undo()
     assert ids(ExperienceLog(home).read()) == ["r00000", "r00001", "r00002"]
+    ExperienceLog(home).repair()
     assert home.experiences.read_bytes() == before
     assert not (home.archive_dir / MOVE_MARKER).exists()
     assert not (home.archive_dir / "round-1.json").exists()
@@ -347,15 +361,19 @@ def test_a_crash_before_the_archive_write_leaves_the_log_as_it_was(home, log, mo
 
 def test_a_crash_after_the_log_rewrite_is_harmless(home, log, monkeypatch):
     log.append([make(i) for i in range(3)])
-    def die_on_marker(self, *args, **kwargs):
-        if self.name == MOVE_MARKER:
-            raise Crash
-        return os.unlink(self)
+    real = os.unlink
 
-    monkeypatch.setattr(type(home.archive_dir), "unlink", die_on_marker)
+    def die_on_marker(path, *args, **kwargs):
+        if Path(path).name == MOVE_MARKER:
+            raise Crash
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "unlink", die_on_marker)
     with pytest.raises(Crash):
         log.move_to_archive(["r00001"], "round-1")
     monkeypatch.undo()
+    assert ids(ExperienceLog(home).read()) == ["r00000", "r00002"]
+    ExperienceLog(home).repair()
     assert ids(ExperienceLog(home).read()) == ["r00000", "r00002"]
     assert not (home.archive_dir / MOVE_MARKER).exists()
 
@@ -364,10 +382,11 @@ def test_a_move_followed_by_its_restore_gives_the_same_file(home, log):
     log.append([make(i) for i in range(6)])
     before = home.experiences.read_bytes()
     log.move_to_archive(["r00001", "r00004"], "round-1")
-    archive = orjson.loads((home.archive_dir / "round-1.json").read_bytes())
-    assert log.restore(archive["records"], archive.get("positions")) == 2
+    assert log.restore_archive("round-1") == 2
     assert home.experiences.read_bytes() == before
-    assert log.restore(archive["records"], archive.get("positions")) == 0  # already back: no duplicates
+    assert log.restore_archive("round-1") == 0  # retired: restoring again adds nothing
+    [retired] = home.archive_dir.glob("round-1.rolled-back-*.json")
+    assert len(orjson.loads(retired.read_bytes())["records"]) == 2  # kept, no longer live
 
 
 def test_a_pretty_printed_array_from_another_writer_is_adopted_not_cut(tmp_path) -> None:
@@ -383,6 +402,47 @@ def test_a_pretty_printed_array_from_another_writer_is_adopted_not_cut(tmp_path)
     home.experiences.write_bytes(original)
     log = ExperienceLog(home)
     log.append([{"id": "new1"}])
-    assert [r["id"] for r in log.read()] == ["old1", "old2", "new1"]
+    assert [r["id"] for r in orjson.loads(log.read_bytes())] == ["old1", "old2", "new1"]
     kept = list(home.quarantine_dir.glob("*.relaid"))
     assert len(kept) == 1 and kept[0].read_bytes() == original
+
+
+# ------------------------------------------------------------------ the journal's life (issue 11)
+def test_the_journal_is_blank_after_a_successful_append(home, log, monkeypatch):
+    synced = []
+    real = os.fdatasync
+    monkeypatch.setattr(os, "fdatasync", lambda fd: synced.append(os.readlink(f"/proc/self/fd/{fd}")) or real(fd))
+    log.append([make(0), make(1)])
+    monkeypatch.undo()
+    assert home.experiences_lock.read_bytes()[:64].strip() == b""
+    # armed and synced before the write, the data synced, then blanked (unsynced: a stale
+    # journal never applies, see test_a_stale_journal_never_cuts_a_complete_append)
+    assert [Path(p).name for p in synced] == [".daily-experiences.lock", "daily-experiences.json"]
+
+
+def test_a_power_cut_mid_append_is_cut_at_the_journal_even_when_the_size_is_complete(home, log):
+    log.append([make(0), make(1)])
+    path = home.experiences
+    start = path.stat().st_size - 2
+    payload = b"," + encode(make(2)) + b"\n," + encode(make(3)) + b"\n]\n"
+    # the journal reached the disk, the file grew, but the data blocks did not: zeros
+    home.experiences_lock.write_bytes(f"{start} {path.stat().st_ino} {start + len(payload)}".encode().ljust(64))
+    with open(path, "r+b") as fh:
+        fh.seek(start)
+        fh.write(b"\x00" * len(payload))
+    assert seen_then_repaired(home) == ["r00000", "r00001"]
+
+
+def test_a_stale_journal_never_cuts_a_complete_append(home, log):
+    """The review's repro with the journal left armed (as if its blanking was lost in a power
+    cut): bytes past the journalled append's end are not the append's, so only they go."""
+    log.append([make(i) for i in range(3)])
+    before = home.experiences_lock.read_bytes()
+    size = home.experiences.stat().st_size
+    log.append([make(i) for i in range(3, 8)])
+    end = home.experiences.stat().st_size
+    home.experiences_lock.write_bytes(f"{size - 2} {home.experiences.stat().st_ino} {end}".encode().ljust(64))
+    data = home.experiences.read_bytes()
+    home.experiences.write_bytes(data[:-2] + b',{"id":"torn","input":"half')
+    assert seen_then_repaired(home) == [f"r{i:05d}" for i in range(8)]
+    assert quarantined(home) == [b',{"id":"torn","input":"half'] and before.strip() == b""

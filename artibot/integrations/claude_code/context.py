@@ -8,7 +8,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+TYPE_CHECKING = False  # not typing's: imported by every prompt hook
+if TYPE_CHECKING:
+    from typing import Any, Mapping, Sequence
 
 SESSION_CONTEXT_LIMIT = 2_000
 """Characters of SessionStart context (Claude Code accepts 10,000; this one is read every session)."""
@@ -35,7 +37,8 @@ def _num(value: Any) -> str:
 
 
 def session_context(summary: Mapping[str, Any] | None, *, pending_review: bool,
-                    problems: Sequence[str] = (), limit: int = SESSION_CONTEXT_LIMIT) -> str:
+                    problems: Sequence[str] = (), notices: Sequence[str] = (),
+                    limit: int = SESSION_CONTEXT_LIMIT) -> str:
     """The SessionStart context: thresholds, active System 1 patterns, pending review, problems.
 
     ``summary`` is ``Router.summary()`` (None when the state could not be loaded).
@@ -58,9 +61,17 @@ def session_context(summary: Mapping[str, Any] | None, *, pending_review: bool,
             lines.append("- System 1 patterns: none active yet.")
     if pending_review:
         lines.append(f"- {PENDING_NOTICE}")
+    for notice in notices:  # an applied round measured worse (issue 12): tell the user, never roll back
+        lines.append(f"- Tell the user: artibot found a learning round made routing worse: {notice}")
     for problem in problems:
         lines.append(f"- artibot problem: {problem}")
     return truncate("\n".join(lines), limit)
+
+
+def policy_summary(policy: Any) -> dict[str, Any]:
+    """What :func:`session_context` shows of a routing policy (as ``Router.summary()``)."""
+    return {"thresholds": {"default": policy.default_threshold, "domains": dict(policy.domain_thresholds)},
+            "system1_patterns": sorted(policy.cache)}
 
 
 def routing_line(decision: Mapping[str, Any]) -> str:

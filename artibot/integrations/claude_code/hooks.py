@@ -6,42 +6,24 @@ non-zero exit would show an error in the user's session, and exit 2 would erase 
 prompt. Errors go to ``<home>/logs/hooks.log`` (time, event, exception type and
 message, never the prompt).
 
-The per-prompt and per-tool paths import only the store, the router and the
-anonymizer: no numpy, scipy, typer, rich or pydantic (checked by a test).
-
-What each event does:
-
-* ``session-start`` — context for Claude (thresholds, System 1 patterns, a pending
-  review); closes the open turns of spools idle for :data:`STALE_SESSION_MS` (sessions
-  that crashed or never came back) as ``failed``; starts a learner if the last start is
-  stale and a batch is ready.
-* ``user-prompt-submit`` — closes an open turn as ``failed`` (no ``Stop`` came: the
-  user interrupted), routes the prompt, keeps the decision and the *anonymized* text in
-  the session spool, tells Claude the route in one line.
-* ``post-tool-use`` / ``post-tool-use-failure`` — counts the tool call in the turn.
-* ``stop`` — closes the turn with the outcome of :mod:`.turns` and collects it.
-* ``session-end`` — closes an open turn as ``failed``, removes the spool, starts the
-  detached learner and returns.
-* ``nightly-learner`` — the learner itself: one unattended cycle.
-* ``pre-tool-use`` — nothing (not installed by default).
+Every hook is a whole Python process that Claude Code waits for, so this module and
+the tool and stop paths import only :mod:`os`, :mod:`sys`, :mod:`time` and
+:mod:`artibot.store.hookio`; the prompt path adds the router and the anonymizer; the
+rest (the experience log, the config, the learner) is imported only by the events
+that need it. ``scripts/bench_hooks.py`` measures each event against ``python -c pass``.
+What each event does is in :mod:`.handlers`.
 """
 
 from __future__ import annotations
 
 import sys
 import time
-from typing import TYPE_CHECKING, Any, Callable
 
-if TYPE_CHECKING:
-    from artibot.store.home import Home
+from artibot.store import hookio
 
-STALE_SESSION_MS = 24 * 3600 * 1000
-"""A spool not written for this long belongs to a session that crashed or never came back."""
+MAX_PAYLOAD_BYTES = 32_000_000
+"""A larger payload is read and dropped (logged): Claude Code must never block on our stdin."""
 
-MAX_STALE_PER_START = 20
-"""Stale spools closed per SessionStart (bounds the hook's time; the rest wait for the next one)."""
-
-MAX_PAYLOAD_BYTES = 20_000_000
 LOG_MESSAGE_CHARS = 300
 
 
@@ -53,8 +35,8 @@ class HookCall:
 
     def __init__(self, event: str):
         self.event = event
-        self.home: "Home | None" = None
-        self.payload: dict[str, Any] = {}
+        self.root = ""
+        self.payload: dict = {}
         self.now = 0
         self.secret: str | None = None
         """The prompt text, kept out of every log line."""
@@ -64,8 +46,20 @@ class HookCall:
         sid = self.payload.get("session_id")
         return sid if isinstance(sid, str) and sid else None
 
+    def field(self, name: str) -> str | None:
+        value = self.payload.get(name)
+        return value if isinstance(value, str) and value else None
+
+    def home(self):
+        """The :class:`~artibot.store.home.Home` (imported only by the events that need it)."""
+        from artibot.store.home import Home
+
+        from pathlib import Path
+
+        return Home(Path(self.root))
+
     def log(self, what: str) -> None:
-        write_log(self.home, self.event, what)
+        write_log(self.root, self.event, what)
 
     def log_error(self, exc: BaseException, doing: str = "") -> None:
         prefix = f"{doing}: " if doing else ""
@@ -74,7 +68,7 @@ class HookCall:
             message = without_prompt(message, self.secret)
         self.log(f"{prefix}{type(exc).__name__}: {message}")
 
-    def attempt(self, doing: str, fn: Callable[[], Any]) -> Any:
+    def attempt(self, doing: str, fn):
         """``fn()``, or None after logging if it raised: one failing step never stops the others."""
         try:
             return fn()
@@ -86,7 +80,7 @@ class HookCall:
 def without_prompt(text: str, prompt: str) -> str:
     """An error message with the prompt kept out: replaced where quoted whole, withheld if it
     quotes a part of it (any 16 characters), and what is left anonymized."""
-    prompt = " ".join(prompt.split())
+    prompt = " ".join(prompt[:100_000].split())
     if not prompt:
         return text
     text = text.replace(prompt, "<PROMPT>")
@@ -100,43 +94,37 @@ def without_prompt(text: str, prompt: str) -> str:
     return anonymize(text)
 
 
-def write_log(home: "Home | None", event: str, what: str) -> None:
+def write_log(root: str, event: str, what: str) -> None:
     """Append one line to ``logs/hooks.log``; if even that fails, there is nowhere left to report."""
     try:
         text = " ".join(what.split())
         event = " ".join(event.split())[:40]
         if len(text) > LOG_MESSAGE_CHARS:
             text = text[:LOG_MESSAGE_CHARS] + "…"
-        if home is None:
-            from artibot.store.home import Home
-
-            home = Home.resolve()
-        from artibot.store.sessions import append_hook_log
-
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        append_hook_log(home, f"{stamp}\t{event or '-'}\t{text}")
+        hookio.append_log(root or hookio.home_root(), f"{stamp}\t{event or '-'}\t{text}")
     except Exception:  # noqa: BLE001 - the log is the last resort; a hook never fails over it
         pass
 
 
-def read_payload(call: HookCall) -> dict[str, Any] | None:
+def read_payload(call: HookCall) -> dict | None:
     """The payload object from stdin, or None (logged) when there is none or it is not JSON."""
-    import orjson
-
     stream = sys.stdin
     if stream is None or stream.isatty():
         call.log("no payload: stdin is not a pipe")
         return None
     data = stream.buffer.read(MAX_PAYLOAD_BYTES + 1)
+    if len(data) > MAX_PAYLOAD_BYTES:
+        while stream.buffer.read(1 << 20):  # drain, so Claude Code's write never blocks
+            pass
+        call.log(f"payload larger than {MAX_PAYLOAD_BYTES} bytes, ignored")
+        return None
     if not data.strip():
         call.log("empty payload on stdin")
         return None
-    if len(data) > MAX_PAYLOAD_BYTES:
-        call.log(f"payload larger than {MAX_PAYLOAD_BYTES} bytes, ignored")
-        return None
     try:
-        payload = orjson.loads(data)
-    except orjson.JSONDecodeError as exc:
+        payload = hookio.loads(data)
+    except (ValueError, UnicodeDecodeError) as exc:
         call.log(f"payload is not JSON ({exc})")
         return None
     if not isinstance(payload, dict):
@@ -145,12 +133,10 @@ def read_payload(call: HookCall) -> dict[str, Any] | None:
     return payload
 
 
-def emit(output: dict[str, Any]) -> None:
+def emit(output: dict) -> None:
     """The one place that writes hook JSON to stdout."""
-    import orjson
-
     try:
-        sys.stdout.write(orjson.dumps(output).decode("utf-8"))
+        sys.stdout.write(hookio.dumps(output))
         sys.stdout.flush()
     except OSError:
         # Claude Code stopped reading: point stdout at /dev/null so the interpreter's own
@@ -167,11 +153,10 @@ def main(argv: list[str]) -> int:
     """Run the hook named by ``argv[0]``; always returns 0."""
     call = HookCall(event=argv[0] if argv else "")
     try:
-        from artibot.store.home import Home
-        from artibot.store.sessions import now_ms
+        from artibot.integrations.claude_code.handlers import HANDLERS
 
-        call.home = Home.resolve()
-        call.now = now_ms()
+        call.root = hookio.home_root()
+        call.now = hookio.now_ms()
         handler = HANDLERS.get(call.event)
         if handler is None:
             call.log(f"unknown hook event {call.event!r} (known: {', '.join(sorted(HANDLERS))})")
@@ -187,208 +172,3 @@ def main(argv: list[str]) -> int:
     except BaseException as exc:  # noqa: BLE001 - exit 0 even on SystemExit/KeyboardInterrupt: exit 2 would block Claude
         call.log_error(exc)
     return 0
-
-
-# --------------------------------------------------------------------- closing turns
-def close_turn(call: HookCall, doc: dict[str, Any], *, closed_by: str, forced_failure: str | None = None) -> None:
-    """Collect the spool's open turn as an experience and clear it (under the caller's spool lock).
-
-    The turn is cleared even if collecting fails (logged): a turn that could not be
-    recorded now would otherwise be closed again later with the wrong outcome.
-    """
-    from artibot.integrations.claude_code import turns
-
-    turn = doc.get("turn")
-    if not turn:
-        return
-    doc["turn"] = None
-    if forced_failure:
-        outcome, reason = "failed", forced_failure
-    else:
-        outcome, reason = turns.infer_outcome(turn)
-    session_id = doc.get("session_id") if isinstance(doc.get("session_id"), str) else call.session_id
-    record = turns.experience(turn, outcome=outcome, reason=reason, now=call.now,
-                              session_id=session_id, closed_by=closed_by)
-
-    def save() -> None:
-        from artibot.collector import collect
-
-        collect(record, home=call.home)
-
-    call.attempt(f"recording the {closed_by} turn", save)
-
-
-def _spool(call: HookCall):
-    from artibot.store.sessions import SessionSpool
-
-    return SessionSpool(call.home, call.session_id)
-
-
-def _note_quarantine(call: HookCall, spool: Any) -> None:
-    if spool.quarantined is not None:
-        call.log(f"damaged session spool moved to {spool.quarantined}")
-
-
-# --------------------------------------------------------------------- handlers
-def session_start(call: HookCall) -> dict[str, Any]:
-    from artibot.integrations.claude_code import context
-    from artibot.store.fs import check_regular
-
-    problems: list[str] = []
-    router = None
-    try:
-        from artibot.routing import Router
-
-        router = Router.load(call.home)
-    except Exception as exc:  # the context still goes out, naming the problem
-        call.log_error(exc, "loading the learned state")
-        problems.append(str(exc))
-    call.attempt("closing stale sessions", lambda: close_stale_sessions(call))
-    if router is not None:
-        call.attempt("starting the learner", lambda: _start_learner(call, router.settings, stale_only=True))
-    pending = bool(call.attempt("checking for a pending review", lambda: check_regular(call.home.pending_review)))
-    text = context.session_context(router.summary() if router is not None else None,
-                                   pending_review=pending, problems=problems)
-    return context.hook_output("SessionStart", text)
-
-
-def close_stale_sessions(call: HookCall) -> None:
-    from artibot.store import sessions
-
-    stale = sessions.stale_spools(call.home, older_than_ms=STALE_SESSION_MS, now=call.now,
-                                  exclude=call.session_id)
-    for spool in stale[:MAX_STALE_PER_START]:
-        def close_one(spool: Any = spool) -> None:
-            with spool.edit(create=False, timeout=0) as doc:
-                if doc is not None:
-                    close_turn(call, doc, closed_by="stale-session",
-                               forced_failure="the session never came back to close the turn")
-            spool.remove()
-
-        call.attempt(f"closing stale spool {spool.path.name}", close_one)
-
-
-def user_prompt_submit(call: HookCall) -> dict[str, Any] | None:
-    prompt = call.payload.get("prompt")
-    if not isinstance(prompt, str) or not prompt.strip():
-        call.log("no prompt text in the payload; nothing routed")
-        return None
-    call.secret = prompt
-    from artibot.integrations.claude_code import context, turns
-    from artibot.privacy import anonymize
-    from artibot.routing import Router
-
-    router = Router.load(call.home)
-    decision = router.route(prompt)
-    fields = {name: getattr(decision, name, None) for name in turns.DECISION_FIELDS}
-    prompt_id = call.payload.get("prompt_id")
-    turn = turns.open_turn(fields, anonymize(prompt), now=call.now,
-                           prompt_id=prompt_id if isinstance(prompt_id, str) else None)
-
-    def keep() -> None:
-        spool = _spool(call)
-        with spool.edit(create=True) as doc:
-            close_turn(call, doc, closed_by="next-prompt",
-                       forced_failure="no Stop before the next prompt (interrupted)")
-            doc["turn"] = turn
-        _note_quarantine(call, spool)
-
-    call.attempt("keeping the turn", keep)
-    return context.hook_output("UserPromptSubmit", context.routing_line(fields))
-
-
-def pre_tool_use(call: HookCall) -> None:
-    return None
-
-
-def _tool_call(call: HookCall, *, failed: bool) -> None:
-    from artibot.integrations.claude_code import turns
-
-    tool = call.payload.get("tool_name")
-    spool = _spool(call)
-    with spool.edit(create=False) as doc:
-        if doc is None or not doc.get("turn"):
-            return
-        doc["turn"] = turns.add_tool(
-            doc["turn"], tool=tool if isinstance(tool, str) else None, failed=failed,
-            interrupted=failed and call.payload.get("is_interrupt") is True,
-            duration_ms=call.payload.get("duration_ms"), now=call.now)
-    _note_quarantine(call, spool)
-
-
-def post_tool_use(call: HookCall) -> None:
-    _tool_call(call, failed=False)
-
-
-def post_tool_use_failure(call: HookCall) -> None:
-    _tool_call(call, failed=True)
-
-
-def stop(call: HookCall) -> None:
-    # Also with stop_hook_active: the first Stop closes the turn, later ones find none.
-    spool = _spool(call)
-    with spool.edit(create=False) as doc:
-        if doc is not None:
-            close_turn(call, doc, closed_by="stop")
-
-
-def session_end(call: HookCall) -> None:
-    spool = _spool(call)
-
-    def close() -> None:
-        with spool.edit(create=False) as doc:
-            if doc is not None:
-                close_turn(call, doc, closed_by="session-end",
-                           forced_failure="the session ended before the turn's Stop")
-        spool.remove()
-
-    call.attempt("closing the session", close)
-
-    def start() -> None:
-        from artibot.config import load_settings
-
-        _start_learner(call, load_settings(call.home.root), stale_only=False)
-
-    call.attempt("starting the learner", start)
-
-
-def _start_learner(call: HookCall, settings: Any, *, stale_only: bool) -> None:
-    from artibot.integrations.claude_code import learner
-
-    if stale_only:
-        stale, why = learner.stamp_is_stale(call.home, now=call.now)
-        if not stale:
-            return
-        result = learner.spawn(call.home, settings, now=call.now, reason=f"{call.event} ({why})")
-    else:
-        result = learner.spawn(call.home, settings, now=call.now, reason=call.event)
-    call.log((f"learner started, pid {result.pid}: " if result.started else "") + result.reason)
-
-
-def nightly_learner(call: HookCall) -> None:
-    from artibot.errors import LockTimeout
-
-    try:
-        from artibot.cycle import learn
-    except ImportError as exc:
-        call.log(f"learner not available ({exc})")
-        return
-    call.log("learner running")
-    try:
-        report = learn(home=call.home.root, answers="unattended")
-    except LockTimeout as exc:
-        call.log(f"learner skipped: {exc}")
-        return
-    call.log(f"learner finished: {report.status} {report.round_id or 'no round'} ({report.message})")
-
-
-HANDLERS: dict[str, Callable[[HookCall], dict[str, Any] | None]] = {
-    "session-start": session_start,
-    "user-prompt-submit": user_prompt_submit,
-    "pre-tool-use": pre_tool_use,
-    "post-tool-use": post_tool_use,
-    "post-tool-use-failure": post_tool_use_failure,
-    "stop": stop,
-    "session-end": session_end,
-    "nightly-learner": nightly_learner,
-}

@@ -21,7 +21,13 @@ Rules for ``settings.json`` (user, project or local scope):
 
 Uninstall removes exactly the handlers install adds, then any matcher group, event list
 or ``hooks`` object that removal left empty, so install + uninstall gives back the
-original bytes of a file in this format.
+original bytes of a file in this format. It leaves nothing install made:
+
+* a settings file left as ``{}`` is removed unless its backup shows the user had one
+  (install created it);
+* the ``.artibot-backup`` of a settings file is removed once the file is restored
+  (uninstall itself writes no backup: what it removes is only ever ours);
+* ``commands/`` (and a project's ``.claude/``) left empty are removed.
 """
 
 from __future__ import annotations
@@ -60,6 +66,8 @@ class Change:
     """What the change does, in words (for :meth:`InstallPlan.summary`)."""
     mode: int | None = None
     """File mode to write with (an existing file keeps its own)."""
+    cleanup: tuple[Path, ...] = ()
+    """Files deleted once the change is written (backups of a file uninstall restored)."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +77,8 @@ class InstallPlan:
     command_path: Path
     changes: tuple[Change, ...]
     warnings: tuple[str, ...] = field(default=())
+    empty_dirs: tuple[Path, ...] = field(default=())
+    """Directories removed after the changes if they are then empty (uninstall)."""
 
     @property
     def changed(self) -> bool:
@@ -82,6 +92,8 @@ class InstallPlan:
                 line += f": {c.note}"
             if c.backup is not None:
                 line += f" (backup: {c.backup.name})"
+            for gone in c.cleanup:
+                line += f"; remove {gone.name}"
             lines.append(line)
         return lines + [f"warning: {w}" for w in self.warnings]
 
@@ -195,9 +207,30 @@ def _settings_change(path: Path, command: str, *, install: bool) -> Change:
     note += f" ({count.kept} other hook{'' if count.kept == 1 else 's'} kept)"
     if before is not None and before.strip() and dump_settings(data, style) != before:
         note += "; the file is re-serialised, see the diff"
-    action = "create" if before is None else "update"
-    backup = real.with_name(real.name + BACKUP_SUFFIX) if before is not None else None
-    return Change(real, action, before, after, backup, note, _mode_of(real, NEW_SETTINGS_MODE))
+    if install:
+        action = "create" if before is None else "update"
+        backup = real.with_name(real.name + BACKUP_SUFFIX) if before is not None else None
+        return Change(real, action, before, after, backup, note, _mode_of(real, NEW_SETTINGS_MODE))
+    old_backup = real.with_name(real.name + BACKUP_SUFFIX)
+    cleanup = (old_backup,) if _read(old_backup) is not None else ()
+    if merged == {} and _install_created(old_backup, command):
+        return Change(real, "remove", before, None, None, note + "; nothing else in it, artibot created it",
+                      cleanup=cleanup)
+    return Change(real, "update", before, after, None, note, _mode_of(real, NEW_SETTINGS_MODE), cleanup=cleanup)
+
+
+def _install_created(backup: Path, command: str) -> bool:
+    """Whether install created a settings file: no backup of a user's version exists, or the
+    backup holds nothing but an earlier install's hooks (a re-install over its own file)."""
+    data = _read(backup)
+    if data is None:
+        return True
+    try:
+        before = parse_settings(backup, data)
+        stripped, count = merge_hooks(before, command, install=False)
+    except ArtibotError:
+        return False  # a backup we cannot read: keep the user's file
+    return stripped == {} and bool(count.removed)
 
 
 # ---------------------------------------------------------------------------
@@ -272,32 +305,43 @@ def _other_scope_warnings(scope: str, *, user_dir: Path, project_dir: Path, comm
     return tuple(warnings)
 
 
-def _plan(scope: str, user_dir: Path, project_dir: Path, command: str, *, install: bool) -> InstallPlan:
+def _plan(scope: str, user_dir: Path, project_dir: Path, command: str, *, install: bool,
+          hook_prefix: str | None = None) -> InstallPlan:
     _check_scope(scope)
     check_command_prefix(command)
+    hooks_by = hook_prefix or command
+    check_command_prefix(hooks_by)
     if scope != "user" and not Path(project_dir).is_dir():
         raise IntegrationError(f"the project directory {project_dir} does not exist")
     settings = settings_path_for(scope, user_dir=user_dir, project_dir=project_dir)
     learn = commands_dir_for(scope, user_dir=user_dir, project_dir=project_dir) / "learn.md"
     changes = (
-        _settings_change(settings, command, install=install),
+        _settings_change(settings, hooks_by, install=install),
         _learn_change(learn, command, install=install),
     )
     warnings = _other_scope_warnings(scope, user_dir=user_dir, project_dir=project_dir,
-                                     command=command) if install else ()
-    return InstallPlan(scope, settings, learn, changes, warnings)
+                                     command=hooks_by) if install else ()
+    empty_dirs: tuple[Path, ...] = ()
+    if not install:
+        # ~/.claude is Claude Code's own home and stays; a project's .claude left empty goes.
+        empty_dirs = (learn.parent,) if scope == "user" else (learn.parent, settings.parent)
+    return InstallPlan(scope, settings, learn, changes, warnings, empty_dirs)
 
 
 def plan_install(scope: str = "user", *, user_dir: Path, project_dir: Path,
-                 command: str = "artibot") -> InstallPlan:
-    """Every change ``artibot install claude-code`` makes; raises before anything is written."""
-    return _plan(scope, user_dir, project_dir, command, install=True)
+                 command: str = "artibot", hook_prefix: str | None = None) -> InstallPlan:
+    """Every change ``artibot install claude-code`` makes; raises before anything is written.
+
+    ``command`` runs the CLI (the ``/learn`` command calls it); ``hook_prefix`` runs the
+    hooks (:func:`~.templates.hook_prefix`; default: ``command``).
+    """
+    return _plan(scope, user_dir, project_dir, command, install=True, hook_prefix=hook_prefix)
 
 
 def plan_uninstall(scope: str = "user", *, user_dir: Path, project_dir: Path,
-                   command: str = "artibot") -> InstallPlan:
+                   command: str = "artibot", hook_prefix: str | None = None) -> InstallPlan:
     """Every change ``artibot uninstall claude-code`` makes (only artibot's own entries)."""
-    return _plan(scope, user_dir, project_dir, command, install=False)
+    return _plan(scope, user_dir, project_dir, command, install=False, hook_prefix=hook_prefix)
 
 
 def apply(plan: InstallPlan) -> None:
@@ -325,3 +369,22 @@ def apply(plan: InstallPlan) -> None:
             atomic_write_bytes(change.path, change.after or b"", mode=mode)
         except OSError as exc:
             raise IntegrationError(f"cannot write {change.path}: {exc.strerror or exc}") from exc
+        finally:
+            _cleanup(change)
+    for directory in plan.empty_dirs:
+        try:
+            directory.rmdir()  # only ever succeeds on an empty directory
+        except OSError:
+            pass  # not empty, not there, or not ours to remove: left as it is
+
+
+def _cleanup(change: Change) -> None:
+    if _read(change.path) != change.after:
+        return  # the change was not written: keep the backup
+    for path in change.cleanup:
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            raise IntegrationError(f"cannot remove {path}: {exc.strerror or exc}") from exc

@@ -17,62 +17,102 @@ which gives up with ``LockTimeout`` when another learner got there first.
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-from dataclasses import dataclass
 
-from artibot.config import Settings
-from artibot.errors import CorruptFileError
-from artibot.store import sessions
-from artibot.store.experiences import ExperienceLog
-from artibot.store.fs import check_regular
-from artibot.store.home import Home
+from artibot.store import hookio
+
+TYPE_CHECKING = False  # not typing's: SessionStart imports this module on every session
+if TYPE_CHECKING:
+    from artibot.config import Settings
+    from artibot.store.home import Home
 
 STALE_AFTER_MS = 20 * 3600 * 1000
 """SessionStart starts a learner when none was started for this long (or ever)."""
 
+LEARNER_STAMP = ".learner-stamp.json"
+"""Under ``sessions/``; written by :func:`artibot.store.sessions.write_learner_stamp`."""
 
-@dataclass(frozen=True)
+CHECK_STAMP = ".learner-check.json"
+"""Under ``sessions/``: when SessionStart last looked for a batch and found no learner needed."""
+
+CHECK_EVERY_MS = 3600 * 1000
+"""SessionStart looks for a waiting batch at most this often (it costs the experience log's
+import and a count); sessions that end normally start the learner at SessionEnd anyway."""
+
+
 class Spawn:
     """What a spawn attempt did, for the hook log."""
 
-    started: bool
-    reason: str
-    pid: int | None = None
+    def __init__(self, started: bool, reason: str, pid: int | None = None):
+        self.started, self.reason, self.pid = started, reason, pid
 
 
-def has_full_batch(home: Home, settings: Settings) -> bool:
+def has_full_batch(home: "Home", settings: "Settings") -> bool:
+    from artibot.store.experiences import ExperienceLog
+
     return ExperienceLog(home).count() >= settings.lifelong.batch_size
 
 
-def stamp_is_stale(home: Home, *, now: int) -> tuple[bool, str]:
-    """Whether the last learner start is older than STALE_AFTER_MS (or absent, or unreadable)."""
+def stamp_is_stale(root: str, *, now: int) -> tuple[bool, str]:
+    """Whether the last learner start is older than STALE_AFTER_MS (or absent, or unreadable).
+
+    Read without the store's document layer: SessionStart asks on every session, and a
+    fresh stamp must cost no more than a file read.
+    """
     try:
-        stamp = sessions.read_learner_stamp(home)
-    except CorruptFileError as exc:
+        data = hookio.read_cache(root, LEARNER_STAMP)
+        stamp = hookio.loads(data) if data is not None else None
+        started = stamp.get("started_ms") if isinstance(stamp, dict) else "?"
+    except (OSError, ValueError, UnicodeDecodeError) as exc:
         # The stamp is a scheduling hint, not state: a damaged one is replaced by the next start.
-        return True, f"learner stamp unreadable ({exc.problem})"
+        return True, f"learner stamp unreadable ({exc})"
     if stamp is None:
+        checked = _checked_ms(root)
+        if checked is not None and 0 <= now - checked < CHECK_EVERY_MS:
+            return False, f"no learner needed at the last check {(now - checked) // 60_000} min ago"
         return True, "no learner started yet"
-    age = now - stamp["started_ms"]
+    if not isinstance(started, int) or isinstance(started, bool):
+        return True, "learner stamp unreadable (\"started_ms\" must be a whole number of milliseconds)"
+    age = now - started
     if age > STALE_AFTER_MS:
         return True, f"last learner started {age // 3_600_000} h ago"
     return False, f"last learner started {age // 60_000} min ago"
 
 
+def _checked_ms(root: str) -> int | None:
+    try:
+        data = hookio.read_cache(root, CHECK_STAMP)
+        doc = hookio.loads(data) if data is not None else None
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    value = doc.get("checked_ms") if isinstance(doc, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def note_check(root: str, *, now: int) -> None:
+    """Remember that no learner was needed at ``now`` (see :data:`CHECK_EVERY_MS`)."""
+    hookio.write_cache(root, CHECK_STAMP, hookio.dumps({"checked_ms": now}).encode("ascii"))
+
+
 def learner_command() -> list[str]:
+    import sys
+
     return [sys.executable, "-m", "artibot", "hook", "nightly-learner"]
 
 
-def child_environment(home: Home) -> dict[str, str]:
+def child_environment(home: "Home") -> dict[str, str]:
     """The hook's own environment, passed through, with the data home pinned explicitly."""
     env = dict(os.environ)
     env["ARTIBOT_HOME"] = str(home.root)
     return env
 
 
-def spawn(home: Home, settings: Settings, *, now: int, reason: str) -> Spawn:
+def spawn(home: "Home", settings: "Settings", *, now: int, reason: str) -> Spawn:
     """Start the detached learner if a batch is ready and no learner holds the lock."""
+    import subprocess
+
+    from artibot.store import sessions
+    from artibot.store.fs import check_regular
+
     if check_regular(home.pending_review):
         return Spawn(False, f"{reason}: a round is waiting for review (/learn), no learner needed")
     if not has_full_batch(home, settings):

@@ -3,7 +3,7 @@
 The installer (``installer.py``) merges these into a user's files; the plugin layout
 under ``config/claude-code/`` ships the same content for ``/plugin install``.
 
-Hooks are registered for six events. ``PreToolUse`` is left out on purpose: it runs
+Hooks are registered for seven events. ``PreToolUse`` is left out on purpose: it runs
 before *every* tool call and blocks it until the hook returns, and the learner needs
 nothing from it that ``PostToolUse`` / ``PostToolUseFailure`` do not already say.
 """
@@ -42,6 +42,8 @@ HOOKS: tuple[HookSpec, ...] = (
     HookSpec("UserPromptSubmit", "user-prompt-submit", None, 5),
     HookSpec("PostToolUse", "post-tool-use", "*", 5),
     HookSpec("PostToolUseFailure", "post-tool-use-failure", "*", 5),
+    # A tool call the permission system refuses fires no tool hook, only this one.
+    HookSpec("PermissionRequest", "permission-request", "*", 5),
     HookSpec("Stop", "stop", None, 10),
     # The hook only starts a detached learner; 5 s also lifts SessionEnd's ~1.5 s budget.
     HookSpec("SessionEnd", "session-end", None, 5),
@@ -49,9 +51,27 @@ HOOKS: tuple[HookSpec, ...] = (
 
 KNOWN_CLI_EVENTS = frozenset({
     "session-start", "user-prompt-submit", "pre-tool-use", "post-tool-use",
-    "post-tool-use-failure", "stop", "session-end", "nightly-learner",
+    "post-tool-use-failure", "permission-request", "stop", "session-end", "nightly-learner",
 })
 _OURS = re.compile(r"\shook\s+(" + "|".join(sorted(KNOWN_CLI_EVENTS, key=len, reverse=True)) + r")\s*$")
+
+
+HOOK_LAUNCHER = "import sys; sys.path[0] or sys.path.pop(0); from artibot.__main__ import main; sys.exit(main())"
+"""What the registered hook command runs with ``python -c``.
+
+Not the ``artibot`` console script: pip's wrapper imports ``re`` (~8 ms) before anything
+else. Not ``python -m artibot``: ``runpy`` costs ~4 ms. Each hook is a new process on
+every prompt and tool call, so these count (``scripts/bench_hooks.py``). The current
+directory (the user's project, where Claude Code runs hooks) is taken off ``sys.path``
+so that a project's own ``json.py`` or ``artibot/`` cannot stand in for ours.
+"""
+
+
+def hook_prefix(python: str) -> str:
+    """The hook command prefix for the interpreter at ``python``: ``<python> -c '<launcher>'``."""
+    import shlex
+
+    return f"{shlex.quote(python)} -c {shlex.quote(HOOK_LAUNCHER)}"
 
 
 def hook_command(command: str, cli_event: str) -> str:

@@ -3,15 +3,20 @@
 A turn is a plain dict kept in the session spool between hook processes. No I/O, no
 clock: times come in as ``now`` (milliseconds since the epoch).
 
-Outcome rule (SPEC §9, used when no better signal exists):
+Outcome rule. At ``Stop`` a turn gets a *provisional* outcome from its tool calls:
 
-* ``failed`` — the turn's last tool call failed, or a tool call was interrupted, or
-  the turn never reached ``Stop`` (the next prompt came first: the user interrupted;
-  or the session ended or crashed mid-turn);
+* ``failed`` — the turn's last tool call failed, or a tool call was interrupted, or a
+  tool call was refused by the permission system (a ``PermissionRequest`` that no run
+  of that tool followed), or the turn never reached ``Stop`` (the next prompt came
+  first: the user interrupted; or the session ended or crashed mid-turn);
 * ``escalated`` — the turn was routed to System 1 but had to switch to deliberate
   work: it used a planning or delegation tool (:data:`PLANNING_TOOLS`) or made more
   than :data:`MAX_SYSTEM1_TOOLS` tool calls;
 * ``success`` — otherwise.
+
+The outcome becomes final when the user's next prompt in the session judges it
+(:func:`finalize` with :func:`artibot.integrations.claude_code.followup.judge`), or
+unjudged at session end or after :data:`FOLLOWUP_WINDOW_MS` without a prompt.
 
 >>> turn = open_turn({"system": "system1", "complexity": 0.1, "domain": "docs",
 ...                   "confidence": 0.9}, "fix the typo", now=1000)
@@ -23,14 +28,29 @@ Outcome rule (SPEC §9, used when no better signal exists):
 ('escalated', 'System 1 turn used TodoWrite')
 >>> experience(turn, outcome="failed", reason="no Stop", now=5000, session_id="s", closed_by="next-prompt")["latency_ms"]
 300
+>>> infer_outcome(ask_permission(turn, tool="Write", now=1400))
+('failed', 'a Write call was refused permission')
 """
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+TYPE_CHECKING = False  # not typing's: this module is on every hook's path
+if TYPE_CHECKING:
+    from typing import Any, Mapping
 
-PLANNING_TOOLS = frozenset({"Task", "Agent", "TodoWrite", "ExitPlanMode", "EnterPlanMode"})
+PLANNING_TOOLS = frozenset({
+    "TaskCreate", "TaskUpdate",  # task lists in Claude Code 2.1 (loaded through ToolSearch)
+    "TodoWrite",                 # the task list of earlier versions
+    "Task", "Agent",             # handing work to a sub-agent (Task was renamed Agent)
+    "EnterPlanMode", "ExitPlanMode",
+})
 """Tools that mean deliberate work: planning, a task list, or handing the work to a sub-agent."""
+
+FOLLOWUP_WINDOW_MS = 30 * 60 * 1000
+"""A prompt this long after a turn's ``Stop`` no longer judges it: the user moved on."""
+
+SEVERITY = {"success": 0, "escalated": 1, "failed": 2}
+"""When two signals disagree, the worse outcome wins."""
 
 MAX_SYSTEM1_TOOLS = 8
 """A System 1 turn ("answer directly") that needs more tool calls than this was not a System 1 task."""
@@ -40,7 +60,7 @@ MAX_TOOL_NAMES = 32
 
 DECISION_FIELDS = ("system", "complexity", "domain", "pattern", "confidence", "threshold", "propensity", "reason")
 
-Turn = dict[str, Any]
+Turn = dict  # a plain JSON object (kept in the spool between hook processes)
 
 
 def open_turn(decision: Mapping[str, Any], text: str, *, now: int, prompt_id: str | None = None) -> Turn:
@@ -57,6 +77,7 @@ def open_turn(decision: Mapping[str, Any], text: str, *, now: int, prompt_id: st
         "interrupted": False,
         "tool_names": [],
         "tool_duration_ms": 0,
+        "awaiting_permission": [],
     }
 
 
@@ -75,13 +96,31 @@ def add_tool(turn: Turn, *, tool: str | None, failed: bool, interrupted: bool,
     if isinstance(duration_ms, (int, float)) and not isinstance(duration_ms, bool) and duration_ms >= 0:
         out["tool_duration_ms"] = turn.get("tool_duration_ms", 0) + duration_ms
     out["last_ms"] = max(int(turn.get("last_ms", now)), now)
+    waiting = list(turn.get("awaiting_permission") or [])
+    if tool in waiting:
+        waiting.remove(tool)  # the permission was granted: the tool ran
+    out["awaiting_permission"] = waiting
+    return out
+
+
+def ask_permission(turn: Turn, *, tool: str | None, now: int) -> Turn:
+    """The turn after a ``PermissionRequest`` for ``tool``: refused unless the tool then runs."""
+    out = dict(turn)
+    waiting = list(turn.get("awaiting_permission") or [])
+    if len(waiting) < MAX_TOOL_NAMES:
+        waiting.append(tool or "?")
+    out["awaiting_permission"] = waiting
+    out["last_ms"] = max(int(turn.get("last_ms", now)), now)
     return out
 
 
 def infer_outcome(turn: Turn) -> tuple[str, str]:
-    """``(outcome, reason)`` for a turn that reached ``Stop``."""
+    """``(outcome, reason)`` for a turn that reached ``Stop`` (provisional: see :func:`finalize`)."""
     if turn.get("interrupted"):
         return "failed", "a tool call was interrupted"
+    refused = turn.get("awaiting_permission") or []
+    if refused:
+        return "failed", f"a {refused[0]} call was refused permission"
     if turn.get("last_failed"):
         return "failed", "the last tool call failed"
     if turn.get("decision", {}).get("system") == "system1":
@@ -93,17 +132,51 @@ def infer_outcome(turn: Turn) -> tuple[str, str]:
     return "success", "no failed tool call"
 
 
+def stop_turn(turn: Turn, *, now: int) -> Turn:
+    """The turn at ``Stop``: its provisional outcome kept, waiting for the next prompt's judgement."""
+    outcome, reason = infer_outcome(turn)
+    return {**turn, "stopped_ms": now, "outcome": outcome, "outcome_reason": reason}
+
+
+def finalize(turn: Turn, judgement: tuple[str, str] | None) -> tuple[str, str]:
+    """The final ``(outcome, reason)`` of a stopped turn, given the next prompt's judgement.
+
+    A correction makes any turn ``failed``; a request for deeper work makes a System 1
+    turn ``escalated``. A judgement never improves an outcome (a failed tool stays failed).
+
+    >>> t = {"decision": {"system": "system1"}, "outcome": "success", "outcome_reason": "no failed tool call"}
+    >>> finalize(t, ("failed", "the next prompt corrects it"))
+    ('failed', 'the next prompt corrects it')
+    >>> finalize(t, None)
+    ('success', 'no failed tool call')
+    >>> finalize({**t, "decision": {"system": "system2"}}, ("escalated", "asks for deeper work"))
+    ('success', 'no failed tool call')
+    """
+    outcome = turn.get("outcome") or "success"
+    reason = turn.get("outcome_reason") or ""
+    if judgement is None:
+        return outcome, reason
+    judged, why = judgement
+    if judged == "escalated" and (turn.get("decision") or {}).get("system") != "system1":
+        return outcome, reason
+    if SEVERITY.get(judged, 0) > SEVERITY.get(outcome, 0):
+        return judged, why
+    return outcome, reason
+
+
 def experience(turn: Turn, *, outcome: str, reason: str, now: int, session_id: str | None,
                closed_by: str) -> dict[str, Any]:
     """The experience record (SPEC §3) for a closed turn, ready for ``collect()``.
 
-    Latency runs to ``now`` when the turn reached ``Stop``; a turn that never did
-    (``closed_by`` other than ``stop``) ends at its last recorded activity, so idle
-    time before the next prompt or a crash does not count.
+    Latency runs to the turn's ``Stop`` when it reached one; a turn that never did ends
+    at its last recorded activity, so idle time before the next prompt or a crash does
+    not count. ``closed_by`` says what made the outcome final (``next-prompt``,
+    ``session-end``, ``timeout``, ``stale-session``).
     """
     decision = turn.get("decision") or {}
     start = int(turn.get("started_ms", now))
-    end = now if closed_by == "stop" else int(turn.get("last_ms", start))
+    stopped = turn.get("stopped_ms")
+    end = int(stopped) if isinstance(stopped, int) else int(turn.get("last_ms", start))
     return {
         "session_id": session_id,
         "input": turn.get("input") or "",
@@ -120,5 +193,6 @@ def experience(turn: Turn, *, outcome: str, reason: str, now: int, session_id: s
         "tools": int(turn.get("tools", 0)),
         "tool_failures": int(turn.get("tool_failures", 0)),
         "closed_by": closed_by,
+        "reached_stop": isinstance(stopped, int),
         "outcome_reason": reason,
     }

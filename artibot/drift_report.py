@@ -1,6 +1,6 @@
 """``artibot drift``: the weekly drift check over the experience log and the archive.
 
-Reads every processed record (``archive/*.json``) and every unprocessed one, then asks
+Reads every processed record (the live archives) and every unprocessed one, then asks
 :func:`artibot.learning.drift.drift_check` whether each domain's outcomes of the last
 ``days`` days differ from its history. Read-only: a drift is reported with a proposed
 reset, never acted on.
@@ -11,24 +11,18 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from artibot.collector import HomeArg, as_home, load_experiences
-from artibot.errors import CorruptFileError
+from artibot.collector import load_experiences
+from artibot.store.home import Home, HomeArg
 from artibot.learning.drift import drift_check, summarize
-from artibot.store.documents import read_document
+from artibot.store import archive
 
 
 def load_history(home: HomeArg = None) -> list[dict[str, Any]]:
     """Archived and unprocessed records, each id once (an archived copy wins)."""
-    h = as_home(home)
+    h = Home.of(home)
     seen: dict[str, dict[str, Any]] = {}
-    if h.archive_dir.is_dir():
-        for path in sorted(h.archive_dir.glob("*.json")):
-            doc = read_document(path, "archive")
-            records = doc.get("records") if doc else None
-            if not isinstance(records, list):
-                raise CorruptFileError(path, 'an archive document needs a "records" list')
-            for r in records:
-                seen.setdefault(r["id"], r)
+    for r in archive.records(h):
+        seen.setdefault(r["id"], r)
     for r in load_experiences(home=h):
         seen.setdefault(r["id"], r)
     return list(seen.values())

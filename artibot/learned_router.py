@@ -11,12 +11,15 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from artibot.collector import HomeArg, as_home
+from artibot.store.home import Home, HomeArg
 from artibot.config import Settings, load_domain_keywords, load_settings
-from artibot.privacy import anonymize
+from artibot.experience import MAX_INPUT_CHARS
+from artibot.privacy import anonymize_prefix
 from artibot.router import Decision, DomainTable, RoutingPolicy
-from artibot.store import state
+from artibot.router.thresholds import Thresholds
 from artibot.store.home import Home
+from artibot.store.cache import load_cache
+from artibot.store.thresholds import load_thresholds
 
 
 @dataclass
@@ -37,17 +40,18 @@ class Router:
     @classmethod
     def load(cls, home: HomeArg = None, *, settings: Settings | None = None,
              rng: random.Random | None = None) -> "Router":
-        h = as_home(home)
+        h = Home.of(home)
         settings = settings or load_settings(h.root)
-        thresholds = state.read_thresholds(h) or {}
-        cache = state.active_patterns(state.read_system1_patterns(h))
+        thresholds = load_thresholds(h, settings.router.threshold)
+        cache = load_cache(h)
         policy = build_policy(settings, thresholds, cache)
         if rng is None and (settings.router.exploration > 0 or settings.router.domain_exploration > 0):
             rng = random.Random()
         return cls(policy=policy, settings=settings, home=h, rng=rng)
 
     def route(self, text: str, domain: str | None = None) -> Decision:
-        return self.policy.decide(anonymize(text), domain=domain, rng=self.rng)
+        # the policy reads the text the log would keep: the work is bounded however long the prompt
+        return self.policy.decide(anonymize_prefix(text, MAX_INPUT_CHARS), domain=domain, rng=self.rng)
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -57,11 +61,11 @@ class Router:
         }
 
 
-def build_policy(settings: Settings, thresholds: dict[str, Any], cache: frozenset[str]) -> RoutingPolicy:
+def build_policy(settings: Settings, thresholds: Thresholds, cache: frozenset[str]) -> RoutingPolicy:
     table = DomainTable.from_mapping(load_domain_keywords(), settings.router.domains)
     return RoutingPolicy(
-        default_threshold=float(thresholds.get("default", settings.router.threshold)),
-        domain_thresholds=dict(thresholds.get("domains", {})),
+        default_threshold=thresholds.default,
+        domain_thresholds=dict(thresholds.domains),
         cache=cache,
         table=table,
         exploration=settings.router.exploration,

@@ -1,0 +1,358 @@
+"""What each Claude Code hook event does (called by :func:`.hooks.main`).
+
+* ``session-start`` — context for Claude (thresholds, System 1 patterns, a pending
+  review); settles idle spools (a stopped turn waiting longer than the follow-up
+  window is final; an open turn idle for :data:`STALE_SESSION_MS` failed); starts a
+  learner if the last start is stale and a batch is ready.
+* ``user-prompt-submit`` — by the prompt's kind (:mod:`.prompts`): harness input (a
+  sub-agent's ``<task-notification>`` …) is ignored entirely; a slash command is not
+  routed or recorded; a user prompt judges the previous turn (:mod:`.followup`), closes
+  a turn that never reached ``Stop`` as ``failed``, routes the prompt, keeps the
+  decision and the *anonymized* text in the session spool and tells Claude the route.
+  A prompt with the open turn's ``prompt_id`` belongs to that turn (Claude Code sends
+  a message typed mid-turn, and a notification arriving mid-turn, with it).
+* ``post-tool-use`` / ``post-tool-use-failure`` — counts the tool call in the open turn
+  when its ``prompt_id`` matches and it is not a sub-agent's (``agent_id``).
+* ``permission-request`` — the tool waits for permission; if it never runs, the turn
+  had a tool call refused (Claude Code fires no tool hook for a refused call).
+* ``stop`` — the turn gets its provisional outcome (:mod:`.turns`) and waits for the
+  next prompt's judgement.
+* ``session-end`` — every turn of the session becomes final and is collected; the spool
+  is removed; a detached learner is started.
+* ``nightly-learner`` — the learner itself: one unattended cycle.
+* ``pre-tool-use`` — nothing (not installed by default).
+
+Final turns wait in the spool's ``queue`` and are appended to the experience log at
+session end, at the next ``SessionStart`` that finds them, or by a ``Stop`` once
+:data:`FLUSH_AT` are waiting: the per-prompt path never loads the experience log.
+"""
+
+from __future__ import annotations
+
+from artibot.integrations.claude_code import turns
+from artibot.store import hookio
+
+STALE_SESSION_MS = 24 * 3600 * 1000
+"""A spool not written for this long belongs to a session that crashed or never came back."""
+
+MAX_STALE_PER_START = 20
+"""Idle spools settled per SessionStart (bounds the hook's time; the rest wait for the next one)."""
+
+FLUSH_AT = 8
+"""Final turns kept in a spool before a ``Stop`` appends them to the experience log."""
+
+MAX_ROUTED_CHARS = 20_000
+"""Only the start of a prompt is routed, anonymized and kept: a 20 MB paste costs what 20 KB does.
+(``artibot.experience.MAX_INPUT_CHARS``, not imported for it: a test checks they agree.)"""
+
+
+# --------------------------------------------------------------------- settling turns
+def _same_prompt(turn: dict, prompt_id: str | None) -> bool:
+    """Whether an event with ``prompt_id`` belongs to ``turn`` (either id missing: assume so)."""
+    mine = turn.get("prompt_id")
+    return mine is None or prompt_id is None or mine == prompt_id
+
+
+def _final(call, doc: dict, turn: dict, outcome: str, reason: str, closed_by: str) -> None:
+    session_id = doc.get("session_id") if isinstance(doc.get("session_id"), str) else call.session_id
+    record = turns.experience(turn, outcome=outcome, reason=reason, now=call.now,
+                              session_id=session_id, closed_by=closed_by)
+    doc.setdefault("queue", []).append(record)
+
+
+def settle(call, doc: dict, *, closed_by: str, judgement: tuple[str, str] | None = None,
+           open_turn_failure: str | None = None) -> None:
+    """Make the spool's waiting turns final (queued for the log); the document is edited in place.
+
+    The stopped turn (``done``) takes ``judgement`` if one is given; an open turn (no
+    ``Stop`` yet) fails with ``open_turn_failure`` if one is given, else stays open.
+    """
+    done = doc.get("done")
+    if done:
+        doc["done"] = None
+        outcome, reason = turns.finalize(done, judgement)
+        _final(call, doc, done, outcome, reason, closed_by)
+    turn = doc.get("turn")
+    if turn and open_turn_failure:
+        doc["turn"] = None
+        _final(call, doc, turn, "failed", open_turn_failure, closed_by)
+
+
+def flush(call, spool: hookio.Spool) -> None:
+    """Append the spool's final turns to the experience log (then drop them from the spool)."""
+    with spool.edit(create=False) as doc:
+        queue = list(doc.get("queue") or []) if doc is not None else []
+        if not queue:
+            return
+        from artibot.collector import collect_many
+        from artibot.errors import ValidationError
+
+        try:
+            collect_many(queue, home=call.home(), label="turn")
+        except ValidationError as exc:  # keep the good ones; a bad record is named in the log
+            call.log_error(exc, "recording the session's turns")
+            from artibot.collector import collect
+
+            for record in queue:
+                call.attempt("recording a turn", lambda record=record: collect(record, home=call.home()))
+        doc["queue"] = []
+
+
+def _spool(call) -> hookio.Spool:
+    return hookio.Spool(call.root, call.session_id)
+
+
+def _note_quarantine(call, spool: hookio.Spool) -> None:
+    if spool.quarantined is not None:
+        call.log(f"damaged session spool moved to {spool.quarantined}")
+
+
+# --------------------------------------------------------------------- prompts
+def _route(call, prompt: str) -> tuple[dict, str]:
+    """The router's decision fields and the anonymized text for ``prompt``."""
+    from artibot.integrations.claude_code.routecache import load_policy
+    from artibot.privacy import anonymize_prefix
+
+    # As Router.route and the collector: the first MAX_ROUTED_CHARS, anonymized with a
+    # margin past the cut so that a secret across it is still found.
+    text = anonymize_prefix(prompt, MAX_ROUTED_CHARS)
+    policy, rng = load_policy(call)
+    decision = policy.decide(text, rng=rng)
+    return {name: getattr(decision, name, None) for name in turns.DECISION_FIELDS}, text
+
+
+def user_prompt_submit(call) -> dict | None:
+    from artibot.integrations.claude_code import prompts
+
+    prompt = call.payload.get("prompt")
+    if not isinstance(prompt, str) or not prompt.strip():
+        call.log("no prompt text in the payload; nothing routed")
+        return None
+    what = prompts.kind(prompt)
+    if what == prompts.HARNESS:
+        return None  # nobody typed it: no record, no context, no effect on the open turn
+    call.secret = prompt
+    prompt_id = call.field("prompt_id")
+    fields = text = None
+    if what == prompts.USER:
+        fields, text = _route(call, prompt)
+    spool = _spool(call)
+    with spool.edit(create=True) as doc:
+        turn = doc.get("turn")
+        if turn and prompt_id is not None and turn.get("prompt_id") == prompt_id:
+            return None  # typed mid-turn: Claude Code folds it into the open turn
+        judgement, closed_by = None, "next-prompt"
+        done = doc.get("done")
+        if done and call.now - int(done.get("stopped_ms") or 0) > turns.FOLLOWUP_WINDOW_MS:
+            closed_by = "timeout"  # the user moved on: this prompt does not judge that turn
+        elif done and what == prompts.USER:
+            from artibot.integrations.claude_code import followup
+
+            judgement = followup.judge(prompt)
+        settle(call, doc, closed_by=closed_by, judgement=judgement,
+               open_turn_failure="no Stop before the next prompt (interrupted)")
+        if fields is not None:
+            doc["turn"] = turns.open_turn(fields, text, now=call.now, prompt_id=prompt_id)
+    _note_quarantine(call, spool)
+    if fields is None:
+        return None
+    from artibot.integrations.claude_code import context
+
+    return context.hook_output("UserPromptSubmit", context.routing_line(fields))
+
+
+# --------------------------------------------------------------------- tools and stop
+def _edit_turn(call, change) -> None:
+    """Apply ``change(turn) -> turn`` to the open turn this event belongs to, if any."""
+    if call.field("agent_id"):
+        return  # a sub-agent's own tool call: its Agent call already counts in the turn
+    spool = _spool(call)
+    with spool.edit(create=False) as doc:
+        turn = doc.get("turn") if doc is not None else None
+        if not turn or not _same_prompt(turn, call.field("prompt_id")):
+            return
+        doc["turn"] = change(turn)
+    _note_quarantine(call, spool)
+
+
+def _tool_call(call, *, failed: bool) -> None:
+    payload = call.payload
+    _edit_turn(call, lambda turn: turns.add_tool(
+        turn, tool=call.field("tool_name"), failed=failed,
+        interrupted=failed and payload.get("is_interrupt") is True,
+        duration_ms=payload.get("duration_ms"), now=call.now))
+
+
+def post_tool_use(call) -> None:
+    _tool_call(call, failed=False)
+
+
+def post_tool_use_failure(call) -> None:
+    _tool_call(call, failed=True)
+
+
+def permission_request(call) -> None:
+    _edit_turn(call, lambda turn: turns.ask_permission(turn, tool=call.field("tool_name"), now=call.now))
+
+
+def pre_tool_use(call) -> None:
+    return None
+
+
+def stop(call) -> None:
+    # Also with stop_hook_active: the first Stop settles the turn, later ones find none.
+    spool = _spool(call)
+    with spool.edit(create=False) as doc:
+        if doc is None:
+            return
+        turn = doc.get("turn")
+        if turn and _same_prompt(turn, call.field("prompt_id")):
+            settle(call, doc, closed_by="next-prompt")  # a stopped turn left unjudged
+            doc["turn"] = None
+            doc["done"] = turns.stop_turn(turn, now=call.now)
+        waiting = len(doc.get("queue") or [])
+    _note_quarantine(call, spool)
+    if waiting >= FLUSH_AT:
+        call.attempt("recording the session's turns", lambda: flush(call, spool))
+
+
+# --------------------------------------------------------------------- sessions
+def session_start(call) -> dict:
+    from artibot.integrations.claude_code import context
+
+    problems: list[str] = []
+    summary = None
+    try:
+        from artibot.integrations.claude_code.routecache import load_summary
+
+        summary = load_summary(call)
+    except Exception as exc:  # the context still goes out, naming the problem
+        call.log_error(exc, "loading the learned state")
+        problems.append(str(exc))
+    call.attempt("settling idle sessions", lambda: settle_idle_sessions(call))
+    if call.session_id:
+        call.attempt("recording the session's turns", lambda: flush(call, _spool(call)))
+    if summary is not None:
+        call.attempt("starting the learner", lambda: _start_learner(call, None, stale_only=True))
+    pending = bool(call.attempt("checking for a pending review", lambda: _pending_review(call)))
+    notices = call.attempt("validating applied rounds", lambda: _worse_rounds(call)) if summary is not None else None
+    text = context.session_context(summary, pending_review=pending, problems=problems, notices=notices or [])
+    return context.hook_output("SessionStart", text)
+
+
+def _worse_rounds(call) -> list[str]:
+    """Applied rounds measured worse (issue 12), for the user; none without a learning log.
+
+    The check reads the log and the archive (numpy behind it), so it runs only once a
+    round was applied: a fresh home's SessionStart stays at the interpreter's floor.
+    """
+    import os
+
+    if not os.path.exists(f"{call.root}/learning-log.json"):  # Home.learning_log (a test checks it)
+        return []
+    from artibot.config import load_settings
+    from artibot.round_checks import notices
+
+    home = call.home()
+    return notices(home, load_settings(home.root))
+
+
+def _pending_review(call) -> bool:
+    import os
+
+    path = f"{call.root}/pending-review.json"  # Home.pending_review, without loading the store
+    if os.path.islink(path):
+        raise OSError(f"{path} is a symbolic link; artibot will not read it")
+    return os.path.isfile(path)
+
+
+def settle_idle_sessions(call) -> None:
+    """Spools idle past the follow-up window: their stopped turn is final; past a day, all is."""
+    idle = hookio.stale_spools(call.root, older_than_ms=turns.FOLLOWUP_WINDOW_MS, now=call.now,
+                               exclude=call.session_id)
+    for spool in idle[:MAX_STALE_PER_START]:
+        def settle_one(spool: hookio.Spool = spool) -> None:
+            with spool.edit(create=False, timeout=0) as doc:
+                if doc is None:
+                    return
+                updated = doc.get("updated_ms")
+                dead = not isinstance(updated, int) or call.now - updated >= STALE_SESSION_MS
+                settle(call, doc, closed_by="timeout" if not dead else "stale-session",
+                       open_turn_failure="the session never came back to close the turn" if dead else None)
+                still_open = bool(doc.get("turn"))
+            flush(call, spool)
+            if not still_open:
+                spool.remove()
+
+        call.attempt(f"settling idle spool {spool.path.rsplit('/', 1)[-1]}", settle_one)
+
+
+def session_end(call) -> None:
+    spool = _spool(call)
+
+    def close() -> None:
+        with spool.edit(create=False) as doc:
+            if doc is None:
+                return
+            settle(call, doc, closed_by="session-end",
+                   open_turn_failure="the session ended before the turn's Stop")
+        flush(call, spool)
+        spool.remove()
+
+    call.attempt("closing the session", close)
+
+    def start() -> None:
+        from artibot.config import load_settings
+
+        _start_learner(call, load_settings(call.home().root), stale_only=False)
+
+    call.attempt("starting the learner", start)
+
+
+def _start_learner(call, settings, *, stale_only: bool) -> None:
+    from artibot.integrations.claude_code import learner
+
+    if stale_only:
+        stale, why = learner.stamp_is_stale(call.root, now=call.now)
+        if not stale:
+            return
+        from artibot.config import load_settings
+
+        home = call.home()
+        result = learner.spawn(home, settings or load_settings(home.root), now=call.now,
+                               reason=f"{call.event} ({why})")
+        if not result.started:
+            learner.note_check(call.root, now=call.now)
+    else:
+        result = learner.spawn(call.home(), settings, now=call.now, reason=call.event)
+    call.log((f"learner started, pid {result.pid}: " if result.started else "") + result.reason)
+
+
+def nightly_learner(call) -> None:
+    from artibot.errors import LockTimeout
+
+    try:
+        from artibot.cycle import learn
+    except ImportError as exc:
+        call.log(f"learner not available ({exc})")
+        return
+    call.log("learner running")
+    try:
+        report = learn(home=call.home().root, answers="unattended")
+    except LockTimeout as exc:
+        call.log(f"learner skipped: {exc}")
+        return
+    call.log(f"learner finished: {report.status} {report.round_id or 'no round'} ({report.message})")
+
+
+HANDLERS = {
+    "session-start": session_start,
+    "user-prompt-submit": user_prompt_submit,
+    "pre-tool-use": pre_tool_use,
+    "post-tool-use": post_tool_use,
+    "post-tool-use-failure": post_tool_use_failure,
+    "permission-request": permission_request,
+    "stop": stop,
+    "session-end": session_end,
+    "nightly-learner": nightly_learner,
+}

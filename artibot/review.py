@@ -1,0 +1,98 @@
+"""A round waiting for a human (``artibot review``, /learn in Claude Code): show its open
+questions, answer some or all of them, or discard it.
+
+The round itself was computed by :func:`artibot.cycle.learn` and saved by the store
+(:mod:`artibot.store.rounds`); answering it finishes it through the same
+:func:`~artibot.cycle.decide_and_commit` a terminal run uses.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from artibot import checkpoints as cp
+from artibot.store.home import Home, HomeArg
+from artibot.config import Settings, load_settings
+from artibot.cycle import RoundReport, _now, decide_and_commit, learn
+from artibot.errors import LockTimeout, ReviewError
+from artibot.store import rounds
+from artibot.store.experiences import ExperienceLog
+from artibot.rollback import recover_interrupted
+from artibot.store.fs import FileLock
+from artibot.store.thresholds import load_thresholds
+
+ANSWER_SYNTAX = ("artibot review --answer 1=accept|reset --answer 2=apply|revert "
+                 "--answer 3=auto (or 3.PATTERN=auto|promote|demote|hold)")
+
+
+def pending_questions(home: HomeArg = None, settings: Settings | None = None) -> dict[str, Any]:
+    """``artibot review --json``: the open questions of the pending round, or ``{"pending": false}``."""
+    h = Home.of(home)
+    pending = rounds.load_pending(h)
+    if pending is None:
+        count = ExperienceLog(h).count()
+        settings = settings or load_settings(h.root)
+        size = settings.lifelong.batch_size
+        message = (f"nothing is waiting for review; {count} unprocessed experience(s), "
+                   + (f"{count // size} full batch(es) ready: `artibot learn` starts a round" if count >= size
+                      else f"{count} of {size} collected for the next batch"))
+        return {"pending": False, "unprocessed": count, "batch_size": size, "full_batches": count // size,
+                "message": message}
+    proposal = pending.proposal()
+    lang = pending.context.lang
+    ev = cp.all_evidence(proposal, pending.round_id, lang)
+    questions = [cp.question_json(ev[n]) for n in (1, 2, 3) if not pending.answers.answered(n)]
+    return {"pending": True, "round_id": pending.round_id, "prepared": pending.context.created, "lang": lang,
+            "mode": proposal.mode, "processed": len(proposal.processed_ids), "questions": questions,
+            "answered": pending.answers.to_json(), "answer_syntax": ANSWER_SYNTAX}
+
+
+def answer_pending(*, home: HomeArg = None, answers: cp.AnswersArg | None = None, channel: str = "review",
+                   settings: Settings | None = None, lock_timeout: float = 5.0,
+                   policy: cp.Checkpoints | None = None) -> RoundReport:
+    """Answer (some of) the pending round's questions; applies the round once 1 and 2 are answered.
+
+    ``policy`` asks the open questions (a terminal); without it, ``answers`` are the
+    answers given in advance (``["1=accept", "3.KEY=hold"]`` or a mapping).
+    """
+    h = Home.of(home)
+    settings = settings or load_settings(h.root)
+    if policy is None:
+        policy = cp.policy_for(answers if answers is not None else cp.Answers(), settings, channel=channel)
+    with FileLock(h.learner_lock, timeout=lock_timeout, holder="another artibot learner"):
+        recover_interrupted(h)  # a rollback killed mid-way is finished before anything is decided
+        pending = rounds.load_pending(h)
+        if pending is None:
+            raise ReviewError("no round is waiting for review; `artibot learn` starts one")
+        proposal = pending.proposal()
+        if load_thresholds(h, settings.router.threshold) != proposal.old:
+            raise ReviewError(f"the thresholds changed since round {pending.round_id} was prepared "
+                              "(a rollback?); discard it with `artibot review --discard` and run `artibot learn`")
+        return decide_and_commit(h, settings, proposal, pending.context, policy, pending.answers, lambda _m: None)
+
+
+def discard_pending(*, home: HomeArg = None) -> str:
+    """Drop the pending round without applying it (logged; its experiences stay unprocessed)."""
+    h = Home.of(home)
+    with FileLock(h.learner_lock, timeout=5.0, holder="another artibot learner"):
+        recover_interrupted(h)
+        pending = rounds.load_pending(h)
+        if pending is None:
+            raise ReviewError("no round is waiting for review")
+        rounds.append_round(h, rounds.round_entry(pending.proposal(), pending.context, "discarded",
+                                                  pending.answers, _now()))
+        rounds.clear_pending(h)
+        return pending.round_id
+
+
+def prepare_for_review(*, home: HomeArg = None, settings: Settings | None = None,
+                       flush: bool = False) -> dict[str, Any]:
+    """``artibot review --json --prepare`` (used by /learn): prepare a round if none is pending."""
+    h = Home.of(home)
+    settings = settings or load_settings(h.root)
+    if rounds.read_pending(h) is None:
+        try:
+            learn(home=h, checkpoints=cp.DeferAnswers(), settings=settings, flush=flush)
+        except LockTimeout:
+            pass  # a learner is running; show what is there
+    return pending_questions(h, settings)

@@ -1,0 +1,359 @@
+"""The files the Claude Code hooks touch on every prompt and tool call, at the interpreter's floor.
+
+A hook is a whole Python process per event, and Claude Code waits for it. This module
+does the hooks' file work — the session spool, ``logs/hooks.log``, the learner stamp's
+path — with nothing but ``os``, ``fcntl`` and ``time``: no ``pathlib`` (which alone
+loads ``re``, ``fnmatch`` and ``urllib.parse``), no ``dataclasses``, no ``typing``, no
+``orjson``, and JSON through the C accelerator behind :mod:`json` (``_json``) so that
+``json``'s own ``re``-based module is never imported. Measured by
+``scripts/bench_hooks.py``.
+
+The files keep the layout of :mod:`artibot.store.sessions` (which reads them too)::
+
+    sessions/<sid>.json    {"schema_version": 1, "session_id": str, "updated_ms": int,
+                            "turn": null | {...}, "done": null | {...}, "queue": [record, ...]}
+    sessions/.<sid>.lock   flock around every read-modify-write of <sid>.json
+
+Spools are written atomically (temporary file + rename) without ``fsync``: a spool lives
+for a few turns, and a power cut loses those turns only. A spool that does not parse is
+moved under ``quarantine/`` and the session goes on with a fresh one.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import time
+
+SCHEMA_VERSION = 1
+DIR_MODE = 0o700
+FILE_MODE = 0o600
+LOCK_TIMEOUT_S = 3.0
+"""Hooks have a budget of a few seconds; a spool lock is only ever held for a millisecond or two."""
+
+HOOK_LOG = "hooks.log"
+HOOK_LOG_MAX_BYTES = 1_000_000
+UNKNOWN_SESSION = "unknown-session"
+DEFAULT_HOME = "~/.claude/artibot"
+"""Must agree with :data:`artibot.config.DEFAULT_HOME` (a test checks it)."""
+
+_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
+_NOFOLLOW = os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+class HookIOError(OSError):
+    """A hook file could not be used safely (a symbolic link, a lock held too long)."""
+
+
+# --------------------------------------------------------------------- JSON (no `re`)
+class _ScanContext:
+    # What _json.make_scanner reads from json.JSONDecoder: the C scanner parses
+    # objects, arrays, strings and numbers itself.
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = int
+
+    @staticmethod
+    def parse_constant(name: str) -> float:
+        raise ValueError(f"{name} is not JSON")
+
+
+_scanner = None
+_encoder = None
+_WS = " \t\n\r"
+
+
+def loads(data: bytes | str):
+    """Parse one JSON document (``ValueError`` if it is not one)."""
+    global _scanner
+    try:
+        import _json
+    except ImportError:  # pragma: no cover - other Pythons: the regular module
+        import json
+
+        return json.loads(data)
+    text = data.decode("utf-8") if isinstance(data, bytes) else data
+    if _scanner is None:
+        _scanner = _json.make_scanner(_ScanContext)
+    start = len(text) - len(text.lstrip(_WS))
+    try:
+        value, end = _scanner(text, start)
+    except StopIteration:
+        raise ValueError(f"not JSON at character {start}") from None
+    if text[end:].strip(_WS):
+        raise ValueError(f"extra data after the JSON value at character {end}")
+    return value
+
+
+def dumps(value) -> str:
+    """Compact JSON text (non-ASCII escaped; NaN and infinities refused)."""
+    global _encoder
+    try:
+        import _json
+    except ImportError:  # pragma: no cover
+        import json
+
+        return json.dumps(value, separators=(",", ":"), allow_nan=False)
+    if _encoder is None:
+        def unknown(obj):
+            raise TypeError(f"{type(obj).__name__} is not JSON serializable")
+
+        _encoder = _json.make_encoder(None, unknown, _json.encode_basestring_ascii, None,
+                                      ":", ",", False, False, False)
+    return "".join(_encoder(value, 0))
+
+
+# --------------------------------------------------------------------- paths
+def home_root() -> str:
+    """The data home: ``$ARTIBOT_HOME``, else ``~/.claude/artibot`` (as ``config.resolve_home``)."""
+    return os.path.expanduser(os.environ.get("ARTIBOT_HOME") or DEFAULT_HOME)
+
+
+def ensure_dir(path: str) -> str:
+    """Create ``path`` (and parents) 0700 if missing; refuse a symbolic link or a non-directory."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        os.makedirs(path, mode=DIR_MODE, exist_ok=True)
+        os.chmod(path, DIR_MODE)
+        return path
+    if not os.path.isdir(path) or os.path.islink(path):
+        raise HookIOError(f"{path} is not a plain directory (a symbolic link or a file); artibot will not use it")
+    return path
+
+
+def spool_name(session_id: str | None) -> str:
+    """The spool's file stem: the id itself when it is a safe file name, else a stable hash."""
+    if not session_id:
+        return UNKNOWN_SESSION
+    if len(session_id) <= 128 and set(session_id) <= _PLAIN and session_id[0] not in ".-_":
+        return session_id
+    import hashlib  # rarely needed, and loading OpenSSL costs ~5 ms
+
+    return "h-" + hashlib.sha256(session_id.encode("utf-8", "replace")).hexdigest()[:32]
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def _read(path: str) -> bytes | None:
+    try:
+        fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise HookIOError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        chunks = []
+        while True:
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+    finally:
+        os.close(fd)
+
+
+def _write_atomic(path: str, data: bytes) -> None:
+    tmp = f"{os.path.dirname(path)}/.{os.path.basename(path)}.{os.getpid()}.{time.monotonic_ns()}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, FILE_MODE)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.close(fd)
+        fd = -1
+        os.replace(tmp, path)
+    except BaseException:
+        if fd >= 0:
+            os.close(fd)
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+# --------------------------------------------------------------------- the session spool
+class Spool:
+    """The spool of one session. ``with spool.edit(create=...) as doc`` (see :meth:`edit`)."""
+
+    def __init__(self, root: str, session_id: str | None):
+        self.root = root
+        self.session_id = session_id
+        self.dir = f"{root}/sessions"
+        name = spool_name(session_id)
+        self.path = f"{self.dir}/{name}.json"
+        self.lock_path = f"{self.dir}/.{name}.lock"
+        self.quarantined: str | None = None
+
+    def exists(self) -> bool:
+        return os.path.isfile(self.path) and not os.path.islink(self.path)
+
+    def read(self) -> dict | None:
+        """The document without the lock (a snapshot), or None; ``ValueError`` if damaged."""
+        data = _read(self.path)
+        return None if data is None else self._parse(data)
+
+    def _parse(self, data: bytes) -> dict:
+        doc = loads(data)
+        if not isinstance(doc, dict) or doc.get("schema_version") != SCHEMA_VERSION:
+            raise ValueError(f"not a version-{SCHEMA_VERSION} session spool")
+        for key in ("turn", "done"):
+            if doc.get(key) is not None and not isinstance(doc[key], dict):
+                raise ValueError(f'"{key}" must be an object or null')
+        if not isinstance(doc.get("queue", []), list):
+            raise ValueError('"queue" must be a list')
+        return doc
+
+    def edit(self, *, create: bool, timeout: float = LOCK_TIMEOUT_S) -> "_Edit":
+        """Under the session lock, the document to change in place; written back if it changed.
+
+        With ``create=False`` and no spool on disk it yields None and touches nothing (a
+        tool call or a Stop outside any recorded turn).
+        """
+        return _Edit(self, create, timeout)
+
+    def remove(self) -> None:
+        for path in (self.path, self.lock_path):
+            try:
+                os.unlink(path)
+            except FileNotFoundError:
+                pass
+
+    def _quarantine(self, data: bytes) -> str:
+        qdir = ensure_dir(f"{self.root}/quarantine")
+        target = f"{qdir}/session-{os.path.basename(self.path)[:-5]}-{now_ms()}.json"
+        _write_atomic(target, data)
+        os.unlink(self.path)
+        return target
+
+
+class _Edit:
+    def __init__(self, spool: Spool, create: bool, timeout: float):
+        self.spool, self.create, self.timeout = spool, create, timeout
+        self.fd = -1
+        self.before: str | None = None
+        self.doc: dict | None = None
+
+    def __enter__(self) -> dict | None:
+        spool = self.spool
+        if not self.create and not spool.exists():
+            return None
+        ensure_dir(spool.root)
+        ensure_dir(spool.dir)
+        self.fd = _lock(spool.lock_path, self.timeout)
+        data = _read(spool.path)
+        if data is not None:
+            try:
+                self.doc = spool._parse(data)
+            except (ValueError, UnicodeDecodeError):
+                spool.quarantined = spool._quarantine(data)
+        if self.doc is None and self.create:
+            self.doc = {"session_id": spool.session_id, "turn": None}
+        if self.doc is not None:
+            self.before = dumps(self.doc)
+        return self.doc
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        try:
+            if exc_type is None and self.doc is not None and dumps(self.doc) != self.before:
+                body = {"schema_version": SCHEMA_VERSION}
+                body.update((k, v) for k, v in self.doc.items() if k != "schema_version")
+                body["updated_ms"] = now_ms()
+                _write_atomic(self.spool.path, dumps(body).encode("ascii") + b"\n")
+        finally:
+            if self.fd >= 0:
+                os.close(self.fd)  # closing the descriptor drops the flock
+
+
+def _lock(path: str, timeout: float) -> int:
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | _NOFOLLOW, FILE_MODE)
+    deadline = time.monotonic() + timeout
+    delay = 0.001
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return fd
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                os.close(fd)
+                raise HookIOError(f"{path} stayed locked for {timeout:g} s by another artibot hook "
+                                  "of this session") from None
+            time.sleep(delay)
+            delay = min(delay * 2, 0.05)
+
+
+def stale_spools(root: str, *, older_than_ms: int, now: int, exclude: str | None = None) -> list[Spool]:
+    """Spools not written for ``older_than_ms``, oldest name first."""
+    sessions = f"{root}/sessions"
+    skip = spool_name(exclude) if exclude is not None else None
+    out = []
+    try:
+        entries = list(os.scandir(sessions))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    for entry in entries:
+        name = entry.name
+        if name.startswith(".") or not name.endswith(".json") or not entry.is_file(follow_symlinks=False):
+            continue
+        if name[:-5] == skip:
+            continue
+        if now - int(entry.stat(follow_symlinks=False).st_mtime * 1000) >= older_than_ms:
+            spool = Spool(root, None)
+            spool.path, spool.lock_path = entry.path, f"{sessions}/.{name[:-5]}.lock"
+            out.append(spool)
+    return sorted(out, key=lambda s: s.path)
+
+
+# --------------------------------------------------------------------- hooks.log
+def append_log(root: str, line: str) -> None:
+    """Append one line to ``logs/hooks.log`` (0600), renaming it ``hooks.log.1`` past 1 MB."""
+    ensure_dir(root)
+    logs = ensure_dir(f"{root}/logs")
+    path = f"{logs}/{HOOK_LOG}"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | _NOFOLLOW, FILE_MODE)
+    try:
+        if os.fstat(fd).st_size > HOOK_LOG_MAX_BYTES:
+            os.replace(path, path + ".1")
+        os.write(fd, line.rstrip("\n").encode("utf-8", "replace") + b"\n")
+    finally:
+        os.close(fd)
+
+
+# --------------------------------------------------------------------- the router cache
+def stamps(paths) -> list:
+    """``[path, mtime_ns, size]`` of each path (``None`` for a missing one): a cache key."""
+    out = []
+    for path in paths:
+        try:
+            st = os.stat(path)
+            out.append([path, st.st_mtime_ns, st.st_size])
+        except OSError:
+            out.append([path, None, None])
+    return out
+
+
+def files_in(directory: str, *, skip: tuple[str, ...] = ()) -> list[str]:
+    """The regular files directly in ``directory`` whose names do not start with one of
+    ``skip``, sorted; none if it is missing."""
+    try:
+        with os.scandir(directory) as entries:
+            return sorted(e.path for e in entries
+                          if not e.name.startswith(skip) and e.is_file(follow_symlinks=False))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+
+
+def read_cache(root: str, name: str) -> bytes | None:
+    """The bytes of ``sessions/<name>``, or None."""
+    return _read(f"{root}/sessions/{name}")
+
+
+def write_cache(root: str, name: str, data: bytes) -> None:
+    """Replace ``sessions/<name>`` atomically (a cache: no ``fsync``)."""
+    ensure_dir(root)
+    _write_atomic(f"{ensure_dir(f'{root}/sessions')}/{name}", data)

@@ -1,0 +1,187 @@
+"""The append journal and the torn-tail repair of ``daily-experiences.json``.
+
+**Journal.** Before an append writes, the writer stores in the lock file (its first 64
+bytes) the offset where the closing bracket stood, the log's inode and the offset where
+the append will end, and syncs it; after the append's ``fdatasync`` it blanks the
+journal. The blank is not synced: a journal left armed by a power cut after a finished
+append never applies, because the next append arms (and syncs) its own journal before
+writing, any other writer replaces the file (a new inode), and a journal never explains
+bytes past the end of its own append. So a repair never trusts a stale journal, and a
+durable append costs two syncs, not three.
+
+**Where a tail is cut** (:func:`cut_offset`, pure): with an armed journal for this file,
+everything after the journalled offset goes (the whole interrupted batch: a batch
+append is all-or-nothing); without one, only what follows the last complete record
+line (damage that is not at the tail is never cut here: that is ``doctor``'s job).
+
+Readers use :func:`cut_offset` to *present* the log without its torn tail without
+writing anything; only a writer cuts, keeping the bytes in ``quarantine/``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from artibot.errors import CorruptFileError
+from artibot.store.fs import atomic_write_bytes, ensure_dir
+from artibot.store.home import Home
+from artibot.store.log_layout import FOOTER, HEADER, TAIL, record_on
+
+JOURNAL_SIZE = 64
+_BLANK = b" " * JOURNAL_SIZE
+
+
+@dataclass(frozen=True)
+class Journal:
+    """An armed journal: the append that started at ``offset`` of the file ``inode``."""
+
+    offset: int
+    inode: int
+    end: int | None  # None: written by an older artibot, which did not record it
+
+    def applies_to(self, inode: int, size: int) -> bool:
+        """Whether this journal explains the file's tail: same file, and nothing past the end of
+        the append it names (bytes beyond it were written by something else, after it ended —
+        a second defence should a blanked journal be lost in a power cut)."""
+        return (inode == self.inode and len(HEADER) <= self.offset <= size
+                and (self.end is None or size <= self.end))
+
+
+def arm(lock_fd: int, offset: int, inode: int, end: int, *, durable: bool) -> None:
+    os.pwrite(lock_fd, f"{offset} {inode} {end}".encode().ljust(JOURNAL_SIZE), 0)
+    if durable:
+        os.fdatasync(lock_fd)
+
+
+def clear(lock_fd: int, *, durable: bool) -> None:
+    os.pwrite(lock_fd, _BLANK, 0)
+    if durable:
+        os.fdatasync(lock_fd)
+
+
+def write_append(fd: int, payload: bytes, start: int, lock_fd: int, *, durable: bool) -> None:
+    """Write an append (the journal is armed) and blank the journal. If the disk refuses part
+    of it (full), the closing bracket goes back at once, so that a full disk costs the batch
+    and nothing else (if even that fails, the armed journal lets the next writer cut it)."""
+    try:
+        done = 0
+        while done < len(payload):  # a full disk first writes what fits, then refuses
+            done += os.pwrite(fd, payload[done:], start + done)
+        if durable:
+            os.fdatasync(fd)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.pwrite(fd, FOOTER, start)
+            os.ftruncate(fd, start + len(FOOTER))
+            if durable:
+                os.fdatasync(fd)
+            clear(lock_fd, durable=durable)
+        raise
+    clear(lock_fd, durable=False)  # see the module docstring: a stale journal never applies
+
+
+def parse(raw: bytes) -> Journal | None:
+    """The journal in the first bytes of the lock file, or None when blank or unreadable."""
+    parts = raw[:JOURNAL_SIZE].split()
+    try:
+        numbers = [int(x) for x in parts]
+    except ValueError:
+        return None
+    if len(numbers) == 2:
+        return Journal(numbers[0], numbers[1], None)
+    if len(numbers) == 3:
+        return Journal(*numbers)
+    return None
+
+
+def read(lock_fd: int | None, lock_path: Path | None = None) -> Journal | None:
+    """The journal, read from an open lock file (or by path, for a reader that could not open it)."""
+    if lock_fd is not None:
+        return parse(os.pread(lock_fd, JOURNAL_SIZE, 0))
+    if lock_path is None:
+        return None
+    try:
+        with open(lock_path, "rb") as fh:
+            return parse(fh.read(JOURNAL_SIZE))
+    except OSError:
+        return None
+
+
+def cut_offset(data: bytes | memoryview, journal: Journal | None, inode: int, path: Path) -> int:
+    """Where the intact part of a torn log ends (the closing bracket goes there).
+
+    Raises :class:`CorruptFileError` when the file does not start like a log, or when a bad
+    line is followed by complete records (damage in the middle: ``doctor --repair``).
+    """
+    size = len(data)
+    if bytes(data[:len(HEADER)]) != HEADER:
+        raise CorruptFileError(path, "does not start with the '[' line of an artibot experience log")
+    if journal is not None and journal.applies_to(inode, size) and data[journal.offset - 1:journal.offset] == b"\n":
+        return journal.offset
+    return last_complete_line_end(data, path)
+
+
+def last_complete_line_end(data: bytes | memoryview, path: Path) -> int:
+    """Offset just after the last line that is a complete record (fallback without a journal)."""
+    data = bytes(data)
+    pos = good = len(HEADER)
+    while pos < len(data):
+        nl = data.find(b"\n", pos)
+        if nl < 0:
+            break
+        if record_on(data[pos:nl]) is None:
+            # Only a tail may be cut automatically: if a complete record follows, this is
+            # damage in the middle of the file, which only `doctor --repair` may handle.
+            if any(record_on(line) is not None for line in data[nl + 1:].split(b"\n")):
+                raise CorruptFileError(path, f"line at byte {pos} is not a record")
+            break
+        pos = good = nl + 1
+    return good
+
+
+def visible(data: bytes, journal: Journal | None, inode: int, path: Path) -> bytes:
+    """The log as a reader should see it: intact bytes as they are, a torn log without its
+    tail (nothing is written: the next writer repairs the file itself)."""
+    if data == b"" or (data[:len(HEADER)] == HEADER and data.endswith(TAIL)):
+        return data
+    return bytes(data[:cut_offset(data, journal, inode, path)]) + FOOTER
+
+
+@dataclass(frozen=True)
+class Repair:
+    """What an automatic tail repair did."""
+
+    path: Path
+    cut_bytes: int
+    quarantined_to: Path | None
+
+
+def quarantine(home: Home, data: bytes, suffix: str = "torn") -> Path:
+    """Keep ``data`` (a cut tail, a relaid original) in ``quarantine/`` under a unique name."""
+    qdir = ensure_dir(home.quarantine_dir)
+    stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
+    path = qdir / f"daily-experiences.{stamp}.{os.getpid()}.{time.monotonic_ns()}.{suffix}"
+    atomic_write_bytes(path, data)
+    return path
+
+
+def repair_tail(home: Home, fd: int, size: int, lock_fd: int) -> tuple[int, Repair]:
+    """Cut the torn tail of the log open as ``fd`` (the caller holds the log's lock exclusively).
+
+    The cut bytes are kept in ``quarantine/`` first; then the bracket is restored, the
+    file truncated and synced, and the journal blanked. Returns the new size.
+    """
+    path = home.experiences
+    data = os.pread(fd, size, 0)
+    cut_at = cut_offset(data, read(lock_fd), os.fstat(fd).st_ino, path)
+    tail = data[cut_at:]
+    kept = quarantine(home, tail) if tail.strip() not in (b"", b"]") else None
+    os.pwrite(fd, FOOTER, cut_at)
+    os.ftruncate(fd, cut_at + len(FOOTER))
+    os.fsync(fd)
+    clear(lock_fd, durable=True)
+    return cut_at + len(FOOTER), Repair(path, len(tail), kept)

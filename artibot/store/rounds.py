@@ -1,0 +1,224 @@
+"""The rounds on disk: ``learning-log.json`` (every round that ended) and
+``pending-review.json`` (the one round waiting for a human), as typed records.
+
+A round's identity and inputs travel as a :class:`RoundContext`, its checkpoint answers
+as an :class:`AnswerLog` of :class:`AnswerRecord`; each has one codec here, so the
+cycle handles values and never a file's dict.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from operator import attrgetter
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+import orjson
+
+from artibot.errors import CorruptFileError
+from artibot.learning.types import RoundProposal
+from artibot.store.documents import list_field, read_document, write_document
+from artibot.store.fs import check_regular
+from artibot.store.home import Home
+
+
+# --------------------------------------------------------------------- records
+@dataclass(frozen=True)
+class RoundContext:
+    """Who a round is and what it was computed from (stored at the top of a pending review)."""
+
+    round_id: str
+    created: str | None = None
+    flush: bool = False
+    lang: str = "en"
+    unprocessed: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"round_id": self.round_id, "created": self.created, "flush": self.flush, "lang": self.lang,
+                "unprocessed": self.unprocessed}
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> RoundContext:
+        return cls(round_id=doc["round_id"], created=doc.get("created"), flush=bool(doc.get("flush", False)),
+                   lang=doc.get("lang", "en"), unprocessed=doc.get("unprocessed"))
+
+
+@dataclass(frozen=True)
+class AnswerRecord:
+    """One checkpoint's answer: ``accept``/``reset``, ``apply``/``revert``, or for checkpoint 3
+    ``"skip"`` or a mapping of pattern key to action."""
+
+    checkpoint: int
+    answer: Any
+    channel: str
+    at: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"checkpoint": self.checkpoint, "answer": self.answer, "channel": self.channel, "at": self.at}
+
+    @classmethod
+    def from_json(cls, doc: Any, where: Path) -> AnswerRecord:
+        if not isinstance(doc, Mapping) or doc.get("checkpoint") not in (1, 2, 3) or "answer" not in doc:
+            raise CorruptFileError(where, f"an answer must name its checkpoint (1, 2 or 3) and answer, not {doc!r}")
+        return cls(doc["checkpoint"], doc["answer"], str(doc.get("channel", "")), str(doc.get("at", "")))
+
+
+@dataclass
+class AnswerLog:
+    """The answers given so far, in order; at most one per checkpoint."""
+
+    records: list[AnswerRecord] = field(default_factory=list)
+
+    def answered(self, checkpoint: int) -> bool:
+        return any(a.checkpoint == checkpoint for a in self.records)
+
+    def answer(self, checkpoint: int) -> Any:
+        """The answer given at ``checkpoint`` (None if not answered yet)."""
+        return next((a.answer for a in self.records if a.checkpoint == checkpoint), None)
+
+    def add(self, checkpoint: int, answer: Any, channel: str, at: str) -> None:
+        self.records.append(AnswerRecord(checkpoint, answer, channel, at))
+
+    def to_json(self) -> list[dict[str, Any]]:
+        return [a.to_json() for a in self.records]
+
+    @classmethod
+    def from_json(cls, items: Iterable[Any], where: Path) -> AnswerLog:
+        return cls([AnswerRecord.from_json(a, where) for a in items])
+
+
+@dataclass(frozen=True)
+class PendingRound:
+    """A round prepared and saved for review, with the answers given so far."""
+
+    context: RoundContext
+    proposal_json: Mapping[str, Any]
+    answers: AnswerLog
+    path: Path
+
+    @property
+    def round_id(self) -> str:
+        return self.context.round_id
+
+    def proposal(self) -> RoundProposal:
+        """The saved proposal, decoded on demand (a round over a million records is large)."""
+        try:
+            return RoundProposal.from_json(self.proposal_json)
+        except ValueError as exc:
+            raise CorruptFileError(self.path, str(exc)) from None
+
+
+# --------------------------------------------------------------------- pending review
+def _check_pending(doc: dict[str, Any]) -> str | None:
+    if not isinstance(doc.get("round_id"), str) or not isinstance(doc.get("proposal"), dict):
+        return 'a pending review needs "round_id" and "proposal"'
+    if not isinstance(doc.get("answers", []), list):
+        return '"answers" must be a list'
+    return None
+
+
+def read_pending(home: Home) -> dict[str, Any] | None:
+    """The pending review as stored (the doctor's check); :func:`load_pending` decodes it."""
+    return read_document(home.pending_review, "pending-review", require=_check_pending)
+
+
+def load_pending(home: Home) -> PendingRound | None:
+    doc = read_pending(home)
+    if doc is None:
+        return None
+    return PendingRound(RoundContext.from_json(doc), doc["proposal"],
+                        AnswerLog.from_json(doc.get("answers", []), home.pending_review), home.pending_review)
+
+
+def save_pending(home: Home, context: RoundContext, proposal: RoundProposal, answers: AnswerLog) -> None:
+    home.ensure()
+    write_document(home.pending_review, {**context.to_json(), "proposal": proposal.to_json(),
+                                         "answers": answers.to_json()}, "pending-review")
+
+
+def has_pending(home: Home) -> bool:
+    """Whether a round waits for review, without reading it (the hooks ask on every session start)."""
+    return check_regular(home.pending_review)
+
+
+def clear_pending(home: Home) -> None:
+    if home.pending_review.exists():
+        home.pending_review.unlink()
+
+
+# --------------------------------------------------------------------- learning log
+def read_learning_log(home: Home) -> list[dict[str, Any]]:
+    doc = read_document(home.learning_log, "learning-log", require=list_field("rounds"))
+    return doc["rounds"] if doc else []
+
+
+def write_learning_log(home: Home, rounds: list[dict[str, Any]]) -> None:
+    home.ensure()
+    write_document(home.learning_log, {"rounds": [_one_row_per_line(r) for r in rounds]}, "learning-log")
+
+
+def append_round(home: Home, entry: dict[str, Any]) -> None:
+    rounds = read_learning_log(home)
+    rounds.append(entry)
+    write_learning_log(home, rounds)
+
+
+def last_round(rounds: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The latest entry that is a round (not a rollback)."""
+    return next((r for r in reversed(rounds) if r.get("type", "round") == "round"), None)
+
+
+GROUP_COLUMNS = ["batch", "domain", "size", "complexity_min", "complexity_max", "n1", "k1", "n2", "k2",
+                 "s1", "s2", "advantage"]
+STEP_COLUMNS = ["batch", "domain", "advantage", "raw_delta", "delta", "old", "new", "clamped", "bounded"]
+
+
+def round_entry(proposal: RoundProposal, context: RoundContext, status: str, answers: AnswerLog, finished: str,
+                **extra: Any) -> dict[str, Any]:
+    """A round's record in the learning log: inputs, parameters, its tables, answers and outcome."""
+    return {
+        "type": "round", "round_id": context.round_id, "status": status, "mode": proposal.mode,
+        "prepared": context.created, "finished": finished,
+        "inputs": {"unprocessed": context.unprocessed, "processed": len(proposal.processed_ids),
+                   "remainder": proposal.remainder, "batches": len(proposal.batches), "flush": context.flush},
+        "params": dict(proposal.params),
+        "groups": {"columns": GROUP_COLUMNS, "rows": _rows(proposal.groups, GROUP_COLUMNS)},
+        "steps": {"columns": STEP_COLUMNS, "rows": _rows(proposal.steps, STEP_COLUMNS)},
+        "threshold_changes": {d: {"old": o, "new": n} for d, (o, n) in proposal.net_changes().items()},
+        "answers": answers.to_json(),
+        **extra,
+    }
+
+
+def _rows(table: Any, cols: list[str]) -> list[tuple[Any, ...]]:
+    """Rows of a columnar table without building a row object each (200k groups per 1M records)."""
+    columns = getattr(table, "columns", None)
+    if isinstance(columns, Mapping):
+        return list(zip(*(columns[c] for c in cols)))
+    return list(map(attrgetter(*cols), table))
+
+
+_TABLES = ("groups", "steps")
+_ROW = b"\n" + b" " * 10  # where a row of rounds[i].groups.rows starts in the indented file
+
+
+def _one_row_per_line(entry: Any) -> Any:
+    """``entry`` with its group and step tables written one row per line (the same JSON):
+    indented like the rest of the file, a round over a million records would spend a line
+    on each of its 2.5 million numbers."""
+    if not isinstance(entry, dict):
+        return entry
+    out = entry
+    for name in _TABLES:
+        table = entry.get(name)
+        rows = table.get("rows") if isinstance(table, dict) else None
+        if isinstance(rows, (list, tuple)) and rows and {*map(type, rows)} <= {list, tuple}:
+            compact = orjson.dumps(rows)[1:-1]
+            lines = compact.replace(b"],[", b"]," + _ROW + b"[")
+            # Rows are arrays, so "],[" is each boundary between two rows; when a row's strings
+            # hold it too (more replacements than boundaries), the table is left as it was.
+            if len(lines) - len(compact) == (len(rows) - 1) * len(_ROW):
+                if out is entry:
+                    out = dict(entry)
+                out[name] = {**table, "rows": orjson.Fragment(b"[" + _ROW + lines + b"\n" + b" " * 8 + b"]")}
+    return out
