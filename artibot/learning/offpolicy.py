@@ -90,7 +90,8 @@ def snips(w: np.ndarray, r: np.ndarray) -> Estimate:
     total = float(w.sum())
     if n == 0 or total <= 0:
         return Estimate(math.nan, math.nan, np.zeros(n))
-    value = float(np.dot(w, r)) / total
+    # A weighted mean of rewards in [0, 1]; rounding can land it a hair outside.
+    value = min(1.0, max(0.0, float(np.dot(w, r)) / total))
     influence = w * (r - value) / (total / n)
     return Estimate(value, _se(influence), influence)
 

@@ -172,3 +172,10 @@ def test_properties_of_the_estimate(win, current, proposed, method):
             assert interval[0] <= value <= interval[1]
     if out["interval"] is not None:
         assert out["interval"][0] <= out["difference"]["success"] <= out["interval"][1]
+
+
+def test_snips_of_all_successes_is_exactly_one_despite_rounding():
+    # Found by hypothesis in CI: dot(w, 1) / sum(w) is 1.0000000000000002 for these weights.
+    w = np.array([1 / 0.95, 20.0, 2.0, 0.0, 1 / 0.95, 0.0, 1 / 0.95, 0.0, 1 / 0.95])
+    assert float(np.dot(w, np.ones(9))) / float(w.sum()) > 1.0
+    assert snips(w, np.ones(9)).value == 1.0
