@@ -13,13 +13,14 @@ artibot config and are ignored.
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 import orjson
 
+from artibot import config_checks as checks
+from artibot.config_checks import Checker
 from artibot.errors import ConfigError
 
 CONFIG_NAME = "artibot.config.json"
@@ -172,168 +173,60 @@ class Settings:
 
 
 # ---------------------------------------------------------------------------
-# Validation: one table of (json key, attribute, checker) per section
-
-
-Checker = Callable[[str, Any], tuple[Any, str | None]]
-
-
-def _number(lo: float, hi: float, *, lo_open: bool = False, hi_open: bool = False) -> Checker:
-    lb = "(" if lo_open else "["
-    rb = ")" if hi_open else "]"
-    allowed = f"a number in {lb}{lo:g}, {hi:g}{rb}"
-
-    def check(path: str, value: Any) -> tuple[Any, str | None]:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            return None, f"{path} must be {allowed}, not {type(value).__name__} {value!r}"
-        v = float(value)
-        if v != v or (v < lo or (lo_open and v == lo)) or (v > hi or (hi_open and v == hi)):
-            return None, f"{path} must be {allowed}, not {value!r}"
-        return v, None
-
-    return check
-
-
-def _integer(lo: int, hi: int) -> Checker:
-    def check(path: str, value: Any) -> tuple[Any, str | None]:
-        if isinstance(value, bool) or not isinstance(value, int):
-            return None, f"{path} must be a whole number from {lo} to {hi}, not {value!r}"
-        if not lo <= value <= hi:
-            return None, f"{path} must be a whole number from {lo} to {hi}, not {value!r}"
-        return value, None
-
-    return check
-
-
-def _choice(*options: str) -> Checker:
-    def check(path: str, value: Any) -> tuple[Any, str | None]:
-        if value not in options:
-            allowed = ", ".join(repr(o) for o in options)
-            return None, f"{path} must be one of {allowed}, not {value!r}"
-        return value, None
-
-    return check
-
-
-def _boolean(path: str, value: Any) -> tuple[Any, str | None]:
-    if not isinstance(value, bool):
-        return None, f"{path} must be true or false, not {value!r}"
-    return value, None
-
-
-_CRON_FIELD = re.compile(r"^(\*|\d+(-\d+)?)(/\d+)?(,(\*|\d+(-\d+)?)(/\d+)?)*$")
-_CRON_RANGES = ((0, 59), (0, 23), (1, 31), (1, 12), (0, 7))
-
-
-def cron_problem(expr: Any) -> str | None:
-    """Why ``expr`` is not a 5-field cron expression, or None if it is one."""
-    if not isinstance(expr, str):
-        return "must be a string"
-    fields = expr.split()
-    if len(fields) != 5:
-        return "must have 5 fields (minute hour day-of-month month day-of-week)"
-    names = ("minute", "hour", "day-of-month", "month", "day-of-week")
-    for text, (lo, hi), name in zip(fields, _CRON_RANGES, names):
-        if not _CRON_FIELD.match(text):
-            return f"field {name} {text!r} is not a number, range, list, step or *"
-        for num in re.findall(r"\d+", re.sub(r"/\d+", "", text)):
-            if not lo <= int(num) <= hi:
-                return f"field {name} value {num} is outside {lo}-{hi}"
-        if any(int(step) == 0 for step in re.findall(r"/(\d+)", text)):
-            return f"field {name} {text!r} has a step of 0"
-        if any(int(a) > int(b) for a, b in re.findall(r"(\d+)-(\d+)", text)):
-            return f"field {name} {text!r} has a range that runs backwards"
-    return None
-
-
-def _cron(path: str, value: Any) -> tuple[Any, str | None]:
-    problem = cron_problem(value)
-    if problem:
-        return None, f"{path} {problem} (got {value!r})"
-    return value, None
-
-
-def _optional(inner: Checker) -> Checker:
-    def check(path: str, value: Any) -> tuple[Any, str | None]:
-        if value is None:
-            return None, None
-        return inner(path, value)
-
-    return check
-
-
-def _auto_or_boolean(path: str, value: Any) -> tuple[Any, str | None]:
-    if value is True or value is False or value == "auto":
-        return value, None
-    return None, f"{path} must be true, false or \"auto\", not {value!r}"
-
-
-def _domains(path: str, value: Any) -> tuple[Any, str | None]:
-    if not isinstance(value, dict):
-        return None, f"{path} must be an object mapping a domain name to a list of keywords"
-    out: dict[str, tuple[str, ...]] = {}
-    for name, words in value.items():
-        if not re.fullmatch(r"[a-z][a-z0-9_-]{0,39}", name):
-            return None, f"{path}.{name}: a domain name is lower-case letters, digits, - or _ (at most 40)"
-        if not isinstance(words, list) or not all(isinstance(w, str) and w.strip() for w in words):
-            return None, f"{path}.{name} must be a list of non-empty strings"
-        out[name] = tuple(w.strip().lower() for w in words)
-    return out, None
-
-
-# (json key, dataclass attribute, checker)
+# Validation: one table of (json key, dataclass attribute, checker) per section
+# (the checkers are in artibot.config_checks)
 _SECTIONS: dict[str, tuple[type, list[tuple[str, str, Checker]]]] = {
     "cognitive.router": (RouterSettings, [
-        ("threshold", "threshold", _number(0, 1)),
-        ("adaptRate", "adapt_rate", _number(0, 1, lo_open=True)),
-        ("minThreshold", "min_threshold", _number(0, 1)),
-        ("maxThreshold", "max_threshold", _number(0, 1)),
-        ("exploration", "exploration", _number(0, 0.5)),
-        ("domainExploration", "domain_exploration", _number(0, 0.5)),
-        ("domains", "domains", _domains),
+        ("threshold", "threshold", checks.number(0, 1)),
+        ("adaptRate", "adapt_rate", checks.number(0, 1, lo_open=True)),
+        ("minThreshold", "min_threshold", checks.number(0, 1)),
+        ("maxThreshold", "max_threshold", checks.number(0, 1)),
+        ("exploration", "exploration", checks.number(0, 0.5)),
+        ("domainExploration", "domain_exploration", checks.number(0, 0.5)),
+        ("domains", "domains", checks.domains),
     ]),
     "cognitive.system1": (System1Settings, [
-        ("minConfidence", "min_confidence", _number(0, 1)),
-        ("maxLatency", "max_latency", _number(0, 3_600_000)),
+        ("minConfidence", "min_confidence", checks.number(0, 1)),
+        ("maxLatency", "max_latency", checks.number(0, 3_600_000)),
     ]),
     "learning.lifelong": (LifelongSettings, [
-        ("batchSize", "batch_size", _integer(2, 100_000)),
-        ("grpoGroupSize", "grpo_group_size", _integer(2, 10_000)),
-        ("mode", "mode", _choice("seed", "evidence")),
-        ("system2Cost", "system2_cost", _optional(_number(0, 1))),
-        ("targetSystem2Share", "target_system2_share", _optional(_number(0, 1))),
+        ("batchSize", "batch_size", checks.integer(2, 100_000)),
+        ("grpoGroupSize", "grpo_group_size", checks.integer(2, 10_000)),
+        ("mode", "mode", checks.choice("seed", "evidence")),
+        ("system2Cost", "system2_cost", checks.optional(checks.number(0, 1))),
+        ("targetSystem2Share", "target_system2_share", checks.optional(checks.number(0, 1))),
     ]),
     "learning.knowledgeTransfer": (TransferSettings, [
-        ("promotionThreshold", "promotion_threshold", _integer(1, 1000)),
-        ("demotionThreshold", "demotion_threshold", _integer(1, 1000)),
-        ("promotionConfidence", "promotion_confidence", _number(0, 1)),
+        ("promotionThreshold", "promotion_threshold", checks.integer(1, 1000)),
+        ("demotionThreshold", "demotion_threshold", checks.integer(1, 1000)),
+        ("promotionConfidence", "promotion_confidence", checks.number(0, 1)),
     ]),
     "learning.checkpoints": (CheckpointSettings, [
-        ("unattended", "unattended", _choice("defer", "defaults")),
+        ("unattended", "unattended", checks.choice("defer", "defaults")),
     ]),
     "learning.schedule": (ScheduleSettings, [
-        ("enabled", "enabled", _boolean),
-        ("nightlyLearner", "nightly_learner", _cron),
-        ("driftCheck", "drift_check", _cron),
+        ("enabled", "enabled", checks.boolean),
+        ("nightlyLearner", "nightly_learner", checks.cron),
+        ("driftCheck", "drift_check", checks.cron),
     ]),
     # issue 12: checked before (offPolicy) and after (validation); the aging cache (freshness)
     "learning.offPolicy": (OffPolicySettings, [
-        ("method", "method", _choice("dr", "snips")),
-        ("level", "level", _number(0.5, 0.999)),
-        ("minSupport", "min_support", _integer(1, 1_000_000)),
-        ("window", "window", _integer(0, 10_000_000)),
+        ("method", "method", checks.choice("dr", "snips")),
+        ("level", "level", checks.number(0.5, 0.999)),
+        ("minSupport", "min_support", checks.integer(1, 1_000_000)),
+        ("window", "window", checks.integer(0, 10_000_000)),
     ]),
     "learning.validation": (ValidationSettings, [
-        ("window", "window", _optional(_integer(1, 10_000_000))),
-        ("alpha", "alpha", _number(0.0001, 0.5)),
-        ("minExperiences", "min_experiences", _integer(1, 10_000_000)),
-        ("baseline", "baseline", _integer(1, 10_000_000)),
+        ("window", "window", checks.optional(checks.integer(1, 10_000_000))),
+        ("alpha", "alpha", checks.number(0.0001, 0.5)),
+        ("minExperiences", "min_experiences", checks.integer(1, 10_000_000)),
+        ("baseline", "baseline", checks.integer(1, 10_000_000)),
     ]),
     "learning.freshness": (FreshnessSettings, [
-        ("enabled", "enabled", _auto_or_boolean),
-        ("decayPerDay", "decay_per_day", _number(0, 10)),
-        ("recentUses", "recent_uses", _integer(1, 1000)),
-        ("recentFailures", "recent_failures", _integer(1, 1000)),
+        ("enabled", "enabled", checks.auto_or_boolean),
+        ("decayPerDay", "decay_per_day", checks.number(0, 10)),
+        ("recentUses", "recent_uses", checks.integer(1, 1000)),
+        ("recentFailures", "recent_failures", checks.integer(1, 1000)),
     ]),
 }
 _PARENTS = {"cognitive": ("router", "system1"), "learning": ("lifelong", "knowledgeTransfer", "checkpoints", "schedule",

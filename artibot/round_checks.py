@@ -20,7 +20,8 @@ from dataclasses import replace
 from typing import Any, Mapping
 
 from artibot.config import Settings
-from artibot.learning.frame import Frame, parse_timestamp
+from artibot.learning.frame import Frame
+from artibot.learning.timestamps import parse_timestamp
 from artibot.learning.freshness import FreshnessRules, demotion_reason, initial_state, record_uses
 from artibot.learning.logged import (
     concat,

@@ -10,7 +10,6 @@ import pytest
 
 from artibot.config import (
     CONFIG_NAME,
-    cron_problem,
     default_settings,
     load_config_file,
     load_settings,
@@ -18,6 +17,7 @@ from artibot.config import (
     settings_from_mapping,
     shipped_config_dir,
 )
+from artibot.config_checks import cron_problem
 from artibot.errors import ConfigError, ExitCode
 
 

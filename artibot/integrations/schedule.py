@@ -17,7 +17,8 @@ import subprocess
 from pathlib import Path
 from typing import Protocol
 
-from artibot.config import ScheduleSettings, cron_problem
+from artibot.config import ScheduleSettings
+from artibot.config_checks import cron_problem
 from artibot.errors import IntegrationError, InvalidInput
 
 TAG = "# artibot:"

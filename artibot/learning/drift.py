@@ -22,7 +22,8 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 from scipy import stats
 
-from artibot.learning.frame import OUTCOME_CODES, SUCCESS, parse_timestamps
+from artibot.learning.frame import OUTCOME_CODES, SUCCESS
+from artibot.learning.timestamps import parse_timestamps
 
 STRATA = np.array([0.2, 0.4, 0.6, 0.8])
 SYSTEMS = ("system1", "system2")

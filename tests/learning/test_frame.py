@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
 from artibot.learning import frame_from_records
-from artibot.learning.frame import parse_timestamp, parse_timestamps
+from artibot.learning.timestamps import parse_timestamp, parse_timestamps
 
 from tests.factories import rec
 
