@@ -51,6 +51,8 @@ def group_view(ev: Evidence) -> RenderableType:
                f"{s['one_sided']} one-sided (not used)")
     if len(compared) > MAX_GROUP_ROWS:
         caption += f"; the first {MAX_GROUP_ROWS} shown, all in `artibot review --json`"
+    if with_interval:  # S2−S1 is this round's; the interval rests on the cell's whole history
+        caption += "; 90% interval: System 2's advantage in the cell over every round so far"
     by_domain = Listing(None, ["domain", "groups", "S1 ok/n", "S2 ok/n", "mean S2−S1"], _domain_rows(compared))
     return Group(Listing(texts(ev.lang)["title"][1], columns, rows, caption=caption), Text(""), by_domain)
 
