@@ -146,16 +146,39 @@ def fit_pair(n1: np.ndarray, k1: np.ndarray, n2: np.ndarray, k2: np.ndarray, pri
     m0 = np.concatenate([np.full(b, prior.level) if level_mean is None else np.asarray(level_mean, float),
                          np.zeros(b) if gap_mean is None else np.asarray(gap_mean, float)])
     x = m0.copy()
+    value = _log_posterior(x, m0, q, n1, k1, n2, k2)
     for _ in range(iterations):
         grad, hess = _derivatives(x, n1, k1, n2, k2)
         grad -= q @ (x - m0)
         hess += q
         step = np.linalg.solve(hess, grad)
-        x = x + step
-        if float(np.max(np.abs(step))) < 1e-10:
+        # Newton with backtracking (Armijo): the log posterior is concave, but a full Newton
+        # step from the prior mean can overshoot into saturated logits where the gradient
+        # vanishes and the iteration "converges" far from the maximum
+        slope = float(grad @ step)
+        alpha = 1.0
+        while True:
+            trial = x + alpha * step
+            trial_value = _log_posterior(trial, m0, q, n1, k1, n2, k2)
+            if trial_value >= value + 1e-4 * alpha * slope or alpha < 1e-8:
+                break
+            alpha *= 0.5
+        x, value = trial, trial_value
+        if float(np.max(np.abs(alpha * step))) < 1e-10:
             break
     _, hess = _derivatives(x, n1, k1, n2, k2)
     return Pair(mean=x, cov=np.linalg.inv(hess + q), trials=(float(n1.sum()), float(n2.sum())))
+
+
+def _log_posterior(x: np.ndarray, m0: np.ndarray, q: np.ndarray, n1: np.ndarray, k1: np.ndarray, n2: np.ndarray,
+                   k2: np.ndarray) -> float:
+    """The binomial log-likelihood of both systems plus the Gaussian log prior (up to a constant)."""
+    b = len(n1)
+    theta2, theta1 = x[:b], x[:b] - x[b:]
+    loglik = (k2 @ special.log_expit(theta2) + (n2 - k2) @ special.log_expit(-theta2)
+              + k1 @ special.log_expit(theta1) + (n1 - k1) @ special.log_expit(-theta1))
+    d = x - m0
+    return float(loglik - 0.5 * d @ q @ d)
 
 
 def _derivatives(x: np.ndarray, n1: np.ndarray, k1: np.ndarray, n2: np.ndarray,
