@@ -13,7 +13,7 @@ import typer
 from artibot.store.home import Home
 from artibot.config import claude_project_dir, claude_user_dir, load_settings
 from artibot.errors import InvalidInput
-from artibot.cli.render import console, emit_json, fmt, table
+from artibot.cli.render import Hanging, console, emit_json, fmt, table
 
 
 def artibot_command() -> str:
@@ -149,8 +149,8 @@ def register(app: typer.Typer) -> None:
         console.print("the defaults' threshold changes, as checkpoint 2 explains them:")
         for day in ev_rows:
             for why in day.get("reasons", {}).values():
-                console.print(f"  day {day['round']}: {why}")
-        console.print(result["summary"])
+                console.print(Hanging(why, first=f"  day {day['round']}: ", indent="    "))
+        console.print(Hanging(result["summary"]))
 
     @app.command("drift")
     def drift_cmd(as_json: bool = typer.Option(False, "--json")) -> None:

@@ -218,3 +218,22 @@ def test_revert_in_a_terminal_keeps_the_thresholds(artibot_home: Path) -> None:
     log = orjson.loads((artibot_home / "learning-log.json").read_bytes())["rounds"][-1]
     assert [(a["checkpoint"], a["answer"]) for a in log["answers"]][:2] == [(1, "accept"), (2, "revert")]
     assert not (artibot_home / "thresholds.json").exists()
+
+
+def test_demo_at_80_columns(artibot_home: Path) -> None:
+    """`artibot demo` in a real 80-column terminal: tables and the reasons under them fit, nothing cut."""
+    term = Terminal(["demo", "--rounds", "3"], artibot_home)
+    try:
+        assert term.finish(timeout=120) == 0
+        screen = term.screen()
+    finally:
+        term.close()
+    assert_fits(screen)
+    assert "What the shipped defaults learned" in screen and "…" not in screen
+    assert "defaults ok" in screen and "hidden truth" in screen
+    lines = screen.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("  day "))
+    last = next(i for i, line in enumerate(lines) if line.startswith("last "))
+    # each reason wraps under a hanging indent, so the days stand out at the left
+    assert all(line.startswith(("  day ", "    ")) for line in lines[first:last]), screen
+    assert any(line.startswith("    ") for line in lines[first:last]), screen
