@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from dataclasses import replace
@@ -96,10 +97,28 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
                         + ("".join(f"- {k}: {json.dumps(v)}\n" for k, v in extra.items())))
         print(f"{name}: {timings[name]:.1f} s", flush=True)
     total = sum(timings.values())
+    path = collect / "summary.md"
+    if ns.only and path.exists():  # a partial run replaces its studies' sections and keeps the others
+        sections = merge_sections(path.read_text(encoding="utf-8"), sections, [s[0] for s in studies(ns.quick, 1)])
+        total = sum(float(m) for m in re.findall(r"^### \S+ \((\d+) s\)$", "\n".join(sections), re.M))
     summary = f"# Results ({'quick' if ns.quick else 'full'} suite, {total:.0f} s)\n\n" + "\n".join(sections)
-    (collect / "summary.md").write_text(summary, encoding="utf-8")
+    path.write_text(summary, encoding="utf-8")
     print(f"total: {total:.1f} s -> {collect}")
     return timings
+
+
+def merge_sections(old: str, new: list[str], order: list[str]) -> list[str]:
+    """The sections of summary.md ``old`` with those of ``new`` put in their place, in study order.
+
+    >>> merge_sections("# R\\n\\n### a (1 s)\\n\\nA\\n\\n### b (2 s)\\n\\nB\\n", ["### b (3 s)\\n\\nB2\\n"], ["a", "b"])
+    ['### a (1 s)\\n\\nA\\n', '### b (3 s)\\n\\nB2\\n']
+    """
+    def name(section: str) -> str:
+        return section.split(" ", 2)[1]
+
+    kept = {name(x): x for x in ("### " + part for part in re.split(r"^### ", old, flags=re.M)[1:])}
+    kept.update({name(x): x for x in new})
+    return [kept[n].rstrip("\n") + "\n" for n in order if n in kept]
 
 
 if __name__ == "__main__":

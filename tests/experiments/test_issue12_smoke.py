@@ -61,3 +61,14 @@ def test_run_experiments_quick_wires_the_issue12_studies(tmp_path):
     assert set(timings) == {"offpolicy", "validation", "staleness"}
     summary = (tmp_path / "summary.md").read_text()
     assert "### offpolicy" in summary and "### validation" in summary and "### staleness" in summary
+
+
+def test_a_partial_run_keeps_the_other_studies_in_the_summary():
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import run_experiments
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    old = "# Results (full suite, 3 s)\n\n### w1 (1 s)\n\nW1\n\n### online (2 s)\n\nONLINE\n"
+    merged = run_experiments.merge_sections(old, ["### online (5 s)\n\nNEW\n"], ["w1", "w2", "online"])
+    assert merged == ["### w1 (1 s)\n\nW1\n", "### online (5 s)\n\nNEW\n"]
