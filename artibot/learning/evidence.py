@@ -43,9 +43,10 @@ threshold stays (there is no blind seeking any more: the domain-wide exploration
 the evidence). Why 0.5 and not a stricter level: exploration keeps bringing both
 systems' outcomes, so a wrong move is seen and undone, while waiting for 80% certainty
 left most MMLU subjects on System 2 for the whole pass (tuning subjects, 10 seeds:
-0.093 at 0.5, 0.067 at 0.8; W1 and W2 regret no worse). Thresholds stay in ``[minThreshold, maxThreshold]``; a domain seen for the
-first time starts from the default. ``params["evidence"][domain]["reason"]`` says each
-change in a user's words (:func:`reason`).
+0.093 at 0.5, 0.067 at 0.8; W1 and W2 regret no worse). Thresholds stay in
+``[minThreshold, maxThreshold]``; a domain seen for the first time starts from the
+default. ``params["evidence"][domain]["reason"]`` says each change in a user's words
+(:func:`reason`).
 
 **Transfers** (per pattern, on its Beta(1, 1) posteriors, one-sided
 :data:`CREDIBLE` bounds):
