@@ -36,6 +36,15 @@ def _pyplot():
     return plt
 
 
+def _save(plt: Any, fig: Any, ax: Any, path: Path, title: str | None = None, **legend: Any) -> None:
+    """Title and legend on ``ax`` (when given), then the figure written to ``path`` and closed."""
+    if ax is not None:
+        ax.set_title(title)
+        ax.legend(**legend)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
 def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
     lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
@@ -70,11 +79,7 @@ def regret_curves(path: Path, curves: Mapping[str, list[np.ndarray]], step: int,
     ax.set_xlabel("requests")
     ax.set_ylabel("cumulative regret (utility)")
     ax.set_yscale("symlog", linthresh=1.0)
-    ax.set_title(title)
-    ax.legend(fontsize=8, ncol=2)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    _save(plt, fig, ax, path, title, fontsize=8, ncol=2)
 
 
 def threshold_trajectories(path: Path, domains: Sequence[str], nights: Sequence[int],
@@ -97,9 +102,7 @@ def threshold_trajectories(path: Path, domains: Sequence[str], nights: Sequence[
     for ax in axes[-1]:
         ax.set_xlabel("requests")
     fig.suptitle(title)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    _save(plt, fig, None, path)
 
 
 def share_vs_success(path: Path, points: Mapping[str, list[tuple[float, float]]],
@@ -114,11 +117,7 @@ def share_vs_success(path: Path, points: Mapping[str, list[tuple[float, float]]]
         ax.scatter(arr[:, 0], arr[:, 1], label=name, color=COLORS.get(name), s=22)
     ax.set_xlabel("System 2 share")
     ax.set_ylabel(ylabel)
-    ax.set_title(title)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    _save(plt, fig, ax, path, title, fontsize=8)
 
 
 def pgr_curves(path: Path, curves: Mapping[str, tuple[np.ndarray, np.ndarray]], title: str) -> None:
@@ -130,11 +129,7 @@ def pgr_curves(path: Path, curves: Mapping[str, tuple[np.ndarray, np.ndarray]], 
         ax.plot(share, curve, label=name, color=COLORS.get(name))
     ax.set_xlabel("System 2 share")
     ax.set_ylabel("PGR")
-    ax.set_title(title)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    _save(plt, fig, ax, path, title, fontsize=8)
 
 
 def online_bars(path: Path, scores: Mapping[str, Mapping[str, Sequence[float]]], title: str) -> None:
@@ -152,11 +147,7 @@ def online_bars(path: Path, scores: Mapping[str, Mapping[str, Sequence[float]]],
     ax.axhline(0, color="gray", linewidth=0.8)
     ax.set_xticks(np.arange(len(datasets)), datasets)
     ax.set_ylabel("PGR − System 2 share")
-    ax.set_title(title)
-    ax.legend(fontsize=7, ncol=3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    _save(plt, fig, ax, path, title, fontsize=7, ncol=3)
 
 
 def online_curves(path: Path, curves: Mapping[str, Sequence[Sequence[float]]], night: int, title: str) -> None:
@@ -172,8 +163,4 @@ def online_curves(path: Path, curves: Mapping[str, Sequence[Sequence[float]]], n
     ax.axhline(0, color="gray", linewidth=0.8)
     ax.set_xlabel("rows of the pass")
     ax.set_ylabel("PGR − System 2 share of the night")
-    ax.set_title(title)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    _save(plt, fig, ax, path, title, fontsize=8)
