@@ -127,11 +127,13 @@ def collect(record: Mapping[str, Any], *, home: HomeArg = None) -> dict[str, Any
     return stored
 
 
-def collect_many(records: Iterable[Any], *, home: HomeArg = None, label: str = "record") -> list[dict[str, Any]]:
+def collect_many(records: Iterable[Any], *, home: HomeArg = None, label: str = "record",
+                 skip_stored: bool = False) -> list[dict[str, Any]]:
     """Append a batch all-or-nothing: if any record is invalid, or a given id is already
-    stored, nothing is written."""
+    stored, nothing is written. With ``skip_stored`` a record whose given id is already
+    stored is left out instead (a hand-over replayed after a crash: each record once)."""
     prepared, given = prepare_many(records, label=label)
-    ExperienceLog(Home.of(home)).append(prepared, given_ids=given)
+    ExperienceLog(Home.of(home)).append(prepared, given_ids=given, skip_stored=skip_stored)
     return prepared
 
 

@@ -6,7 +6,7 @@ config file: ``$ARTIBOT_CONFIG``, ``./artibot.config.json``,
 the shipped defaults (``config/artibot.config.json``). Every key of the artibot
 sections is validated: an unknown key, a wrong type or an out-of-range value is a
 :class:`~artibot.errors.ConfigError` naming the key path and what is allowed. Keys
-outside ``lang``, ``cognitive`` and ``learning`` belong to other parts of a larger
+outside ``lang``, ``cognitive``, ``learning`` and ``gateway`` belong to other parts of a larger
 artibot config and are ignored.
 """
 
@@ -101,6 +101,10 @@ class LifelongSettings:
     mode: str = "evidence"
     system2_cost: float | None = None
     target_system2_share: float | None = None
+    success_value_usd: float | None = None
+    """What one successful turn is worth in dollars: with it, measured turn costs set the price."""
+    min_cost_turns: int = 30
+    """Turns with a measured cost each system needs before the measured price is used."""
 
 
 @dataclass(frozen=True)
@@ -157,6 +161,41 @@ class FreshnessSettings:
 
 
 @dataclass(frozen=True)
+class GatewayServerSettings:
+    """``gateway.server``: where the gateway listens and what it forwards to."""
+
+    port: int = 41470
+    upstream: str = "https://api.anthropic.com"
+
+
+@dataclass(frozen=True)
+class GatewayProfileSettings:
+    """``gateway.profiles``: what each route changes in a turn's requests."""
+
+    system1: Any = None
+    system2: Any = None
+    switch_max_cached_tokens: int = 20_000
+
+    def profiles(self) -> Any:
+        from artibot.gateway.profiles import Profile, Profiles
+
+        return Profiles(self.system1 or Profile(effort="low"), self.system2 or Profile(),
+                        self.switch_max_cached_tokens)
+
+
+@dataclass(frozen=True)
+class GatewayPricingSettings:
+    """``gateway.pricing``: $ per million tokens per model prefix, over the shipped table."""
+
+    models: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+
+    def table(self) -> Any:
+        from artibot.gateway.pricing import PriceTable
+
+        return PriceTable.shipped().with_overrides(self.models)
+
+
+@dataclass(frozen=True)
 class Settings:
     lang: str = "en"
     router: RouterSettings = field(default_factory=RouterSettings)
@@ -168,6 +207,9 @@ class Settings:
     offpolicy: OffPolicySettings = field(default_factory=OffPolicySettings)
     validation: ValidationSettings = field(default_factory=ValidationSettings)
     freshness: FreshnessSettings = field(default_factory=FreshnessSettings)
+    gateway_server: GatewayServerSettings = field(default_factory=GatewayServerSettings)
+    gateway_profiles: GatewayProfileSettings = field(default_factory=GatewayProfileSettings)
+    gateway_pricing: GatewayPricingSettings = field(default_factory=GatewayPricingSettings)
     source: Path | None = None
     """The config file these settings came from (None: shipped defaults only)."""
 
@@ -195,6 +237,8 @@ _SECTIONS: dict[str, tuple[type, list[tuple[str, str, Checker]]]] = {
         ("mode", "mode", checks.choice("seed", "evidence")),
         ("system2Cost", "system2_cost", checks.optional(checks.number(0, 1))),
         ("targetSystem2Share", "target_system2_share", checks.optional(checks.number(0, 1))),
+        ("successValueUsd", "success_value_usd", checks.optional(checks.number(0, 10_000, lo_open=True))),
+        ("minCostTurns", "min_cost_turns", checks.integer(2, 1_000_000)),
     ]),
     "learning.knowledgeTransfer": (TransferSettings, [
         ("promotionThreshold", "promotion_threshold", checks.integer(1, 1000)),
@@ -228,13 +272,27 @@ _SECTIONS: dict[str, tuple[type, list[tuple[str, str, Checker]]]] = {
         ("recentUses", "recent_uses", checks.integer(1, 1000)),
         ("recentFailures", "recent_failures", checks.integer(1, 1000)),
     ]),
+    "gateway.server": (GatewayServerSettings, [
+        ("port", "port", checks.integer(1, 65535)),
+        ("upstream", "upstream", checks.upstream_url),
+    ]),
+    "gateway.profiles": (GatewayProfileSettings, [
+        ("system1", "system1", checks.profile),
+        ("system2", "system2", checks.profile),
+        ("switchMaxCachedTokens", "switch_max_cached_tokens", checks.integer(0, 10_000_000)),
+    ]),
+    "gateway.pricing": (GatewayPricingSettings, [
+        ("models", "models", checks.prices),
+    ]),
 }
 _PARENTS = {"cognitive": ("router", "system1"), "learning": ("lifelong", "knowledgeTransfer", "checkpoints", "schedule",
-                                                             "offPolicy", "validation", "freshness")}
+                                                             "offPolicy", "validation", "freshness"),
+            "gateway": ("server", "profiles", "pricing")}
 _ATTR = {"cognitive.router": "router", "cognitive.system1": "system1", "learning.lifelong": "lifelong",
          "learning.knowledgeTransfer": "transfer", "learning.checkpoints": "checkpoints",
          "learning.schedule": "schedule", "learning.offPolicy": "offpolicy", "learning.validation": "validation",
-         "learning.freshness": "freshness"}
+         "learning.freshness": "freshness", "gateway.server": "gateway_server",
+         "gateway.profiles": "gateway_profiles", "gateway.pricing": "gateway_pricing"}
 
 
 def _deep_merge(base: dict, over: Mapping) -> dict:

@@ -113,3 +113,34 @@ def domains(path: str, value: Any) -> tuple[Any, str | None]:
             return None, f"{path}.{name} must be a list of non-empty strings"
         out[name] = tuple(w.strip().lower() for w in words)
     return out, None
+
+
+def profile(path: str, value: Any) -> tuple[Any, str | None]:
+    """A route profile: ``{"effort": null|"low"|"medium"|"high"|"max", "model": null|str}``."""
+    from artibot.gateway.profiles import EFFORTS, Profile
+
+    if not isinstance(value, dict) or not set(value) <= {"effort", "model"}:
+        return None, f'{path} must be an object with "effort" and/or "model", not {value!r}'
+    effort, model = value.get("effort"), value.get("model")
+    if effort is not None and effort not in EFFORTS:
+        return None, f"{path}.effort must be null (keep the client's) or one of {', '.join(EFFORTS)}, not {effort!r}"
+    if model is not None and (not isinstance(model, str) or not model.strip() or len(model) > 200):
+        return None, f"{path}.model must be null (keep the client's) or a model name, not {model!r}"
+    return Profile(effort, model), None
+
+
+def upstream_url(path: str, value: Any) -> tuple[Any, str | None]:
+    from urllib.parse import urlsplit
+
+    if not isinstance(value, str):
+        return None, f"{path} must be an http(s) URL, not {value!r}"
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        return None, f"{path} must be an http(s) URL such as https://api.anthropic.com, not {value!r}"
+    return value.rstrip("/"), None
+
+
+def prices(path: str, value: Any) -> tuple[Any, str | None]:
+    from artibot.gateway.pricing import check_rows
+
+    return check_rows(path, value)

@@ -144,3 +144,7 @@ class NotFoundError(InvalidInput):
 
 class IntegrationError(ArtibotError):
     """Installing into or talking to an agent (Claude Code) failed."""
+
+
+class GatewayError(ArtibotError):
+    """The gateway could not start (its port is taken, or it cannot listen)."""

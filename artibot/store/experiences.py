@@ -95,15 +95,17 @@ class ExperienceLog:
             self._rewrite(render(records))
 
     # ------------------------------------------------------------------ append
-    def append(self, records: Sequence[Mapping[str, Any]], *, given_ids: Iterable[str] = ()) -> int:
+    def append(self, records: Sequence[Mapping[str, Any]], *, given_ids: Iterable[str] = (),
+               skip_stored: bool = False) -> int:
         """Append ``records`` (already validated) as one all-or-nothing write. Returns the count.
 
         ``given_ids`` are the ids the caller chose (not generated): one already stored in the
-        log or a live archive refuses the whole batch (:class:`ValidationError`).
+        log or a live archive refuses the whole batch (:class:`ValidationError`), unless
+        ``skip_stored``: then the records already stored are left out and the rest appended
+        (a hand-over replayed after a crash stores each record once).
         """
         if not records:
             return 0
-        lines = [encode(r) for r in records]
         with self._exclusive() as lock:
             assert lock.fd is not None
             fd = self._open_for_append()
@@ -112,7 +114,15 @@ class ExperienceLog:
                 ino = os.fstat(fd).st_ino
                 index = IdIndex(self.home)
                 index.sync(ino, size, lambda since: self._ids_appended(fd, since, size), self._every_id)
-                self._refuse_stored(index, list(given_ids))
+                stored = self._stored(index, list(given_ids))
+                if stored and not skip_stored:
+                    shown = ", ".join(repr(i) for i in sorted(stored)[:5]) + (" …" if len(stored) > 5 else "")
+                    raise ValidationError([f"id {shown} is already stored (in the log or archive/); ids must "
+                                           "be unique: leave the id out and artibot assigns one"])
+                records = [r for r in records if r["id"] not in stored]
+                if not records:
+                    return 0
+                lines = [encode(r) for r in records]
                 payload = append_payload(lines, empty=size == len(EMPTY))
                 start = size - len(FOOTER)
                 log_journal.arm(lock.fd, start, ino, start + len(payload), durable=self.durable)
@@ -124,15 +134,12 @@ class ExperienceLog:
                 os.close(fd)
         return len(lines)
 
-    def _refuse_stored(self, index: IdIndex, given: list[str]) -> None:
+    def _stored(self, index: IdIndex, given: list[str]) -> set[str]:
+        """Which of ``given`` are already stored (a fingerprint match, confirmed on the files)."""
         maybe = index.known(given)
         if not maybe:
-            return
-        stored = set(self._every_id()) & set(maybe)  # a fingerprint match, confirmed
-        if stored:
-            shown = ", ".join(repr(i) for i in sorted(stored)[:5]) + (" …" if len(stored) > 5 else "")
-            raise ValidationError([f"id {shown} is already stored (in the log or archive/); ids must be "
-                                   "unique: leave the id out and artibot assigns one"])
+            return set()
+        return set(self._every_id()) & set(maybe)
 
     def _ids_appended(self, fd: int, since: int, size: int) -> list[str] | None:
         """The ids of the lines appended after the log was ``since`` bytes long; None if unsure."""

@@ -87,14 +87,13 @@ def flush(call, spool: hookio.Spool) -> None:
         from artibot.collector import collect_many
         from artibot.errors import ValidationError
 
-        try:
-            collect_many(queue, home=call.home(), label="turn")
+        try:  # ids fixed at the turn's start: a flush replayed after a kill stores nothing twice
+            collect_many(queue, home=call.home(), label="turn", skip_stored=True)
         except ValidationError as exc:  # keep the good ones; a bad record is named in the log
             call.log_error(exc, "recording the session's turns")
-            from artibot.collector import collect
-
             for record in queue:
-                call.attempt("recording a turn", lambda record=record: collect(record, home=call.home()))
+                call.attempt("recording a turn", lambda record=record: collect_many(
+                    [record], home=call.home(), label="turn", skip_stored=True))
         doc["queue"] = []
 
 
@@ -108,6 +107,13 @@ def _note_quarantine(call, spool: hookio.Spool) -> None:
 
 
 # --------------------------------------------------------------------- prompts
+def _new_id(now_ms: int) -> str:
+    """A record id in the collector's form (``artibot.experience.new_id``: time + 64 random bits)."""
+    import os
+
+    return f"exp_{now_ms:012x}{os.urandom(8).hex()}"
+
+
 def _route(call, prompt: str) -> tuple[dict, str]:
     """The router's decision fields and the anonymized text for ``prompt``."""
     from artibot.integrations.claude_code.routecache import load_policy
@@ -152,7 +158,7 @@ def user_prompt_submit(call) -> dict | None:
         settle(call, doc, closed_by=closed_by, judgement=judgement,
                open_turn_failure="no Stop before the next prompt (interrupted)")
         if fields is not None:
-            doc["turn"] = turns.open_turn(fields, text, now=call.now, prompt_id=prompt_id)
+            doc["turn"] = turns.open_turn(fields, text, now=call.now, prompt_id=prompt_id, turn_id=_new_id(call.now))
     _note_quarantine(call, spool)
     if fields is None:
         return None

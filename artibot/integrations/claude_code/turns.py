@@ -63,9 +63,15 @@ DECISION_FIELDS = ("system", "complexity", "domain", "pattern", "confidence", "t
 Turn = dict  # a plain JSON object (kept in the spool between hook processes)
 
 
-def open_turn(decision: Mapping[str, Any], text: str, *, now: int, prompt_id: str | None = None) -> Turn:
-    """A new turn for a routed prompt. ``text`` must already be anonymized."""
+def open_turn(decision: Mapping[str, Any], text: str, *, now: int, prompt_id: str | None = None,
+              turn_id: str | None = None) -> Turn:
+    """A new turn for a routed prompt. ``text`` must already be anonymized.
+
+    ``turn_id`` becomes the experience record's id: fixed when the turn opens, so a
+    hand-over to the log that a crash makes run twice stores the record once.
+    """
     return {
+        "id": turn_id,
         "decision": {k: decision.get(k) for k in DECISION_FIELDS},
         "input": text,
         "prompt_id": prompt_id,
@@ -177,7 +183,10 @@ def experience(turn: Turn, *, outcome: str, reason: str, now: int, session_id: s
     start = int(turn.get("started_ms", now))
     stopped = turn.get("stopped_ms")
     end = int(stopped) if isinstance(stopped, int) else int(turn.get("last_ms", start))
-    return {
+    record: dict[str, Any] = {"id": turn["id"]} if isinstance(turn.get("id"), str) else {}
+    if isinstance(turn.get("usage"), dict):
+        record["usage"] = turn["usage"]  # what the turn's requests cost, measured by the gateway
+    return record | {
         "session_id": session_id,
         "input": turn.get("input") or "",
         "domain": decision.get("domain") or "general",

@@ -1,0 +1,6 @@
+"""The local API gateway: a routing decision takes effect on the request Claude Code sends.
+
+``profiles`` (which profile a request gets, and the rewritten body) and ``usage`` (the
+tokens a response reports) and ``pricing`` (their price) are pure and tested without a
+network; ``server`` is the aiohttp edge; ``launcher`` starts and finds a running gateway.
+"""

@@ -1,0 +1,278 @@
+"""The gateway's HTTP edge (aiohttp): a loopback server that forwards to the upstream API.
+
+For each ``POST /v1/messages`` that belongs to a routed turn (:mod:`.profiles`), the
+turn's profile is applied to the body before it is forwarded; every other request goes
+through unchanged. Responses are streamed back chunk by chunk as they arrive, bytes
+untouched (compressed ones stay compressed); while they pass, :mod:`.usage` reads their
+token counts, and the turn's cost is stored on its spool *before* the response's last
+chunk is forwarded, so the client's ``Stop`` hook, which fires after it, finds it.
+
+What is never kept: headers and bodies. Nothing of a request or a response is logged or
+written; the spool gets numbers (tokens, dollars, milliseconds, model and profile).
+
+Security: the server binds to 127.0.0.1 only; a request whose ``Host`` is not a loopback
+name is refused (DNS rebinding); TLS to the upstream is verified (the platform's
+default context); bodies above ``max_body`` are refused with 413; a body the gateway
+cannot parse is forwarded unchanged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import ssl
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+from aiohttp import ClientError, ClientSession, ClientTimeout, TCPConnector, web
+
+from artibot.gateway import profiles as prof
+from artibot.gateway import usage as use
+from artibot.gateway.pricing import PriceTable
+from artibot.store import gateway_state
+
+log = logging.getLogger("artibot.gateway")
+
+HOP_BY_HOP = frozenset({"connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te",
+                        "trailer", "trailers", "transfer-encoding", "upgrade", "host", "content-length"})
+"""Headers that describe one connection, not the message: never forwarded as they are."""
+
+LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
+MESSAGES = "/v1/messages"
+MAX_BODY = 64 * 1024 * 1024
+"""The API takes requests up to 32 MB; images in base64 and long conversations come close."""
+
+
+@dataclass(frozen=True)
+class GatewayConfig:
+    root: str
+    """The data home (where the session spools are)."""
+    upstream: str = "https://api.anthropic.com"
+    port: int = 41470
+    host: str = "127.0.0.1"
+    profiles: prof.Profiles = field(default_factory=prof.Profiles)
+    prices: PriceTable = field(default_factory=PriceTable.shipped)
+    max_body: int = MAX_BODY
+    connect_timeout_s: float = 30.0
+    read_timeout_s: float = 600.0
+    """An answer may think for minutes between two chunks; past this the stream is cut."""
+
+
+@dataclass
+class Counters:
+    """What the gateway did (numbers only), for its log line at exit."""
+
+    requests: int = 0
+    routed: int = 0
+    rewritten: int = 0
+    unattributed: int = 0
+    refused: int = 0
+    upstream_errors: int = 0
+
+
+@dataclass
+class _Route:
+    session_id: str
+    turn_id: str
+    profile: dict[str, Any]
+
+
+class Gateway:
+    def __init__(self, config: GatewayConfig):
+        self.config = config
+        self.counters = Counters()
+        self._session: ClientSession | None = None
+
+    # ------------------------------------------------------------------ lifecycle
+    async def start_client(self, _app: web.Application | None = None) -> None:
+        connector = TCPConnector(ssl=ssl.create_default_context(), limit=0)
+        self._session = ClientSession(
+            connector=connector, auto_decompress=False, cookie_jar=None,
+            skip_auto_headers=("User-Agent", "Accept-Encoding", "Content-Type"),
+            timeout=ClientTimeout(total=None, connect=self.config.connect_timeout_s,
+                                  sock_read=self.config.read_timeout_s))
+
+    async def close_client(self, _app: web.Application | None = None) -> None:
+        if self._session is not None:
+            await self._session.close()
+
+    def app(self) -> web.Application:
+        app = web.Application(client_max_size=self.config.max_body)
+        app.router.add_route("*", "/{tail:.*}", self.handle)
+        app.on_startup.append(self.start_client)
+        app.on_cleanup.append(self.close_client)
+        return app
+
+    # ------------------------------------------------------------------ routing
+    def _route(self, body: dict[str, Any]) -> _Route | None:
+        session_id = prof.session_of(body)
+        if session_id is None or not prof.is_turn_request(body):
+            return None
+        root = self.config.root
+        turn = gateway_state.open_turn(root, session_id)
+        if turn is None:
+            return None
+        turn_id = turn["id"]
+        fixed = turn.get("gateway")
+        if not (isinstance(fixed, dict) and isinstance(fixed.get("profile"), dict)):
+            system = (turn.get("decision") or {}).get("system")
+            profiles = self.config.profiles
+            wanted = profiles.for_route(system) or prof.Profile()
+            requested = body.get("model") if isinstance(body.get("model"), str) else None
+
+            def choose(state: Any) -> dict[str, Any]:
+                model, why = prof.choose_model(wanted.model, requested=requested,
+                                               session_model=state.get("model"),
+                                               cached_tokens=int(state.get("cached_tokens") or 0),
+                                               limit=profiles.switch_max_cached_tokens)
+                return {"route": system, "profile": prof.Profile(wanted.effort, model).to_json(), "why": why}
+
+            fixed = gateway_state.fix_profile(root, session_id, turn_id, choose)
+            if fixed is None:
+                return None
+        return _Route(session_id, turn_id, fixed["profile"])
+
+    def _prepare(self, raw: bytes) -> tuple[bytes, _Route | None]:
+        """The bytes to forward and the routed turn they belong to (if any)."""
+        try:
+            body = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            return raw, None
+        if not isinstance(body, dict):
+            return raw, None
+        try:
+            route = self._route(body)
+        except OSError as exc:  # the data home unreadable: the request still goes through
+            log.warning("routing skipped: %s", exc.strerror or type(exc).__name__)
+            return raw, None
+        if route is None:
+            return raw, None
+        self.counters.routed += 1
+        new = prof.apply(body, prof.Profile.from_json(route.profile))
+        if new == body:
+            return raw, route
+        try:
+            out = orjson.dumps(new)
+        except TypeError:  # e.g. an integer beyond 64 bits: forward what the client sent
+            return raw, route
+        self.counters.rewritten += 1
+        return out, route
+
+    def _record(self, route: _Route, reader_usage: use.Usage, model: str | None, ttfb: float,
+                duration: float) -> None:
+        item = use.entry(reader_usage, model=model, cost_usd=self.config.prices.cost(model, reader_usage),
+                         ttfb_ms=ttfb * 1000, duration_ms=duration * 1000, profile=route.profile)
+        try:
+            found = gateway_state.add_usage(self.config.root, route.session_id, route.turn_id, item, use.accumulate)
+        except OSError as exc:
+            log.warning("usage not recorded: %s", exc.strerror or type(exc).__name__)
+            found = False
+        if not found:
+            self.counters.unattributed += 1
+
+    # ------------------------------------------------------------------ the handler
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        self.counters.requests += 1
+        host = (request.host or "").rsplit(":", 1)[0] if not (request.host or "").startswith("[") else \
+            (request.host or "").split("]")[0] + "]"
+        if host.lower() not in LOOPBACK_NAMES:
+            self.counters.refused += 1
+            return _error(403, "permission_error", "artibot gateway: only loopback host names are served")
+        raw = await request.read()
+        route = None
+        if request.method == "POST" and request.path == MESSAGES:
+            raw, route = await asyncio.get_running_loop().run_in_executor(None, self._prepare, raw)
+        headers = [(k, v) for k, v in request.headers.items() if k.lower() not in HOP_BY_HOP]
+        url = self.config.upstream.rstrip("/") + request.path_qs
+        assert self._session is not None
+        started = time.perf_counter()
+        try:
+            upstream = await self._session.request(request.method, url, headers=headers, data=raw or None,
+                                                   allow_redirects=False)
+        except (ClientError, asyncio.TimeoutError, OSError) as exc:
+            self.counters.upstream_errors += 1
+            return _error(502, "api_error", f"artibot gateway: the upstream API did not answer ({type(exc).__name__})")
+        async with upstream:
+            return await self._relay(request, upstream, route, started)
+
+    async def _relay(self, request: web.Request, upstream: Any, route: _Route | None,
+                     started: float) -> web.StreamResponse:
+        response = web.StreamResponse(status=upstream.status, reason=upstream.reason)
+        for key, value in upstream.headers.items():
+            if key.lower() not in HOP_BY_HOP:
+                response.headers.add(key, value)
+        if upstream.headers.get("Content-Length") is not None:
+            response.content_length = int(upstream.headers["Content-Length"])
+        await response.prepare(request)
+        ctype = upstream.headers.get("Content-Type", "")
+        encoded = upstream.headers.get("Content-Encoding", "identity").lower() not in ("", "identity")
+        measure = route is not None and upstream.status == 200 and not encoded
+        streaming = measure and ctype.startswith("text/event-stream")
+        reader = use.StreamReader() if streaming else None
+        whole = bytearray() if measure and not streaming else None
+        ttfb: float | None = None
+        held: bytes | None = None
+        try:
+            async for chunk in upstream.content.iter_any():
+                if ttfb is None:
+                    ttfb = time.perf_counter() - started
+                if reader is not None:
+                    if reader.feed(chunk) and route is not None and reader.seen:
+                        await self._record_async(route, reader.usage, reader.model, ttfb, started)
+                        route = None  # recorded once, before the chunk that ends the answer
+                    await response.write(chunk)
+                elif whole is not None:
+                    if len(whole) <= MAX_BODY:
+                        whole += chunk
+                    if held is not None:  # one chunk behind: the last one waits for the record
+                        await response.write(held)
+                    held = chunk
+                else:
+                    await response.write(chunk)
+        except (ClientError, asyncio.TimeoutError) as exc:
+            # The upstream dropped mid-answer: the client sees the same cut connection.
+            self.counters.upstream_errors += 1
+            log.warning("upstream stream ended early (%s)", type(exc).__name__)
+            if request.transport is not None:
+                request.transport.close()
+            return response
+        if whole is not None and route is not None:
+            got, model = use.from_body(bytes(whole))
+            if got is not None:
+                await self._record_async(route, got, model, ttfb or 0.0, started)
+        elif reader is not None and route is not None and reader.seen:
+            await self._record_async(route, reader.usage, reader.model, ttfb or 0.0, started)
+        if held is not None:
+            await response.write(held)
+        await response.write_eof()
+        return response
+
+    async def _record_async(self, route: _Route, got: use.Usage, model: str | None, ttfb: float,
+                            started: float) -> None:
+        duration = time.perf_counter() - started
+        await asyncio.get_running_loop().run_in_executor(None, self._record, route, got, model, ttfb, duration)
+
+
+def _error(status: int, kind: str, message: str) -> web.Response:
+    """An error in the Messages API's shape, so the client reports it as it would the API's."""
+    return web.Response(status=status, content_type="application/json",
+                        body=orjson.dumps({"type": "error", "error": {"type": kind, "message": message}}))
+
+
+async def serve(config: GatewayConfig, *, ready: Any = None, stop: asyncio.Event | None = None) -> Counters:
+    """Serve until ``stop`` is set (or the task is cancelled); ``ready(port)`` once listening."""
+    gateway = Gateway(config)
+    runner = web.AppRunner(gateway.app(), access_log=None, handle_signals=False)
+    await runner.setup()
+    site = web.TCPSite(runner, config.host, config.port, reuse_address=True)
+    try:
+        await site.start()
+        port = runner.addresses[0][1] if runner.addresses else config.port
+        if ready is not None:
+            ready(port)
+        await (stop or asyncio.Event()).wait()
+    finally:
+        await runner.cleanup()
+    return gateway.counters

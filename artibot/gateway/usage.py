@@ -1,0 +1,175 @@
+"""The tokens a Messages API response reports, read as the bytes pass (pure).
+
+A streamed answer reports ``usage`` in ``message_start`` (input and cache tokens, a first
+output count) and in ``message_delta`` (the running output count, and on some releases
+the input figures again); the last value of each field wins. A whole JSON answer has
+one ``usage`` object. :class:`StreamReader` is fed the stream's chunks as they arrive,
+split anywhere, and keeps only the current line: memory is bounded by a line, not by
+the answer.
+
+>>> r = StreamReader()
+>>> r.feed(b'event: message_start\\ndata: {"type":"message_start","message":{"model":"m","usage":'
+...        b'{"input_tokens":10,"cache_read_input_tokens":5,"output_tokens":1}}}\\n\\nevent: message_del')
+False
+>>> r.feed(b'ta\\ndata: {"type":"message_delta","usage":{"output_tokens":7}}\\n\\n'
+...        b'event: message_stop\\ndata: {"type":"message_stop"}\\n\\n')
+True
+>>> r.usage
+Usage(input_tokens=10, output_tokens=7, cache_creation_input_tokens=0, cache_read_input_tokens=5)
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, fields
+from typing import Any, Mapping
+
+MAX_LINE = 1 << 20
+"""A longer SSE line is not a usage event (those are a few hundred bytes): it is skipped, not kept."""
+
+
+@dataclass(frozen=True)
+class Usage:
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_creation_input_tokens: int = 0
+    cache_read_input_tokens: int = 0
+
+    def merged(self, doc: Any) -> "Usage":
+        """This usage with the fields ``doc`` reports replacing these (later reports win)."""
+        if not isinstance(doc, Mapping):
+            return self
+        values = {}
+        for f in fields(self):
+            v = doc.get(f.name)
+            if isinstance(v, int) and not isinstance(v, bool) and v >= 0:
+                values[f.name] = v
+        return Usage(**{**self.to_json(), **values})
+
+    def to_json(self) -> dict[str, int]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @property
+    def cached(self) -> int:
+        """Tokens of the prompt prefix that sit in (or were just written to) the model's cache."""
+        return self.cache_read_input_tokens + self.cache_creation_input_tokens
+
+
+class StreamReader:
+    """Usage and model from an SSE stream fed in arbitrary chunks."""
+
+    def __init__(self) -> None:
+        self.usage = Usage()
+        self.model: str | None = None
+        self.done = False
+        self.seen = False
+        self._line = bytearray()
+        self._skipping = False
+
+    def feed(self, chunk: bytes) -> bool:
+        """Read ``chunk``; True once the stream's ``message_stop`` (or an ``error``) has been seen."""
+        start = 0
+        while True:
+            end = chunk.find(b"\n", start)
+            if end < 0:
+                rest = chunk[start:]
+                if not self._skipping:
+                    if len(self._line) + len(rest) > MAX_LINE:
+                        self._line.clear()
+                        self._skipping = True
+                    else:
+                        self._line += rest
+                return self.done
+            if self._skipping:
+                self._skipping = False
+            else:
+                self._line += chunk[start:end]
+                self._event(bytes(self._line))
+            self._line.clear()
+            start = end + 1
+
+    def _event(self, line: bytes) -> None:
+        if not line.startswith(b"data:"):
+            return
+        data = line[5:].strip()
+        if b'"message_start"' not in data and b'"message_delta"' not in data and b'"message_stop"' not in data \
+                and b'"error"' not in data:
+            return  # content deltas: most of the stream, not parsed
+        try:
+            doc = json.loads(data)
+        except ValueError:
+            return
+        if not isinstance(doc, dict):
+            return
+        kind = doc.get("type")
+        if kind == "message_start" and isinstance(doc.get("message"), dict):
+            message = doc["message"]
+            self.usage = self.usage.merged(message.get("usage"))
+            self.model = message.get("model") if isinstance(message.get("model"), str) else self.model
+            self.seen = True
+        elif kind == "message_delta":
+            self.usage = self.usage.merged(doc.get("usage"))
+            self.seen = True
+        elif kind in ("message_stop", "error"):
+            self.done = True
+
+
+def from_body(body: bytes) -> tuple[Usage | None, str | None]:
+    """Usage and model of a whole (non-streamed) JSON answer; ``(None, None)`` if it reports none."""
+    try:
+        doc = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        return None, None
+    if not isinstance(doc, dict) or not isinstance(doc.get("usage"), dict):
+        return None, None
+    model = doc.get("model")
+    return Usage().merged(doc["usage"]), model if isinstance(model, str) else None
+
+
+TOKEN_FIELDS = ("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+
+
+def entry(usage: Usage, *, model: str | None, cost_usd: float | None, ttfb_ms: float, duration_ms: float,
+          profile: Mapping[str, Any] | None) -> dict[str, Any]:
+    """One response as the gateway records it on its turn (numbers only: no text of the request)."""
+    return {**usage.to_json(), "model": model, "cost_usd": cost_usd, "ttfb_ms": round(ttfb_ms, 3),
+            "duration_ms": round(duration_ms, 3), "cached_tokens": usage.cached,
+            "profile": dict(profile) if profile else None}
+
+
+def accumulate(total: Any, item: Mapping[str, Any]) -> dict[str, Any]:
+    """A turn's usage after one more response ``item`` (see :func:`entry`).
+
+    Tokens and cost add up; ``ttfb_ms`` is the turn's first response's; ``duration_ms``
+    sums the responses; ``unpriced`` counts responses whose model had no price (their
+    tokens count, their cost does not).
+
+    >>> t = accumulate(None, {"input_tokens": 10, "output_tokens": 5, "model": "m", "cost_usd": 0.5,
+    ...                       "ttfb_ms": 3.0, "duration_ms": 9.0, "profile": {"effort": "low", "model": None}})
+    >>> t = accumulate(t, {"input_tokens": 1, "output_tokens": 1, "model": "n", "cost_usd": None,
+    ...                    "ttfb_ms": 7.0, "duration_ms": 2.0})
+    >>> t["requests"], t["input_tokens"], t["cost_usd"], t["unpriced"], t["ttfb_ms"], t["models"]
+    (2, 11, 0.5, 1, 3.0, ['m', 'n'])
+    """
+    out: dict[str, Any] = dict(total) if isinstance(total, Mapping) else {
+        "requests": 0, **{k: 0 for k in TOKEN_FIELDS}, "cost_usd": 0.0, "unpriced": 0, "ttfb_ms": None,
+        "duration_ms": 0.0, "models": [], "profile": None}
+    out["requests"] = int(out.get("requests", 0)) + 1
+    for key in TOKEN_FIELDS:
+        out[key] = int(out.get(key, 0)) + int(item.get(key) or 0)
+    cost = item.get("cost_usd")
+    if isinstance(cost, (int, float)):
+        out["cost_usd"] = round(float(out.get("cost_usd") or 0.0) + float(cost), 9)
+    else:
+        out["unpriced"] = int(out.get("unpriced", 0)) + 1
+    if out.get("ttfb_ms") is None:
+        out["ttfb_ms"] = item.get("ttfb_ms")
+    out["duration_ms"] = round(float(out.get("duration_ms") or 0.0) + float(item.get("duration_ms") or 0.0), 3)
+    models = list(out.get("models") or [])
+    model = item.get("model")
+    if isinstance(model, str) and model not in models and len(models) < 8:
+        models.append(model)
+    out["models"] = models
+    if out.get("profile") is None and item.get("profile"):
+        out["profile"] = item["profile"]
+    return out
