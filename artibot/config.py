@@ -60,6 +60,11 @@ def config_candidates(home: Path) -> list[Path]:
     return paths
 
 
+def gateway_upstream_env() -> str | None:
+    """The upstream the installer kept for the gateway (the user's own ``ANTHROPIC_BASE_URL``)."""
+    return os.environ.get("ARTIBOT_GATEWAY_UPSTREAM") or None
+
+
 def claude_project_dir() -> Path | None:
     value = os.environ.get("CLAUDE_PROJECT_DIR")
     return Path(value) if value else None

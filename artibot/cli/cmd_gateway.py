@@ -11,7 +11,7 @@ from typing import Optional
 import typer
 
 from artibot.cli.render import console
-from artibot.config import load_settings
+from artibot.config import gateway_upstream_env, load_settings
 from artibot.errors import GatewayError
 from artibot.store.home import Home
 
@@ -37,6 +37,7 @@ def register(app: typer.Typer) -> None:
 
         home = Home.of(None)
         settings = load_settings(home.root)
+        upstream = upstream or gateway_upstream_env()
         if upstream is not None:
             upstream, problem = upstream_url("--upstream", upstream)
             if problem:

@@ -24,20 +24,22 @@ def artibot_command() -> str:
     return f"{shlex.quote(sys.executable)} -m artibot"
 
 
-def _plan(scope: str, install: bool):
+def _plan(scope: str, install: bool, gateway_port: int | None = None):
     from artibot.integrations.claude_code import installer
 
     from artibot.integrations.claude_code.templates import hook_prefix
 
     kwargs = {"user_dir": claude_user_dir(), "project_dir": claude_project_dir() or Path.cwd(),
               "command": artibot_command(), "hook_prefix": hook_prefix(sys.executable)}
-    return installer, (installer.plan_install(scope, **kwargs) if install else installer.plan_uninstall(scope, **kwargs))
+    if install:
+        return installer, installer.plan_install(scope, gateway_port=gateway_port, **kwargs)
+    return installer, installer.plan_uninstall(scope, **kwargs)
 
 
-def _run_plan(target: str, scope: str, dry_run: bool, install: bool) -> None:
+def _run_plan(target: str, scope: str, dry_run: bool, install: bool, gateway_port: int | None = None) -> None:
     if target != "claude-code":
         raise InvalidInput(f"unknown target {target!r}: artibot installs into 'claude-code'")
-    installer, plan = _plan(scope, install)
+    installer, plan = _plan(scope, install, gateway_port)
     # Plain print, not the console: file paths must not be wrapped at 80 columns (or read
     # as markup) when the output is piped or read by Claude.
     for line in plan.summary():
@@ -62,9 +64,20 @@ def register(app: typer.Typer) -> None:
         target: str = typer.Argument(..., help="claude-code"),
         scope: str = typer.Option("user", "--scope", help="user, project or local."),
         dry_run: bool = typer.Option(False, "--dry-run", help="Show the changes; write nothing."),
+        gateway: Optional[bool] = typer.Option(
+            None, "--gateway/--no-gateway",
+            help="Send Claude Code's requests through the local gateway, so that a route changes the "
+                 "turn's effort (and model); --no-gateway stops it. Default: leave as it is."),
+        port: Optional[int] = typer.Option(None, "--port", min=1, max=65535,
+                                           help="The gateway's port (default: gateway.server.port)."),
     ) -> None:
         """Register artibot's hooks and the /learn command."""
-        _run_plan(target, scope, dry_run, install=True)
+        gateway_port = None
+        if gateway is True:
+            gateway_port = port or load_settings(None).gateway_server.port
+        elif gateway is False:
+            gateway_port = 0
+        _run_plan(target, scope, dry_run, install=True, gateway_port=gateway_port)
 
     @app.command("uninstall")
     def uninstall_cmd(

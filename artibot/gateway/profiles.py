@@ -13,11 +13,12 @@ they are forwarded untouched.
 
 A model switch between turns. Each model keeps its own prompt cache, so a turn that
 changes model pays to write the whole conversation prefix into the new model's cache.
-The rule (:func:`choose_model`): the route's model is used at the session's first
-routed turn, or when the session's last request cached at most
-``switchMaxCachedTokens`` (20,000 by default: about $0.02–0.10 of cache writes at
-Sonnet/Opus prices, a fraction of one turn); otherwise the turn keeps the model the
-session is on, and the turn records why. The choice is made at the turn's first
+The rule (:func:`choose_model`): a route without a model (System 2 by default) always
+gets the client's model back, whatever the cache: quality is never traded for a cache
+hit. A route's own model is used at the session's first routed turn, or when the
+session's last request cached at most ``switchMaxCachedTokens`` (20,000 by default:
+about $0.02–0.10 of cache writes at Sonnet/Opus prices, a fraction of one turn);
+otherwise the turn keeps the model the session is on, and the turn records why. The choice is made at the turn's first
 request and kept for every request of the turn: a turn never changes model mid-way.
 
 >>> body = {"model": "claude-opus-5-5", "output_config": {"effort": "medium"}, "tools": [{}],
@@ -116,6 +117,8 @@ def choose_model(route_model: str | None, *, requested: str | None, session_mode
         return route_model, "no model change"
     if session_model is None:
         return route_model, "the session's first routed turn"
+    if route_model is None:
+        return None, f"back to the client's {requested}: a route without a model never runs below what was asked"
     if cached_tokens <= limit:
         return route_model, f"switched: {cached_tokens} cached tokens <= {limit}"
     return current, f"kept {current}: {cached_tokens} cached tokens > {limit} would be written again"

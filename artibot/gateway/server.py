@@ -89,7 +89,7 @@ class Gateway:
     async def start_client(self, _app: web.Application | None = None) -> None:
         connector = TCPConnector(ssl=ssl.create_default_context(), limit=0)
         self._session = ClientSession(
-            connector=connector, auto_decompress=False, cookie_jar=None,
+            connector=connector, auto_decompress=False, trust_env=True,
             skip_auto_headers=("User-Agent", "Accept-Encoding", "Content-Type"),
             timeout=ClientTimeout(total=None, connect=self.config.connect_timeout_s,
                                   sock_read=self.config.read_timeout_s))

@@ -127,9 +127,25 @@ def _route(call, prompt: str) -> tuple[dict, str]:
     return {name: getattr(decision, name, None) for name in turns.DECISION_FIELDS}, text
 
 
+def _ensure_gateway(call) -> None:
+    """Installed with ``--gateway``: make sure the gateway answers before Claude Code's request."""
+    import os
+
+    if not os.environ.get("ARTIBOT_GATEWAY_PORT"):
+        return
+    from artibot.gateway import launcher
+
+    port = launcher.wanted_port()
+    if port is not None:
+        said = launcher.ensure(call.root, port)
+        if said:
+            call.log(said)
+
+
 def user_prompt_submit(call) -> dict | None:
     from artibot.integrations.claude_code import prompts
 
+    call.attempt("starting the gateway", lambda: _ensure_gateway(call))
     prompt = call.payload.get("prompt")
     if not isinstance(prompt, str) or not prompt.strip():
         call.log("no prompt text in the payload; nothing routed")
@@ -228,6 +244,7 @@ def session_start(call) -> dict:
 
     problems: list[str] = []
     summary = None
+    call.attempt("starting the gateway", lambda: _ensure_gateway(call))
     try:
         from artibot.integrations.claude_code.routecache import load_summary
 

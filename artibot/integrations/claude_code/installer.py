@@ -41,7 +41,7 @@ from pathlib import Path
 
 from artibot.errors import ArtibotError, IntegrationError, InvalidInput, UnsafePathError
 from artibot.integrations.claude_code.settings_merge import (
-    Style, detect_style, dump_settings, handlers_of, is_ours, merge_hooks, parse_settings,
+    Style, detect_style, dump_settings, handlers_of, is_ours, merge_env, merge_hooks, parse_settings,
 )
 from artibot.integrations.claude_code.templates import check_command_prefix, is_artibot_learn, render_learn
 from artibot.store.fs import atomic_write_bytes, ensure_dir, read_bytes
@@ -179,11 +179,13 @@ def _mode_of(path: Path, default: int) -> int:
 # settings.json (parsing and merging: settings_merge)
 
 
-def _settings_change(path: Path, command: str, *, install: bool) -> Change:
+def _settings_change(path: Path, command: str, *, install: bool, gateway_port: int | None = None) -> Change:
     real = _real(path)
     before = _read(real)
     data = parse_settings(real, before)
     merged, count = merge_hooks(data, command, install=install)
+    merged = merge_env(merged, gateway_port, install=install)
+    env_note = _env_note(data.get("env"), merged.get("env"))
     style = detect_style(before) if before and before.strip() else Style()
     if install or before is not None:
         after = dump_settings(merged, style)
@@ -196,6 +198,12 @@ def _settings_change(path: Path, command: str, *, install: bool) -> Change:
         if before is None:
             note = "no settings file"
         return Change(real, "unchanged", before, before, None, note)
+    if not count.added and not count.removed and env_note:
+        count_note = env_note
+        if install:
+            backup = real.with_name(real.name + BACKUP_SUFFIX) if before is not None else None
+            return Change(real, "create" if before is None else "update", before, after, backup, count_note,
+                          _mode_of(real, NEW_SETTINGS_MODE))
     old = sorted({c for c in count.removed if c})
     replaced = [c for c in old if not c.startswith(command + " hook ")]
     if install:
@@ -205,6 +213,8 @@ def _settings_change(path: Path, command: str, *, install: bool) -> Change:
     else:
         note = f"remove {len(count.removed)} artibot hooks"
     note += f" ({count.kept} other hook{'' if count.kept == 1 else 's'} kept)"
+    if env_note:
+        note += f"; {env_note}"
     if before is not None and before.strip() and dump_settings(data, style) != before:
         note += "; the file is re-serialised, see the diff"
     if install:
@@ -217,6 +227,19 @@ def _settings_change(path: Path, command: str, *, install: bool) -> Change:
         return Change(real, "remove", before, None, None, note + "; nothing else in it, artibot created it",
                       cleanup=cleanup)
     return Change(real, "update", before, after, None, note, _mode_of(real, NEW_SETTINGS_MODE), cleanup=cleanup)
+
+
+def _env_note(before: object, after: object) -> str:
+    """The gateway's ``env`` change, in words ("" when there is none)."""
+    from artibot.integrations.claude_code.settings_merge import BASE_URL_KEY, GATEWAY_PORT_KEY
+
+    old = before.get(GATEWAY_PORT_KEY) if isinstance(before, dict) else None
+    new = after.get(GATEWAY_PORT_KEY) if isinstance(after, dict) else None
+    if old == new:
+        return ""
+    if new is None:
+        return f"Claude Code no longer goes through the artibot gateway (port {old})"
+    return f"Claude Code goes through the artibot gateway: env {BASE_URL_KEY}=http://127.0.0.1:{new}"
 
 
 def _install_created(backup: Path, command: str) -> bool:
@@ -306,7 +329,7 @@ def _other_scope_warnings(scope: str, *, user_dir: Path, project_dir: Path, comm
 
 
 def _plan(scope: str, user_dir: Path, project_dir: Path, command: str, *, install: bool,
-          hook_prefix: str | None = None) -> InstallPlan:
+          hook_prefix: str | None = None, gateway_port: int | None = None) -> InstallPlan:
     _check_scope(scope)
     check_command_prefix(command)
     hooks_by = hook_prefix or command
@@ -316,7 +339,7 @@ def _plan(scope: str, user_dir: Path, project_dir: Path, command: str, *, instal
     settings = settings_path_for(scope, user_dir=user_dir, project_dir=project_dir)
     learn = commands_dir_for(scope, user_dir=user_dir, project_dir=project_dir) / "learn.md"
     changes = (
-        _settings_change(settings, hooks_by, install=install),
+        _settings_change(settings, hooks_by, install=install, gateway_port=gateway_port),
         _learn_change(learn, command, install=install),
     )
     warnings = _other_scope_warnings(scope, user_dir=user_dir, project_dir=project_dir,
@@ -329,13 +352,16 @@ def _plan(scope: str, user_dir: Path, project_dir: Path, command: str, *, instal
 
 
 def plan_install(scope: str = "user", *, user_dir: Path, project_dir: Path,
-                 command: str = "artibot", hook_prefix: str | None = None) -> InstallPlan:
+                 command: str = "artibot", hook_prefix: str | None = None,
+                 gateway_port: int | None = None) -> InstallPlan:
     """Every change ``artibot install claude-code`` makes; raises before anything is written.
 
     ``command`` runs the CLI (the ``/learn`` command calls it); ``hook_prefix`` runs the
-    hooks (:func:`~.templates.hook_prefix`; default: ``command``).
+    hooks (:func:`~.templates.hook_prefix`; default: ``command``). ``gateway_port``: route
+    Claude Code through the gateway on that port (0: stop doing so; None: leave as is).
     """
-    return _plan(scope, user_dir, project_dir, command, install=True, hook_prefix=hook_prefix)
+    return _plan(scope, user_dir, project_dir, command, install=True, hook_prefix=hook_prefix,
+                 gateway_port=gateway_port)
 
 
 def plan_uninstall(scope: str = "user", *, user_dir: Path, project_dir: Path,

@@ -134,3 +134,49 @@ def merge_hooks(data: dict, command: str, *, install: bool) -> tuple[dict, Merge
     else:
         out.pop("hooks", None)
     return out, count
+
+
+GATEWAY_PORT_KEY = "ARTIBOT_GATEWAY_PORT"
+GATEWAY_UPSTREAM_KEY = "ARTIBOT_GATEWAY_UPSTREAM"
+BASE_URL_KEY = "ANTHROPIC_BASE_URL"
+
+
+def gateway_url(port: int) -> str:
+    return f"http://127.0.0.1:{int(port)}"
+
+
+def merge_env(data: dict, gateway_port: int | None, *, install: bool) -> dict:
+    """A copy of ``data`` with the gateway's ``env`` entries set (``install`` with a port),
+    removed (uninstall, or ``gateway_port`` 0), or left as they are (install with None).
+
+    The user's own ``ANTHROPIC_BASE_URL`` becomes the gateway's upstream
+    (``ARTIBOT_GATEWAY_UPSTREAM``) and comes back at removal; an ``env`` that only held
+    our entries goes with them.
+    """
+    env_in = data.get("env")
+    if env_in is not None and not isinstance(env_in, dict):
+        return data
+    env = dict(env_in or {})
+    ours = GATEWAY_PORT_KEY in env
+    if install and gateway_port is None:
+        return data
+    if ours:  # take ours out first: a new port, or removal
+        port = env.pop(GATEWAY_PORT_KEY)
+        if env.get(BASE_URL_KEY) == gateway_url(int(port)) if str(port).isdigit() else False:
+            env.pop(BASE_URL_KEY)
+        upstream = env.pop(GATEWAY_UPSTREAM_KEY, None)
+        if upstream is not None:
+            env[BASE_URL_KEY] = upstream
+    if install and gateway_port:
+        if BASE_URL_KEY in env:
+            env[GATEWAY_UPSTREAM_KEY] = env[BASE_URL_KEY]
+        env[BASE_URL_KEY] = gateway_url(gateway_port)
+        env[GATEWAY_PORT_KEY] = str(int(gateway_port))
+    out = dict(data)
+    if env:
+        out["env"] = env
+    elif env_in is not None and not ours:
+        out["env"] = env
+    else:
+        out.pop("env", None)
+    return out
