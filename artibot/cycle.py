@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from enum import StrEnum
 from typing import Any, Callable, Mapping, Sequence
@@ -86,12 +86,12 @@ class RoundReport:
 
 
 def propose_frame(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, PatternStats],
-                  settings: Settings, *, flush: bool) -> RoundProposal:
-    """Steps 2–6 as a proposal, in the configured mode."""
+                  settings: Settings, *, flush: bool, measured: Any = None) -> RoundProposal:
+    """Steps 2–6 as a proposal, in the configured mode (``measured``: a price from measured costs)."""
     if settings.lifelong.mode == "evidence":
         from artibot.learning.evidence import propose_round as propose_evidence
 
-        return propose_evidence(frame, thresholds, patterns, settings, flush=flush)
+        return propose_evidence(frame, thresholds, patterns, settings, flush=flush, measured=measured)
     from artibot.learning.seed import propose_round as propose_seed
 
     return propose_seed(frame, thresholds, patterns, settings, flush=flush)
@@ -136,7 +136,10 @@ def learn(*, home: HomeArg = None, answers: cp.AnswersArg = "defaults", checkpoi
             if records is not None:
                 frame = frame_from_records(records)  # raises here, as it always did, for records not validated
             say(f"computing the round over {len(frame):,} experiences")
-            proposal = propose_frame(frame, thresholds, patterns, settings, flush=flush)
+            measured, costs = _measured_costs(h, settings)
+            proposal = propose_frame(frame, thresholds, patterns, settings, flush=flush, measured=measured)
+            if costs is not None:
+                proposal = replace(proposal, params={**proposal.params, "costs": costs})
             if proposal.processed_ids:  # issue 12: off-policy estimate, window counts, stale patterns
                 proposal = round_checks.annotate(h, frame, proposal, settings)
             unprocessed = len(frame)
@@ -161,6 +164,23 @@ def learn(*, home: HomeArg = None, answers: cp.AnswersArg = "defaults", checkpoi
                 positions = range(k) if order is None else order[:k]
             return decide_and_commit(h, settings, proposal, context, policy, AnswerLog(), say,
                                      positions=positions, report=report, source=source)
+
+
+def _measured_costs(h: Home, settings: Settings) -> tuple[Any, dict[str, Any] | None]:
+    """The price from measured turn costs (when ``successValueUsd`` is set and enough turns
+    were measured) and the cost per route, shown beside the price (None: nothing measured)."""
+    if settings.lifelong.mode != "evidence":
+        return None, None
+    from artibot.costs import cost_report
+    from artibot.learning.costs import measured_price
+
+    report = cost_report(home=h)
+    if not any(r.turns for r in report.routes.values()):
+        return None, None
+    value = settings.lifelong.success_value_usd
+    measured = None if value is None else measured_price(report, value_usd=value,
+                                                          min_turns=settings.lifelong.min_cost_turns)
+    return measured, {r: c.to_json() for r, c in report.routes.items()}
 
 
 def _read_frame(source: LogRead) -> tuple[Frame | None, Any, list[dict[str, Any]] | None]:

@@ -42,6 +42,8 @@ def history(*, home: HomeArg = None) -> list[dict[str, Any]]:
             "thresholds_applied": entry.get("thresholds_applied"),
             "transfers": entry.get("transfers", {}),
             "rolled_back": entry.get("rolled_back", False),
+            # cost per route measured by the gateway, as the round saw it (None: nothing measured)
+            "costs": (entry.get("params") or {}).get("costs"),
         })
     return out
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from artibot import round_checks
+from artibot.costs import cost_report
 from artibot.store.home import Home, HomeArg
 from artibot.config import Settings, load_settings
 from artibot.store import cache as cache_store
@@ -43,6 +44,8 @@ def status(*, home: HomeArg = None, settings: Settings | None = None) -> dict[st
         "validation": round_checks.summary(round_checks.validations(h, settings, log)),
         # issue 9: the price of a System 2 call in force and where it comes from
         "price": price_in_force(settings, last),
+        # what the turns cost, measured by the gateway (zeros without it)
+        "costs": cost_report(home=h).to_json(),
     }
 
 

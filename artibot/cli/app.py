@@ -43,9 +43,9 @@ def main(
 
 
 def _register() -> None:
-    from artibot.cli import cmd_collect, cmd_gateway, cmd_integrate, cmd_learn, cmd_route, cmd_state
+    from artibot.cli import cmd_collect, cmd_gateway, cmd_integrate, cmd_learn, cmd_report, cmd_route, cmd_state
 
-    for module in (cmd_collect, cmd_route, cmd_learn, cmd_state, cmd_integrate, cmd_gateway):
+    for module in (cmd_collect, cmd_route, cmd_learn, cmd_state, cmd_integrate, cmd_gateway, cmd_report):
         module.register(app)
 
 

@@ -77,6 +77,8 @@ def threshold_view(ev: Evidence) -> RenderableType:
     notes = [[str(r[k]) for k in ("reason", "why") if r.get(k)] for r in ev.rows]
     price = ev.summary.get("price")  # issue 9: evidence mode's price in force and where it came from
     caption = None if price is None else f"price of a System 2 call: {price:.3f} ({ev.summary.get('price_source')})"
+    if ev.summary.get("money"):
+        caption = (caption + "; " if caption else "") + str(ev.summary["money"])
     return Listing(texts(ev.lang)["title"][2], ["domain", "old", "new", "change", "direction", "steps", "clamped"],
                    rows, notes, caption=caption)
 

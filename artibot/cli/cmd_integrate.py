@@ -56,6 +56,12 @@ def _run_plan(target: str, scope: str, dry_run: bool, install: bool, gateway_por
     installer.apply(plan)
     print("done" + (": restart Claude Code (or run /hooks) to load the hooks; /learn reviews rounds"
                     if install else ""))
+    if any("no longer goes through the artibot gateway" in c.note for c in plan.changes):
+        from artibot.gateway.launcher import stop_all
+
+        stopped = stop_all(str(Home.of(None).root))
+        if stopped:
+            print(f"stopped the gateway (pid {', '.join(map(str, stopped))})")
 
 
 def register(app: typer.Typer) -> None:

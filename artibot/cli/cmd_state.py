@@ -32,6 +32,10 @@ def register(app: typer.Typer) -> None:
         if price:
             console.print(f"price of a System 2 call: {price['value']:.3f} ({price['source']}"
                           + (", no round yet" if price.get("round", "") is None else "") + ")")
+        from artibot.cli.cmd_report import cost_lines
+
+        for line in cost_lines(doc["costs"]):
+            console.print(Hanging(line))
         console.print(f"last round: {doc['last_round'] or 'none yet'}"
                       + (f" ({doc['last_round_status']})" if doc["last_round"] else ""))
         for part in validation_block(doc["validation"]):
@@ -63,7 +67,13 @@ def register(app: typer.Typer) -> None:
             if it["status"] == "applied" and it["thresholds_applied"] is False:
                 status_text += ", thresholds reverted"
             rows.append((it["round_id"], it["processed"], _minute(it["finished"]), status_text))
-            notes.append([f"thresholds: {changes or '—'}", f"transfers: {moved or '—'}"])
+            note = [f"thresholds: {changes or '—'}", f"transfers: {moved or '—'}"]
+            costs = it.get("costs") or {}
+            measured = [f"{r.replace('system', 'S')} ${c['mean_usd']:.4f} ({c['turns']})"
+                        for r, c in costs.items() if c.get("turns")]
+            if measured:
+                note.append("cost per turn (turns): " + ", ".join(measured))
+            notes.append(note)
         console.print(Listing("Rounds", ["round", "processed", "finished (UTC)", "status"], rows, notes))
 
     @app.command("rollback")

@@ -61,3 +61,21 @@ def ensure(root: str, port: int, *, wait_s: float = START_WAIT_S) -> str:
             return f"the gateway did not start on port {port} (it exited {proc.returncode}; `artibot gateway` says why)"
         time.sleep(0.02)
     return f"the gateway on port {port} did not answer within {wait_s:g} s"
+
+
+def stop_all(root: str) -> list[int]:
+    """Stop every gateway this data home started (at uninstall: nothing would use it any more)."""
+    import signal
+
+    stopped = []
+    for port in gateway_state.ports(root):
+        pid = gateway_state.read_pid(root, port)
+        if pid is None:
+            continue
+        try:
+            os.kill(pid, signal.SIGTERM)
+            stopped.append(pid)
+        except ProcessLookupError:
+            pass
+        gateway_state.remove_pid(root, port, pid)
+    return stopped

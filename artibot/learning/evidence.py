@@ -86,6 +86,7 @@ import numpy as np
 from artibot.config import Settings
 from artibot.learning import bandit, pooling
 from artibot.learning.bandit import K1, K2, N1, N2
+from artibot.learning.costs import MeasuredPrice
 from artibot.learning.batching import batch_plan
 from artibot.learning.frame import Frame
 from artibot.learning.posterior import Prior, beta_bounds, beta_mean_var
@@ -114,10 +115,13 @@ DRIFT_ALPHA = 0.01
 
 
 def propose_round(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, PatternStats],
-                  settings: Settings, *, flush: bool = False) -> RoundProposal:
+                  settings: Settings, *, flush: bool = False, measured: MeasuredPrice | None = None) -> RoundProposal:
     """Process every full batch of ``frame`` (and the remainder when ``flush``) as one evidence step.
 
-    Deterministic, and none of the arguments is modified.
+    ``measured``: the price of a System 2 call from the turns' measured costs
+    (:mod:`artibot.learning.costs`); it takes the place of the estimated price (an
+    explicit ``system2Cost`` or ``targetSystem2Share`` still wins). Deterministic, and
+    none of the arguments is modified.
     """
     lifelong, router = settings.lifelong, settings.router
     lo, hi = router.min_threshold, router.max_threshold
@@ -148,6 +152,8 @@ def propose_round(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, P
               for name, f in raw.items()}
     fits = {name: _pooled_fit(after_cells[name], f.t, levels, name) for name, f in raw.items()}
     price, source = _price(settings, fits, after_cells, lo, hi)
+    if measured is not None and source == "estimated":
+        price, source = measured.price, "measured"
     reach = MAX_STEP * (max(1, n_batches) if CHAIN else 1)  # each batch may move a threshold by MAX_STEP
     steps: list[DomainStep] = []
     evidence: dict[str, Any] = {}
@@ -178,6 +184,7 @@ def propose_round(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, P
     params = {
         "batch_size": lifelong.batch_size, "batches": n_batches, "flush": flush,
         "price": price, "price_source": source, "target_system2_share": lifelong.target_system2_share,
+        "measured_cost": measured.to_json() if measured is not None else None,
         "level": LEVEL, "prior": PRIOR.to_json(), "bins": bandit.BINS, "half_life": bandit.HALF_LIFE,
         "max_step": MAX_STEP, "reach": reach, "min_threshold": lo, "max_threshold": hi, "credible": CREDIBLE,
         "promotion_level": transfer.promotion_confidence, "demotion_level": demotion_level(settings),

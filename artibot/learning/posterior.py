@@ -160,7 +160,9 @@ def fit_pair(n1: np.ndarray, k1: np.ndarray, n2: np.ndarray, k2: np.ndarray, pri
         while True:
             trial = x + alpha * step
             trial_value = _log_posterior(trial, m0, q, n1, k1, n2, k2)
-            if trial_value >= value + 1e-4 * alpha * slope or alpha < 1e-8:
+            # (the slack: near the maximum both values agree to rounding, and a Newton step
+            # there is what converges; without it the search shrank to nothing and stopped early)
+            if trial_value >= value + 1e-4 * alpha * slope - 1e-12 * abs(value) or alpha < 1e-8:
                 break
             alpha *= 0.5
         x, value = trial, trial_value

@@ -120,7 +120,18 @@ def read_pid(root: str, port: int) -> int | None:
         return None
     except PermissionError:
         return pid  # alive, another user's: the port is taken either way
-    return pid
+    return None if _zombie(pid) else pid
+
+
+def _zombie(pid: int) -> bool:
+    """A killed gateway whose parent has not reaped it yet (a detached child waits for init,
+    and a container's init may never reap) still answers signal 0: its state says it is dead."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            stat = fh.read()
+    except OSError:
+        return False  # no /proc (macOS): signal 0 is all there is
+    return stat[stat.rfind(b")") + 2:stat.rfind(b")") + 3] in (b"Z", b"X")
 
 
 def remove_pid(root: str, port: int, pid: int) -> None:
@@ -133,3 +144,14 @@ def remove_pid(root: str, port: int, pid: int) -> None:
             os.unlink(pid_path(root, port))
     except OSError:
         pass
+
+
+def ports(root: str) -> list[int]:
+    """The ports with a gateway pid file in this data home."""
+    names = hookio.files_in(f"{root}/run")
+    out = []
+    for path in names:
+        name = path.rsplit("/", 1)[-1]
+        if name.startswith("gateway-") and name.endswith(".pid") and name[8:-4].isdigit():
+            out.append(int(name[8:-4]))
+    return out

@@ -198,6 +198,8 @@ def _edit_turn(call, change) -> None:
 
 
 def _tool_call(call, *, failed: bool) -> None:
+    # A gateway killed mid-turn comes back before the turn's next request (the client retries it).
+    call.attempt("starting the gateway", lambda: _ensure_gateway(call))
     payload = call.payload
     _edit_turn(call, lambda turn: turns.add_tool(
         turn, tool=call.field("tool_name"), failed=failed,

@@ -1,0 +1,63 @@
+"""``artibot report cost``: what the routes cost, measured by the gateway, against all System 2."""
+
+from __future__ import annotations
+
+import typer
+
+from artibot.cli.render import console, emit_json, fmt
+from artibot.cli.render import Listing
+from artibot.costs import cost_report
+from artibot.store.home import Home
+
+report_app = typer.Typer(help="Reports over the recorded turns.", no_args_is_help=True)
+
+
+def _usd(x: float | None) -> str:
+    return "—" if x is None else f"${x:,.4f}"
+
+
+def cost_lines(doc: dict) -> list[str]:
+    """Cost per route in one or two lines (for ``status`` and ``/learn``); none before any was measured."""
+    routes = doc["routes"]
+    if not any(r["turns"] for r in routes.values()):
+        return []
+    parts = [f"{name.replace('system', 'System ')} {_usd(r['mean_usd'])}/turn over {r['turns']} turn(s)"
+             for name, r in routes.items() if r["turns"]]
+    line = "measured cost: " + "; ".join(parts)
+    saved = doc.get("saved_usd")
+    if saved:
+        line += (f"; all at System 2 would have cost {_usd(doc['all_system2_usd'])} instead of "
+                 f"{_usd(doc['total_usd'])} (saved {_usd(saved['estimate'])}, 95% {_usd(saved['low'])} to "
+                 f"{_usd(saved['high'])})")
+    return [line]
+
+
+@report_app.command("cost")
+def cost_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
+    """Cost per route and per day (turns through the gateway), against every turn at System 2."""
+    doc = cost_report(home=Home.of(None)).to_json()
+    if as_json:
+        emit_json(doc)
+        return
+    routes = doc["routes"]
+    rows = [[name, r["turns"], fmt(r["success_rate"], 2) if r["success_rate"] is not None else "—",
+             _usd(r["total_usd"]), _usd(r["mean_usd"])] for name, r in routes.items()]
+    console.print(Listing("Cost per route", ["route", "turns", "success", "total", "per turn"], rows))
+    day_rows = [[day, by["system1"]["turns"], _usd(by["system1"]["total_usd"]), by["system2"]["turns"],
+                 _usd(by["system2"]["total_usd"])] for day, by in doc["days"].items()]
+    if day_rows:
+        console.print(Listing("Cost per day", ["day", "S1 turns", "S1 cost", "S2 turns", "S2 cost"], day_rows))
+    saved = doc["saved_usd"]
+    if saved is None:
+        console.print("all at System 2: needs measured turns of both routes")
+    else:
+        console.print(f"total {_usd(doc['total_usd'])}; every turn at System 2: {_usd(doc['all_system2_usd'])}; "
+                      f"saved {_usd(saved['estimate'])} (95% interval {_usd(saved['low'])} to {_usd(saved['high'])})")
+        console.print(f"note: {doc['note']}")
+    if doc["unmeasured_turns"]:
+        console.print(f"{doc['unmeasured_turns']} turn(s) without a measured cost (recorded without the gateway, "
+                      "or on a model with no price: gateway.pricing.models)")
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(report_app, name="report")

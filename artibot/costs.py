@@ -1,0 +1,46 @@
+"""``artibot report cost`` and the learner's measured price: the turns' costs, read from the store.
+
+Every experience record that went through the gateway carries ``usage`` (tokens, dollars,
+timing); the unprocessed log and the live archives together hold every turn that has not
+been rolled back. The arithmetic is in :mod:`artibot.learning.costs`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Mapping
+
+from artibot.config import Settings
+from artibot.learning.costs import CostReport, MeasuredPrice, measured_price, summarize
+from artibot.store import archive
+from artibot.store.experiences import ExperienceLog
+from artibot.store.home import Home, HomeArg
+
+
+def _rows(records: Iterator[Mapping[str, Any]]) -> Iterator[tuple[str, str, bool, float | None]]:
+    for record in records:
+        usage = record.get("usage")
+        cost = usage.get("cost_usd") if isinstance(usage, Mapping) else None
+        if isinstance(usage, Mapping) and usage.get("unpriced"):
+            cost = None  # part of the turn ran on a model without a price: not a measured cost
+        yield (str(record.get("routed_to")), str(record.get("timestamp") or "")[:10],
+               record.get("outcome") == "success", float(cost) if isinstance(cost, (int, float)) else None)
+
+
+def _records(h: Home) -> Iterator[Mapping[str, Any]]:
+    yield from archive.records(h)
+    yield from ExperienceLog(h).read()
+
+
+def cost_report(*, home: HomeArg = None) -> CostReport:
+    """Cost per route and per day over every turn kept (archived and unprocessed)."""
+    return summarize(_rows(_records(Home.of(home))))
+
+
+def price_from_costs(h: Home, settings: Settings) -> MeasuredPrice | None:
+    """The measured price of a System 2 call, when ``successValueUsd`` is set and both routes
+    have ``minCostTurns`` measured turns; None otherwise (the estimated price stays)."""
+    lifelong = settings.lifelong
+    if lifelong.success_value_usd is None:
+        return None
+    return measured_price(cost_report(home=h), value_usd=lifelong.success_value_usd,
+                          min_turns=lifelong.min_cost_turns)

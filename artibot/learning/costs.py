@@ -1,0 +1,162 @@
+"""What the routes cost, from the turns' measured usage (pure).
+
+Each turn that went through the gateway carries ``usage.cost_usd``. Per route this
+module keeps the count, mean and spread of the cost per turn, per day as well, and
+answers two questions:
+
+* **What did the routes save against "every turn at System 2"?** The counterfactual
+  prices every System 1 turn at System 2's mean cost per turn:
+  ``saved = n1 * (mean2 - mean1)``, with a normal 95% interval from both means'
+  standard errors (Welch). System 2 turns are the harder prompts, so their mean is, if
+  anything, above what System 2 would have cost on System 1's prompts: the figure leans
+  toward overstating the saving, and says so.
+* **What is a System 2 call worth in points of success?** With the value of one
+  successful turn (``successValueUsd``), the measured price is
+  ``(mean2 - mean1) / value``, clipped to [0, 1]: the extra dollars of a System 2 turn,
+  in the success probability they would buy at that value.
+
+>>> rows = [("system1", "2026-11-20", True, 0.01), ("system1", "2026-11-20", True, 0.03),
+...         ("system2", "2026-11-21", True, 0.05), ("system2", "2026-11-21", False, 0.07)]
+>>> report = summarize(rows)
+>>> round(report.routes["system2"].mean - report.routes["system1"].mean, 3)
+0.04
+>>> round(report.saved.estimate, 3), report.all_system2_total == report.total + report.saved.estimate
+(0.08, True)
+>>> round(measured_price(report, value_usd=0.5, min_turns=2).price, 3)
+0.08
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Iterable
+
+Z95 = 1.959963984540054
+ROUTES = ("system1", "system2")
+
+
+@dataclass
+class RouteCost:
+    """Turns of one route with a measured cost: count, successes, sum and sum of squares."""
+
+    turns: int = 0
+    successes: int = 0
+    total: float = 0.0
+    squares: float = 0.0
+
+    def add(self, success: bool, cost: float) -> None:
+        self.turns += 1
+        self.successes += bool(success)
+        self.total += cost
+        self.squares += cost * cost
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.turns if self.turns else 0.0
+
+    @property
+    def variance(self) -> float:
+        if self.turns < 2:
+            return 0.0
+        return max(self.squares - self.turns * self.mean ** 2, 0.0) / (self.turns - 1)
+
+    @property
+    def success_rate(self) -> float | None:
+        return self.successes / self.turns if self.turns else None
+
+    def to_json(self) -> dict[str, float | int | None]:
+        return {"turns": self.turns, "successes": self.successes, "success_rate": self.success_rate,
+                "total_usd": round(self.total, 6), "mean_usd": round(self.mean, 6),
+                "sd_usd": round(math.sqrt(self.variance), 6)}
+
+
+@dataclass(frozen=True)
+class Interval:
+    estimate: float
+    low: float
+    high: float
+
+    def to_json(self) -> dict[str, float]:
+        return {"estimate": round(self.estimate, 6), "low": round(self.low, 6), "high": round(self.high, 6)}
+
+
+@dataclass
+class CostReport:
+    routes: dict[str, RouteCost] = field(default_factory=lambda: {r: RouteCost() for r in ROUTES})
+    days: dict[str, dict[str, RouteCost]] = field(default_factory=dict)
+    unmeasured: int = 0
+    """Turns without a measured cost (recorded without the gateway)."""
+
+    @property
+    def total(self) -> float:
+        return sum(r.total for r in self.routes.values())
+
+    @property
+    def saved(self) -> Interval | None:
+        """What the System 1 turns saved against running them at System 2 (None: a route has no turn)."""
+        s1, s2 = self.routes["system1"], self.routes["system2"]
+        if not s1.turns or not s2.turns:
+            return None
+        estimate = s1.turns * (s2.mean - s1.mean)
+        se = s1.turns * math.sqrt(s2.variance / s2.turns + s1.variance / s1.turns)
+        return Interval(estimate, estimate - Z95 * se, estimate + Z95 * se)
+
+    @property
+    def all_system2_total(self) -> float | None:
+        saved = self.saved
+        return None if saved is None else self.total + saved.estimate
+
+    def to_json(self) -> dict:
+        saved = self.saved
+        return {
+            "routes": {r: c.to_json() for r, c in self.routes.items()},
+            "days": {d: {r: c.to_json() for r, c in by.items()} for d, by in sorted(self.days.items())},
+            "total_usd": round(self.total, 6),
+            "all_system2_usd": None if saved is None else round(self.total + saved.estimate, 6),
+            "saved_usd": None if saved is None else saved.to_json(),
+            "unmeasured_turns": self.unmeasured,
+            "note": "all-System-2 prices each System 1 turn at System 2's mean cost per turn; System 2 turns "
+                    "are the harder prompts, so the saving leans high",
+        }
+
+
+def summarize(rows: Iterable[tuple[str, str, bool, float | None]]) -> CostReport:
+    """A report from ``(routed_to, day, success, cost_usd or None)`` per turn."""
+    report = CostReport()
+    for route, day, success, cost in rows:
+        if route not in ROUTES:
+            continue
+        if cost is None or not math.isfinite(cost) or cost < 0:
+            report.unmeasured += 1
+            continue
+        report.routes[route].add(success, cost)
+        report.days.setdefault(day, {r: RouteCost() for r in ROUTES})[route].add(success, cost)
+    return report
+
+
+@dataclass(frozen=True)
+class MeasuredPrice:
+    price: float
+    extra_usd: float
+    """What a System 2 turn costs more than a System 1 turn, on average."""
+    value_usd: float
+    turns: tuple[int, int]
+
+    def sentence(self) -> str:
+        return (f"System 2 costs ${self.extra_usd:.3f} more per turn (measured on {self.turns[0]} System 1 and "
+                f"{self.turns[1]} System 2 turns); at ${self.value_usd:.2f} per successful turn that is a price "
+                f"of {self.price:.3f}")
+
+    def to_json(self) -> dict[str, float | list[int]]:
+        return {"price": round(self.price, 6), "extra_usd": round(self.extra_usd, 6), "value_usd": self.value_usd,
+                "turns": list(self.turns)}
+
+
+def measured_price(report: CostReport, *, value_usd: float, min_turns: int) -> MeasuredPrice | None:
+    """The price of a System 2 call from measured costs, once both routes have ``min_turns``."""
+    s1, s2 = report.routes["system1"], report.routes["system2"]
+    if s1.turns < min_turns or s2.turns < min_turns or value_usd <= 0:
+        return None
+    extra = s2.mean - s1.mean
+    return MeasuredPrice(min(max(extra / value_usd, 0.0), 1.0), extra, value_usd, (s1.turns, s2.turns))
