@@ -1,0 +1,113 @@
+"""Measured cost: the arithmetic (hand-computed), the report command, and the learner's price."""
+
+from __future__ import annotations
+
+import math
+
+import orjson
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from artibot.collector import collect_many
+from artibot.config import settings_from_mapping
+from artibot.cycle import learn
+from artibot.errors import ConfigError
+from artibot.learning.costs import measured_price, summarize
+from artibot.store.home import Home
+
+
+def _turn(route: str, cost: float | None, ok: bool = True, day: str = "2026-11-20", **extra) -> dict:
+    record = {"input": "fix the typo", "domain": "docs", "complexity": 0.1 if route == "system1" else 0.8,
+              "routed_to": route, "outcome": "success" if ok else "failed", "latency_ms": 10, "confidence": 0.9,
+              "timestamp": f"{day}T10:00:00+00:00", **extra}
+    if cost is not None:
+        record["usage"] = {"requests": 1, "input_tokens": 10, "output_tokens": 5, "cost_usd": cost, "unpriced": 0}
+    return record
+
+
+def test_the_saving_and_its_interval_by_hand() -> None:
+    rows = [("system1", "d", True, c) for c in (0.01, 0.03)] + [("system2", "d", True, c) for c in (0.05, 0.07, 0.09)]
+    report = summarize(rows)
+    # means 0.02 and 0.07; variances 0.0002 and 0.0004; saving 2 * 0.05 = 0.1
+    # se = 2 * sqrt(0.0004/3 + 0.0002/2) = 2 * sqrt(0.000233...) = 0.030551
+    saved = report.saved
+    assert saved.estimate == pytest.approx(0.1)
+    assert (saved.high - saved.estimate) == pytest.approx(1.959964 * 2 * math.sqrt(0.0004 / 3 + 0.0002 / 2), rel=1e-5)
+    assert report.all_system2_total == pytest.approx(0.25 + 0.1)
+
+
+def test_unmeasured_turns_are_counted_not_priced() -> None:
+    report = summarize([("system1", "d", True, None), ("system2", "d", True, 0.1), ("system1", "d", False, float("nan"))])
+    assert report.unmeasured == 2 and report.routes["system2"].turns == 1 and report.saved is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["system1", "system2"]), st.floats(0, 5)), min_size=1, max_size=40),
+       st.floats(0.01, 100))
+def test_the_measured_price_is_a_probability_and_grows_with_the_gap(turns, value) -> None:
+    report = summarize([(r, "d", True, c) for r, c in turns])
+    got = measured_price(report, value_usd=value, min_turns=1)
+    if got is None:
+        assert min(report.routes[r].turns for r in ("system1", "system2")) == 0
+        return
+    assert 0.0 <= got.price <= 1.0
+    expected = (report.routes["system2"].mean - report.routes["system1"].mean) / value
+    assert got.price == pytest.approx(min(max(expected, 0.0), 1.0), abs=1e-9)
+
+
+def test_no_price_before_enough_turns() -> None:
+    report = summarize([("system1", "d", True, 0.01)] * 5 + [("system2", "d", True, 0.05)] * 4)
+    assert measured_price(report, value_usd=1.0, min_turns=5) is None
+    assert measured_price(report, value_usd=1.0, min_turns=4).price == pytest.approx(0.04)
+
+
+def test_report_cost_cli(cli, home: Home) -> None:
+    collect_many([_turn("system1", 0.01), _turn("system1", 0.03, day="2026-11-21"), _turn("system2", 0.07),
+                  _turn("system2", None)], home=home)
+    doc = cli("report", "cost", "--json").json()
+    assert doc["routes"]["system1"]["turns"] == 2 and doc["routes"]["system2"]["turns"] == 1
+    assert doc["saved_usd"]["estimate"] == pytest.approx(2 * (0.07 - 0.02))
+    assert sorted(doc["days"]) == ["2026-11-20", "2026-11-21"] and doc["unmeasured_turns"] == 1
+    text = cli("report", "cost").out
+    assert "Cost per route" in text and "every turn at System 2" in text
+    assert "measured cost: System 1 $0.0200/turn" in cli("status").out
+
+
+def test_the_learner_takes_the_measured_price_once_enough_turns_have_one(home: Home) -> None:
+    turns = [_turn("system1", 0.01, ok=i % 4 != 0) for i in range(30)] + [_turn("system2", 0.05) for _ in range(30)]
+    collect_many(turns, home=home)
+    base = {"cognitive": {"router": {"exploration": 0, "domainExploration": 0}},
+            "learning": {"lifelong": {"batchSize": 50, "minCostTurns": 20}}}
+    without = learn(home=home, answers="defaults", dry_run=True, settings=settings_from_mapping(base))
+    assert without.proposal.params["price_source"] == "estimated"
+    assert without.proposal.params["costs"]["system2"]["turns"] == 30
+    base["learning"]["lifelong"]["successValueUsd"] = 0.5
+    report = learn(home=home, answers="defaults", dry_run=True, settings=settings_from_mapping(base))
+    params = report.proposal.params
+    assert params["price_source"] == "measured" and params["price"] == pytest.approx(0.04 / 0.5)
+    assert params["measured_cost"]["turns"] == [30, 30]
+
+
+@pytest.mark.parametrize("bad, needle", [
+    ({"gateway": {"server": {"port": 0}}}, "gateway.server.port"),
+    ({"gateway": {"server": {"upstream": "ftp://x"}}}, "gateway.server.upstream"),
+    ({"gateway": {"profiles": {"system1": {"effort": "tiny"}}}}, "gateway.profiles.system1.effort"),
+    ({"gateway": {"profiles": {"system3": {}}}}, "gateway.profiles.system3"),
+    ({"gateway": {"pricing": {"models": {"m": {"input": 1}}}}}, "gateway.pricing.models.m"),
+    ({"learning": {"lifelong": {"successValueUsd": 0}}}, "learning.lifelong.successValueUsd"),
+])
+def test_gateway_config_errors_name_the_key(bad, needle) -> None:
+    with pytest.raises(ConfigError) as info:
+        settings_from_mapping(bad)
+    assert needle in str(info.value)
+
+
+def test_gateway_config_overrides() -> None:
+    s = settings_from_mapping({"gateway": {"profiles": {"system1": {"effort": "medium", "model": "claude-haiku-4-5"}},
+                                           "pricing": {"models": {"my-model": {"input": 1, "output": 2, "cacheWrite": 3,
+                                                                               "cacheRead": 4}}}}})
+    profiles = s.gateway_profiles.profiles()
+    assert (profiles.system1.effort, profiles.system1.model) == ("medium", "claude-haiku-4-5")
+    assert profiles.system2.effort is None
+    assert s.gateway_pricing.table().row("my-model-2")["output"] == 2
+    assert orjson.dumps(s.gateway_server.upstream) == b'"https://api.anthropic.com"'
