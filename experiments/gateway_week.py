@@ -46,7 +46,7 @@ Output: ``experiments/runs/gateway_week/`` — ``table.md`` (per day, both arms,
 seeds; totals with a 95% t-interval over seeds), ``results.json`` and
 ``gateway_week.png`` (cumulative cost and daily success rate, both arms).
 
-    python experiments/gateway_week.py [--seeds 0 1 2 3 4] [--sessions 30]
+    python experiments/gateway_week.py [--seeds 0 1 2 3 4] [--sessions 20]
 """
 
 from __future__ import annotations
