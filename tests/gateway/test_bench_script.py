@@ -6,9 +6,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "bench_gateway.py"
 
 
+@pytest.mark.slow  # four processes start (about 2 s of CPU): multi-process
 def test_bench_gateway_runs_on_a_tiny_budget() -> None:
     proc = subprocess.run([sys.executable, str(SCRIPT), "--requests", "6", "--seed", "1", "--concurrent", "4",
                            "--rounds", "1", "--body-kb", "4", "--gap-ms", "0.5"], capture_output=True, timeout=60)
