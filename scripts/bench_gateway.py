@@ -2,8 +2,8 @@
 
 Three processes on loopback: this one (the client, aiohttp), a fake upstream API
 (aiohttp, this script with ``--serve-upstream``) and the real gateway
-(``python -m artibot gateway --port P --upstream URL --quiet``, ``ARTIBOT_HOME`` a
-temporary directory). The upstream answers
+(``python -m artibot.cli.gateway_main --port P --upstream URL --quiet``, the process
+``artibot gateway`` and the hooks run; ``ARTIBOT_HOME`` a temporary directory). The upstream answers
 
 * a non-streamed request with a tiny JSON message (~200 bytes, with ``usage``);
 * a streamed one with 40 SSE events in the API's order (``message_start``, 36 text
@@ -351,7 +351,7 @@ def main() -> None:
         env = {**os.environ, "ARTIBOT_HOME": root, "PYTHONPATH": str(ROOT)}
         for argv in ([__file__, "--serve-upstream", "--port", str(up_port), "--gap-ms", str(args.gap_ms)],
                      [__file__, "--serve-relay", up_url, "--port", str(relay_port)],
-                     ["-m", "artibot", "gateway", "--port", str(gw_port), "--upstream", up_url, "--quiet"]):
+                     ["-m", "artibot.cli.gateway_main", "--port", str(gw_port), "--upstream", up_url, "--quiet"]):
             procs.append(subprocess.Popen([sys.executable, *argv], env=env, stdout=subprocess.DEVNULL,
                                           stderr=subprocess.PIPE))
         for port, proc in zip((up_port, relay_port, gw_port), procs):

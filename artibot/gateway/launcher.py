@@ -49,10 +49,9 @@ def ensure(root: str, port: int, *, wait_s: float = START_WAIT_S) -> str:
 
     env = dict(os.environ)
     env["ARTIBOT_HOME"] = root
-    with open(os.devnull, "rb") as devnull_in, open(os.devnull, "wb") as devnull_out:
-        proc = subprocess.Popen([sys.executable, "-m", "artibot", "gateway", "--port", str(port), "--quiet"],
-                                stdin=devnull_in, stdout=devnull_out, stderr=devnull_out, env=env,
-                                start_new_session=True, close_fds=True)
+    proc = subprocess.Popen([sys.executable, "-m", "artibot.cli.gateway_main", "--port", str(port), "--quiet"],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env=env, start_new_session=True, close_fds=True)
     deadline = time.monotonic() + wait_s
     while time.monotonic() < deadline:
         if _answers(port, timeout=0.1):
