@@ -10,7 +10,7 @@ from artibot.store import hookio
 from artibot.store.experiences import ExperienceLog
 from artibot.store.home import Home
 from tests.integrations.test_hooks import Driver, SIMPLE  # noqa: F401  (fixtures below)
-from tests.integrations.test_hooks import hook  # noqa: F401
+from tests.integrations.test_hooks import _deterministic_routes, hook  # noqa: F401  (greedy routes)
 
 
 def _queue(home: Home, sid: str) -> list[dict]:

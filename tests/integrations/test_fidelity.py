@@ -9,12 +9,14 @@ refuses fires ``PermissionRequest`` and no tool hook.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from artibot.integrations.claude_code import handlers, turns
 from artibot.store.home import Home
 from tests.integrations.spools import SpoolView
-from tests.integrations.test_hooks import SIMPLE, Driver, experiences, final, hook  # noqa: F401
+from tests.integrations.test_hooks import SIMPLE, Driver, _deterministic_routes, experiences, final, hook  # noqa: F401
 
 NOTIFICATION = (
     "<task-notification>\n<task-id>ac9027b3968c73a2f</task-id>\n<tool-use-id>toolu_000010</tool-use-id>\n"
@@ -82,8 +84,18 @@ def test_a_message_typed_mid_turn_joins_the_open_turn(hook: Driver, home: Home) 
     assert exp["input"] == SIMPLE and exp["tools"] == 1 and exp["reached_stop"]
 
 
+@pytest.fixture
+def learn_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The user's /learn (what `artibot install claude-code` writes), in a Claude Code home of the test's own."""
+    user = tmp_path / "claude-user"
+    (user / "commands").mkdir(parents=True)
+    (user / "commands" / "learn.md").write_text("<!-- artibot:learn -->\n")
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(user))
+
+
 @pytest.mark.parametrize("command", ["/learn", "/learn 2 accept", "/review --json", "/my-plugin:audit src/"])
-def test_slash_commands_are_not_routed_or_recorded(hook: Driver, home: Home, command: str) -> None:
+def test_slash_commands_are_not_routed_or_recorded(hook: Driver, home: Home, command: str,
+                                                    learn_installed: None) -> None:
     assert prompt(hook, command, "p1") == ""
     tool(hook, "Bash", "p1")
     stop(hook, "p1")
@@ -94,10 +106,19 @@ def test_a_path_is_a_prompt_not_a_command(hook: Driver, home: Home) -> None:
     assert "artibot router" in prompt(hook, "/usr/lib/libfoo.so is missing, why?", "p1")
 
 
+@pytest.mark.parametrize("text", ["/build is failing again, fix it", "/fix-the-tests please"])
+def test_a_slash_prompt_that_names_no_command_goes_to_the_model_and_is_routed(hook: Driver, home: Home,
+                                                                              text: str) -> None:
+    assert "artibot router" in prompt(hook, text, "p1")
+    stop(hook, "p1")
+    [exp] = final(hook, home, "s1")
+    assert exp["input"] == text
+
+
 def test_a_slash_command_does_not_judge_the_previous_turn(hook: Driver, home: Home) -> None:
     prompt(hook, SIMPLE, "p1")
     stop(hook, "p1")
-    prompt(hook, "/undo-everything", "p2")
+    prompt(hook, "/compact", "p2")
     [exp] = final(hook, home, "s1")
     assert exp["outcome"] == "success"
 
@@ -212,3 +233,32 @@ def test_the_hooks_find_the_same_data_home_as_the_library(monkeypatch: pytest.Mo
     monkeypatch.delenv("ARTIBOT_HOME")
     monkeypatch.setenv("HOME", str(tmp_path))
     assert hookio.home_root() == str(resolve_home())
+
+
+def _call(hook: Driver, name: str, pid: str, *, ok: bool, duration_ms: int) -> None:
+    event = "post-tool-use" if ok else "post-tool-use-failure"
+    hook(event, tool_name=name, session_id="s1", prompt_id=pid, duration_ms=duration_ms)
+
+
+@pytest.mark.parametrize("failing_first", [True, False])
+def test_two_parallel_calls_of_which_one_fails_fail_the_turn_in_either_order(hook: Driver, home: Home,
+                                                                             failing_first: bool) -> None:
+    prompt(hook, SIMPLE, "p1")
+    calls = [("Bash", False, 5), ("Read", True, 5_000)]  # both started before the failure ended
+    for name, ok, took in (calls if failing_first else calls[::-1]):
+        _call(hook, name, "p1", ok=ok, duration_ms=took)
+    stop(hook, "p1")
+    [exp] = final(hook, home, "s1")
+    assert exp["outcome"] == "failed" and exp["tool_failures"] == 1
+
+
+def test_a_retry_that_started_after_the_failure_recovers_the_turn(hook: Driver, home: Home) -> None:
+    import time
+
+    prompt(hook, SIMPLE, "p1")
+    _call(hook, "Bash", "p1", ok=False, duration_ms=5)
+    time.sleep(0.02)
+    _call(hook, "Bash", "p1", ok=True, duration_ms=1)
+    stop(hook, "p1")
+    [exp] = final(hook, home, "s1")
+    assert exp["outcome"] == "success"

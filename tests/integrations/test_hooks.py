@@ -7,6 +7,7 @@ The real entry point in subprocesses (a whole session, concurrency, imports) is 
 from __future__ import annotations
 
 import io
+import time
 import os
 import subprocess
 import sys
@@ -77,7 +78,9 @@ class Driver:
 
     def turn(self, prompt: str, tools: list[tuple[str, bool]], sid: str = "s1") -> None:
         self("user-prompt-submit", prompt=prompt, session_id=sid)
-        for tool, ok in tools:
+        for i, (tool, ok) in enumerate(tools):
+            if i and not tools[i - 1][1]:
+                time.sleep(0.02)  # the model answers a failure before its next call starts
             if ok:
                 self("post-tool-use", tool_name=tool, session_id=sid)
             else:

@@ -142,6 +142,19 @@ def _ensure_gateway(call) -> None:
             call.log(said)
 
 
+def _command_exists(call, name: str) -> bool:
+    """Whether ``/name`` is a command or skill the user installed (project or user scope)."""
+    import os
+
+    base = name.replace(":", "/")  # a namespaced project command lives in a sub-folder
+    project = call.field("cwd") or os.environ.get("CLAUDE_PROJECT_DIR") or "."
+    user = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.expanduser("~/.claude")
+    for root in (f"{project}/.claude", user):
+        if os.path.isfile(f"{root}/commands/{base}.md") or os.path.isfile(f"{root}/skills/{base}/SKILL.md"):
+            return True
+    return False
+
+
 def user_prompt_submit(call) -> dict | None:
     from artibot.integrations.claude_code import prompts
 
@@ -150,7 +163,7 @@ def user_prompt_submit(call) -> dict | None:
     if not isinstance(prompt, str) or not prompt.strip():
         call.log("no prompt text in the payload; nothing routed")
         return None
-    what = prompts.kind(prompt)
+    what = prompts.kind(prompt, lambda name: _command_exists(call, name))
     if what == prompts.HARNESS:
         return None  # nobody typed it: no record, no context, no effect on the open turn
     call.secret = prompt

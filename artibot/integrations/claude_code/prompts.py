@@ -10,20 +10,30 @@ Claude Code runs ``UserPromptSubmit`` for more than what the user typed:
   recorded, not routed, not given routing context, and they never close or judge a turn;
 * **slash commands** — ``/learn``, ``/review 3``, ``/plugin:cmd args``: the user typed
   them, but the command's own text tells Claude what to do, so they are not routed or
-  recorded either. (Claude Code also fires ``UserPromptExpansion`` for them.)
+  recorded either. (Claude Code also fires ``UserPromptExpansion`` for them.) Only a
+  name Claude Code knows is a command: a built-in (:data:`BUILTIN_COMMANDS`), a
+  plugin's (``plugin:name``), or one the caller finds as a command or skill file.
+  ``/build is failing again, fix it`` names no command: Claude Code sends it to the
+  model as it is, so it is a user prompt, routed and recorded.
 
 Everything else is a **user** prompt. No regular expressions here: this runs first on
 every prompt, and a harness prompt returns before anything heavier is imported.
 
 >>> kind("<task-notification>\\n<task-id>a1</task-id>\\n<status>completed</status>\\n</task-notification>")
 'harness'
->>> kind("/learn"), kind("/review 3 --json"), kind("/plugin:do-it now")
+>>> kind("/learn", lambda name: name == "learn"), kind("/review 3 --json"), kind("/plugin:do-it now")
 ('slash', 'slash', 'slash')
+>>> kind("/build is failing again, fix it", lambda name: False)
+'user'
 >>> kind("/usr/lib is missing libfoo, why?"), kind("fix the typo"), kind("<div> is not closed in index.html")
 ('user', 'user', 'user')
 """
 
 from __future__ import annotations
+
+TYPE_CHECKING = False  # not typing's: this module is on every prompt's path
+if TYPE_CHECKING:
+    from typing import Callable
 
 USER = "user"
 SLASH = "slash"
@@ -35,6 +45,16 @@ HARNESS_TAGS = (
     "bash-input", "bash-stdout", "bash-stderr", "user-prompt-submit-hook",
 )
 """Tags Claude Code wraps its own messages in. A prompt that opens with one is harness input."""
+
+BUILTIN_COMMANDS = frozenset({
+    "add-dir", "agents", "bashes", "bug", "clear", "compact", "config", "context", "cost", "doctor", "effort",
+    "exit", "export", "fast", "feedback", "help", "hooks", "ide", "init", "install-github-app", "login",
+    "logout", "mcp", "memory", "migrate-installer", "model", "output-style", "permissions", "plan", "plugin",
+    "plugins", "pr-comments", "privacy-settings", "quit", "release-notes", "resume", "review", "rewind",
+    "sandbox", "security-review", "skills", "status", "statusline", "terminal-setup", "todos", "upgrade",
+    "usage", "vim",
+})
+"""Claude Code's own commands (2.1; a name not here counts only when its file exists)."""
 
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.:")
 _TAG_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
@@ -53,8 +73,12 @@ def _opening_tag(text: str) -> str | None:
     return name
 
 
-def kind(prompt: str) -> str:
-    """``'harness'``, ``'slash'`` or ``'user'`` (see the module docstring)."""
+def kind(prompt: str, known: Callable[[str], bool] | None = None) -> str:
+    """``'harness'``, ``'slash'`` or ``'user'`` (see the module docstring).
+
+    ``known(name)`` says whether a command or skill of that name is installed; without
+    it every well-formed name counts as a command.
+    """
     text = prompt.lstrip()
     tag = _opening_tag(text)
     if tag is not None:
@@ -66,5 +90,6 @@ def kind(prompt: str) -> str:
         # A command name has no "/" in it: "/usr/lib …" is a path, not a command.
         name = text[1:].split(None, 1)[0] if not text[1].isspace() else ""
         if name and set(name) <= _NAME_CHARS and name[0].isalnum():
-            return SLASH
+            if known is None or ":" in name or name in BUILTIN_COMMANDS or known(name):
+                return SLASH
     return USER

@@ -5,7 +5,9 @@ clock: times come in as ``now`` (milliseconds since the epoch).
 
 Outcome rule. At ``Stop`` a turn gets a *provisional* outcome from its tool calls:
 
-* ``failed`` — the turn's last tool call failed, or a tool call was interrupted, or a
+* ``failed`` — a tool call failed and no call that *started after it ended* succeeded
+  (the model retried and recovered), whatever order parallel calls finish in; or a
+  tool call was interrupted, or a
   tool call was refused by the permission system (a ``PermissionRequest`` that no run
   of that tool followed), or the turn never reached ``Stop`` (the next prompt came
   first: the user interrupted; or the session ended or crashed mid-turn);
@@ -93,7 +95,17 @@ def add_tool(turn: Turn, *, tool: str | None, failed: bool, interrupted: bool,
     out = dict(turn)
     out["tools"] = int(turn.get("tools", 0)) + 1
     out["tool_failures"] = int(turn.get("tool_failures", 0)) + (1 if failed else 0)
-    out["last_failed"] = bool(failed)
+    # A failure stands until a call that started after it ended succeeds: parallel calls
+    # (one failing, one not) give the same outcome whichever hook runs last.
+    failures = [int(t) for t in (turn.get("open_failures") or []) if isinstance(t, (int, float))]
+    if failed:
+        failures = (failures + [now])[-MAX_TOOL_NAMES:]
+    else:
+        took = duration_ms if isinstance(duration_ms, (int, float)) and not isinstance(duration_ms, bool) else 0
+        started = now - max(int(took), 0)
+        failures = [t for t in failures if t > started]
+    out["open_failures"] = failures
+    out["last_failed"] = bool(failures)
     out["interrupted"] = bool(turn.get("interrupted")) or bool(interrupted)
     names = list(turn.get("tool_names") or [])
     if tool and tool not in names and len(names) < MAX_TOOL_NAMES:
