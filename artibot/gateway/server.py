@@ -136,6 +136,8 @@ class Gateway:
 
     def _prepare(self, raw: bytes) -> tuple[bytes, _Route | None]:
         """The bytes to forward and the routed turn they belong to (if any)."""
+        if b"session_id" not in raw or b'"tools"' not in raw:
+            return raw, None  # no session or no tools: never routed, so never parsed
         try:
             body = orjson.loads(raw)
         except orjson.JSONDecodeError:
@@ -215,7 +217,6 @@ class Gateway:
         reader = use.StreamReader() if streaming else None
         whole = bytearray() if measure and not streaming else None
         ttfb: float | None = None
-        held: bytes | None = None
         try:
             async for chunk in upstream.content.iter_any():
                 if ttfb is None:
@@ -228,9 +229,7 @@ class Gateway:
                 elif whole is not None:
                     if len(whole) <= MAX_BODY:
                         whole += chunk
-                    if held is not None:  # one chunk behind: the last one waits for the record
-                        await response.write(held)
-                    held = chunk
+                    await response.write(chunk)
                 else:
                     await response.write(chunk)
         except (ClientError, asyncio.TimeoutError) as exc:
@@ -240,15 +239,15 @@ class Gateway:
             if request.transport is not None:
                 request.transport.close()
             return response
+        if reader is not None and route is not None and reader.seen:
+            await self._record_async(route, reader.usage, reader.model, ttfb or 0.0, started)
+        await response.write_eof()
         if whole is not None and route is not None:
+            # A whole answer is recorded after it went out: its turn stays in the spool
+            # (open, stopped, or queued) long after the client's Stop, and add_usage finds it there.
             got, model = use.from_body(bytes(whole))
             if got is not None:
                 await self._record_async(route, got, model, ttfb or 0.0, started)
-        elif reader is not None and route is not None and reader.seen:
-            await self._record_async(route, reader.usage, reader.model, ttfb or 0.0, started)
-        if held is not None:
-            await response.write(held)
-        await response.write_eof()
         return response
 
     async def _record_async(self, route: _Route, got: use.Usage, model: str | None, ttfb: float,
