@@ -130,9 +130,14 @@ def spool_name(session_id: str | None) -> str:
         return UNKNOWN_SESSION
     if len(session_id) <= 128 and set(session_id) <= _PLAIN and session_id[0] not in ".-_":
         return session_id
-    import hashlib  # rarely needed, and loading OpenSSL costs ~5 ms
+    data = session_id.encode("utf-8", "replace")
+    try:
+        import _sha256  # CPython's own: the same digest as hashlib's without loading OpenSSL (~5 ms)
+    except ImportError:  # pragma: no cover - Python 3.12 renamed it
+        import hashlib
 
-    return "h-" + hashlib.sha256(session_id.encode("utf-8", "replace")).hexdigest()[:32]
+        return "h-" + hashlib.sha256(data).hexdigest()[:32]
+    return "h-" + _sha256.sha256(data).hexdigest()[:32]
 
 
 def now_ms() -> int:
