@@ -66,8 +66,9 @@ def test_a_flush_replayed_after_a_kill_stores_each_turn_once(hook, home: Home, m
 class _Call:
     """The part of a hook call that :func:`handlers.flush` uses."""
 
-    def __init__(self, home: Home):
+    def __init__(self, home: Home, root: str = ""):
         self._home = home
+        self.root = root
 
     def home(self) -> Home:
         return self._home
@@ -77,3 +78,4 @@ class _Call:
 
     def attempt(self, doing, fn):
         return fn()
+

@@ -278,21 +278,37 @@ def session_start(call) -> dict:
     return context.hook_output("SessionStart", text)
 
 
-def _worse_rounds(call) -> list[str]:
-    """Applied rounds measured worse (issue 12), for the user; none without a learning log.
+NOTICES_NAME = ".round-notices.json"
+"""Applied rounds measured worse, as the last learner run found them (``sessions/``)."""
 
-    The check reads the log and the archive (numpy behind it), so it runs only once a
-    round was applied: a fresh home's SessionStart stays at the interpreter's floor.
+
+def _worse_rounds(call) -> list[str]:
+    """Applied rounds measured worse, for the user: what the last learner run wrote.
+
+    Measuring them reads the log and the archive with numpy behind it (12x the bare
+    interpreter at SessionStart); the detached learner has those loaded anyway, so it
+    measures after each run (:func:`save_round_notices`) and SessionStart only reads.
     """
+    data = hookio.read_cache(call.root, NOTICES_NAME)
+    if data is None:
+        return []
+    doc = hookio.loads(data)
+    notes = doc.get("notices") if isinstance(doc, dict) else None
+    return [n for n in notes if isinstance(n, str)] if isinstance(notes, list) else []
+
+
+def save_round_notices(call) -> None:
+    """Measure the applied rounds (the learner's process) and keep the notices for SessionStart."""
     import os
 
-    if not os.path.exists(f"{call.root}/learning-log.json"):  # Home.learning_log (a test checks it)
-        return []
+    if not os.path.exists(f"{call.root}/learning-log.json"):
+        return
     from artibot.config import load_settings
     from artibot.round_checks import notices
 
     home = call.home()
-    return notices(home, load_settings(home.root))
+    found = notices(home, load_settings(home.root))
+    hookio.write_cache(call.root, NOTICES_NAME, hookio.dumps({"schema_version": 1, "notices": found}).encode("ascii"))
 
 
 def _pending_review(call) -> bool:
@@ -381,6 +397,7 @@ def nightly_learner(call) -> None:
         call.log(f"learner skipped: {exc}")
         return
     call.log(f"learner finished: {report.status} {report.round_id or 'no round'} ({report.message})")
+    call.attempt("validating applied rounds", lambda: save_round_notices(call))
 
 
 HANDLERS = {
