@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Any, Iterable
 
 Z95 = 1.959963984540054
 ROUTES = ("system1", "system2")
@@ -107,7 +107,7 @@ class CostReport:
         saved = self.saved
         return None if saved is None else self.total + saved.estimate
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         saved = self.saved
         return {
             "routes": {r: c.to_json() for r, c in self.routes.items()},

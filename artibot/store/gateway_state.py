@@ -66,8 +66,8 @@ def fix_profile(root: str, session_id: str, turn_id: str,
         fixed = turn.get("gateway")
         if isinstance(fixed, dict) and isinstance(fixed.get("profile"), dict):
             return fixed
-        state = doc.get("gateway") if isinstance(doc.get("gateway"), dict) else {}
-        fixed = choose(state)
+        state = doc.get("gateway")
+        fixed = choose(state if isinstance(state, dict) else {})
         turn["gateway"] = fixed
         return fixed
 
