@@ -44,3 +44,8 @@ def price_from_costs(h: Home, settings: Settings) -> MeasuredPrice | None:
         return None
     return measured_price(cost_report(home=h), value_usd=lifelong.success_value_usd,
                           min_turns=lifelong.min_cost_turns)
+
+
+def interrupted_turns(*, home: HomeArg = None) -> int:
+    """Turns kept as ``interrupted`` (archived and unprocessed): recorded, left out of learning."""
+    return sum(1 for r in _records(Home.of(home)) if r.get("outcome") == "interrupted")

@@ -22,7 +22,7 @@ from artibot import round_checks
 from artibot.config import Settings, load_settings
 from artibot.errors import ReviewError
 from artibot.learning import PatternStats, RoundProposal, Thresholds, apply_decisions, frame_from_records
-from artibot.learning.frame import Frame, collector_paused, frame_from_chunks
+from artibot.learning.frame import Frame, collector_paused, frame_from_chunks, set_aside_interrupted
 from artibot.learning.types import domain_label
 from artibot.store import patterns as pattern_store
 from artibot.store import cache, rounds, snapshots
@@ -135,6 +135,8 @@ def learn(*, home: HomeArg = None, answers: cp.AnswersArg = "defaults", checkpoi
             patterns = pattern_store.load_pattern_stats(h)
             if records is not None:
                 frame = frame_from_records(records)  # raises here, as it always did, for records not validated
+            full = frame
+            frame, kept, aside = set_aside_interrupted(full)
             say(f"computing the round over {len(frame):,} experiences")
             measured, costs = _measured_costs(h, settings)
             proposal = propose_frame(frame, thresholds, patterns, settings, flush=flush, measured=measured)
@@ -142,8 +144,11 @@ def learn(*, home: HomeArg = None, answers: cp.AnswersArg = "defaults", checkpoi
                 proposal = replace(proposal, params={**proposal.params, "costs": costs})
             if proposal.processed_ids:  # issue 12: off-policy estimate, window counts, stale patterns
                 proposal = round_checks.annotate(h, frame, proposal, settings)
-            unprocessed = len(frame)
-            del frame
+            unprocessed = len(full)
+            rows = None
+            if len(aside) and proposal.processed_ids:
+                proposal, rows = _with_interrupted(proposal, full, kept, aside)
+            del frame, full
             if not proposal.processed_ids:
                 msg = (f"{unprocessed} unprocessed experience(s), fewer than a batch of "
                        f"{settings.lifelong.batch_size}; nothing to learn yet (--flush processes them anyway)")
@@ -160,10 +165,23 @@ def learn(*, home: HomeArg = None, answers: cp.AnswersArg = "defaults", checkpoi
             if records is not None:
                 positions: Sequence[int] = _positions(records, proposal.processed_ids)
                 del records
+            elif rows is not None:
+                positions = [int(order[r]) if order is not None else int(r) for r in rows]
             else:
                 positions = range(k) if order is None else order[:k]
             return decide_and_commit(h, settings, proposal, context, policy, AnswerLog(), say,
                                      positions=positions, report=report, source=source)
+
+
+def _with_interrupted(proposal: RoundProposal, full: Frame, kept: Any, aside: Any) -> tuple[RoundProposal, list[int]]:
+    """The proposal with the interrupted records among its batches added to what it processes
+    (archived with them, scored by nobody), and the rows of ``full`` it now processes."""
+    k = len(proposal.processed_ids)
+    last = int(kept[k - 1])
+    extra = [int(r) for r in aside if proposal.remainder == 0 or int(r) < last]
+    rows = sorted([int(r) for r in kept[:k]] + extra)
+    params = {**proposal.params, "interrupted": len(extra)}
+    return replace(proposal, processed_ids=tuple(full.ids[r] for r in rows), params=params), rows
 
 
 def _measured_costs(h: Home, settings: Settings) -> tuple[Any, dict[str, Any] | None]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from artibot.experience import learnable
 from artibot.collector import load_experiences
 from artibot.store.home import Home, HomeArg
 from artibot.learning.drift import drift_check, summarize
@@ -35,7 +36,7 @@ def drift_report(*, home: HomeArg = None, now: float | None = None, days: float 
     Each domain row: ``domain``, ``system``, ``recent`` and ``history`` as ``"successes/n"``,
     ``p_value``, ``tested`` and ``drift``.
     """
-    records = load_history(home)
+    records = [r for r in load_history(home) if learnable(r)]  # interrupted turns say nothing of a route
     rows = drift_check(records, now=time.time() if now is None else now, days=days, alpha=alpha)
     summary, proposed = summarize(rows, days=days, alpha=alpha)
     return {"domains": [r.to_json() for r in rows], "summary": summary, "proposed": proposed,

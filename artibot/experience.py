@@ -20,7 +20,11 @@ from artibot.errors import ValidationError
 SCHEMA_VERSION = 1
 
 SYSTEMS = ("system1", "system2")
-OUTCOMES = ("success", "escalated", "failed")
+OUTCOMES = ("success", "escalated", "failed", "interrupted")
+"""``interrupted``: the turn was cut off by something other than the route (an API error,
+a turn limit, Ctrl-C, the session's end) before it could succeed or fail. It is kept,
+and left out of what the learner scores (:func:`learnable`)."""
+LEARNED_OUTCOMES = ("success", "escalated", "failed")
 
 FIELDS = (
     "id", "timestamp", "session_id", "input", "domain", "complexity", "routed_to",
@@ -256,7 +260,7 @@ def validate(record: Any, *, assign: bool = True, now: str | None = None) -> dic
 
     outcome = out.get("outcome")
     if outcome is not None and outcome not in OUTCOMES:
-        problems.append(f"outcome must be one of 'success', 'escalated', 'failed', not {outcome!r}")
+        problems.append(f"outcome must be one of {', '.join(repr(o) for o in OUTCOMES)}, not {outcome!r}")
 
     latency = out.get("latency_ms")
     if latency is not None and (not _is_number(latency) or latency < 0):
@@ -276,3 +280,8 @@ def validate(record: Any, *, assign: bool = True, now: str | None = None) -> dic
 
 def is_success(record: Mapping[str, Any]) -> bool:
     return record.get("outcome") == "success"
+
+
+def learnable(record: Mapping[str, Any]) -> bool:
+    """Whether a record counts in what the learner scores (an ``interrupted`` turn does not)."""
+    return record.get("outcome") != "interrupted"

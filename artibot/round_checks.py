@@ -19,6 +19,7 @@ import time
 from dataclasses import replace
 from typing import Any, Mapping
 
+from artibot.experience import learnable
 from artibot.config import Settings
 from artibot.learning.frame import Frame
 from artibot.learning.timestamps import parse_timestamp
@@ -63,6 +64,7 @@ def annotate(h: Home, frame: Frame, proposal: RoundProposal, settings: Settings,
     lo, hi = router.min_threshold, router.max_threshold
     earlier = (recent_archived(h, applied, op.window - k, keep=logged_near(proposal.old, lo, hi))
                if op.window > k else [])
+    earlier = [r for r in earlier if learnable(r)]  # an interrupted turn says nothing of its route
     if earlier:
         window = concat(records_window(earlier, cache), window)
     estimate = evaluate(window, thresholds_vector(proposal.old, window.domains, lo, hi),

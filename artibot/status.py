@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from artibot import round_checks
-from artibot.costs import cost_report
+from artibot.costs import cost_report, interrupted_turns
 from artibot.store.home import Home, HomeArg
 from artibot.config import Settings, load_settings
 from artibot.store import cache as cache_store
@@ -46,6 +46,8 @@ def status(*, home: HomeArg = None, settings: Settings | None = None) -> dict[st
         "price": price_in_force(settings, last),
         # what the turns cost, measured by the gateway (zeros without it)
         "costs": cost_report(home=h).to_json(),
+        # turns cut off by something other than the route: kept, and left out of learning
+        "interrupted": interrupted_turns(home=h),
     }
 
 

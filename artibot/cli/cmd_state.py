@@ -34,6 +34,9 @@ def register(app: typer.Typer) -> None:
                           + (", no round yet" if price.get("round", "") is None else "") + ")")
         from artibot.cli.cmd_report import cost_lines
 
+        if doc.get("interrupted"):
+            console.print(f"interrupted turns: {doc['interrupted']} (an API error, a turn limit, Ctrl-C or Esc; "
+                          "kept, and left out of learning)")
         for line in cost_lines(doc["costs"]):
             console.print(Hanging(line))
         console.print(f"last round: {doc['last_round'] or 'none yet'}"

@@ -23,8 +23,8 @@ import numpy as np
 
 from artibot.learning.timestamps import parse_timestamps
 
-OUTCOME_CODES = {"success": 0, "escalated": 1, "failed": 2}
-SUCCESS, ESCALATED, FAILED = 0, 1, 2
+OUTCOME_CODES = {"success": 0, "escalated": 1, "failed": 2, "interrupted": 3}
+SUCCESS, ESCALATED, FAILED, INTERRUPTED = 0, 1, 2, 3
 
 _ARRAYS = {
     "ts": np.float64, "domain": np.int32, "complexity": np.float64, "system2": np.bool_,
@@ -178,6 +178,27 @@ def _frame_from_chunks(chunks: Iterable[Sequence[Mapping[str, Any]]]) -> tuple[F
     )
 
 
+def set_aside_interrupted(frame: Frame) -> tuple[Frame, np.ndarray, np.ndarray]:
+    """``frame`` without its ``interrupted`` rows, the rows kept and the rows set aside.
+
+    An interrupted turn says nothing about its route, so no learner counts it; the cycle
+    still archives it with the batch it falls in. Without such rows, ``frame`` itself.
+    """
+    aside = np.flatnonzero(frame.outcome == INTERRUPTED)
+    if not len(aside):
+        return frame, np.arange(len(frame.ids)), aside
+    kept = np.flatnonzero(frame.outcome != INTERRUPTED)
+    pick = kept.tolist()
+    out = Frame(
+        ids=tuple(frame.ids[i] for i in pick), ts=frame.ts[kept],
+        timestamps=tuple(frame.timestamps[i] for i in pick), domain=frame.domain[kept], domains=frame.domains,
+        complexity=frame.complexity[kept], system2=frame.system2[kept], success=frame.success[kept],
+        outcome=frame.outcome[kept], confidence=frame.confidence[kept], pattern=frame.pattern[kept],
+        patterns=frame.patterns, propensity=frame.propensity[kept],
+    )
+    return out, kept, aside
+
+
 @contextlib.contextmanager
 def collector_paused() -> Iterator[None]:
     """Pause Python's cyclic garbage collector (if it runs) for the block.
@@ -226,7 +247,7 @@ _OPTIONAL = ("pattern", "propensity")
 _TABLE = np.dtype([
     ("id", "O"), ("timestamp", "O"), ("domain", "O"), ("complexity", "f8"), ("confidence", "f8"),
     # One character wider than the longest valid value, so that a longer one cannot pass for it.
-    ("routed_to", "U8"), ("outcome", "U10"), ("pattern", "O"), ("propensity", "O"),
+    ("routed_to", "U8"), ("outcome", "U12"), ("pattern", "O"), ("propensity", "O"),
 ])
 
 

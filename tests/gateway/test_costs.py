@@ -111,3 +111,26 @@ def test_gateway_config_overrides() -> None:
     assert profiles.system2.effort is None
     assert s.gateway_pricing.table().row("my-model-2")["output"] == 2
     assert orjson.dumps(s.gateway_server.upstream) == b'"https://api.anthropic.com"'
+
+
+def test_interrupted_turns_are_archived_with_their_batch_and_scored_by_nobody(cli, home: Home) -> None:
+    from artibot.store import archive
+
+    turns = []
+    for i in range(55):
+        record = _turn("system1" if i % 2 else "system2", None, ok=i % 3 != 0, day=f"2026-11-{1 + i // 10:02d}")
+        record["timestamp"] = f"2026-11-01T10:{i:02d}:00+00:00"
+        if i % 11 == 5:
+            record["outcome"] = "interrupted"
+        turns.append(record)
+    collect_many(turns, home=home)
+    base = {"cognitive": {"router": {"exploration": 0, "domainExploration": 0}}}
+    report = learn(home=home, answers="defaults", settings=settings_from_mapping(base))
+    params = report.proposal.params
+    assert params["interrupted"] == 5  # all five lie within the one batch of 50 learnable turns
+    archived = list(archive.records(home))
+    assert len(archived) == 55 and sum(r["outcome"] == "interrupted" for r in archived) == 5
+    groups = report.evidence[1].rows
+    assert sum(int(g["s1"].split("/")[1]) + int(g["s2"].split("/")[1]) for g in groups) == 50
+    assert cli("status", "--json").json()["interrupted"] == 5
+    assert "interrupted turns: 5" in cli("status").out

@@ -72,7 +72,7 @@ def test_a_notification_after_an_interrupted_turn_does_not_touch_it(hook: Driver
     assert spool(home)["turn"]["tools"] == 1
     prompt(hook, "now rename the function", "p3")
     first = spool(home)["queue"][0]
-    assert first["outcome"] == "failed" and first["closed_by"] == "next-prompt" and first["tools"] == 1
+    assert first["outcome"] == "interrupted" and first["closed_by"] == "next-prompt" and first["tools"] == 1
 
 
 def test_a_message_typed_mid_turn_joins_the_open_turn(hook: Driver, home: Home) -> None:

@@ -215,12 +215,12 @@ def test_interrupted_tool_call_fails_the_turn_even_if_later_calls_succeed(hook: 
     assert exp["outcome"] == "failed" and exp["outcome_reason"] == "a tool call was interrupted"
 
 
-def test_a_prompt_after_a_prompt_records_the_interrupted_turn_as_failed(hook: Driver, home: Home) -> None:
+def test_a_prompt_after_a_prompt_records_the_interrupted_turn_as_interrupted(hook: Driver, home: Home) -> None:
     hook("user-prompt-submit", prompt=SIMPLE, session_id="s1")
     hook("post-tool-use", session_id="s1")
     hook("user-prompt-submit", prompt=HARD, session_id="s1")
     [exp] = SpoolView(home, "s1").read()["queue"]
-    assert exp["outcome"] == "failed" and exp["closed_by"] == "next-prompt" and exp["reached_stop"] is False
+    assert exp["outcome"] == "interrupted" and exp["closed_by"] == "next-prompt" and exp["reached_stop"] is False
     assert exp["input"] == SIMPLE and exp["tools"] == 1
     hook("stop", session_id="s1")
     first, second = final(hook, home, "s1")
@@ -273,12 +273,19 @@ def test_tool_durations_and_names_are_kept_in_the_turn(hook: Driver, home: Home)
     assert turn["tool_duration_ms"] == 15.5 and turn["tool_names"] == ["Edit", "Bash"]
 
 
-def test_session_end_closes_an_open_turn_as_failed_and_removes_the_spool(hook: Driver, home: Home) -> None:
+def test_a_correction_after_an_interrupted_turn_fails_it(hook: Driver, home: Home) -> None:
+    hook("user-prompt-submit", prompt=SIMPLE, session_id="s1")
+    hook("user-prompt-submit", prompt="no, that's wrong, the title is in docs/index.md", session_id="s1")
+    [exp] = SpoolView(home, "s1").read()["queue"]
+    assert exp["outcome"] == "failed" and "corrects" in exp["outcome_reason"]
+
+
+def test_session_end_closes_an_open_turn_as_interrupted_and_removes_the_spool(hook: Driver, home: Home) -> None:
     hook("user-prompt-submit", prompt=SIMPLE, session_id="s9")
     hook("post-tool-use", session_id="s9")
     assert hook("session-end", session_id="s9") == (0, "")
     [exp] = experiences(home)
-    assert exp["outcome"] == "failed" and exp["closed_by"] == "session-end"
+    assert exp["outcome"] == "interrupted" and exp["closed_by"] == "session-end"
     assert not SpoolView(home, "s9").exists()
     assert not SpoolView(home, "s9").lock_path.exists()
 
@@ -304,7 +311,7 @@ def test_session_start_closes_stale_spools_of_other_sessions(hook: Driver, home:
         os.utime(path, (st.st_atime - old, st.st_mtime - old))
     hook("session-start", session_id="new")
     closed = {e["session_id"]: (e["closed_by"], e["outcome"]) for e in experiences(home)}
-    assert closed == {"crashed": ("stale-session", "failed"), "idle": ("stale-session", "success"),
+    assert closed == {"crashed": ("stale-session", "interrupted"), "idle": ("stale-session", "success"),
                       "paused": ("timeout", "success"), "working": ("next-prompt", "success")}
     for sid in ("crashed", "idle", "paused"):
         assert not SpoolView(home, sid).exists()

@@ -61,11 +61,13 @@ def _final(call, doc: dict, turn: dict, outcome: str, reason: str, closed_by: st
 
 
 def settle(call, doc: dict, *, closed_by: str, judgement: tuple[str, str] | None = None,
-           open_turn_failure: str | None = None) -> None:
+           open_turn: tuple[str, str] | None = None) -> None:
     """Make the spool's waiting turns final (queued for the log); the document is edited in place.
 
     The stopped turn (``done``) takes ``judgement`` if one is given; an open turn (no
-    ``Stop`` yet) fails with ``open_turn_failure`` if one is given, else stays open.
+    ``Stop`` yet) is closed with ``open_turn`` (outcome, reason) if one is given, else stays
+    open; a tool call of its own that failed or was interrupted makes it ``failed`` whatever
+    cut it off (:func:`turns.cut_off`).
     """
     done = doc.get("done")
     if done:
@@ -73,9 +75,10 @@ def settle(call, doc: dict, *, closed_by: str, judgement: tuple[str, str] | None
         outcome, reason = turns.finalize(done, judgement)
         _final(call, doc, done, outcome, reason, closed_by)
     turn = doc.get("turn")
-    if turn and open_turn_failure:
+    if turn and open_turn:
         doc["turn"] = None
-        _final(call, doc, turn, "failed", open_turn_failure, closed_by)
+        outcome, reason = turns.cut_off(turn, *open_turn)
+        _final(call, doc, turn, outcome, reason, closed_by)
 
 
 def flush(call, spool: hookio.Spool) -> None:
@@ -180,12 +183,15 @@ def user_prompt_submit(call) -> dict | None:
         done = doc.get("done")
         if done and call.now - int(done.get("stopped_ms") or 0) > turns.FOLLOWUP_WINDOW_MS:
             closed_by = "timeout"  # the user moved on: this prompt does not judge that turn
-        elif done and what == prompts.USER:
+        elif (done or turn) and what == prompts.USER:
             from artibot.integrations.claude_code import followup
 
             judgement = followup.judge(prompt)
-        settle(call, doc, closed_by=closed_by, judgement=judgement,
-               open_turn_failure="no Stop before the next prompt (interrupted)")
+        # A turn cut off by this prompt (Esc, then a new prompt): the route is to blame only
+        # when the new prompt corrects it; otherwise it was an interruption.
+        cut = judgement if turn and not done and judgement and judgement[0] == "failed" else (
+            "interrupted", "no Stop before the next prompt: the user interrupted the turn")
+        settle(call, doc, closed_by=closed_by, judgement=judgement if done else None, open_turn=cut)
         if fields is not None:
             doc["turn"] = turns.open_turn(fields, text, now=call.now, prompt_id=prompt_id, turn_id=_new_id(call.now))
     _note_quarantine(call, spool)
@@ -283,32 +289,43 @@ NOTICES_NAME = ".round-notices.json"
 
 
 def _worse_rounds(call) -> list[str]:
-    """Applied rounds measured worse, for the user: what the last learner run wrote.
+    """Applied rounds measured worse, for the user.
 
     Measuring them reads the log and the archive with numpy behind it (12x the bare
-    interpreter at SessionStart); the detached learner has those loaded anyway, so it
-    measures after each run (:func:`save_round_notices`) and SessionStart only reads.
+    interpreter at SessionStart). So they are measured once per change of the learning
+    log — by the detached learner right after its run (:func:`save_round_notices`), or
+    here when a round was applied another way — and read from ``sessions/`` otherwise.
     """
-    data = hookio.read_cache(call.root, NOTICES_NAME)
-    if data is None:
-        return []
-    doc = hookio.loads(data)
+    import os
+
+    try:
+        changed = os.stat(f"{call.root}/learning-log.json").st_mtime_ns
+    except FileNotFoundError:
+        return []  # no round yet: nothing to measure
+    try:
+        measured = os.stat(f"{call.root}/sessions/{NOTICES_NAME}").st_mtime_ns
+    except FileNotFoundError:
+        measured = -1
+    if measured < changed:
+        return save_round_notices(call)
+    doc = hookio.loads(hookio.read_cache(call.root, NOTICES_NAME) or b"{}")
     notes = doc.get("notices") if isinstance(doc, dict) else None
     return [n for n in notes if isinstance(n, str)] if isinstance(notes, list) else []
 
 
-def save_round_notices(call) -> None:
-    """Measure the applied rounds (the learner's process) and keep the notices for SessionStart."""
+def save_round_notices(call) -> list[str]:
+    """Measure the applied rounds and keep the notices for the next SessionStart."""
     import os
 
     if not os.path.exists(f"{call.root}/learning-log.json"):
-        return
+        return []
     from artibot.config import load_settings
     from artibot.round_checks import notices
 
     home = call.home()
     found = notices(home, load_settings(home.root))
     hookio.write_cache(call.root, NOTICES_NAME, hookio.dumps({"schema_version": 1, "notices": found}).encode("ascii"))
+    return found
 
 
 def _pending_review(call) -> bool:
@@ -332,7 +349,7 @@ def settle_idle_sessions(call) -> None:
                 updated = doc.get("updated_ms")
                 dead = not isinstance(updated, int) or call.now - updated >= STALE_SESSION_MS
                 settle(call, doc, closed_by="timeout" if not dead else "stale-session",
-                       open_turn_failure="the session never came back to close the turn" if dead else None)
+                       open_turn=("interrupted", "the session never came back to close the turn") if dead else None)
                 still_open = bool(doc.get("turn"))
             flush(call, spool)
             if not still_open:
@@ -349,7 +366,8 @@ def session_end(call) -> None:
             if doc is None:
                 return
             settle(call, doc, closed_by="session-end",
-                   open_turn_failure="the session ended before the turn's Stop")
+                   open_turn=("interrupted", "the session ended before the turn's Stop (an API error, a "
+                                              "turn limit or Ctrl-C)"))
         flush(call, spool)
         spool.remove()
 

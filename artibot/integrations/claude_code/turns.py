@@ -9,12 +9,17 @@ Outcome rule. At ``Stop`` a turn gets a *provisional* outcome from its tool call
   (the model retried and recovered), whatever order parallel calls finish in; or a
   tool call was interrupted, or a
   tool call was refused by the permission system (a ``PermissionRequest`` that no run
-  of that tool followed), or the turn never reached ``Stop`` (the next prompt came
-  first: the user interrupted; or the session ended or crashed mid-turn);
+  of that tool followed);
 * ``escalated`` — the turn was routed to System 1 but had to switch to deliberate
   work: it used a planning or delegation tool (:data:`PLANNING_TOOLS`) or made more
   than :data:`MAX_SYSTEM1_TOOLS` tool calls;
 * ``success`` — otherwise.
+
+A turn that never reached ``Stop`` is ``interrupted`` (:func:`cut_off`): the next prompt
+came first without correcting it (the user pressed Esc), or the session ended or
+crashed mid-turn (an API error, ``--max-turns``, Ctrl-C). Nothing says the route did
+it, so the learner leaves it out. Its own failed tool calls still make it ``failed``,
+and so does a next prompt that corrects it.
 
 The outcome becomes final when the user's next prompt in the session judges it
 (:func:`finalize` with :func:`artibot.integrations.claude_code.followup.judge`), or
@@ -148,6 +153,21 @@ def infer_outcome(turn: Turn) -> tuple[str, str]:
         if turn.get("tools", 0) > MAX_SYSTEM1_TOOLS:
             return "escalated", f"System 1 turn made {turn['tools']} tool calls (> {MAX_SYSTEM1_TOOLS})"
     return "success", "no failed tool call"
+
+
+def cut_off(turn: Turn, outcome: str, reason: str) -> tuple[str, str]:
+    """The outcome of a turn that never reached ``Stop``: ``(outcome, reason)`` as given
+    (``interrupted`` or a correction's ``failed``), unless its own tool calls failed it.
+
+    >>> cut_off({"last_failed": True, "decision": {}}, "interrupted", "session ended")
+    ('failed', 'the last tool call failed')
+    >>> cut_off({"decision": {"system": "system1"}, "tool_names": ["TodoWrite"]}, "interrupted", "session ended")
+    ('interrupted', 'session ended')
+    """
+    inferred, why = infer_outcome(turn)
+    if inferred == "failed":
+        return inferred, why
+    return outcome, reason
 
 
 def stop_turn(turn: Turn, *, now: int) -> Turn:
