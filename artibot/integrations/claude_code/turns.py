@@ -7,7 +7,6 @@ Outcome rule. At ``Stop`` a turn gets a *provisional* outcome from its tool call
 
 * ``failed`` — a tool call failed and no call that *started after it ended* succeeded
   (the model retried and recovered), whatever order parallel calls finish in; or a
-  tool call was interrupted, or a
   tool call was refused by the permission system (a ``PermissionRequest`` that no run
   of that tool followed);
 * ``escalated`` — the turn was routed to System 1 but had to switch to deliberate
@@ -15,7 +14,8 @@ Outcome rule. At ``Stop`` a turn gets a *provisional* outcome from its tool call
   than :data:`MAX_SYSTEM1_TOOLS` tool calls;
 * ``success`` — otherwise.
 
-A turn that never reached ``Stop`` is ``interrupted`` (:func:`cut_off`): the next prompt
+A turn whose tool call the user interrupted is ``interrupted``, and so is a turn that
+never reached ``Stop`` (:func:`cut_off`): the next prompt
 came first without correcting it (the user pressed Esc), or the session ended or
 crashed mid-turn (an API error, ``--max-turns``, Ctrl-C). Nothing says the route did
 it, so the learner leaves it out. Its own failed tool calls still make it ``failed``,
@@ -56,7 +56,7 @@ PLANNING_TOOLS = frozenset({
 FOLLOWUP_WINDOW_MS = 30 * 60 * 1000
 """A prompt this long after a turn's ``Stop`` no longer judges it: the user moved on."""
 
-SEVERITY = {"success": 0, "escalated": 1, "failed": 2}
+SEVERITY = {"success": 0, "interrupted": 0, "escalated": 1, "failed": 2}
 """When two signals disagree, the worse outcome wins."""
 
 MAX_SYSTEM1_TOOLS = 8
@@ -140,7 +140,7 @@ def ask_permission(turn: Turn, *, tool: str | None, now: int) -> Turn:
 def infer_outcome(turn: Turn) -> tuple[str, str]:
     """``(outcome, reason)`` for a turn that reached ``Stop`` (provisional: see :func:`finalize`)."""
     if turn.get("interrupted"):
-        return "failed", "a tool call was interrupted"
+        return "interrupted", "a tool call was interrupted (Esc or Ctrl-C)"
     refused = turn.get("awaiting_permission") or []
     if refused:
         return "failed", f"a {refused[0]} call was refused permission"
