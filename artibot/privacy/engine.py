@@ -20,6 +20,7 @@ from .rules import (
     _looks_random,
     _Rule,
 )
+from .more_rules import MORE_TOKEN_RULES
 
 
 class _Claims:
@@ -75,7 +76,7 @@ class _Gates:
         return sorted(due, key=self.rank.__getitem__)
 
 
-_TOKEN_GATES = _Gates(_TOKEN_RULES)
+_TOKEN_GATES = _Gates(_TOKEN_RULES + MORE_TOKEN_RULES)
 _PII_GATES = _Gates(_PII_RULES)
 
 
