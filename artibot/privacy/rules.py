@@ -86,15 +86,18 @@ class _Rule:
     ``left``: characters that may not precede the match. ``extend``/``extend_max``: the
     match may grow leftwards over these characters (the pattern then starts at a rarer
     character, which ``re`` finds faster). ``accept(text, match, start)`` has the last word.
+    ``family``: a string every match of the rule contains (``$`` for ``$2b$...``); the
+    rule's gates are only looked up in texts that hold it.
     """
 
-    __slots__ = ("kind", "regex", "group", "accept", "gate", "left", "extend", "extend_max")
+    __slots__ = ("kind", "regex", "group", "accept", "gate", "left", "extend", "extend_max", "family")
 
     def __init__(self, kind: str, source: str, group: int | str = 0, *, accept: _Accept | None = None,
                  gate: tuple[str, ...] = (), left: str = _WORD, extend: str = "", extend_max: int = 0,
-                 flags: int = 0) -> None:
+                 flags: int = 0, family: str = "") -> None:
         self.kind, self.regex, self.group, self.accept = kind, _Lazy(source, flags), group, accept
         self.gate, self.left, self.extend, self.extend_max = gate, left, extend, extend_max
+        self.family = family
 
 
 def _random(group: int | str = 0) -> _Accept:
