@@ -66,7 +66,10 @@ def wrapped(text: str, claims, tokens: Matcher) -> None:
 
 
 def _continues(right: str) -> bool:
-    """The next line's token goes on with the secret: random-looking, or 8+ capitals/symbols."""
+    """The next line's token goes on with the secret: random-looking, or 8+ capitals; not
+    an assignment of its own (``DB_PASSWORD=x``: ``=`` only as base64 padding)."""
+    if "=" in right.rstrip("="):
+        return False
     return _looks_random(right) or (len(right) >= 8 and right.isalnum() and right.isupper())
 
 
@@ -95,7 +98,7 @@ def _literal_forward(text: str, open_: int) -> int | None:
 def concatenated(text: str, claims, tokens: Matcher) -> None:
     joints: list[tuple[int, int]] = []  # (closing quote of a piece, opening quote of the next)
     for q, pattern in _JOINS.items():
-        if q + " " in text or q + "+" in text or q + "\n" in text or q + "." in text:
+        if q in text and (q + " " in text or q + "+" in text or q + "\n" in text or q + "." in text):
             joints += [(m.start(), m.end() - 1) for m in pattern.finditer(text)]
     if not joints:
         return
@@ -174,8 +177,15 @@ def _decode(run: str) -> str | None:
     return plain if plain.isprintable() or all(c.isprintable() or c in "\n\r\t" for c in plain) else None
 
 
+_B64_CONTEXTS = ("=", ":", '"', "'", "|", "base64")
+"""An encoded secret stands in an assignment, a YAML or JSON value, quotes, a pipe to
+``base64``, or ends in ``=`` padding: texts with none of these skip the 24 look-ups."""
+
+
 def encoded(text: str, claims, everything: Matcher) -> None:
-    if '"auth' in text or '"identitytoken"' in text or '"registrytoken"' in text:
+    if not any(map(text.__contains__, _B64_CONTEXTS)):
+        return
+    if '"' in text and ('"auth' in text or '"identitytoken"' in text or '"registrytoken"' in text):
         for m in _DOCKER_AUTH.finditer(text):
             s, e = m.span("v")
             plain = _decode(text[s:e])
