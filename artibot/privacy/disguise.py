@@ -42,7 +42,7 @@ def wrapped(text: str, claims, tokens: Matcher) -> None:
         f = claims.at(left_end - 1)
         if f is not None:
             if f.end == left_end and _continues(right):
-                claims.replace(Finding(f.kind, f.start, re_))
+                claims.take_over(Finding(f.kind, f.start, re_))
             continue
         ls = left_end
         while ls > max(0, left_end - 1000) and text[ls - 1] in _TOKEN_SET:
@@ -50,7 +50,7 @@ def wrapped(text: str, claims, tokens: Matcher) -> None:
         left = text[ls:left_end]
         for g in tokens(left + right):
             if g.start < len(left) < g.end:
-                claims.replace(Finding(g.kind, ls + g.start, rs + g.end - len(left)))
+                claims.take_over(Finding(g.kind, ls + g.start, rs + g.end - len(left)))
                 break
         else:  # ``api_key = <first half>`` / ``<second half>``: the value of a secret key
             key_end = ls
@@ -62,7 +62,7 @@ def wrapped(text: str, claims, tokens: Matcher) -> None:
                 joined = left + right
                 if key and len(joined) >= 20 and "." not in joined and any(c.isdigit() for c in joined) \
                         and _looks_random(joined) and text[re_:re_ + 1] in ("", "\n", "\r", '"', "'"):
-                    claims.replace(Finding("secret", ls, re_))
+                    claims.take_over(Finding("secret", ls, re_))
 
 
 def _continues(right: str) -> bool:
@@ -132,7 +132,7 @@ def _claim_chain(text: str, chain: list[tuple[int, int]], claims, tokens: Matche
         if first != last:  # only a secret that the split hid
             start = chain[first][0] + g.start - offsets[first]
             end = chain[last][0] + g.end - offsets[last]
-            claims.replace(Finding(g.kind, start, end))
+            claims.take_over(Finding(g.kind, start, end))
             return
     head = chain[0][0] - 1
     line_start = text.rfind("\n", 0, head) + 1
@@ -143,7 +143,7 @@ def _claim_chain(text: str, chain: list[tuple[int, int]], claims, tokens: Matche
     key = _KEY_BEFORE.search(before)
     if key and len(joined) >= 16 and _looks_random(joined):
         kind = "password" if "pass" in key.group().lower() or "pwd" in key.group().lower() else "secret"
-        claims.replace(Finding(kind, chain[0][0], chain[-1][1]))
+        claims.take_over(Finding(kind, chain[0][0], chain[-1][1]))
 
 
 # --- base64: what a secret's prefix looks like once encoded (``sk-`` -> ``c2st``), from the

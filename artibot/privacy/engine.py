@@ -48,7 +48,7 @@ class _Claims:
         i = bisect_left(self.starts, pos + 1)
         return self.findings[i - 1] if i and self.findings[i - 1].end > pos else None
 
-    def replace(self, f: Finding) -> None:
+    def take_over(self, f: Finding) -> None:
         """Add ``f``, taking over the findings it overlaps (and their extent)."""
         lo = bisect_left(self.starts, f.start)
         if lo and self.findings[lo - 1].end > f.start:

@@ -171,9 +171,22 @@ _CMD_RULES: tuple[_Rule, ...] = (
 )
 
 # --- header and cookie tokens, wherever the header stands in the line
+_NOT_SECRET_HEADERS = ("idempotency", "cache", "request", "correlation", "trace", "partition", "sort", "primary",
+                       "foreign", "routing", "dedup", "public", "object", "message", "page", "cursor", "continuation")
+"""Header names ending in ``-Key``/``-Token`` whose value identifies a request, not a client."""
+
+
+def _header_ok(text: str, m: re.Match[str]) -> bool:
+    start = m.start()
+    while start > max(0, m.start() - 60) and (text[start - 1].isalnum() or text[start - 1] == "-"):
+        start -= 1
+    name = text[start:m.start()].lower()
+    return not any(word in name for word in _NOT_SECRET_HEADERS) and _looks_random(m.group("v"))
+
+
 _HEADER_RULES: tuple[_Rule, ...] = (
     _Rule("auth_header", r"-(?:[Kk]ey|KEY|[Tt]oken|TOKEN|[Ss]ecret|SECRET)[\"']?[ \t]*:[ \t]*[\"']?"
-          r"(?P<v>[A-Za-z0-9\-._~+/]{12,1000}=*)", "v", accept=lambda t, m, s: _looks_random(m.group("v")),
+          r"(?P<v>[A-Za-z0-9\-._~+/]{12,1000}=*)", "v", accept=lambda t, m, s: _header_ok(t, m),
           gate=("-Key", "-key", "-KEY", "-Token", "-token", "-TOKEN", "-Secret", "-secret", "-SECRET"), left=""),
     _Rule("auth_header", r"(?i:cookie)[\"']?[ \t]*:[^\n]{0,500}?(?i:[\w.\-]*(?:sess|sid|token|auth|jwt|remember)[\w.\-]*)="
           r"(?P<v>[^;\s'\"]{16,1000})", "v", accept=lambda t, m, s: _looks_random(m.group("v")),
