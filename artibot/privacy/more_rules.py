@@ -142,7 +142,10 @@ _CMD_RULES: tuple[_Rule, ...] = (
     _Rule("password", rf"-U[ \t]*[\"']?[\w.\\@\-]+%{_VAL}", "v", accept=_value_ok, gate=("-U",), left=_WORD + "-"),  # smbclient
     _Rule("password", rf"(?i:net[ \t]+use){_SEP}/u(?:ser)?:\S+[ \t]+{_VAL}", "v", accept=_value_ok,
           gate=("net use", "NET USE", "Net use")),
-    _Rule("password", rf"[ \t]/p:{_VAL}", "v", accept=_value_ok, gate=("/p:",), left=""),  # xfreerdp
+    # xfreerdp /u:name /p:secret; not MSBuild's /p:Name=value
+    _Rule("password", rf"[ \t]/p:{_VAL}", "v", gate=("/p:",), left="",
+          accept=lambda t, m, s: "/u:" in t[t.rfind("\n", 0, m.start()) + 1:m.start()] and "=" not in m.group("v")
+          and _value_ok(t, m, s)),
     _Rule("password", rf"rabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+\S+[ \t]+{_VAL}", "v", accept=_value_ok,
           gate=("rabbitmqctl",)),
     # echo 'secret' | docker login --password-stdin, | sudo -S, | chpasswd
