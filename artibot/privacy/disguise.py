@@ -31,38 +31,46 @@ def wrapped(text: str, claims, tokens: Matcher) -> None:
     token that only matches once the two lines are joined."""
     if "\n" not in text:
         return
+    block_end = -1  # where the last joint between two whole token lines ended
     for m in _WRAP.finditer(text):
         left_end = m.start()
         while left_end and text[left_end - 1] in "\r\\":
             left_end -= 1
         rs, re_ = m.span("r")
-        right = text[rs:re_]
         if claims.covers(rs):
             continue
         f = claims.at(left_end - 1)
         if f is not None:
-            if f.end == left_end and _continues(right):
+            if f.end == left_end and _continues(text[rs:re_]):
                 claims.take_over(Finding(f.kind, f.start, re_))
             continue
-        ls = left_end
-        while ls > max(0, left_end - 1000) and text[ls - 1] in _TOKEN_SET:
-            ls -= 1
-        left = text[ls:left_end]
+        window = text[max(0, left_end - 1000):left_end]
+        ls = left_end - (len(window) - len(window.rstrip(_TOKEN)))  # str.rstrip runs in C
+        whole = ls == 0 or text[ls - 1] == "\n"
+        inside_block, block_end = whole and block_end == left_end, re_ if whole else -1
+        if inside_block:
+            continue  # a base64 block: a token wrapped here started on a line above, and was taken there
+        left, right = text[ls:left_end], text[rs:re_]
         for g in tokens(left + right):
             if g.start < len(left) < g.end:
                 claims.take_over(Finding(g.kind, ls + g.start, rs + g.end - len(left)))
                 break
-        else:  # ``api_key = <first half>`` / ``<second half>``: the value of a secret key
-            key_end = ls
-            while key_end > ls - 4 and text[key_end - 1] in " \t\"'":
-                key_end -= 1
-            key_start = max(text.rfind("\n", 0, key_end) + 1, key_end - 80)
-            if "=" in text[ls - 1:ls] or ":" in text[key_end - 1:key_end] or "=" in text[key_end - 1:key_end]:
-                key = _KEY_BEFORE.search(text, key_start, ls)
-                joined = left + right
-                if key and len(joined) >= 20 and "." not in joined and any(c.isdigit() for c in joined) \
-                        and _looks_random(joined) and text[re_:re_ + 1] in ("", "\n", "\r", '"', "'"):
-                    claims.take_over(Finding("secret", ls, re_))
+        else:
+            if not whole:
+                _wrapped_value(text, claims, ls, left + right, re_)
+
+
+def _wrapped_value(text: str, claims, ls: int, joined: str, end: int) -> None:
+    """``api_key = <first half>`` / ``<second half>``: the value of a secret key."""
+    key_end = ls
+    while key_end > ls - 4 and text[key_end - 1] in " \t\"'":
+        key_end -= 1
+    if text[ls - 1] != "=" and text[key_end - 1] not in ":=":
+        return
+    key = _KEY_BEFORE.search(text, max(text.rfind("\n", 0, key_end) + 1, key_end - 80), ls)
+    if key and len(joined) >= 20 and "." not in joined and any(c.isdigit() for c in joined) \
+            and _looks_random(joined) and text[end:end + 1] in ("", "\n", "\r", '"', "'"):
+        claims.take_over(Finding("secret", ls, end))
 
 
 def _continues(right: str) -> bool:

@@ -169,7 +169,7 @@ _CMD_RULES: tuple[_Rule, ...] = (
     # (``(?:with|using)``) makes ``re`` try every position, ~30 us per 2 KB
     _Rule("password", rf"password[ \t]+{_VAL}", "v", gate=("password ",), left="",
           accept=lambda t, m, s: _after(_WITH_PASSWORD, t, m.start()) and _value_ok(t, m, s) and _looks_random(m.group("v"))),
-    _Rule("password", rf"/[ \t]+{_VAL}", "v", gate=("login", "creds", "credentials"), left="",
+    _Rule("password", rf"/[ \t]+{_VAL}", "v", gate=("login ", "creds", "credentials"), left="",
           accept=lambda t, m, s: _after(_LOGIN_USER, t, m.start()) and _value_ok(t, m, s) and _looks_random(m.group("v"))),
 )
 
@@ -220,8 +220,8 @@ for _rule in _HASH_RULES:
 for _rule in _HEADER_RULES[:2]:
     _set(_rule, ":")
 # what each command-line match must hold, beyond its gate (``mysql`` ... ``-p``)
-for _rule, _fam in zip(_CMD_RULES, ("-p", "-p", "-p", "-p", "-P", "-p", "-", "pass:", "pass", "-w", "-P", "-", "-U", "/",
-                                    "/p:", "", "|", "", "=", ":", ":", "", "/")):
+for _rule, _fam in zip(_CMD_RULES, ("-p", "-p", "-p", "-p", "-P", "-p", "-", ":", "pass", "-w", "-P", "-", "-U", "/",
+                                    "/p:", "_", "|", "pass", "=", ":", ":", "pass", "/")):
     _set(_rule, _fam)
 
 MORE_TOKEN_RULES: tuple[_Rule, ...] = _PROVIDER_RULES + _PUTTY_RULES + _HASH_RULES + _CMD_RULES + _HEADER_RULES

@@ -188,6 +188,13 @@ _TOKEN_RULES: tuple[_Rule, ...] = (
 )
 
 
+# Gate families (see ``gates._Gates``): a string that every match of the rule holds, so that
+# its gates are not looked up in texts without it (prose has no ``_``, base64 no ``-``).
+for _rule in _TOKEN_RULES:
+    _rule.family = {"private_key": "-", "jwt": ".", "github_token": "_", "slack_token": "-"}.get(_rule.kind) or next(
+        (f for f in ("_", "-", ".", ":", "~", "/") if all(f in g for g in _rule.gate)), "")
+
+
 _NOT_PASSWORDS = frozenset(
     "the a an not too incorrect wrong required empty missing invalid correct expired set stored hashed "
     "hidden changed reset saved weak strong long short same different case sensitive optional mandatory "
