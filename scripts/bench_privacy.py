@@ -9,6 +9,12 @@ Import it:  ``scripts`` is not a package, so load the file by path::
     bench = importlib.util.module_from_spec(spec); spec.loader.exec_module(bench)
     rows = bench.measure(seed=0)   # list of dicts, one per (kind, size)
 
+Then the secrets table: per kind, the share of the development corpus
+(``tests/data/privacy/dev.tsv``, which the rules were tuned on) and of the held-out corpus
+(``heldout.tsv``, written before those rules and not used to tune them) whose secret is
+gone after ``anonymize``; and placeholders per 10 KB of harmless text. ``--table`` prints
+only that part.
+
 Times are CPU time, best of 5 loops. When ``detect-secrets`` is already installed, each
 row also carries its time on the same text (``detect_secrets_us_per_kb``) and
 ``detect_secrets_ratio`` = its time / ours; this script never installs it.
@@ -176,7 +182,11 @@ def measure(seed: int = 0) -> list[dict]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--table", action="store_true", help="only the secrets table and the harmless-text rate")
     args = parser.parse_args(argv)
+    if args.table:
+        print_table()
+        return 0
     cold = cold_start_ms(make_text("prose", 2048, random.Random(args.seed)))
     rows = measure(args.seed)
     has_other = "detect_secrets_us_per_kb" in rows[0]
@@ -197,6 +207,8 @@ def main(argv: list[str] | None = None) -> int:
     if not has_other:
         print("detect-secrets is not installed: no comparison (this script never installs it)")
     corpus()
+    print()
+    print_table()
     return 0
 
 
@@ -222,6 +234,66 @@ def corpus() -> None:
         kinds = sorted({f.kind for f in found})
         print(f"false positives in the {name}: {len(found)} in {size / 1024:.0f} KB = "
               f"{len(found) / size * 10240:.2f} per 10 KB" + (f" ({', '.join(kinds)})" if kinds else ""))
+
+
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "privacy"
+
+
+def load_cases(path: Path) -> list[tuple[str, list[str], str]]:
+    """(kind, parts that must disappear, text) from a ``dev.tsv``/``heldout.tsv`` file."""
+    cases = []
+    for line in path.read_text(encoding="utf-8").split("\n"):
+        if line and not line.startswith("#"):
+            kind, parts, text = line.split("\t")
+            cases.append((kind, parts.split(" ++ "), text.replace("⏎", "\n").replace("␍", "\r")))
+    return cases
+
+
+def caught(parts: list[str], text: str) -> bool:
+    out = anonymize(text)
+    return not any(part in out for part in parts)
+
+
+def recall_by_kind(cases: list[tuple[str, list[str], str]]) -> dict[str, tuple[int, int]]:
+    """kind -> (caught, total)."""
+    table: dict[str, tuple[int, int]] = {}
+    for kind, parts, text in cases:
+        hit, total = table.get(kind, (0, 0))
+        table[kind] = (hit + caught(parts, text), total + 1)
+    return table
+
+
+def harmless_texts() -> dict[str, str]:
+    """Ordinary text in which every placeholder is a false one."""
+    import json
+
+    negative = [line for line in (DATA / "negative.txt").read_text(encoding="utf-8").splitlines()
+                if line and not line.startswith("# ")]
+    harmless = (DATA / "harmless.txt").read_text(encoding="utf-8").split("\n", 3)[3]  # past the header
+    return {"negative.txt": "\n".join(negative), "harmless.txt": harmless}
+
+
+def placeholders_per_10kb(text: str) -> tuple[int, float]:
+    found = len(find_secrets(text))
+    return found, found / len(text.encode()) * 10240
+
+
+def print_table() -> None:
+    dev = recall_by_kind(load_cases(DATA / "dev.tsv"))
+    held = recall_by_kind(load_cases(DATA / "heldout.tsv"))
+    print(f"{'kind':<18} {'dev':>11} {'held-out':>11}")
+    for kind in sorted(set(dev) | set(held)):
+        cells = [f"{h}/{n}" if n else "-" for h, n in (dev.get(kind, (0, 0)), held.get(kind, (0, 0)))]
+        print(f"{kind:<18} {cells[0]:>11} {cells[1]:>11}")
+    totals = [tuple(map(sum, zip(*t.values()))) for t in (dev, held)]
+    print(f"{'all':<18} {totals[0][0]:>4}/{totals[0][1]:<3} {totals[0][0] / totals[0][1]:4.0%}"
+          f" {totals[1][0]:>4}/{totals[1][1]:<3} {totals[1][0] / totals[1][1]:4.0%}")
+    texts = harmless_texts()
+    for name, text in texts.items():
+        found, rate = placeholders_per_10kb(text)
+        print(f"harmless text {name}: {found} placeholders in {len(text.encode()) / 1024:.1f} KB = {rate:.2f} per 10 KB")
+    found, rate = placeholders_per_10kb("\n".join(texts.values()))
+    print(f"harmless text, both: {rate:.2f} placeholders per 10 KB")
 
 
 if __name__ == "__main__":

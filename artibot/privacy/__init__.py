@@ -37,8 +37,15 @@ Decisions worth knowing:
 The result is idempotent: placeholders are never matched, and a value that already
 contains a placeholder is not claimed again.
 
+- Postman and ~30 other providers' keys, PuTTY private lines, password hashes
+  (``<SECRET>``), passwords given on a command line (``mysql -pX``, ``sshpass -p``,
+  ``docker login -p``...), header tokens anywhere in a line, and IBANs (``<IBAN>``, checked
+  by length and mod 97). Secrets wrapped across lines, split into concatenated literals or
+  base64-encoded are judged once joined back or decoded (see ``docs/privacy.md``).
+
 Layout: ``rules`` holds the placeholders, ``Finding`` and the token and personal-data
-patterns; ``engine`` runs them, finds secret assignments and resolves overlaps.
+patterns; ``more_rules`` the later token rules; ``disguise`` the wrapped, split and encoded
+secrets; ``engine`` runs them, finds secret assignments and resolves overlaps.
 """
 
 from __future__ import annotations

@@ -20,62 +20,12 @@ from .rules import (
     _looks_random,
     _Rule,
 )
+from . import disguise
+from .gates import _Claims, _Gates
+from .more_rules import MORE_TOKEN_RULES
 
 
-class _Claims:
-    """Non-overlapping findings, kept sorted by start."""
-
-    def __init__(self) -> None:
-        self.starts: list[int] = []
-        self.findings: list[Finding] = []
-
-    def covers(self, pos: int) -> bool:
-        i = bisect_left(self.starts, pos + 1)
-        return bool(i) and self.findings[i - 1].end > pos
-
-    def add(self, f: Finding) -> None:
-        i = bisect_left(self.starts, f.start)
-        if f.end <= f.start or (i and self.findings[i - 1].end > f.start):
-            return
-        if i < len(self.starts) and self.starts[i] < f.end:
-            return
-        self.starts.insert(i, f.start)
-        self.findings.insert(i, f)
-
-
-class _Gates:
-    """The rules of one priority-ordered tuple that can match a text: those with no gate and
-    those with a gate that occurs in it.
-
-    Each distinct gate string is looked up once per call by ``filter`` (in C). Checking each
-    rule's gates in a Python loop cost ~10 us per call even on an empty text; a single
-    ``re`` alternation of all gates is no cheaper on 2 KB of prose (~50 ns per character
-    when nothing matches) and could only skip all gated rules or none. The price: a rule
-    with several gates no longer stops at the first that occurs, a few extra scans that
-    cost ~2% on 32 KB of secret-dense text.
-    """
-
-    __slots__ = ("gates", "opened_by", "ungated", "rank")
-
-    def __init__(self, rules: tuple[_Rule, ...]) -> None:
-        self.opened_by: dict[str, list[_Rule]] = {}
-        for rule in rules:
-            for gate in rule.gate:
-                self.opened_by.setdefault(gate, []).append(rule)
-        self.gates = tuple(self.opened_by)
-        self.ungated = tuple(rule for rule in rules if not rule.gate)
-        self.rank = {rule: i for i, rule in enumerate(rules)}
-
-    def due(self, text: str) -> Sequence[_Rule]:
-        hits = list(filter(text.__contains__, self.gates))
-        if not hits:
-            return self.ungated
-        due = {rule for gate in hits for rule in self.opened_by[gate]}
-        due.update(self.ungated)
-        return sorted(due, key=self.rank.__getitem__)
-
-
-_TOKEN_GATES = _Gates(_TOKEN_RULES)
+_TOKEN_GATES = _Gates(_TOKEN_RULES + MORE_TOKEN_RULES)
 _PII_GATES = _Gates(_PII_RULES)
 
 
@@ -232,16 +182,34 @@ def _bare_is_secret(value: str, kind: str, *, strong: bool, yaml: bool) -> bool:
     return yaml or (len(value) >= 6 and _looks_random(value))
 
 
-def find_secrets(text: str) -> list[Finding]:
+def find_secrets(text: str, _depth: int = 0) -> list[Finding]:
     """The spans ``anonymize`` replaces, sorted by position and never overlapping.
 
     >>> find_secrets("mail alice@example.com")
     [Finding(kind='email', start=5, end=22)]
     """
     claims = _Claims()
-    _apply(_TOKEN_GATES.due(text), text, claims)
+    hits = _TOKEN_GATES.present(text)
+    _apply(_TOKEN_GATES.rules_for(hits), text, claims)
+
+    def tokens(piece: str) -> list[Finding]:
+        """The token rules on pieces of ``text`` joined back: only the gates ``text`` holds are
+        looked up (a wrapped base64 block has hundreds of line joints)."""
+        return _tokens(piece, [gate for gate in hits if gate in piece])
+
+    disguise.concatenated(text, claims, tokens)
     _assignments(text, claims)
+    if _depth < 2:  # a base64 text decoded, and the docker config inside it
+        disguise.encoded(text, claims, lambda plain: find_secrets(plain, _depth + 1))
+    disguise.wrapped(text, claims, tokens)
     _apply(_PII_GATES.due(text), text, claims)
+    return claims.findings
+
+
+def _tokens(text: str, hits: list[str]) -> list[Finding]:
+    claims = _Claims()
+    if hits:
+        _apply(_TOKEN_GATES.rules_for(hits), text, claims)
     return claims.findings
 
 

@@ -31,22 +31,23 @@ class _Lazy:
 
 PLACEHOLDERS: tuple[str, ...] = (
     "<PRIVATE_KEY>", "<JWT>", "<API_KEY>", "<TOKEN>", "<CREDENTIALS>", "<PASSWORD>",
-    "<SECRET>", "<EMAIL>", "<IP>", "<CARD>", "<PHONE>", "<HOME>", "<NATIONAL_ID>",
+    "<SECRET>", "<EMAIL>", "<IP>", "<CARD>", "<PHONE>", "<HOME>", "<NATIONAL_ID>", "<IBAN>",
 )
 _API_KEY_KINDS = (
     "aws_access_key_id google_api_key github_token gitlab_token slack_token discord_token "
     "telegram_token anthropic_key openai_key huggingface_token stripe_key twilio_key "
-    "sendgrid_key npm_token pypi_token azure_client_secret"
+    "sendgrid_key npm_token pypi_token azure_client_secret api_key"
 ).split()
 _PLACEHOLDER_OF: dict[str, str] = {
     **dict.fromkeys(_API_KEY_KINDS, "<API_KEY>"),
     **dict.fromkeys(("slack_webhook", "discord_webhook", "auth_header"), "<TOKEN>"),
     "private_key": "<PRIVATE_KEY>", "jwt": "<JWT>", "url_credentials": "<CREDENTIALS>",
     "password": "<PASSWORD>", "secret": "<SECRET>", "email": "<EMAIL>", "ip": "<IP>",
-    "card": "<CARD>", "phone": "<PHONE>", "home": "<HOME>", "national_id": "<NATIONAL_ID>",
+    "card": "<CARD>", "phone": "<PHONE>", "home": "<HOME>", "national_id": "<NATIONAL_ID>", "iban": "<IBAN>",
+    "password_hash": "<SECRET>",
 }
 _PLACEHOLDER_RE = _Lazy(r"<(?:PRIVATE_KEY|JWT|API_KEY|TOKEN|CREDENTIALS|PASSWORD|SECRET"
-                             r"|EMAIL|IP|CARD|PHONE|HOME|NATIONAL_ID)>")
+                             r"|EMAIL|IP|CARD|PHONE|HOME|NATIONAL_ID|IBAN)>")
 _WORD = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 _KEY_CHARS = frozenset(_WORD + ".-")  # a key name such as ``azure.client-secret``
 
@@ -85,15 +86,18 @@ class _Rule:
     ``left``: characters that may not precede the match. ``extend``/``extend_max``: the
     match may grow leftwards over these characters (the pattern then starts at a rarer
     character, which ``re`` finds faster). ``accept(text, match, start)`` has the last word.
+    ``family``: a string every match of the rule contains (``$`` for ``$2b$...``); the
+    rule's gates are only looked up in texts that hold it.
     """
 
-    __slots__ = ("kind", "regex", "group", "accept", "gate", "left", "extend", "extend_max")
+    __slots__ = ("kind", "regex", "group", "accept", "gate", "left", "extend", "extend_max", "family")
 
     def __init__(self, kind: str, source: str, group: int | str = 0, *, accept: _Accept | None = None,
                  gate: tuple[str, ...] = (), left: str = _WORD, extend: str = "", extend_max: int = 0,
-                 flags: int = 0) -> None:
+                 flags: int = 0, family: str = "") -> None:
         self.kind, self.regex, self.group, self.accept = kind, _Lazy(source, flags), group, accept
         self.gate, self.left, self.extend, self.extend_max = gate, left, extend, extend_max
+        self.family = family
 
 
 def _random(group: int | str = 0) -> _Accept:
@@ -184,6 +188,13 @@ _TOKEN_RULES: tuple[_Rule, ...] = (
 )
 
 
+# Gate families (see ``gates._Gates``): a string that every match of the rule holds, so that
+# its gates are not looked up in texts without it (prose has no ``_``, base64 no ``-``).
+for _rule in _TOKEN_RULES:
+    _rule.family = {"private_key": "-", "jwt": ".", "github_token": "_", "slack_token": "-"}.get(_rule.kind) or next(
+        (f for f in ("_", "-", ".", ":", "~", "/") if all(f in g for g in _rule.gate)), "")
+
+
 _NOT_PASSWORDS = frozenset(
     "the a an not too incorrect wrong required empty missing invalid correct expired set stored hashed "
     "hidden changed reset saved weak strong long short same different case sensitive optional mandatory "
@@ -248,6 +259,10 @@ def _phone_ok(_text: str, m: re.Match[str], _start: int) -> bool:
 
 def _digits_ok(text: str, m: re.Match[str], start: int) -> bool:
     kind = m.lastgroup
+    if kind == "iban":
+        return start == m.start() - 2 and _iban_ok(text[start:m.end()])
+    if start != m.start():
+        return False  # grown over capitals for an IBAN: other kinds keep their left edge
     return _ipv4_ok(text, m, start) if kind == "ip" else _card_ok(m.group()) if kind == "card" else True
 
 
@@ -263,6 +278,23 @@ def _card_ok(raw: str) -> bool:
     for i, d in enumerate(reversed(digits)):  # Luhn
         total += (d * 2 - 9 if d > 4 else d * 2) if i % 2 else d
     return total % 10 == 0
+
+
+# IBAN lengths by country (ISO 13616 registry, the countries that issue most of them)
+_IBAN_LENGTHS = dict(
+    (c[:2], int(c[2:])) for c in "AD24 AE23 AL28 AT20 AZ28 BA20 BE16 BG22 BH22 BR29 CH21 CR22 CY28 CZ24 DE22 DK18 DO28 "
+    "EE20 EG29 ES24 FI18 FO18 FR27 GB22 GE22 GI23 GL18 GR27 GT28 HR21 HU28 IE22 IL23 IQ23 IS26 IT27 JO30 KW30 KZ20 "
+    "LB28 LC32 LI21 LT20 LU20 LV21 MC27 MD24 ME22 MK19 MR27 MT31 MU30 NL18 NO15 PK24 PL28 PS29 PT25 QA29 RO24 RS22 "
+    "SA24 SC31 SE24 SI19 SK24 SM27 TN24 TR26 UA29 VG24 XK20".split()
+)
+
+
+def _iban_ok(raw: str) -> bool:
+    """The country's length and the mod-97 check: a random string passes 1 time in 97."""
+    iban = raw.replace(" ", "")
+    if _IBAN_LENGTHS.get(iban[:2]) != len(iban) or not iban[2:4].isdigit():
+        return False
+    return int("".join(str(int(c, 36)) for c in iban[4:] + iban[:4])) % 97 == 1
 
 
 _SHARED_HOMES = frozenset({"Shared", "Public", "Default", "Default User", "All Users"})
@@ -321,13 +353,16 @@ _PII_RULES: tuple[_Rule, ...] = (
           accept=_ipv6_ok, gate=(":",), left=_WORD + ":.", extend="0123456789abcdefABCDEF", extend_max=4),
     # IPv4, cards and digit-led phones share one scan: each scan led by a character class
     # costs ~20 us/KB, so the kind comes from the empty marker group that matched.
-    _Rule("", r"\d(?:\d{0,2}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?![A-Za-z0-9_]|\.[A-Za-z0-9_])(?P<ip>)"
+    # IBANs too (``DE89 3704 ...``, ``GB29NWBK...``): the match starts at the check digits and
+    # grows over the two capitals of the country code.
+    _Rule("", r"\d(?:(?<=[A-Z]{2}\d)\d(?:\ ?[A-Z0-9]{4}){2,7}(?:\ ?[A-Z0-9]{1,3})?(?![A-Za-z0-9])(?P<iban>)"
+          r"|\d{0,2}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?![A-Za-z0-9_]|\.[A-Za-z0-9_])(?P<ip>)"
           r"|(?<=0)1[016789](?:-\d{3,4}-|\.\d{3,4}\.|\ \d{3,4}\ |\d{3,4})\d{4}" + _PHONE_END + "(?P<phone1>)"
           rf"|(?<=0)(?:{_KR_AREA}|50\d)-\d{{3,4}}-\d{{4}}{_PHONE_END}(?P<phone2>)"
           r"|\d{3}(?:\ \d{4}\ \d{4}\ \d{1,4}(?:\ \d{3})?|-\d{4}-\d{4}-\d{1,4}(?:-\d{3})?|[ \-]\d{6}[ \-]\d{5}"
           r"|\d{9,15})(?![0-9])(?P<card>)"
           rf"|\d\d(?:-\d{{3}}-|\.\d{{3}}\.)\d{{4}}{_PHONE_END}(?P<phone3>))",
-          accept=_digits_ok, left=_WORD + ".-+"),  # not "/": ``http://10.0.0.7/``
+          accept=_digits_ok, left=_WORD + ".-+", extend="ABCDEFGHIJKLMNOPQRSTUVWXYZ", extend_max=2),  # not "/"
     _Rule("phone", r"\+[1-9]\d{0,2}(?:[ .\-]?\(\d{1,4}\))?[ .\-]?\d{1,4}(?:[ .\-]?\d{2,5}){1,4}" + _PHONE_END,
           accept=_phone_ok, gate=("+",), left=_PHONE_LEFT),
     _Rule("phone", rf"\((?:0{_KR_AREA}|\d{{3}})\)[ ]?\d{{3,4}}[\-.]\d{{4}}{_PHONE_END}", gate=(")",),
