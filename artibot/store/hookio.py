@@ -329,6 +329,32 @@ def append_log(root: str, line: str) -> None:
         os.close(fd)
 
 
+# --------------------------------------------------------------------- Claude Code's transcript
+def read_tail(path: str, max_bytes: int) -> bytes | None:
+    """The last ``max_bytes`` of a regular file, from a line start; None if it cannot be read
+    (missing, not a regular file, a FIFO: the hook must never block on it)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | _NOFOLLOW)
+    except OSError:
+        return None
+    try:
+        import stat
+
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        start = max(0, st.st_size - max_bytes)
+        data = os.pread(fd, st.st_size - start, start)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if start:
+        cut = data.find(b"\n")
+        data = data[cut + 1:] if cut >= 0 else b""
+    return data
+
+
 # --------------------------------------------------------------------- the router cache
 def stamps(paths) -> list:
     """``[path, mtime_ns, size]`` of each path (``None`` for a missing one): a cache key."""

@@ -154,7 +154,11 @@ class FakeAPI:
                 api.requests.append((self.path, name, request))
                 if api._log is not None:
                     api._log(json.dumps({"scenario": name, "answer": blocks}))
-                if request.get("stream"):
+                if isinstance(blocks, dict) and "http_error" in blocks:  # a step that is an API error
+                    self._send(int(blocks["http_error"]), json.dumps({"type": "error", "error": {
+                        "type": blocks.get("type", "invalid_request_error"),
+                        "message": "fake API error"}}).encode())
+                elif request.get("stream"):
                     self._send(200, sse(request, blocks), "text/event-stream")
                 else:
                     self._send(200, whole(request, blocks))

@@ -242,6 +242,19 @@ def pre_tool_use(call) -> None:
     return None
 
 
+def _judge_last_batch(call, turn: dict) -> dict:
+    """A turn with a failed tool call: whether its *last batch* failed, from the transcript
+    (:mod:`.transcript`); the hooks' own rule stands when the transcript does not say."""
+    path = call.field("transcript_path")
+    if not path:
+        return turn
+    from artibot.integrations.claude_code.transcript import TAIL_BYTES, last_batch_failed
+
+    tail = hookio.read_tail(path, TAIL_BYTES)
+    failed = last_batch_failed(tail) if tail else None
+    return turn if failed is None else {**turn, "last_failed": failed, "batch_from": "transcript"}
+
+
 def stop(call) -> None:
     # Also with stop_hook_active: the first Stop settles the turn, later ones find none.
     spool = _spool(call)
@@ -252,6 +265,8 @@ def stop(call) -> None:
         if turn and _same_prompt(turn, call.field("prompt_id")):
             settle(call, doc, closed_by="next-prompt")  # a stopped turn left unjudged
             doc["turn"] = None
+            if turn.get("tool_failures"):
+                turn = _judge_last_batch(call, turn)
             doc["done"] = turns.stop_turn(turn, now=call.now)
         waiting = len(doc.get("queue") or [])
     _note_quarantine(call, spool)

@@ -1,0 +1,76 @@
+"""Which tool calls were one batch: read from the tail of Claude Code's transcript (pure).
+
+The model may ask for several tool calls in one message. Claude Code runs read-only ones
+together and the rest one after another, and fires one ``PostToolUse`` or
+``PostToolUseFailure`` per call, in the order they finish: from the hooks alone, a batch
+that ran one call after another looks like a failure and its retry. The transcript
+(``transcript_path`` in every payload; JSON lines) says which calls the model asked for
+together: each assistant line carries one content block and its message's ``id``, and
+each ``tool_result`` line says ``is_error``.
+
+:func:`last_batch_failed` answers for the turn's last batch: ``True`` when one of its
+calls failed, ``False`` when none did, ``None`` when the tail does not show it (then the
+hooks' own order-independent rule stands).
+
+>>> lines = [
+...   b'{"type":"assistant","message":{"id":"m1","content":[{"type":"tool_use","id":"t1"}]}}',
+...   b'{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","is_error":true}]}}',
+...   b'{"type":"assistant","message":{"id":"m2","content":[{"type":"tool_use","id":"t2"}]}}',
+...   b'{"type":"assistant","message":{"id":"m2","content":[{"type":"tool_use","id":"t3"}]}}',
+...   b'{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t3","is_error":true}]}}',
+...   b'{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t2"}]}}',
+...   b'{"type":"assistant","message":{"id":"m3","content":[{"type":"text","text":"done"}]}}']
+>>> last_batch_failed(b"\\n".join(lines))
+True
+>>> last_batch_failed(b"\\n".join(lines[:2] + lines[6:]))
+True
+>>> ok = lines[4].replace(b',"is_error":true', b"")
+>>> last_batch_failed(b"\\n".join(lines[2:4] + [ok] + lines[5:]))
+False
+>>> last_batch_failed(b"\\n".join(lines[2:4] + lines[5:])) is None  # t3's result is not in the tail
+True
+>>> last_batch_failed(b'{"type":"summary"}') is None
+True
+"""
+
+from __future__ import annotations
+
+from artibot.store.hookio import loads
+
+TAIL_BYTES = 1 << 20
+"""How much of the transcript's end is read (a batch's results are rarely larger)."""
+
+
+def last_batch_failed(tail: bytes) -> bool | None:
+    """Whether a call of the last tool batch in ``tail`` (whole JSON lines) failed."""
+    batches: dict[str, list[str]] = {}
+    order: list[str] = []
+    errors: dict[str, bool] = {}
+    for line in tail.split(b"\n"):
+        if b'"tool_use' not in line and b'"tool_result"' not in line:
+            continue  # most lines: text, metadata; not parsed
+        try:
+            doc = loads(line)
+        except (ValueError, UnicodeDecodeError):
+            continue  # the first line of a tail may be cut
+        message = doc.get("message") if isinstance(doc, dict) else None
+        content = message.get("content") if isinstance(message, dict) else None
+        if not isinstance(content, list):
+            continue
+        for block in content:
+            if not isinstance(block, dict):
+                continue
+            if block.get("type") == "tool_use" and isinstance(message.get("id"), str):
+                mid = message["id"]
+                if mid not in batches:
+                    batches[mid] = []
+                    order.append(mid)
+                batches[mid].append(str(block.get("id")))
+            elif block.get("type") == "tool_result":
+                errors[str(block.get("tool_use_id"))] = block.get("is_error") is True
+    if not order:
+        return None
+    last = batches[order[-1]]
+    if not all(call in errors for call in last):
+        return None  # a result is missing from the tail
+    return any(errors[call] for call in last)
