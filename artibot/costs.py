@@ -49,3 +49,17 @@ def price_from_costs(h: Home, settings: Settings) -> MeasuredPrice | None:
 def interrupted_turns(*, home: HomeArg = None) -> int:
     """Turns kept as ``interrupted`` (archived and unprocessed): recorded, left out of learning."""
     return sum(1 for r in _records(Home.of(home)) if r.get("outcome") == "interrupted")
+
+
+def cache_tokens(*, home: HomeArg = None) -> dict[str, dict[str, int]]:
+    """Prompt-cache tokens written and read per route: a model switch shows as writes
+    (the new model's cache starts empty), a turn that stays on its model as reads."""
+    out = {route: {"written": 0, "read": 0, "turns": 0} for route in ("system1", "system2")}
+    for record in _records(Home.of(home)):
+        usage, route = record.get("usage"), record.get("routed_to")
+        if not isinstance(usage, Mapping) or route not in out:
+            continue
+        out[route]["turns"] += 1
+        out[route]["written"] += int(usage.get("cache_creation_input_tokens") or 0)
+        out[route]["read"] += int(usage.get("cache_read_input_tokens") or 0)
+    return out

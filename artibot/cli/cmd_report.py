@@ -6,7 +6,7 @@ import typer
 
 from artibot.cli.render import console, emit_json, fmt
 from artibot.cli.render import Listing
-from artibot.costs import cost_report
+from artibot.costs import cache_tokens, cost_report
 from artibot.store.home import Home
 
 report_app = typer.Typer(help="Reports over the recorded turns.", no_args_is_help=True)
@@ -35,7 +35,9 @@ def cost_lines(doc: dict) -> list[str]:
 @report_app.command("cost")
 def cost_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
     """Cost per route and per day (turns through the gateway), against every turn at System 2."""
-    doc = cost_report(home=Home.of(None)).to_json()
+    home = Home.of(None)
+    doc = cost_report(home=home).to_json()
+    doc["cache_tokens"] = cache_tokens(home=home)
     if as_json:
         emit_json(doc)
         return
@@ -54,6 +56,11 @@ def cost_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
         console.print(f"total {_usd(doc['total_usd'])}; every turn at System 2: {_usd(doc['all_system2_usd'])}; "
                       f"saved {_usd(saved['estimate'])} (95% interval {_usd(saved['low'])} to {_usd(saved['high'])})")
         console.print(f"note: {doc['note']}")
+    cache = doc["cache_tokens"]
+    if any(c["turns"] for c in cache.values()):
+        console.print("prompt cache (tokens written / read): " + "; ".join(
+            f"{route.replace('system', 'System ')} {c['written']:,} / {c['read']:,}"
+            for route, c in cache.items() if c["turns"]) + " (a model switch shows as writes)")
     if doc["unmeasured_turns"]:
         console.print(f"{doc['unmeasured_turns']} turn(s) without a measured cost (recorded without the gateway, "
                       "or on a model with no price: gateway.pricing.models)")
