@@ -202,3 +202,13 @@ def test_nothing_of_a_request_reaches_the_data_home(world, tmp_path):
     for path in tmp_path.rglob("*"):
         if path.is_file():
             assert secret.encode() not in path.read_bytes(), path
+
+
+def test_a_body_over_the_limit_is_refused_with_413_and_the_gateway_goes_on(tmp_path):
+    with FakeUpstream() as up:
+        config = GatewayConfig(root=str(tmp_path), upstream=up.url, port=0, max_body=10_000)
+        with gateway(config) as gw:
+            response, _ = _post(gw.port, b"x" * 20_000)
+            assert response.status == 413 and up.seen == []
+            response, _ = _post(gw.port, _body())
+            assert response.status == 200
