@@ -2,23 +2,26 @@
 
 * ``session-start`` — context for Claude (thresholds, System 1 patterns, a pending
   review); settles idle spools (a stopped turn waiting longer than the follow-up
-  window is final; an open turn idle for :data:`STALE_SESSION_MS` failed); starts a
-  learner if the last start is stale and a batch is ready.
+  window is final; an open turn idle for :data:`STALE_SESSION_MS` is interrupted); starts
+  a learner if the last start is stale and a batch is ready; with ``--gateway``, starts
+  the gateway when it does not run (so do the prompt and tool hooks).
 * ``user-prompt-submit`` — by the prompt's kind (:mod:`.prompts`): harness input (a
   sub-agent's ``<task-notification>`` …) is ignored entirely; a slash command is not
-  routed or recorded; a user prompt judges the previous turn (:mod:`.followup`), closes
-  a turn that never reached ``Stop`` as ``failed``, routes the prompt, keeps the
-  decision and the *anonymized* text in the session spool and tells Claude the route.
+  routed or recorded (a ``/name`` that names no installed command is a user prompt); a
+  user prompt judges the previous turn (:mod:`.followup`), closes a turn that never
+  reached ``Stop`` as ``interrupted`` (``failed`` if this prompt corrects it), routes
+  the prompt, keeps the decision, the *anonymized* text and the turn's record id in the
+  session spool and tells Claude the route.
   A prompt with the open turn's ``prompt_id`` belongs to that turn (Claude Code sends
   a message typed mid-turn, and a notification arriving mid-turn, with it).
 * ``post-tool-use`` / ``post-tool-use-failure`` — counts the tool call in the open turn
   when its ``prompt_id`` matches and it is not a sub-agent's (``agent_id``).
 * ``permission-request`` — the tool waits for permission; if it never runs, the turn
   had a tool call refused (Claude Code fires no tool hook for a refused call).
-* ``stop`` — the turn gets its provisional outcome (:mod:`.turns`) and waits for the
-  next prompt's judgement.
-* ``session-end`` — every turn of the session becomes final and is collected; the spool
-  is removed; a detached learner is started.
+* ``stop`` — the turn gets its provisional outcome (:mod:`.turns`; with a failed tool
+  call, its last batch read from the transcript) and waits for the next prompt's judgement.
+* ``session-end`` — every turn of the session becomes final (an open one ``interrupted``)
+  and is collected; the spool is removed; a detached learner is started.
 * ``nightly-learner`` — the learner itself: one unattended cycle.
 * ``pre-tool-use`` — nothing (not installed by default).
 
