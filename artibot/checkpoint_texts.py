@@ -1,4 +1,4 @@
-"""The checkpoints' words (SPEC §5): titles, questions, options and their meanings, in
+"""The checkpoints' words: titles, questions, options and their meanings, in
 English and Korean. :mod:`artibot.checkpoints` asks the questions; this is what they say.
 """
 

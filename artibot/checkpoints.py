@@ -1,4 +1,4 @@
-"""The three human checkpoints (SPEC §5): their evidence, options and defaults, and the
+"""The three human checkpoints: their evidence, options and defaults, and the
 policies that answer them (their words in English and Korean: :mod:`artibot.checkpoint_texts`).
 
 A :class:`Checkpoints` object is asked by the cycle at each checkpoint. Policies here
@@ -64,7 +64,7 @@ class Evidence:
 
 
 def question_json(evidence: Evidence, *, answered: Any = None) -> dict[str, Any]:
-    """One open question for ``artibot review --json`` (SPEC §9)."""
+    """One open question for ``artibot review --json`` (its shape is a contract: ``/learn`` and other agents read it)."""
     n = evidence.checkpoint
     t = texts(evidence.lang)
     options = [
@@ -294,9 +294,9 @@ def _threshold_rows(proposal: Any, lang: str) -> tuple[tuple[Mapping[str, Any], 
         if reasons.get(domain):
             row["reason"] = reasons[domain]
         rows.append(row)
-    # issue 12: what the proposed thresholds would have done on the logged window (None before it existed)
+    # what the proposed thresholds would have done on the logged window (None before it existed)
     summary = {"mode": proposal.mode, "off_policy": proposal.params.get("off_policy")}
-    if "price" in proposal.params:  # issue 9: the price in force and its source
+    if "price" in proposal.params:  # the price in force and its source
         summary.update(price=_r(proposal.params["price"], 4), price_source=proposal.params.get("price_source"))
     return tuple(rows), summary
 

@@ -209,7 +209,7 @@ _SECTIONS: dict[str, tuple[type, list[tuple[str, str, Checker]]]] = {
         ("nightlyLearner", "nightly_learner", checks.cron),
         ("driftCheck", "drift_check", checks.cron),
     ]),
-    # issue 12: checked before (offPolicy) and after (validation); the aging cache (freshness)
+    # checked before (offPolicy) and after (validation); the aging cache (freshness)
     "learning.offPolicy": (OffPolicySettings, [
         ("method", "method", checks.choice("dr", "snips")),
         ("level", "level", checks.number(0.5, 0.999)),

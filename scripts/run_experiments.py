@@ -54,7 +54,7 @@ def studies(quick: bool, workers: int) -> list[tuple[str, object, object]]:
 
 
 def issue12_studies(quick: bool, workers: int) -> list[tuple[str, object, object]]:
-    """Checked before and after (issue 12): off-policy error, validation alarms, cache staleness."""
+    """Checked before and after: off-policy error, validation alarms, cache staleness."""
     if quick:
         return [
             ("offpolicy", run_offpolicy, run_offpolicy.Args(trials=2, requests=2000, workers=1)),

@@ -121,7 +121,7 @@ def register(app: typer.Typer) -> None:
         for q in doc["questions"]:
             console.print(f"\n{q['number']}. {q['question']}  options: "
                           + ", ".join(o["choice"] for o in q["options"]) + f"  (default {q['default']})")
-            if q["number"] == 2:  # issue 12: what the change would have done on the logged requests
+            if q["number"] == 2:  # what the change would have done on the logged requests
                 for part in offpolicy_block(q.get("off_policy")):
                     console.print(part)
         console.print(f"\nanswer with: {doc['answer_syntax']}")

@@ -58,7 +58,7 @@ class TerminalCheckpoints:
     def _show(self, evidence: Evidence) -> None:
         self.console.print()
         self.console.print(evidence_table(evidence))
-        if evidence.checkpoint == 2:  # issue 12: what the change would have done on the logged requests
+        if evidence.checkpoint == 2:  # what the change would have done on the logged requests
             for part in offpolicy_block(evidence.summary.get("off_policy")):
                 self.console.print(part)
         self.console.print()

@@ -1,4 +1,4 @@
-"""One round of the evidence learner (``mode: "evidence"``, SPEC §8).
+"""One round of the evidence learner (``mode: "evidence"``, the default).
 
 Same inputs, outputs, checkpoints and files as the seed's rule
 (:func:`artibot.learning.seed.propose_round`); different statistics.

@@ -1,4 +1,4 @@
-"""Validation of applied rounds over the learning log (issue 12)."""
+"""Validation of applied rounds over the learning log."""
 
 from __future__ import annotations
 

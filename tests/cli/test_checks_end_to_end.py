@@ -1,4 +1,4 @@
-"""Issue 12 end to end in a real data home: checkpoint 2's off-policy block (review --json and the
+"""The checks before and after a change, end to end in a real data home: checkpoint 2's off-policy block (review --json and the
 terminal), status's validation with the rollback command (never run), the aging cache at checkpoint 3."""
 
 from __future__ import annotations

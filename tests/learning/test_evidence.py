@@ -1,4 +1,4 @@
-"""Evidence mode (SPEC §8): posterior math, threshold steps, transfers, persistence, invariants."""
+"""Evidence mode: posterior math, threshold steps, transfers, persistence, invariants."""
 
 from __future__ import annotations
 
@@ -306,7 +306,7 @@ def test_learn_in_evidence_mode_defers_and_applies(tmp_path):
     assert done.threshold_changes["api"]["new"] > done.threshold_changes["api"]["old"]
 
 
-# --------------------------------------------------------------------- issue 9: price in force, words, reach
+# --------------------------------------------------------------------- price in force, words, reach
 def test_status_and_checkpoint_2_show_the_price_and_each_change_in_words(tmp_path):
     from artibot.collector import collect_many
     from artibot.config import default_settings

@@ -241,7 +241,7 @@ def session_start(call) -> dict:
 
 
 def _worse_rounds(call) -> list[str]:
-    """Applied rounds measured worse (issue 12), for the user; none without a learning log.
+    """Applied rounds measured worse, for the user; none without a learning log.
 
     The check reads the log and the archive (numpy behind it), so it runs only once a
     round was applied: a fresh home's SessionStart stays at the interpreter's floor.
