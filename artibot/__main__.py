@@ -1,7 +1,8 @@
 """``python -m artibot`` and the ``artibot`` console script.
 
 ``artibot hook EVENT`` is dispatched here, before the CLI framework is imported: hooks
-run on every prompt and tool call, and typer/rich alone cost ~100 ms to import.
+run on every prompt and tool call, and typer/rich alone cost ~100 ms to import. Asked for
+its help, ``hook`` goes through the CLI like any command.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
-    if args[:1] == ["hook"]:
+    if args[:1] == ["hook"] and not {"-h", "--help"} & set(args[1:]):
         from artibot.integrations.claude_code.hooks import main as hook_main
 
         return hook_main(args[1:])
