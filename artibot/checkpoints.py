@@ -31,6 +31,49 @@ DEFAULTS = {1: "accept", 2: "apply", 3: "auto"}
 SKIPPABLE = {1: False, 2: False, 3: True}
 
 
+def utility_check(op: Mapping[str, Any] | None, price: float | None) -> dict[str, Any] | None:
+    """The off-policy estimate in the learner's own terms: utility = success − price × System 2
+    share, for the current and the proposed thresholds and their difference, with intervals.
+
+    The System 2 share of a threshold rule is counted, not estimated, so each utility's
+    interval is its success interval shifted by ``price × share``. ``worse`` is True when
+    the whole interval of the difference is below zero: the estimate says the proposal
+    loses, beyond its noise. None when nothing was estimated (too thin, no change).
+
+    >>> op = {"verdict": "estimated", "current": {"success": 0.8, "interval": [0.78, 0.82], "system2_share": 0.5},
+    ...       "proposed": {"success": 0.79, "interval": [0.77, 0.81], "system2_share": 0.6},
+    ...       "difference": {"success": -0.01, "system2_share": 0.1}, "interval": [-0.02, 0.0]}
+    >>> u = utility_check(op, 0.05)
+    >>> round(u["difference"]["value"], 3), [round(x, 3) for x in u["difference"]["interval"]], u["worse"]
+    (-0.015, [-0.025, -0.005], True)
+    """
+    if not op or op.get("verdict") != "estimated":
+        return None
+    p = price or 0.0
+
+    def one(side: Mapping[str, Any]) -> dict[str, Any]:
+        cost = p * side["system2_share"]
+        lo, hi = side["interval"]
+        return {"value": side["success"] - cost, "interval": [lo - cost, hi - cost]}
+
+    d_cost = p * op["difference"]["system2_share"]
+    lo, hi = op["interval"]
+    diff = {"value": op["difference"]["success"] - d_cost, "interval": [lo - d_cost, hi - d_cost]}
+    return {"price": p, "current": one(op["current"]), "proposed": one(op["proposed"]), "difference": diff,
+            "worse": diff["interval"][1] < 0}
+
+
+def default_of(evidence: "Evidence") -> str:
+    """The checkpoint's default answer: Apply at checkpoint 2 unless the off-policy estimate
+    says the proposal is worse (then Revert: a bare Enter or ``--yes`` must not apply a change
+    the evidence speaks against)."""
+    if evidence.checkpoint == 2:
+        check = evidence.summary.get("utility")
+        if check and check.get("worse"):
+            return "revert"
+    return DEFAULTS[evidence.checkpoint]
+
+
 # --------------------------------------------------------------------- evidence
 class Evidence:
     """What a checkpoint shows: JSON-able rows plus a summary, built on first access
@@ -68,7 +111,8 @@ def question_json(evidence: Evidence, *, answered: Any = None) -> dict[str, Any]
     n = evidence.checkpoint
     t = texts(evidence.lang)
     options = [
-        {"choice": c, "label": t["options"][n][c][0], "meaning": t["options"][n][c][1], "default": c == DEFAULTS[n]}
+        {"choice": c, "label": t["options"][n][c][0], "meaning": t["options"][n][c][1],
+         "default": c == default_of(evidence)}
         for c in CHOICES[n]
     ]
     out: dict[str, Any] = {
@@ -77,12 +121,13 @@ def question_json(evidence: Evidence, *, answered: Any = None) -> dict[str, Any]
         "question": t["question"][n],
         "skippable": SKIPPABLE[n],
         "options": options,
-        "default": DEFAULTS[n],
+        "default": default_of(evidence),
         "evidence": evidence.to_json(),
         "answered": answered,
     }
     if n == 2:
         out["off_policy"] = evidence.summary.get("off_policy")
+        out["utility"] = evidence.summary.get("utility")
     if n == 3:
         out["patterns"] = [
             {"key": r["key"], "automatic": r["automatic"], "reason": r["reason"],
@@ -123,7 +168,7 @@ class DefaultAnswers:
         return DEFAULTS[1]
 
     def thresholds(self, evidence: Evidence) -> ThresholdsChoice:
-        return DEFAULTS[2]
+        return default_of(evidence)  # type: ignore[return-value]
 
     def transfers(self, evidence: Evidence) -> Mapping[str, TransferChoice] | None:
         return None
@@ -298,6 +343,7 @@ def _threshold_rows(proposal: Any, lang: str) -> tuple[tuple[Mapping[str, Any], 
     summary = {"mode": proposal.mode, "off_policy": proposal.params.get("off_policy")}
     if "price" in proposal.params:  # the price in force and its source
         summary.update(price=_r(proposal.params["price"], 4), price_source=proposal.params.get("price_source"))
+    summary["utility"] = utility_check(summary["off_policy"], proposal.params.get("price"))
     return tuple(rows), summary
 
 

@@ -122,7 +122,7 @@ def register(app: typer.Typer) -> None:
             console.print(f"\n{q['number']}. {q['question']}  options: "
                           + ", ".join(o["choice"] for o in q["options"]) + f"  (default {q['default']})")
             if q["number"] == 2:  # what the change would have done on the logged requests
-                for part in offpolicy_block(q.get("off_policy")):
+                for part in offpolicy_block(q.get("off_policy"), q.get("utility")):
                     console.print(part)
         console.print(f"\nanswer with: {doc['answer_syntax']}")
 
