@@ -75,10 +75,9 @@ class Row:
 
 def load_rows(path: Path, subjects: tuple[str, ...] | None = None) -> list[Row]:
     """The rows of an outcome file (see :data:`experiments.replay.DATA_ENV`), optionally of some subjects only."""
-    from experiments.replay import MissingData
+    from experiments.replay import require
 
-    if not path.is_file():
-        raise MissingData(path)
+    require([path])
     with path.open(newline="", encoding="utf-8") as fh:
         rows = [Row(r["prompt"], r["domain"], int(r["s1_success"]), int(r["s2_success"])) for r in csv.DictReader(fh)]
     if subjects is not None:

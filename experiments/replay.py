@@ -31,12 +31,20 @@ redistribute), so its place is a setting; without it, the developers' layout (a
 DATA_DIR = Path(os.environ.get(DATA_ENV) or Path(__file__).resolve().parents[2] / "shared/data/routing")
 
 
-class MissingData(SystemExit):
-    """A study's data file is not there: one line saying where to put it, no traceback."""
+class MissingData(Exception):
+    """A study's data file is not there; the message says where to put it (one line, no traceback)."""
 
-    def __init__(self, path: Path) -> None:
-        super().__init__(f"{path} not found: put RouteLLM's routing outcome files (mmlu-dev.csv, gsm8k.csv, "
-                         f"mt-bench.csv) in one folder and set {DATA_ENV} to it, or pass --data-dir")
+
+def missing(path: Path) -> MissingData:
+    return MissingData(f"{path} not found: put RouteLLM's routing outcome files (mmlu-dev.csv, gsm8k.csv, "
+                       f"mt-bench.csv) in one folder and set {DATA_ENV} to it, or pass --data-dir")
+
+
+def require(paths: list[Path]) -> None:
+    """Stop before any worker starts when a file is missing (a worker's error would be a traceback)."""
+    for path in paths:
+        if not path.is_file():
+            raise missing(path)
 
 
 @dataclass(frozen=True, eq=False)
@@ -60,8 +68,7 @@ class Rows:
 
 def load(path: Path) -> Rows:
     """Read one outcome file (the format of :data:`DATA_ENV`'s files)."""
-    if not path.is_file():
-        raise MissingData(path)
+    require([path])
     with path.open(newline="", encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
     if not rows:

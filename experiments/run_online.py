@@ -110,6 +110,10 @@ NOTE = {"mmlu-held-out": " — subjects no constant was tuned on", "mmlu-tuning"
 
 
 def main(args: Args) -> dict:
+    from experiments.replay import require
+
+    files = {"mmlu-tuning": "mmlu-dev", "mmlu-held-out": "mmlu-dev"}
+    require([Path(args.data_dir) / f"{files.get(d, d)}.csv" for d in args.datasets])
     out = run_dir(args.name, args.out or None)
     jobs = [(d, p, s) for d in args.datasets for p in args.policies for s in args.seeds]
     runs = pool_map(partial(one, args), jobs, args.workers)
@@ -139,6 +143,11 @@ def main(args: Args) -> dict:
 
 
 if __name__ == "__main__":
-    result = main(parse(Args))
+    from experiments.replay import MissingData
+
+    try:
+        result = main(parse(Args))
+    except MissingData as exc:
+        sys.exit(f"error: {exc}")
     for dataset, table in result["tables"].items():
         print(f"### {dataset}{NOTE.get(dataset, '')}\n{table}\n")

@@ -127,6 +127,7 @@ COLUMNS = [
 
 
 def main(args: Args) -> dict:
+    replay.require([Path(args.data_dir) / f for f in args.files])
     out = run_dir(args.name, args.out or None)
     jobs = [(f, s) for f in args.files for s in args.seeds]
     runs = pool_map(partial(one, args), jobs, args.workers)
@@ -156,6 +157,11 @@ def main(args: Args) -> dict:
 
 
 if __name__ == "__main__":
-    result = main(parse(Args))
+    from experiments.replay import MissingData
+
+    try:
+        result = main(parse(Args))
+    except MissingData as exc:
+        sys.exit(f"error: {exc}")
     for file, table in result["tables"].items():
         print(f"### {file}\n{table}\n")
