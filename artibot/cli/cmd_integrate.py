@@ -56,10 +56,10 @@ def _run_plan(target: str, scope: str, dry_run: bool, install: bool) -> None:
             _print_data_home()
         return
     installer.apply(plan)
-    print("done" + (": restart Claude Code (or run /hooks) to load the hooks; /learn reviews rounds"
-                    if install else ""))
     if install:
         _print_data_home()
+    print("done" + (": restart Claude Code (or run /hooks) to load the hooks; /learn reviews rounds"
+                    if install else ""))
 
 
 def _print_data_home() -> None:
@@ -154,14 +154,14 @@ def register(app: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json"),
     ) -> None:
         """A self-contained run on generated data in a temporary home."""
-        from artibot.demo import run_demo
+        from artibot.demo import remove_demo_home, run_demo
 
         result = run_demo(rounds=rounds, seed=seed, home=keep)
         try:
             _show_demo(result, as_json, kept=keep is not None)
         finally:
             if keep is None:
-                shutil.rmtree(result["home"], ignore_errors=True)
+                remove_demo_home(result["home"])
 
     def _show_demo(result: dict, as_json: bool, kept: bool) -> None:
         if as_json:

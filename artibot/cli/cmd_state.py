@@ -125,8 +125,9 @@ def register(app: typer.Typer) -> None:
                 console.print(f"{home.root}: every file is fine")
             for f in problems:
                 state_text = "repaired" if f.repaired else f.severity
-                console.print(f"[{state_text}] {f.path}: {f.problem}")
-                console.print(f"    → {f.fix}" + (f" (moved to {f.moved_to})" if f.moved_to else ""))
+                # markup=False: rich would read "[warning]" as a style and print nothing of it
+                console.print(f"[{state_text}] {f.path}: {f.problem}", markup=False)
+                console.print(f"    → {f.fix}" + (f" (moved to {f.moved_to})" if f.moved_to else ""), markup=False)
         unrepaired = [f for f in problems if f.severity == "error" and not f.repaired]
         if unrepaired:
             raise typer.Exit(1)

@@ -133,7 +133,8 @@ class _Examination(LogChecks):
             return self.items
         if not os.access(self.root, os.W_OK | os.X_OK):
             # reading works, so every other check still runs; but nothing can be recorded or learned
-            self.add(self.root, "error", "the data home is not writable: experiences cannot be recorded "
+            # a warning, not an error: every read command works on a read-only home
+            self.add(self.root, "warning", "the data home is not writable: experiences cannot be recorded "
                      "and no round can be applied", "make it writable (chmod u+w, or remount it read-write), "
                      "or choose another home (--home or ARTIBOT_HOME)")
         self.walk(self.root)
