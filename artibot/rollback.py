@@ -14,6 +14,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from artibot.errors import NotFoundError, ReviewError
+from artibot.router.thresholds import domain_label
 from artibot.store import archive, quarantine, rollback_journal, rounds, snapshots
 from artibot.store.experiences import ExperienceLog
 from artibot.store.fs import FileLock
@@ -38,7 +39,9 @@ def history(*, home: HomeArg = None) -> list[dict[str, Any]]:
             "mode": entry.get("mode"), "finished": entry.get("finished"),
             "processed": entry.get("inputs", {}).get("processed"),
             "batches": entry.get("inputs", {}).get("batches"),
-            "threshold_changes": entry.get("threshold_changes", {}),
+            # the learning log keys the default threshold "*"; every screen and the other JSON
+            # outputs call it "default", so history does too
+            "threshold_changes": {domain_label(d): c for d, c in entry.get("threshold_changes", {}).items()},
             "thresholds_applied": entry.get("thresholds_applied"),
             "transfers": entry.get("transfers", {}),
             "rolled_back": entry.get("rolled_back", False),

@@ -134,3 +134,11 @@ def test_ctrl_c_prints_one_line(tmp_path: Path) -> None:
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
     assert err.decode().strip().splitlines() == ["artibot: interrupted; nothing half-written was kept"]
+
+
+def test_the_default_threshold_has_one_name_in_text_and_json(cli, artibot_home: Path) -> None:
+    collect_many(mixed(100))
+    learn(answers="defaults")
+    changes = cli("history", "--json").json()[-1]["threshold_changes"]
+    assert "default" in changes and "*" not in changes
+    assert "default " in cli("history").out
