@@ -16,8 +16,11 @@ def main(argv: list[str] | None = None) -> int:
         from artibot.integrations.claude_code.hooks import main as hook_main
 
         return hook_main(args[1:])
-    from artibot.cli.app import run
-
+    try:
+        from artibot.cli.app import run
+    except KeyboardInterrupt:  # Ctrl-C while the CLI is still loading: one line, as later
+        sys.stderr.write("\nartibot: interrupted; nothing half-written was kept\n")
+        return 130
     return run(args)
 
 

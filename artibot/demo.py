@@ -93,8 +93,7 @@ def run_demo(*, rounds: int = 8, seed: int = 7, home: Path | None = None, per_ro
 
     summary = (f"last {late} rounds — shipped defaults: success {mean(evidence_run, 'success_rate'):.1%}, "
                f"System 2 share {mean(evidence_run, 'system2_share'):.1%}; seed rule: success "
-               f"{mean(seed_run, 'success_rate'):.1%}, System 2 share {mean(seed_run, 'system2_share'):.1%}. "
-               f"`ARTIBOT_HOME={root}/evidence artibot history` shows every round.")
+               f"{mean(seed_run, 'success_rate'):.1%}, System 2 share {mean(seed_run, 'system2_share'):.1%}.")
     return {"home": str(root), "oracle": ORACLE, "modes": runs, "summary": summary}
 
 

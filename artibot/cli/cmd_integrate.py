@@ -187,7 +187,10 @@ def register(app: typer.Typer) -> None:
         for day in ev_rows:
             for why in day.get("reasons", {}).values():
                 console.print(Hanging(why, first=f"  day {day['round']}: ", indent="    "))
-        console.print(Hanging(result["summary"]))
+        # the hint points at a home only when it is still there
+        console.print(Hanging(result["summary"] + (
+            f" `artibot --home {shlex.quote(result['home'] + '/evidence')} history` shows every round." if kept
+            else " `artibot demo --keep DIR` keeps the homes, to look at every round.")))
 
     @app.command("drift")
     def drift_cmd(as_json: bool = typer.Option(False, "--json")) -> None:

@@ -129,7 +129,10 @@ def test_a_closed_pipe_stops_quietly_and_the_demo_cleans_up(tmp_path: Path) -> N
 @pytest.mark.slow
 def test_ctrl_c_prints_one_line(tmp_path: Path) -> None:
     proc = _run(["demo", "--rounds", "100"], tmp_path)
-    time.sleep(2.5)
+    deadline = time.monotonic() + 60
+    while not list((tmp_path / "tmp").iterdir()) and time.monotonic() < deadline:
+        time.sleep(0.1)  # the demo's temporary home appears once the command is running
+    time.sleep(0.5)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
