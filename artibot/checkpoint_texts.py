@@ -1,4 +1,4 @@
-"""The checkpoints' words (SPEC §5): titles, questions, options and their meanings, in
+"""The checkpoints' words: titles, questions, options and their meanings, in
 English and Korean. :mod:`artibot.checkpoints` asks the questions; this is what they say.
 """
 
@@ -8,19 +8,19 @@ from typing import Any
 
 TEXTS: dict[str, dict[str, Any]] = {
     "en": {
-        "title": {1: "Checkpoint 1: GRPO comparison review (after step 4)",
-                  2: "Checkpoint 2: threshold direction check (after step 5)",
-                  3: "Checkpoint 3: promote / demote review (after step 6)"},
+        "title": {1: "Checkpoint 1: GRPO comparison review (after step 3 of 6, compare)",
+                  2: "Checkpoint 2: proposed threshold changes (after step 4 of 6, update)",
+                  3: "Checkpoint 3: promote / demote review (after step 5 of 6, transfer)"},
         "question": {
             1: "The GRPO group comparison is done. Do the per-group success-rate differences look reasonable?",
-            2: "The routing thresholds have been adjusted. Does the direction of each change "
+            2: "These threshold changes are proposed, not yet applied. Does the direction of each "
                "(more or less System 2) match what was observed?",
             3: "Knowledge-transfer decisions are ready. Is each promote / demote / hold decision sound?",
         },
         "options": {
             1: {"accept": ("Accept", "the results look reasonable; go on to the threshold update"),
                 "reset": ("Reset group data", "discard this round's groups; its experiences stay unprocessed")},
-            2: {"apply": ("Apply", "apply the adjustment; go on to knowledge transfer"),
+            2: {"apply": ("Apply", "apply the proposed changes; go on to knowledge transfer"),
                 "revert": ("Revert adjustment", "keep the current thresholds; the batches still count as processed")},
             3: {"auto": ("Automatic decision", "take the decision shown above"),
                 "promote": ("Promote", "move the pattern into the System 1 cache"),
@@ -33,18 +33,18 @@ TEXTS: dict[str, dict[str, Any]] = {
         "default": "default",
     },
     "ko": {
-        "title": {1: "체크포인트 1: GRPO 비교 결과 검토 (Step 4 이후)",
-                  2: "체크포인트 2: 임계값 조정 방향 확인 (Step 5 이후)",
-                  3: "체크포인트 3: 승격/강등 결정 검토 (Step 6 이후)"},
+        "title": {1: "체크포인트 1: GRPO 비교 결과 검토 (6단계 중 3단계 비교 이후)",
+                  2: "체크포인트 2: 임계값 변경 제안 확인 (6단계 중 4단계 갱신 이후)",
+                  3: "체크포인트 3: 승격/강등 결정 검토 (6단계 중 5단계 이전 이후)"},
         "question": {
-            1: "Step 4 GRPO 그룹 비교 결과를 확인했습니다. 각 그룹의 성공률 차이가 합리적으로 보이나요?",
-            2: "라우팅 임계값이 조정되었습니다. 조정 방향(System 2 비중 증가/감소)이 세션에서 관찰된 패턴과 맞나요?",
+            1: "3단계 GRPO 그룹 비교 결과를 확인했습니다. 각 그룹의 성공률 차이가 합리적으로 보이나요?",
+            2: "라우팅 임계값 변경이 제안되었습니다 (아직 적용되지 않음). 조정 방향(System 2 비중 증가/감소)이 세션에서 관찰된 패턴과 맞나요?",
             3: "지식 이전 결정이 생성되었습니다. 각 패턴의 승격/강등/보류 결정이 타당해 보이나요?",
         },
         "options": {
-            1: {"accept": ("Accept", "결과가 합리적, Step 5 임계값 조정으로 진행"),
+            1: {"accept": ("Accept", "결과가 합리적, 4단계 임계값 조정으로 진행"),
                 "reset": ("Reset group data", "이번 그룹 데이터를 폐기, 경험은 미처리로 남김")},
-            2: {"apply": ("Apply", "조정값 적용, Step 6 지식 이전으로 진행"),
+            2: {"apply": ("Apply", "제안된 조정값 적용, 5단계 지식 이전으로 진행"),
                 "revert": ("Revert adjustment", "이번 조정 취소, 기존 임계값 유지 (배치는 처리됨)")},
             3: {"auto": ("자동 결정", "위에 표시된 자동 결정 적용"),
                 "promote": ("Promote", "해당 패턴을 System 1로 승격"),

@@ -1,4 +1,4 @@
-"""The three human checkpoints (SPEC §5): their evidence, options and defaults, and the
+"""The three human checkpoints: their evidence, options and defaults, and the
 policies that answer them (their words in English and Korean: :mod:`artibot.checkpoint_texts`).
 
 A :class:`Checkpoints` object is asked by the cycle at each checkpoint. Policies here
@@ -29,6 +29,49 @@ AnswersArg = Union[Literal["defaults", "defer", "unattended"], Mapping[Any, Any]
 CHOICES = {1: ("accept", "reset"), 2: ("apply", "revert"), 3: ("auto", "promote", "demote", "hold")}
 DEFAULTS = {1: "accept", 2: "apply", 3: "auto"}
 SKIPPABLE = {1: False, 2: False, 3: True}
+
+
+def utility_check(op: Mapping[str, Any] | None, price: float | None) -> dict[str, Any] | None:
+    """The off-policy estimate in the learner's own terms: utility = success − price × System 2
+    share, for the current and the proposed thresholds and their difference, with intervals.
+
+    The System 2 share of a threshold rule is counted, not estimated, so each utility's
+    interval is its success interval shifted by ``price × share``. ``worse`` is True when
+    the whole interval of the difference is below zero: the estimate says the proposal
+    loses, beyond its noise. None when nothing was estimated (too thin, no change).
+
+    >>> op = {"verdict": "estimated", "current": {"success": 0.8, "interval": [0.78, 0.82], "system2_share": 0.5},
+    ...       "proposed": {"success": 0.79, "interval": [0.77, 0.81], "system2_share": 0.6},
+    ...       "difference": {"success": -0.01, "system2_share": 0.1}, "interval": [-0.02, 0.0]}
+    >>> u = utility_check(op, 0.05)
+    >>> round(u["difference"]["value"], 3), [round(x, 3) for x in u["difference"]["interval"]], u["worse"]
+    (-0.015, [-0.025, -0.005], True)
+    """
+    if not op or op.get("verdict") != "estimated":
+        return None
+    p = price or 0.0
+
+    def one(side: Mapping[str, Any]) -> dict[str, Any]:
+        cost = p * side["system2_share"]
+        lo, hi = side["interval"]
+        return {"value": side["success"] - cost, "interval": [lo - cost, hi - cost]}
+
+    d_cost = p * op["difference"]["system2_share"]
+    lo, hi = op["interval"]
+    diff = {"value": op["difference"]["success"] - d_cost, "interval": [lo - d_cost, hi - d_cost]}
+    return {"price": p, "current": one(op["current"]), "proposed": one(op["proposed"]), "difference": diff,
+            "worse": diff["interval"][1] < 0}
+
+
+def default_of(evidence: "Evidence") -> str:
+    """The checkpoint's default answer: Apply at checkpoint 2 unless the off-policy estimate
+    says the proposal is worse (then Revert: a bare Enter or ``--yes`` must not apply a change
+    the evidence speaks against)."""
+    if evidence.checkpoint == 2:
+        check = evidence.summary.get("utility")
+        if check and check.get("worse"):
+            return "revert"
+    return DEFAULTS[evidence.checkpoint]
 
 
 # --------------------------------------------------------------------- evidence
@@ -64,11 +107,12 @@ class Evidence:
 
 
 def question_json(evidence: Evidence, *, answered: Any = None) -> dict[str, Any]:
-    """One open question for ``artibot review --json`` (SPEC §9)."""
+    """One open question for ``artibot review --json`` (its shape is a contract: ``/learn`` and other agents read it)."""
     n = evidence.checkpoint
     t = texts(evidence.lang)
     options = [
-        {"choice": c, "label": t["options"][n][c][0], "meaning": t["options"][n][c][1], "default": c == DEFAULTS[n]}
+        {"choice": c, "label": t["options"][n][c][0], "meaning": t["options"][n][c][1],
+         "default": c == default_of(evidence)}
         for c in CHOICES[n]
     ]
     out: dict[str, Any] = {
@@ -77,12 +121,13 @@ def question_json(evidence: Evidence, *, answered: Any = None) -> dict[str, Any]
         "question": t["question"][n],
         "skippable": SKIPPABLE[n],
         "options": options,
-        "default": DEFAULTS[n],
+        "default": default_of(evidence),
         "evidence": evidence.to_json(),
         "answered": answered,
     }
     if n == 2:
         out["off_policy"] = evidence.summary.get("off_policy")
+        out["utility"] = evidence.summary.get("utility")
     if n == 3:
         out["patterns"] = [
             {"key": r["key"], "automatic": r["automatic"], "reason": r["reason"],
@@ -123,7 +168,7 @@ class DefaultAnswers:
         return DEFAULTS[1]
 
     def thresholds(self, evidence: Evidence) -> ThresholdsChoice:
-        return DEFAULTS[2]
+        return default_of(evidence)  # type: ignore[return-value]
 
     def transfers(self, evidence: Evidence) -> Mapping[str, TransferChoice] | None:
         return None
@@ -294,10 +339,11 @@ def _threshold_rows(proposal: Any, lang: str) -> tuple[tuple[Mapping[str, Any], 
         if reasons.get(domain):
             row["reason"] = reasons[domain]
         rows.append(row)
-    # issue 12: what the proposed thresholds would have done on the logged window (None before it existed)
+    # what the proposed thresholds would have done on the logged window (None before it existed)
     summary = {"mode": proposal.mode, "off_policy": proposal.params.get("off_policy")}
-    if "price" in proposal.params:  # issue 9: the price in force and its source
+    if "price" in proposal.params:  # the price in force and its source
         summary.update(price=_r(proposal.params["price"], 4), price_source=proposal.params.get("price_source"))
+    summary["utility"] = utility_check(summary["off_policy"], proposal.params.get("price"))
     money = money_line(proposal.params)
     if money:
         summary["money"] = money

@@ -5,13 +5,14 @@ config file: ``$ARTIBOT_CONFIG``, ``./artibot.config.json``,
 ``$ARTIBOT_HOME/artibot.config.json``; the first that exists is used and merged over
 the shipped defaults (``config/artibot.config.json``). Every key of the artibot
 sections is validated: an unknown key, a wrong type or an out-of-range value is a
-:class:`~artibot.errors.ConfigError` naming the key path and what is allowed. Keys
-outside ``lang``, ``cognitive``, ``learning`` and ``gateway`` belong to other parts of a larger
-artibot config and are ignored.
+:class:`~artibot.errors.ConfigError` naming the key path and what is allowed. An unknown
+key at the top level is a warning, not an error: the file may be shared with tools that
+read their own top-level sections, and one of them must not stop the router.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +24,11 @@ from artibot import config_checks as checks
 from artibot.config_checks import Checker
 from artibot.errors import ConfigError
 
+log = logging.getLogger(__name__)
+
 CONFIG_NAME = "artibot.config.json"
+TOP_LEVEL = ("lang", "cognitive", "learning", "gateway")
+"""The top-level keys artibot reads (a ``$``-prefixed key such as ``$schema`` is an editor's)."""
 DEFAULT_HOME = Path("~/.claude/artibot")
 
 
@@ -217,6 +222,8 @@ class Settings:
     gateway_pricing: GatewayPricingSettings = field(default_factory=GatewayPricingSettings)
     source: Path | None = None
     """The config file these settings came from (None: shipped defaults only)."""
+    warnings: tuple[str, ...] = ()
+    """Keys that were ignored, in words (``artibot config show`` lists them)."""
 
 
 # ---------------------------------------------------------------------------
@@ -258,7 +265,7 @@ _SECTIONS: dict[str, tuple[type, list[tuple[str, str, Checker]]]] = {
         ("nightlyLearner", "nightly_learner", checks.cron),
         ("driftCheck", "drift_check", checks.cron),
     ]),
-    # issue 12: checked before (offPolicy) and after (validation); the aging cache (freshness)
+    # checked before (offPolicy) and after (validation); the aging cache (freshness)
     "learning.offPolicy": (OffPolicySettings, [
         ("method", "method", checks.choice("dr", "snips")),
         ("level", "level", checks.number(0.5, 0.999)),
@@ -363,7 +370,11 @@ def settings_from_mapping(data: Mapping[str, Any], source: Path | None = None) -
         problems.append("learning.lifelong: set system2Cost or targetSystem2Share, not both")
     if problems:
         raise ConfigError(problems, source)
-    return Settings(lang=lang, source=source, **kwargs)
+    warnings = tuple(f"{key} is not a key artibot reads (known: {', '.join(TOP_LEVEL)}); it is ignored"
+                     for key in data if key not in TOP_LEVEL and not str(key).startswith("$"))
+    for warning in warnings:
+        log.warning("%s%s", f"{source}: " if source else "", warning)
+    return Settings(lang=lang, source=source, warnings=warnings, **kwargs)
 
 
 _DEFAULTS_CACHE: dict[str, Any] | None = None
@@ -399,6 +410,28 @@ def load_settings(home: str | os.PathLike[str] | None = None) -> Settings:
         if env and path == Path(env).expanduser():
             raise ConfigError([f"$ARTIBOT_CONFIG points to {path}, which does not exist"])
     return settings_from_mapping({})
+
+
+def config_report(home: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    """The effective configuration and where it came from, for ``artibot config show|path``.
+
+    ``files`` lists every place looked at, in lookup order, with whether it exists and
+    which one is in use; ``effective`` is the shipped defaults with that file merged over
+    them (validated: an invalid file raises as it would for any command).
+    """
+    home_path = resolve_home(home)
+    settings = load_settings(home_path)
+    used = settings.source
+    data: Any = orjson.loads(used.read_bytes()) if used is not None else {}
+    effective = _deep_merge(_shipped_defaults(), {k: v for k, v in data.items() if k in TOP_LEVEL})
+    env = os.environ.get("ARTIBOT_CONFIG")
+    files = [{"path": str(path), "exists": path.is_file(), "used": path == used,
+              "why": ("$ARTIBOT_CONFIG" if env and i == 0 else
+                      "the current directory" if path.parent == Path.cwd() else "the data home")}
+             for i, path in enumerate(config_candidates(home_path))]
+    return {"effective": effective, "file": str(used) if used else None, "files": files,
+            "defaults": str(shipped_config_dir() / CONFIG_NAME), "home": str(home_path),
+            "warnings": list(settings.warnings)}
 
 
 def default_settings() -> Settings:

@@ -1,4 +1,4 @@
-"""One learning cycle, steps 1–7 (SPEC §1, §4, §5).
+"""One learning cycle, steps 1–6, with the three human checkpoints.
 
 load → batch → compare (checkpoint 1) → update thresholds (checkpoint 2) → transfer
 (checkpoint 3) → persist. This module only orchestrates: the math is in
@@ -104,7 +104,7 @@ def learn(*, home: HomeArg = None, answers: cp.AnswersArg = "defaults", checkpoi
     """Run one learning cycle and return its report.
 
     ``checkpoints`` answers the three questions. Without it, ``answers`` says who does
-    (SPEC §9): ``"defaults"`` (pre-approved), ``"defer"`` (prepare and save for review),
+    (the values ``/learn`` and scripts pass): ``"defaults"`` (pre-approved), ``"defer"`` (prepare and save for review),
     ``"unattended"`` (as ``learning.checkpoints.unattended`` says) or a mapping such as
     ``{1: "accept", 2: "apply", 3: "auto"}``.
     """
@@ -142,7 +142,7 @@ def learn(*, home: HomeArg = None, answers: cp.AnswersArg = "defaults", checkpoi
             proposal = propose_frame(frame, thresholds, patterns, settings, flush=flush, measured=measured)
             if costs is not None:
                 proposal = replace(proposal, params={**proposal.params, "costs": costs})
-            if proposal.processed_ids:  # issue 12: off-policy estimate, window counts, stale patterns
+            if proposal.processed_ids:  # off-policy estimate, window counts, stale patterns
                 proposal = round_checks.annotate(h, frame, proposal, settings)
             unprocessed = len(full)
             rows = None

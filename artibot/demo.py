@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import random
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -92,9 +93,13 @@ def run_demo(*, rounds: int = 8, seed: int = 7, home: Path | None = None, per_ro
 
     summary = (f"last {late} rounds — shipped defaults: success {mean(evidence_run, 'success_rate'):.1%}, "
                f"System 2 share {mean(evidence_run, 'system2_share'):.1%}; seed rule: success "
-               f"{mean(seed_run, 'success_rate'):.1%}, System 2 share {mean(seed_run, 'system2_share'):.1%}. "
-               f"`ARTIBOT_HOME={root}/evidence artibot history` shows every round.")
+               f"{mean(seed_run, 'success_rate'):.1%}, System 2 share {mean(seed_run, 'system2_share'):.1%}.")
     return {"home": str(root), "oracle": ORACLE, "modes": runs, "summary": summary}
+
+
+def remove_demo_home(path: str | Path) -> None:
+    """Delete a temporary home :func:`run_demo` made (the CLI's default: nothing is left behind)."""
+    shutil.rmtree(path, ignore_errors=True)
 
 
 def _run_mode(mode: str, *, rounds: int, seed: int, home: Path, per_round: int) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""The experience record (schema 1, SPEC §3) and its validation.
+"""The experience record (schema 1) and its validation.
 
 A record is a plain ``dict`` on disk and in memory (unknown extra fields are kept as
 they are). :func:`validate` checks every field, collects one message per problem that

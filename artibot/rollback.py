@@ -14,6 +14,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from artibot.errors import NotFoundError, ReviewError
+from artibot.router.thresholds import domain_label
 from artibot.store import archive, quarantine, rollback_journal, rounds, snapshots
 from artibot.store.experiences import ExperienceLog
 from artibot.store.fs import FileLock
@@ -38,7 +39,9 @@ def history(*, home: HomeArg = None) -> list[dict[str, Any]]:
             "mode": entry.get("mode"), "finished": entry.get("finished"),
             "processed": entry.get("inputs", {}).get("processed"),
             "batches": entry.get("inputs", {}).get("batches"),
-            "threshold_changes": entry.get("threshold_changes", {}),
+            # the learning log keys the default threshold "*"; every screen and the other JSON
+            # outputs call it "default", so history does too
+            "threshold_changes": {domain_label(d): c for d, c in entry.get("threshold_changes", {}).items()},
             "thresholds_applied": entry.get("thresholds_applied"),
             "transfers": entry.get("transfers", {}),
             "rolled_back": entry.get("rolled_back", False),
@@ -103,19 +106,34 @@ def _undo(h: Home, round_ids: list[str], reason: str, *, final: str = "rolled-ba
     return _run(h, plan)
 
 
+def _rounds_to_undo(h: Home, round_id: str) -> list[str]:
+    manifest = snapshots.read_manifest(h, round_id)
+    if manifest["status"] != "applied":
+        raise ReviewError(f"round {round_id} is {manifest['status']}, not applied; nothing to roll back")
+    applied = [rid for rid in snapshots.list_rounds(h)
+               if snapshots.read_manifest(h, rid)["status"] == "applied"]
+    if round_id not in applied:
+        raise NotFoundError(f"round {round_id} is not an applied round")
+    return applied[applied.index(round_id):]
+
+
+def plan_rollback(round_id: str, *, home: HomeArg = None) -> dict[str, Any]:
+    """What ``rollback(round_id)`` would do, read without writing anything (``--dry-run``, the
+    confirmation): the rounds undone, the experiences put back, a pending round discarded."""
+    h = Home.of(home)
+    undo = _rounds_to_undo(h, round_id)
+    plan = _plan(h, undo, "preview")
+    pending = rounds.read_pending(h)
+    return {"round_id": round_id, "undone": undo, "experiences_restored": plan["experiences"],
+            "discards_pending": pending["round_id"] if pending else None}
+
+
 def rollback(round_id: str, *, home: HomeArg = None, lock_timeout: float = 5.0) -> dict[str, Any]:
     """Restore the learned state from before ``round_id``; later applied rounds are undone too."""
     h = Home.of(home)
     with FileLock(h.learner_lock, timeout=lock_timeout, holder="another artibot learner"):
         recover_interrupted(h)
-        manifest = snapshots.read_manifest(h, round_id)
-        if manifest["status"] != "applied":
-            raise ReviewError(f"round {round_id} is {manifest['status']}, not applied; nothing to roll back")
-        applied = [rid for rid in snapshots.list_rounds(h)
-                   if snapshots.read_manifest(h, rid)["status"] == "applied"]
-        if round_id not in applied:
-            raise NotFoundError(f"round {round_id} is not an applied round")
-        undo = applied[applied.index(round_id):]
+        undo = _rounds_to_undo(h, round_id)
         pending = rounds.read_pending(h)
         return _undo(h, undo, "rollback requested", discard=pending["round_id"] if pending else None)
 

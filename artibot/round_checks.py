@@ -1,4 +1,4 @@
-"""Every learned change justified before and checked after (issue 12), wired to the data home.
+"""Every learned change justified before and checked after, wired to the data home.
 
 * :func:`annotate` — while a round is prepared: the off-policy estimate of its proposed
   thresholds (shown at checkpoint 2), the outcome counts of its window (for later

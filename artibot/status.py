@@ -1,4 +1,4 @@
-"""``artibot status``: thresholds, cache, counts, last round, pending review (SPEC §9 shape)."""
+"""``artibot status``: thresholds, cache, counts, last round, pending review (the ``--json`` shape is a contract other tools read)."""
 
 from __future__ import annotations
 
@@ -40,9 +40,9 @@ def status(*, home: HomeArg = None, settings: Settings | None = None) -> dict[st
         "rounds": sum(1 for r in log if r.get("type", "round") == "round"),
         "home": str(h.root),
         "config": str(settings.source) if settings.source else None,
-        # issue 12: applied rounds measured on the experiences after them (never rolled back here)
+        # applied rounds measured on the experiences after them (never rolled back here)
         "validation": round_checks.summary(round_checks.validations(h, settings, log)),
-        # issue 9: the price of a System 2 call in force and where it comes from
+        # the price of a System 2 call in force and where it comes from
         "price": price_in_force(settings, last),
         # what the turns cost, measured by the gateway (zeros without it)
         "costs": cost_report(home=h).to_json(),

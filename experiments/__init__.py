@@ -1,4 +1,4 @@
-"""Studies of how well artibot's router learns (issue 5): worlds, replay, policies, metrics.
+"""Studies of how well artibot's router learns: worlds, replay, policies, metrics.
 
 Each ``run_*.py`` is one seeded study with an ``Args`` dataclass; ``scripts/run_experiments.py``
 runs them all. See ``experiments/README.md`` for the results.

@@ -1,10 +1,10 @@
-"""Metrics of the studies (issue 5).
+"""Metrics of the studies.
 
 * Regret against the oracle: cumulative, per 1k requests, and the utility ratio.
 * Operating point against the oracle's frontier: the oracle routed with every price
   traces the best (System 2 share, success) pairs; a policy's *success gap at equal
   share* and *excess System 2 share at equal success* are its distances to it.
-* PGR, APGR and CPT as RouteLLM defines them (``shared/data/routing/README.md``).
+* PGR, APGR and CPT as RouteLLM defines them (its paper, arXiv:2406.18665).
 * Experiences until every domain's threshold stays within ±0.05 of the oracle's.
 * Recovery after a drift.
 """

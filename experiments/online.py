@@ -1,4 +1,4 @@
-"""The online protocol of issue 9: the product as a user gets it, on real outcomes.
+"""The online protocol: the product as a user gets it, on real outcomes.
 
 Fresh ``ARTIBOT_HOME``, no config file (the shipped defaults; a mode comparison adds only
 ``{"learning": {"lifelong": {"mode": M}}}``). One pass over a file's rows shuffled with
@@ -74,7 +74,10 @@ class Row:
 
 
 def load_rows(path: Path, subjects: tuple[str, ...] | None = None) -> list[Row]:
-    """The rows of an outcome file (``shared/data/routing`` format), optionally of some subjects only."""
+    """The rows of an outcome file (see :data:`experiments.replay.DATA_ENV`), optionally of some subjects only."""
+    from experiments.replay import require
+
+    require([path])
     with path.open(newline="", encoding="utf-8") as fh:
         rows = [Row(r["prompt"], r["domain"], int(r["s1_success"]), int(r["s2_success"])) for r in csv.DictReader(fh)]
     if subjects is not None:
@@ -185,7 +188,7 @@ def product_config(name: str, price: float) -> Mapping[str, Any] | None:
         return None
     if name == "seed":
         return {"learning": {"lifelong": {"mode": "seed"}}}
-    if name == "readme-0.5":  # the configuration the README recommended before issue 9
+    if name == "readme-0.5":  # the configuration an earlier README recommended (kept to compare)
         return {"cognitive": {"router": {"exploration": 0.05}},
                 "learning": {"lifelong": {"mode": "evidence", "system2Cost": round(price, 3)}}}
     raise ValueError(f"unknown product policy {name!r}")

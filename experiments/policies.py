@@ -10,7 +10,7 @@
 * :class:`Thompson` — Thompson sampling per (domain, complexity bin of 0.1) on Beta
   posteriors, with the price of System 2. The probability that the sample picks System 2
   is computed (:func:`thompson_probability`) and the route drawn with it, so the logged
-  propensity is exact (it was a normal approximation, off by up to 0.08, before issue 9).
+  propensity is exact (it was a normal approximation, off by up to 0.08, in an earlier version).
   A request counts as explored when the route disagrees with the posterior means.
 * :class:`EpsilonGreedy` — greedy on the same posteriors' means, a uniformly random
   system with probability epsilon.
@@ -136,7 +136,7 @@ class Product:
         self._tmp = Path(tempfile.mkdtemp(prefix=f"artibot-{self.mode}-", dir=self.root))
         self.home = self._tmp / "home"
         lifelong = {"mode": self.mode, **dict(self.config.get("lifelong", {}))}
-        # the seed's studies keep the router of issue 5 (explore near the threshold only)
+        # the seed's studies keep their first router (explore near the threshold only)
         far = {"domainExploration": 0.0} if self.mode == "seed" else {}
         router = {"exploration": self.exploration, **far, **dict(self.config.get("router", {}))}
         self.settings = settings_from_mapping({"cognitive": {"router": router},
@@ -281,7 +281,7 @@ class EpsilonGreedy(_Passive):
 
 def make_record(index: int, domain: str, complexity: float, routed: Routed, outcome: str, latency_ms: float,
                 pattern: str | None = None, text: str | None = None, run: str = "sim") -> dict[str, Any]:
-    """The experience record (SPEC §3) of one simulated request; one second per request."""
+    """The experience record (:mod:`artibot.experience`) of one simulated request; one second per request."""
     return {
         "id": f"{run}-{index:07d}", "timestamp": (EPOCH + timedelta(seconds=index)).isoformat(),
         "session_id": f"{run}-{index // 500}", "input": text if text is not None else f"{domain} request {index}",

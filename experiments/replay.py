@@ -1,4 +1,4 @@
-"""Replay of real routing outcomes (``../shared/data/routing/*.csv``) under bandit feedback.
+"""Replay of real routing outcomes (RouteLLM's per-question files) under bandit feedback.
 
 Each row is one prompt with the outcome of System 1 (``s1_success``) and System 2
 (``s2_success``). A policy routes the prompt and is told only the outcome of the system
@@ -13,6 +13,7 @@ held-out half; :func:`stream` turns rows into a :class:`~experiments.simulate.St
 from __future__ import annotations
 
 import csv
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,7 +22,29 @@ import numpy as np
 from artibot.router.complexity import score
 from experiments.simulate import Stream
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "shared/data/routing"
+DATA_ENV = "ARTIBOT_ROUTING_DATA"
+"""The folder holding ``mmlu-dev.csv``, ``gsm8k.csv`` and ``mt-bench.csv``: RouteLLM's
+per-question outcomes of a cheap and an expensive model (columns ``prompt``, ``domain``,
+``s1_success``, ``s2_success``). The data is not in the repository (it is not ours to
+redistribute), so its place is a setting; without it, the developers' layout (a
+``shared/data/routing`` folder beside the checkout) is assumed."""
+DATA_DIR = Path(os.environ.get(DATA_ENV) or Path(__file__).resolve().parents[2] / "shared/data/routing")
+
+
+class MissingData(Exception):
+    """A study's data file is not there; the message says where to put it (one line, no traceback)."""
+
+
+def missing(path: Path) -> MissingData:
+    return MissingData(f"{path} not found: put RouteLLM's routing outcome files (mmlu-dev.csv, gsm8k.csv, "
+                       f"mt-bench.csv) in one folder and set {DATA_ENV} to it, or pass --data-dir")
+
+
+def require(paths: list[Path]) -> None:
+    """Stop before any worker starts when a file is missing (a worker's error would be a traceback)."""
+    for path in paths:
+        if not path.is_file():
+            raise missing(path)
 
 
 @dataclass(frozen=True, eq=False)
@@ -44,7 +67,8 @@ class Rows:
 
 
 def load(path: Path) -> Rows:
-    """Read a file in the format of ``shared/data/routing`` (README there)."""
+    """Read one outcome file (the format of :data:`DATA_ENV`'s files)."""
+    require([path])
     with path.open(newline="", encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
     if not rows:

@@ -19,6 +19,20 @@ COLORS = {"oracle": "black", "always-s1": "tab:gray", "always-s2": "tab:brown", 
           "table (full information, first half)": "black", "table (hindsight)": "dimgray"}
 
 
+LABELS = {"defaults": "shipped defaults", "evidence": "evidence (shipped)", "seed": "seed rule",
+          "thompson": "Thompson sampling", "epsilon-greedy": "ε-greedy", "always-s1": "always System 1",
+          "always-s2": "always System 2", "static-0.4": "fixed threshold 0.4",
+          "hindsight-table": "per-subject table, full information",
+          "readme-0.5": "earlier README's config (exploration 0.05)", "oracle": "oracle",
+          "table (full information, first half)": "per-subject table, full information",
+          "table (hindsight)": "per-subject table, hindsight"}
+"""The names the README and experiments/README.md use, for every legend."""
+
+
+def label(name: str) -> str:
+    return LABELS.get(name, name)
+
+
 def plots_available() -> bool:
     try:
         import matplotlib  # noqa: F401
@@ -36,12 +50,16 @@ def _pyplot():
     return plt
 
 
-def _save(plt: Any, fig: Any, ax: Any, path: Path, title: str | None = None, **legend: Any) -> None:
-    """Title and legend on ``ax`` (when given), then the figure written to ``path`` and closed."""
+def _save(plt: Any, fig: Any, ax: Any, path: Path, title: str | None = None, note: str = "",
+          **legend: Any) -> None:
+    """Title and legend on ``ax`` (when given), ``note`` under the plot (which way is better,
+    what the bands or bars are), then the figure written to ``path`` and closed."""
     if ax is not None:
         ax.set_title(title)
         ax.legend(**legend)
-    fig.tight_layout()
+    if note:
+        fig.text(0.01, 0.005, note, fontsize=7, color="dimgray", ha="left", va="bottom")
+    fig.tight_layout(rect=(0, 0.04 if note else 0, 1, 1))
     fig.savefig(path, dpi=110)
     plt.close(fig)
 
@@ -72,14 +90,15 @@ def regret_curves(path: Path, curves: Mapping[str, list[np.ndarray]], step: int,
         arr = np.asarray(runs, dtype=float)
         x = np.arange(arr.shape[1]) * step
         mean, sd = arr.mean(axis=0), arr.std(axis=0)
-        ax.plot(x, mean, label=name, color=COLORS.get(name))
+        ax.plot(x, mean, label=label(name), color=COLORS.get(name))
         ax.fill_between(x, mean - sd, mean + sd, alpha=0.15, color=COLORS.get(name))
     if drift_at is not None:
         ax.axvline(drift_at, color="gray", linestyle=":", label="drift")
     ax.set_xlabel("requests")
-    ax.set_ylabel("cumulative regret (utility)")
+    ax.set_ylabel("cumulative regret against the oracle (utility; lower is better)")
     ax.set_yscale("symlog", linthresh=1.0)
-    _save(plt, fig, ax, path, title, fontsize=8, ncol=2)
+    _save(plt, fig, ax, path, title, note="Lines: mean over seeds; bands: ± 1 sd over seeds. Lower is better.",
+          fontsize=8, ncol=2)
 
 
 def threshold_trajectories(path: Path, domains: Sequence[str], nights: Sequence[int],
@@ -92,7 +111,7 @@ def threshold_trajectories(path: Path, domains: Sequence[str], nights: Sequence[
     fig, axes = plt.subplots(rows, cols, figsize=(11, 3.2 * rows), sharex=True, sharey=True, squeeze=False)
     for ax, d in zip(axes.flat, domains):
         for name, traj in trajectories.items():
-            ax.plot(nights, [t[d] for t in traj], label=name, color=COLORS.get(name), drawstyle="steps-post")
+            ax.plot(nights, [t[d] for t in traj], label=label(name), color=COLORS.get(name), drawstyle="steps-post")
         ax.plot(nights, oracle[d], color="black", linestyle="--", label="oracle", drawstyle="steps-post")
         ax.set_title(d, fontsize=10)
         ax.set_ylim(0.05, 0.95)
@@ -101,8 +120,10 @@ def threshold_trajectories(path: Path, domains: Sequence[str], nights: Sequence[
     axes.flat[0].legend(fontsize=8)
     for ax in axes[-1]:
         ax.set_xlabel("requests")
+        ax.set_ylabel("threshold")
     fig.suptitle(title)
-    _save(plt, fig, None, path)
+    _save(plt, fig, None, path, note="Each policy's threshold after every night (one seed); closer to the "
+          "oracle's dashed line is better.")
 
 
 def share_vs_success(path: Path, points: Mapping[str, list[tuple[float, float]]],
@@ -114,10 +135,10 @@ def share_vs_success(path: Path, points: Mapping[str, list[tuple[float, float]]]
         ax.plot(frontier[0], frontier[1], color="black", linestyle="--", label="oracle frontier")
     for name, pts in points.items():
         arr = np.asarray(pts, dtype=float)
-        ax.scatter(arr[:, 0], arr[:, 1], label=name, color=COLORS.get(name), s=22)
-    ax.set_xlabel("System 2 share")
-    ax.set_ylabel(ylabel)
-    _save(plt, fig, ax, path, title, fontsize=8)
+        ax.scatter(arr[:, 0], arr[:, 1], label=label(name), color=COLORS.get(name), s=22)
+    ax.set_xlabel("System 2 share (left is cheaper)")
+    ax.set_ylabel(f"{ylabel} (higher is better)")
+    _save(plt, fig, ax, path, title, note="One point per seed. Up and to the left is better.", fontsize=8)
 
 
 def pgr_curves(path: Path, curves: Mapping[str, tuple[np.ndarray, np.ndarray]], title: str) -> None:
@@ -126,10 +147,10 @@ def pgr_curves(path: Path, curves: Mapping[str, tuple[np.ndarray, np.ndarray]], 
     fig, ax = plt.subplots(figsize=(6.5, 4.5))
     ax.plot([0, 1], [0, 1], color="gray", linestyle=":", label="random")
     for name, (share, curve) in curves.items():
-        ax.plot(share, curve, label=name, color=COLORS.get(name))
+        ax.plot(share, curve, label=label(name), color=COLORS.get(name))
     ax.set_xlabel("System 2 share")
-    ax.set_ylabel("PGR")
-    _save(plt, fig, ax, path, title, fontsize=8)
+    ax.set_ylabel("PGR: share of System 2's gain recovered (higher is better)")
+    _save(plt, fig, ax, path, title, note="One seed; above the diagonal (a random router) is better.", fontsize=8)
 
 
 def online_bars(path: Path, scores: Mapping[str, Mapping[str, Sequence[float]]], title: str) -> None:
@@ -142,12 +163,13 @@ def online_bars(path: Path, scores: Mapping[str, Mapping[str, Sequence[float]]],
     for j, name in enumerate(names):
         vals = [scores[d].get(name) or [np.nan] for d in datasets]
         x = np.arange(len(datasets)) + (j - (len(names) - 1) / 2) * width
-        ax.bar(x, [np.mean(v) for v in vals], width, yerr=[np.std(v) for v in vals], label=name,
+        ax.bar(x, [np.mean(v) for v in vals], width, yerr=[np.std(v) for v in vals], label=label(name),
                color=COLORS.get(name), capsize=2)
     ax.axhline(0, color="gray", linewidth=0.8)
     ax.set_xticks(np.arange(len(datasets)), datasets)
-    ax.set_ylabel("PGR − System 2 share")
-    _save(plt, fig, ax, path, title, fontsize=7, ncol=3)
+    ax.set_ylabel("PGR − System 2 share (higher is better; random = 0)")
+    _save(plt, fig, ax, path, title, note="Bars: mean over seeds; error bars: ± 1 sd over seeds. Higher is better.",
+          fontsize=7, ncol=3)
 
 
 def online_curves(path: Path, curves: Mapping[str, Sequence[Sequence[float]]], night: int, title: str) -> None:
@@ -159,8 +181,9 @@ def online_curves(path: Path, curves: Mapping[str, Sequence[Sequence[float]]], n
             continue
         arr = np.asarray(runs, dtype=float)
         x = (np.arange(arr.shape[1]) + 1) * night
-        ax.plot(x, arr.mean(axis=0), label=name, color=COLORS.get(name), marker=".")
+        ax.plot(x, arr.mean(axis=0), label=label(name), color=COLORS.get(name), marker=".")
     ax.axhline(0, color="gray", linewidth=0.8)
     ax.set_xlabel("rows of the pass")
-    ax.set_ylabel("PGR − System 2 share of the night")
-    _save(plt, fig, ax, path, title, fontsize=8)
+    ax.set_ylabel("PGR − System 2 share of the night (higher is better)")
+    _save(plt, fig, ax, path, title, note="Mean over seeds (no band: nights are short and noisy). Random = 0.",
+          fontsize=8)

@@ -40,7 +40,7 @@ from experiments.worlds import World, w1
 
 @dataclass(frozen=True)
 class Args:
-    """Off-policy error and interval coverage of SNIPS and DR for 10 candidate threshold vectors (issue 12)."""
+    """Off-policy error and interval coverage of SNIPS and DR for 10 candidate threshold vectors."""
 
     name: str = "offpolicy"
     """run folder under experiments/runs/"""

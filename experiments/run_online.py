@@ -1,10 +1,10 @@
-"""The online protocol of issue 9 on every data file, for every policy (see :mod:`experiments.online`).
+"""The online protocol on every data file, for every policy (see :mod:`experiments.online`).
 
 Data sets: ``mmlu-dev.csv`` whole, its 14 tuning subjects, its 14 held-out subjects
 (no constant of the learner was tuned on them: the figure that counts), ``gsm8k.csv``
 and ``mt-bench.csv``. Policies: the shipped defaults (no config at all), the seed's rule
 (``mode: "seed"``, the rest shipped), evidence mode with the configuration the README
-recommended before issue 9 (``readme-0.5``: exploration 0.05, ``system2Cost`` = System
+recommended in an earlier README (``readme-0.5``: exploration 0.05, ``system2Cost`` = System
 2's gain on the file), Thompson sampling and ε-greedy (with the same price, learning
 after every row). References: a per-subject table fitted with full information on the
 first half of the pass, and one fitted in hindsight on the scored half itself.
@@ -36,7 +36,7 @@ REFERENCES = ("table (full information, first half)", "table (hindsight)")
 
 @dataclass(frozen=True)
 class Args:
-    """Issue 9's online protocol: PGR − S2 share over the second half of one pass, per policy and data set."""
+    """The online protocol: PGR − S2 share over the second half of one pass, per policy and data set."""
 
     name: str = "online"
     """run folder under experiments/runs/"""
@@ -110,6 +110,10 @@ NOTE = {"mmlu-held-out": " — subjects no constant was tuned on", "mmlu-tuning"
 
 
 def main(args: Args) -> dict:
+    from experiments.replay import require
+
+    files = {"mmlu-tuning": "mmlu-dev", "mmlu-held-out": "mmlu-dev"}
+    require([Path(args.data_dir) / f"{files.get(d, d)}.csv" for d in args.datasets])
     out = run_dir(args.name, args.out or None)
     jobs = [(d, p, s) for d in args.datasets for p in args.policies for s in args.seeds]
     runs = pool_map(partial(one, args), jobs, args.workers)
@@ -139,6 +143,11 @@ def main(args: Args) -> dict:
 
 
 if __name__ == "__main__":
-    result = main(parse(Args))
+    from experiments.replay import MissingData
+
+    try:
+        result = main(parse(Args))
+    except MissingData as exc:
+        sys.exit(f"error: {exc}")
     for dataset, table in result["tables"].items():
         print(f"### {dataset}{NOTE.get(dataset, '')}\n{table}\n")

@@ -1,11 +1,11 @@
-"""Replay of real routing outcomes under bandit feedback (``shared/data/routing``).
+"""Replay of real routing outcomes under bandit feedback (RouteLLM's outcome files, :data:`experiments.replay.DATA_ENV`).
 
 Per seed, a file is shuffled and cut in half. The policies learn on one half, streamed
 ``passes`` times, seeing only the outcome of the system they chose; the product
 policies (seed rule, evidence mode) run through real temporary homes with nightly
 rounds. Then each policy's final router is scored on the held-out half with full
 information: PGR, System 2 share, PGR minus share, APGR and CPT (RouteLLM's
-definitions, ``shared/data/routing/README.md``). Online PGR minus share (what the
+definitions, in its paper). Online PGR minus share (what the
 policy did while learning) is reported beside it.
 
 The price of a System 2 call defaults to System 2's accuracy gain over System 1 on the
@@ -127,6 +127,7 @@ COLUMNS = [
 
 
 def main(args: Args) -> dict:
+    replay.require([Path(args.data_dir) / f for f in args.files])
     out = run_dir(args.name, args.out or None)
     jobs = [(f, s) for f in args.files for s in args.seeds]
     runs = pool_map(partial(one, args), jobs, args.workers)
@@ -156,6 +157,11 @@ def main(args: Args) -> dict:
 
 
 if __name__ == "__main__":
-    result = main(parse(Args))
+    from experiments.replay import MissingData
+
+    try:
+        result = main(parse(Args))
+    except MissingData as exc:
+        sys.exit(f"error: {exc}")
     for file, table in result["tables"].items():
         print(f"### {file}\n{table}\n")

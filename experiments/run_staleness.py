@@ -1,5 +1,5 @@
 """How long a stale pattern stays in the System 1 cache under the aging rule, and how often a good one
-is pushed out (issue 12).
+is pushed out.
 
 A pattern is promoted on day 0 with confidence ``c0``. Every night the learner runs (one round
 a day), feeding the day's System 1 uses into :func:`artibot.learning.freshness.record_uses` and

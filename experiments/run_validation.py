@@ -38,7 +38,7 @@ from experiments.worlds import EXPLORATION_BAND, World, w1
 
 @dataclass(frozen=True)
 class Args:
-    """Detection rate of harmful changes and false-alarm rate of harmless ones (issue 12)."""
+    """Detection rate of harmful changes and false-alarm rate of harmless ones."""
 
     name: str = "validation"
     """run folder under experiments/runs/"""

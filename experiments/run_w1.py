@@ -32,7 +32,7 @@ CURVE_STEP = 100
 
 @dataclass(frozen=True)
 class Args:
-    """W1: regret, convergence and operating points of every policy (SPEC §8, issue 5)."""
+    """W1: regret, convergence and operating points of every policy."""
 
     name: str = "w1"
     """run folder under experiments/runs/"""

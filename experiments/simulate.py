@@ -11,6 +11,7 @@ The policy sees only the outcome of the system it chose (bandit feedback).
 
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -152,10 +153,41 @@ def compare(stream: Stream, policies: list[Any], *, night: int, run_name: str) -
 
 
 def pool_map(func: Any, items: list[Any], workers: int) -> list[Any]:
-    """``[func(x) for x in items]``, in ``workers`` processes when more than one."""
+    """``[func(x) for x in items]``, in ``workers`` processes when more than one.
+
+    A study of many jobs runs for minutes: each finished job is counted on stderr (one
+    line, rewritten in place on a terminal) so the reader sees it moving.
+    """
+    done = _Progress(len(items))
     if workers <= 1 or len(items) <= 1:
-        return [func(x) for x in items]
+        out = []
+        for x in items:
+            out.append(func(x))
+            done.step()
+        return out
     import multiprocessing
 
     with multiprocessing.get_context("fork").Pool(min(workers, len(items))) as pool:
-        return pool.map(func, items)
+        out = []
+        for result in pool.imap(func, items):
+            out.append(result)
+            done.step()
+        return out
+
+
+class _Progress:
+    def __init__(self, total: int):
+        self.total, self.count = total, 0
+        self.tty = sys.stderr.isatty()
+        self.began = time.perf_counter()
+
+    def step(self) -> None:
+        self.count += 1
+        if self.total < 2:
+            return
+        line = f"  {self.count}/{self.total} jobs done ({time.perf_counter() - self.began:.0f} s)"
+        if self.tty:
+            sys.stderr.write("\r" + line + ("\n" if self.count == self.total else ""))
+            sys.stderr.flush()
+        elif self.count == self.total or self.count % max(1, self.total // 4) == 0:
+            sys.stderr.write(line + "\n")

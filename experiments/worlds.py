@@ -10,7 +10,7 @@ call exactly at the domain's break-even complexity ``t*`` and grows past it::
 The ramp is deliberately not a logistic curve (the evidence learner fits logistic
 curves, so the world does not hand it its own model).
 
-The **utility** of one request is ``1[success] - price * 1[System 2]`` (SPEC §8:
+The **utility** of one request is ``1[success] - price * 1[System 2]`` (the product's
 ``system2Cost``, how many points of success one System 2 call must buy). The **oracle**
 knows ``p1`` and ``p2`` and takes ``argmax(p1, p2 - price)`` per request; since the gain
 grows with complexity that is the threshold rule ``System 2 iff c > t*`` (``t* = 1``

@@ -12,7 +12,7 @@ judging the last turn …) so that each hook finds the state it would in a real 
 Then, once each: a 19.5 MB prompt (wall time and peak memory of the hook), and what
 reading the tail of a transcript at ``Stop`` would cost (see the README: not done).
 
-Targets (issue 10): prompt, session-start and stop <= 3x, tool hooks <= 2x the bare
+Targets (a hook runs on every prompt and tool call, so it must stay near a bare interpreter's start): prompt, session-start and stop <= 3x, tool hooks <= 2x the bare
 interpreter; a prompt of any size in under 1 s.
 
     python scripts/bench_hooks.py --runs 30 --seed 0

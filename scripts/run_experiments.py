@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT))
 from experiments import (run_offpolicy, run_online, run_replay, run_staleness, run_transfer,  # noqa: E402
                          run_validation, run_w1, run_w2)
 from experiments.args import RESULTS, RUNS  # noqa: E402
+from experiments.replay import MissingData  # noqa: E402
 
 
 def studies(quick: bool, workers: int) -> list[tuple[str, object, object]]:
@@ -38,7 +39,7 @@ def studies(quick: bool, workers: int) -> list[tuple[str, object, object]]:
                                                          workers=1)),
             ("online", run_online, run_online.Args(name="online", datasets=("mt-bench",), seeds=(0,),
                                                    policies=("defaults", "thompson"), workers=1, plots=False)),
-            *issue12_studies(quick, workers),
+            *checks_studies(quick, workers),
         ]
     return [
         ("w1", run_w1, run_w1.Args(workers=workers)),
@@ -49,12 +50,12 @@ def studies(quick: bool, workers: int) -> list[tuple[str, object, object]]:
         ("transfer", run_transfer, run_transfer.Args(workers=workers)),
         ("transfer-5", run_transfer, run_transfer.Args(name="transfer-5", uses_per_night=5, workers=workers)),
         ("online", run_online, run_online.Args(workers=workers)),
-        *issue12_studies(quick, workers),
+        *checks_studies(quick, workers),
     ]
 
 
-def issue12_studies(quick: bool, workers: int) -> list[tuple[str, object, object]]:
-    """Checked before and after (issue 12): off-policy error, validation alarms, cache staleness."""
+def checks_studies(quick: bool, workers: int) -> list[tuple[str, object, object]]:
+    """Checked before and after: off-policy error, validation alarms, cache staleness."""
     if quick:
         return [
             ("offpolicy", run_offpolicy, run_offpolicy.Args(trials=2, requests=2000, workers=1)),
@@ -77,18 +78,30 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     parser.add_argument("--workers", type=int, default=2, help="processes per study")
     parser.add_argument("--out", default="", help="where to collect the results (default: see above)")
     parser.add_argument("--only", nargs="*", default=None, help="run only these studies")
+    parser.add_argument("--summary-only", action="store_true",
+                        help="run nothing: rebuild summary.md from the studies' folders")
     ns = parser.parse_args(argv)
+    known = [name for name, _, _ in studies(ns.quick, 1)]
+    unknown = [name for name in ns.only or () if name not in known]
+    if unknown:
+        parser.error(f"unknown stud{'y' if len(unknown) == 1 else 'ies'} {', '.join(unknown)}; "
+                     f"the studies are: {', '.join(known)}")
     collect = Path(ns.out) if ns.out else (RUNS / "quick" if ns.quick else RESULTS)
     collect.mkdir(parents=True, exist_ok=True)
     timings: dict[str, float] = {}
     sections = []
     for name, module, args in studies(ns.quick, ns.workers):
-        if ns.only and name not in ns.only:
+        if ns.summary_only or (ns.only and name not in ns.only):
             continue
         folder = collect / name
         args = replace(args, out=str(folder))
         began = time.perf_counter()
-        result = module.main(args)
+        print(f"{name}: running", file=sys.stderr, flush=True)
+        try:
+            result = module.main(args)
+        except MissingData as exc:
+            print(f"{name}: skipped: {exc}", file=sys.stderr, flush=True)
+            continue
         timings[name] = time.perf_counter() - began
         tables = result.get("tables") or {"": result["table"]}
         body = "\n\n".join((f"#### {k}\n\n" if k else "") + t for k, t in tables.items())
@@ -98,9 +111,20 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         print(f"{name}: {timings[name]:.1f} s", flush=True)
     total = sum(timings.values())
     path = collect / "summary.md"
-    if ns.only and path.exists():  # a partial run replaces its studies' sections and keeps the others
-        sections = merge_sections(path.read_text(encoding="utf-8"), sections, [s[0] for s in studies(ns.quick, 1)])
-        total = sum(float(m) for m in re.findall(r"^### \S+ \((\d+) s\)$", "\n".join(sections), re.M))
+    order = [s[0] for s in studies(ns.quick, 1)]
+    # a partial run replaces its studies' sections and keeps the others; a study run on its
+    # own (python experiments/run_*.py --out ...) still gets a section from its table.md
+    old = path.read_text(encoding="utf-8") if path.exists() else ""
+    sections = merge_sections(old, sections, order)
+    have = {section.split(" ", 2)[1].strip() for section in sections}
+    for name in order:
+        table_md = collect / name / "table.md"
+        if name not in have and table_md.is_file():
+            sections.append(f"### {name} (time not recorded: run on its own)\n\n"
+                            + re.sub(r"^### ", "#### ", table_md.read_text(encoding="utf-8").strip(), flags=re.M)
+                            + "\n")
+    sections.sort(key=lambda section: order.index(section.split(" ", 2)[1].strip()))
+    total = sum(float(m) for m in re.findall(r"^### \S+ \((\d+) s\)$", "\n".join(sections), re.M))
     summary = f"# Results ({'quick' if ns.quick else 'full'} suite, {total:.0f} s)\n\n" + "\n".join(sections)
     path.write_text(summary, encoding="utf-8")
     print(f"total: {total:.1f} s -> {collect}")
@@ -114,7 +138,7 @@ def merge_sections(old: str, new: list[str], order: list[str]) -> list[str]:
     ['### a (1 s)\\n\\nA\\n', '### b (3 s)\\n\\nB2\\n']
     """
     def name(section: str) -> str:
-        return section.split(" ", 2)[1]
+        return section.split(" ", 2)[1].strip()
 
     kept = {name(x): x for x in ("### " + part for part in re.split(r"^### ", old, flags=re.M)[1:])}
     kept.update({name(x): x for x in new})

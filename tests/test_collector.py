@@ -183,7 +183,7 @@ def test_generated_records_round_trip_or_are_rejected_cleanly(artibot_home, reco
     assert isinstance(json.loads(log_bytes(artibot_home)), list)
 
 
-# ------------------------------------------------------------------ privacy of every field (issue 11)
+# ------------------------------------------------------------------ privacy of every field
 def _valid(**extra):
     return {"input": "fix it", "domain": "backend", "complexity": 0.3, "routed_to": "system1",
             "outcome": "success", "latency_ms": 5, "confidence": 0.9, **extra}

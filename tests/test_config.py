@@ -1,4 +1,4 @@
-"""Configuration (SPEC §6): lookup order, defaults, and an error naming the key path for every mistake."""
+"""Configuration: lookup order, defaults, and an error naming the key path for every mistake."""
 
 from __future__ import annotations
 
@@ -166,7 +166,7 @@ def test_shipped_defaults_are_the_spec_values():
     assert (s.router.threshold, s.router.adapt_rate, s.router.min_threshold, s.router.max_threshold,
             s.router.exploration, s.router.domain_exploration) == (0.4, 0.05, 0.1, 0.9, 0.05, 0.01)
     assert (s.system1.min_confidence, s.system1.max_latency) == (0.6, 100)
-    # issue 9: the learner that learns as shipped (the seed's literal rule stays selectable)
+    # the learner that learns as shipped (the seed's literal rule stays selectable)
     assert (s.lifelong.batch_size, s.lifelong.grpo_group_size, s.lifelong.mode) == (50, 5, "evidence")
     assert (s.transfer.promotion_threshold, s.transfer.demotion_threshold,
             s.transfer.promotion_confidence) == (3, 2, 0.8)

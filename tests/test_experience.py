@@ -1,4 +1,4 @@
-"""The experience record (SPEC §3): every way a record can be wrong is named by its field."""
+"""The experience record: every way a record can be wrong is named by its field."""
 
 from __future__ import annotations
 

@@ -43,8 +43,10 @@ ALLOWED = {
     "integrations/claude_code/learner.py": "checks for a pending review",
     # the shipped /learn command template, not data
     "integrations/claude_code/templates.py": "reads the shipped template",
-    # the demo makes a temporary home and writes its config there
-    "demo.py": "creates the demo's temporary home",
+    # the demo makes a temporary home, writes its config there, and removes it at the end
+    "demo.py": "creates and removes the demo's temporary home",
+    # points stdout at /dev/null when the reader of a pipe goes away (`artibot demo | head`)
+    "cli/render.py": "opens os.devnull",
 }
 
 

@@ -2,7 +2,8 @@
 
 This is the one place that maps library errors to exit codes and messages: every
 :class:`~artibot.errors.ArtibotError` becomes one line on stderr and its exit code
-(1 failure, 2 bad usage or invalid input); a usage error from the parser exits 2; any
+(1 failure, 2 bad usage or invalid input); a usage error from the parser is one line too
+and exits 2; Ctrl-C is one line and exits 130; a closed pipe stops quietly; any
 ``OSError`` that escaped the store is one sentence naming the file (exit 1), never a
 traceback.
 """
@@ -10,9 +11,16 @@ traceback.
 from __future__ import annotations
 
 import logging
+import os
 import sys
+from typing import Optional
 
 import typer
+
+try:  # typer vendors click since 0.2x; before, it depended on click itself
+    from typer._click import exceptions as click_exceptions, utils as click_utils
+except ImportError:  # pragma: no cover - older typer
+    from click import exceptions as click_exceptions, utils as click_utils  # type: ignore[no-redef]
 
 from artibot import __version__
 from artibot.errors import ArtibotError, ExitCode, StoreError
@@ -21,9 +29,9 @@ app = typer.Typer(
     name="artibot",
     help="Make an AI coding agent's System 1 / System 2 router learn from experience.",
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 
@@ -36,31 +44,52 @@ def _version(value: bool) -> None:
 @app.callback()
 def main(
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version."),
-    verbose: bool = typer.Option(False, "--verbose", "-v", help="Log what the library does to stderr."),
+    home: Optional[str] = typer.Option(None, "--home", metavar="DIR",
+                                       help="The data home [default: $ARTIBOT_HOME, else ~/.claude/artibot]."),
 ) -> None:
     """artibot — records routing decisions and outcomes, learns thresholds, asks you at three checkpoints."""
-    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(levelname)s %(message)s")
+    # There is no -v: the library reports through return values and errors, and logs only
+    # warnings (an ignored config key, say), which are always shown.
+    logging.basicConfig(level=logging.WARNING, format="artibot: warning: %(message)s")
+    if home is not None:
+        # The environment carries the choice to every layer and to the processes artibot
+        # starts (the detached learner), exactly as ARTIBOT_HOME would.
+        os.environ["ARTIBOT_HOME"] = os.path.expanduser(home)
 
 
 def _register() -> None:
-    from artibot.cli import cmd_collect, cmd_gateway, cmd_integrate, cmd_learn, cmd_report, cmd_route, cmd_state
+    from artibot.cli import (cmd_collect, cmd_config, cmd_gateway, cmd_integrate, cmd_learn, cmd_report, cmd_route,
+                             cmd_state)
 
-    for module in (cmd_collect, cmd_route, cmd_learn, cmd_state, cmd_integrate, cmd_gateway, cmd_report):
+    for module in (cmd_collect, cmd_route, cmd_learn, cmd_state, cmd_config, cmd_integrate, cmd_gateway, cmd_report):
         module.register(app)
 
 
 _register()
 
+INTERRUPTED = 130
+
+
+def _usage_line(exc: click_exceptions.ClickException) -> str:
+    """A usage error as one line, like every other error, with where to look."""
+    ctx = getattr(exc, "ctx", None)
+    where = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+    return f"artibot: {exc.format_message()}{where}\n"
+
 
 def run(argv: list[str]) -> int:
     """Run the CLI with ``argv``; never lets a traceback reach the user for an expected error.
 
-    The parser runs in standalone mode (usage errors print usage and exit 2 by
-    themselves); library errors pass through it and are mapped here.
+    The parser runs in non-standalone mode so that every error, its own usage errors
+    included, is one line on stderr here.
     """
     try:
-        app(args=argv, prog_name="artibot", standalone_mode=True)
+        code = app(args=argv, prog_name="artibot", standalone_mode=False)
     except SystemExit as exc:
+        if isinstance(sys.stdout, click_utils.PacifyFlushWrapper):
+            # the reader went away (`artibot demo | head`): the parser already silenced the
+            # streams; stop quietly, as `cat` or `git log` do
+            return int(ExitCode.OK)
         code = exc.code
         if code is None:
             return int(ExitCode.OK)
@@ -68,6 +97,15 @@ def run(argv: list[str]) -> int:
             return code
         sys.stderr.write(f"artibot: {code}\n")
         return int(ExitCode.FAILURE)
+    except click_exceptions.ClickException as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":  # bare `artibot`: the help, as before
+            sys.stdout.write(exc.format_message() + "\n")
+            return int(ExitCode.USAGE)
+        sys.stderr.write(_usage_line(exc))
+        return int(exc.exit_code)
+    except typer.Abort:
+        sys.stderr.write("\nartibot: interrupted; nothing half-written was kept\n")
+        return INTERRUPTED
     except ArtibotError as exc:
         sys.stderr.write(f"artibot: {exc}\n")
         return int(exc.exit_code)
@@ -78,6 +116,9 @@ def run(argv: list[str]) -> int:
         sys.stderr.write(f"artibot: {StoreError.from_os(exc, doing='access')}\n")
         return int(ExitCode.FAILURE)
     except KeyboardInterrupt:
-        sys.stderr.write("artibot: interrupted; nothing half-written was kept\n")
-        return 130
-    return int(ExitCode.OK)
+        sys.stderr.write("\nartibot: interrupted; nothing half-written was kept\n")
+        return INTERRUPTED
+    if code == INTERRUPTED:
+        # the parser turns Ctrl-C into a silent exit 130; say it in one line
+        sys.stderr.write("\nartibot: interrupted; nothing half-written was kept\n")
+    return int(code) if isinstance(code, int) else int(ExitCode.OK)

@@ -75,7 +75,7 @@ def threshold_view(ev: Evidence) -> RenderableType:
     rows = [[r["domain"], fmt(r["old"]), fmt(r["new"]), _signed(r["change"]), r["direction"], r["batches"],
              r["clamped"]] for r in ev.rows]
     notes = [[str(r[k]) for k in ("reason", "why") if r.get(k)] for r in ev.rows]
-    price = ev.summary.get("price")  # issue 9: evidence mode's price in force and where it came from
+    price = ev.summary.get("price")  # evidence mode's price in force and where it came from
     caption = None if price is None else f"price of a System 2 call: {price:.3f} ({ev.summary.get('price_source')})"
     if ev.summary.get("money"):
         caption = (caption + "; " if caption else "") + str(ev.summary["money"])

@@ -12,7 +12,7 @@ import typer
 
 from artibot.store.home import Home
 from artibot.config import claude_project_dir, claude_user_dir, load_settings
-from artibot.errors import InvalidInput
+from artibot.errors import IntegrationError, InvalidInput
 from artibot.cli.render import Hanging, console, emit_json, fmt, table
 
 
@@ -48,12 +48,18 @@ def _run_plan(target: str, scope: str, dry_run: bool, install: bool, gateway_por
         diff = plan.diff()
         if diff:
             sys.stdout.write(diff if diff.endswith("\n") else diff + "\n")
+        if install:
+            _print_data_home()
         print("dry run: nothing written")
         return
     if not plan.changed:
         print("artibot is already installed" if install else "nothing to remove")
+        if install:
+            _print_data_home()
         return
     installer.apply(plan)
+    if install:
+        _print_data_home()
     print("done" + (": restart Claude Code (or run /hooks) to load the hooks; /learn reviews rounds"
                     if install else ""))
     if any("no longer goes through the artibot gateway" in c.note for c in plan.changes):
@@ -62,6 +68,12 @@ def _run_plan(target: str, scope: str, dry_run: bool, install: bool, gateway_por
         stopped = stop_all(str(Home.of(None).root))
         if stopped:
             print(f"stopped the gateway (pid {', '.join(map(str, stopped))})")
+
+
+def _print_data_home() -> None:
+    # The hooks resolve the home in Claude Code's environment, not in this shell's.
+    print(f"experiences and learned state go to {Home.of(None).root} (ARTIBOT_HOME as Claude Code sees it, "
+          "else ~/.claude/artibot); only anonymized text is stored")
 
 
 def register(app: typer.Typer) -> None:
@@ -107,21 +119,37 @@ def register(app: typer.Typer) -> None:
         home = Home.of(None)
         settings = load_settings(home.root)
         crontab = schedule.SystemCrontab()
-        current = crontab.read()
+        config = settings.source if settings.source and settings.source.parent != home.root else None
+        wanted = schedule.schedule_lines(settings.schedule, artibot_command(), home.root, config=config)
+        try:
+            current: Optional[str] = crontab.read()
+        except IntegrationError as exc:
+            if action == "show" or dry_run:
+                # showing what would be written needs no crontab; say why nothing is read
+                print(f"note: {exc}")
+                current = None
+            else:
+                raise
         if action == "show":
-            lines = schedule.show(current)
-            console.print("\n".join(lines) if lines else "no artibot lines in your crontab")
+            # plain print: crontab lines must not be wrapped
+            print("installed now:" if current is not None else "installed now: unknown (no crontab to read)")
+            for line in schedule.show(current or "") or ["  (no artibot lines)"]:
+                print(line if line.startswith("  ") else f"  {line}")
+            print("`artibot schedule install` would write:" if settings.schedule.enabled else
+                  "`artibot schedule install` would write (once learning.schedule.enabled is true):")
+            for line in wanted:
+                print(f"  {line}")
             return
         lines = []
         if action == "install":
-            if not settings.schedule.enabled:
+            if not settings.schedule.enabled and not dry_run:
                 raise InvalidInput("learning.schedule.enabled is false in the config; set it to true first")
-            config = settings.source if settings.source and settings.source.parent != home.root else None
-            lines = schedule.schedule_lines(settings.schedule, artibot_command(), home.root, config=config)
-        after = schedule.plan_schedule(current, lines)
+            lines = wanted
+        after = schedule.plan_schedule(current or "", lines)
         if dry_run:
-            console.print(after if after else "(empty crontab)")
-            console.print("dry run: nothing written")
+            print(after if after else "(empty crontab)")
+            print("dry run: nothing written" + ("" if settings.schedule.enabled or action != "install" else
+                                                 " (and install needs learning.schedule.enabled: true)"))
             return
         if after == current:
             console.print("crontab unchanged")
@@ -141,17 +169,26 @@ def register(app: typer.Typer) -> None:
     def demo_cmd(
         rounds: int = typer.Option(8, "--rounds", min=1, max=100),
         seed: int = typer.Option(7, "--seed"),
-        keep: Optional[Path] = typer.Option(None, "--keep", help="Use this folder as the home and keep it."),
+        keep: Optional[Path] = typer.Option(None, "--keep", help="Run in this folder and keep it (by default the temporary homes are removed)."),
         as_json: bool = typer.Option(False, "--json"),
     ) -> None:
         """A self-contained run on generated data in a temporary home."""
-        from artibot.demo import run_demo
+        from artibot.demo import remove_demo_home, run_demo
 
         result = run_demo(rounds=rounds, seed=seed, home=keep)
+        try:
+            _show_demo(result, as_json, kept=keep is not None)
+        finally:
+            if keep is None:
+                remove_demo_home(result["home"])
+
+    def _show_demo(result: dict, as_json: bool, kept: bool) -> None:
         if as_json:
             emit_json(result)
             return
-        console.print(f"artibot demo — simulated coding sessions in temporary homes under {result['home']}")
+        where = (f"in {result['home']} (kept)" if kept else
+                 "in temporary homes, removed at the end (--keep DIR keeps them)")
+        console.print(f"artibot demo — simulated coding sessions {where}")
         seed_rows, ev_rows = result["modes"]["seed"]["rounds"], result["modes"]["evidence"]["rounds"]
         # narrow columns: the table must read at 80 columns (one table per question)
         rows = [(a["round"], fmt(b["success_rate"], 3), fmt(b["system2_share"], 2), fmt(a["success_rate"], 3),
@@ -169,7 +206,10 @@ def register(app: typer.Typer) -> None:
         for day in ev_rows:
             for why in day.get("reasons", {}).values():
                 console.print(Hanging(why, first=f"  day {day['round']}: ", indent="    "))
-        console.print(Hanging(result["summary"]))
+        # the hint points at a home only when it is still there
+        console.print(Hanging(result["summary"] + (
+            f" `artibot --home {shlex.quote(result['home'] + '/evidence')} history` shows every round." if kept
+            else " `artibot demo --keep DIR` keeps the homes, to look at every round.")))
 
     @app.command("drift")
     def drift_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
@@ -180,7 +220,10 @@ def register(app: typer.Typer) -> None:
         if as_json:
             emit_json(report)
             return
-        rows = [(d["domain"], d["system"], d["recent"], d["history"], fmt(d["p_value"], 4),
-                 "DRIFT" if d["drift"] else "ok") for d in report["domains"]]
-        console.print(table("Drift check", ["domain", "system", "recent ok/n", "history ok/n", "p", ""], rows))
+        # a row too small to test says so: "ok" would claim a test that never ran
+        rows = [(d["domain"], d["system"], d["recent"], d["history"],
+                 fmt(d["p_value"], 4) if d.get("tested", True) else "—",
+                 ("DRIFT" if d["drift"] else "ok") if d.get("tested", True) else "not tested")
+                for d in report["domains"]]
+        console.print(table("Drift check", ["domain", "system", "recent ok/n", "history ok/n", "p", "verdict"], rows))
         console.print(report["summary"])

@@ -52,7 +52,7 @@ def register(app: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json", help="Print the report as JSON (prompts go to stderr)."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing on success (for cron)."),
     ) -> None:
-        """One learning cycle (steps 1–7) with the three human checkpoints."""
+        """One learning round (steps 1–6) with the three human checkpoints (after steps 3, 4 and 5)."""
         if yes and unattended:
             raise InvalidInput("--yes and --unattended exclude each other: choose who answers the checkpoints")
         home = Home.of(None)
@@ -121,8 +121,8 @@ def register(app: typer.Typer) -> None:
         for q in doc["questions"]:
             console.print(f"\n{q['number']}. {q['question']}  options: "
                           + ", ".join(o["choice"] for o in q["options"]) + f"  (default {q['default']})")
-            if q["number"] == 2:  # issue 12: what the change would have done on the logged requests
-                for part in offpolicy_block(q.get("off_policy")):
+            if q["number"] == 2:  # what the change would have done on the logged requests
+                for part in offpolicy_block(q.get("off_policy"), q.get("utility")):
                     console.print(part)
         console.print(f"\nanswer with: {doc['answer_syntax']}")
 

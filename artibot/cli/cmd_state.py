@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import sys
+
+from typing import Optional
+
 import typer
 
 from artibot.store.home import Home
-from artibot.rollback import history, rollback
+from artibot.rollback import history, plan_rollback, rollback
 from artibot.router.thresholds import domain_label
 from artibot.status import status
 from artibot.cli.render import NBSP, Hanging, Listing, console, emit_json, fmt
@@ -48,9 +52,13 @@ def register(app: typer.Typer) -> None:
         console.print(f"home: {doc['home']}")
 
     @app.command("history")
-    def history_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
-        """Past rounds, oldest first."""
+    def history_cmd(limit: Optional[int] = typer.Option(None, "--limit", "-n", min=1, metavar="N",
+                                                        help="Only the last N entries."),
+                    as_json: bool = typer.Option(False, "--json")) -> None:
+        """Past rounds and rollbacks, oldest first."""
         items = history(home=Home.of(None))
+        if limit is not None:
+            items = items[-limit:]
         if as_json:
             emit_json(items)
             return
@@ -81,9 +89,29 @@ def register(app: typer.Typer) -> None:
 
     @app.command("rollback")
     def rollback_cmd(round_id: str = typer.Argument(..., metavar="ROUND_ID"),
+                     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would be undone; "
+                                                                           "change nothing."),
+                     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
                      as_json: bool = typer.Option(False, "--json")) -> None:
-        """Restore the learned state from before ROUND_ID (later rounds are undone too)."""
-        result = rollback(round_id, home=Home.of(None))
+        """Restore the learned state from before ROUND_ID (later rounds are undone too).
+
+        On a terminal it shows what would be undone and asks first; --yes skips the question.
+        """
+        home = Home.of(None)
+        if dry_run or (not yes and not as_json and sys.stdin.isatty()):
+            preview = plan_rollback(round_id, home=home)
+            if dry_run and as_json:
+                emit_json(preview)
+                return
+            for line in _preview_lines(preview):
+                console.print(Hanging(line))
+            if dry_run:
+                console.print("dry run: nothing changed")
+                return
+            if not typer.confirm("Roll back?", default=False):
+                console.print("nothing changed")
+                raise typer.Exit(1)
+        result = rollback(round_id, home=home)
         if as_json:
             emit_json(result)
             return
@@ -110,11 +138,25 @@ def register(app: typer.Typer) -> None:
                 console.print(f"{home.root}: every file is fine")
             for f in problems:
                 state_text = "repaired" if f.repaired else f.severity
-                console.print(f"[{state_text}] {f.path}: {f.problem}")
-                console.print(f"    → {f.fix}" + (f" (moved to {f.moved_to})" if f.moved_to else ""))
+                # markup=False: rich would read "[warning]" as a style and print nothing of it
+                console.print(f"[{state_text}] {f.path}: {f.problem}", markup=False)
+                console.print(f"    → {f.fix}" + (f" (moved to {f.moved_to})" if f.moved_to else ""), markup=False)
         unrepaired = [f for f in problems if f.severity == "error" and not f.repaired]
         if unrepaired:
             raise typer.Exit(1)
+
+
+def _preview_lines(preview: dict) -> list[str]:
+    undone = preview["undone"]
+    lines = [f"rollback {preview['round_id']} would restore the learned state (thresholds, System 1 cache, "
+             f"pattern statistics) from before it",
+             f"rounds undone: {', '.join(undone)}" + (" (the later ones were built on it)" if len(undone) > 1 else ""),
+             f"experiences put back in the log to learn from again: {preview['experiences_restored']}"]
+    if preview["discards_pending"]:
+        lines.append(f"the round waiting for review, {preview['discards_pending']}, would be discarded "
+                     "(it was prepared on the state being replaced)")
+    lines.append("nothing is deleted: the replaced state is kept under snapshots/")
+    return lines
 
 
 def _minute(stamp: str | None) -> str:

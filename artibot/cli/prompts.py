@@ -12,7 +12,7 @@ from rich.console import Console
 
 from artibot.checkpoints import (
     CHOICES,
-    DEFAULTS,
+    default_of,
     Deferred,
     Evidence,
     GroupsChoice,
@@ -58,8 +58,8 @@ class TerminalCheckpoints:
     def _show(self, evidence: Evidence) -> None:
         self.console.print()
         self.console.print(evidence_table(evidence))
-        if evidence.checkpoint == 2:  # issue 12: what the change would have done on the logged requests
-            for part in offpolicy_block(evidence.summary.get("off_policy")):
+        if evidence.checkpoint == 2:  # what the change would have done on the logged requests
+            for part in offpolicy_block(evidence.summary.get("off_policy"), evidence.summary.get("utility")):
                 self.console.print(part)
         self.console.print()
         self.console.print(Hanging(texts(self.lang)["question"][evidence.checkpoint]))
@@ -69,7 +69,7 @@ class TerminalCheckpoints:
         t = texts(self.lang)
         self._show(evidence)
         labels = [(c, *t["options"][n][c]) for c in CHOICES[n]]
-        return self._choose(n, labels, CHOICES[n].index(DEFAULTS[n]))
+        return self._choose(n, labels, CHOICES[n].index(default_of(evidence)))
 
     def groups(self, evidence: Evidence) -> GroupsChoice:
         return self._ask(evidence)

@@ -7,6 +7,8 @@ line, whatever its length), so ``grep`` and ``less -S`` see whole values.
 
 from __future__ import annotations
 
+import errno
+import os
 import sys
 from typing import Any, Iterable, Sequence
 
@@ -25,6 +27,13 @@ class _Console(Console):
         if "soft_wrap" not in kwargs and not self.is_terminal:
             kwargs["soft_wrap"] = True
         super().print(*objects, **kwargs)
+
+    def on_broken_pipe(self) -> None:
+        # rich exits 1 here; a reader that went away (`artibot demo | head`) is not a
+        # failure: silence the stream and let the CLI's one handler stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, self.file.fileno())
+        raise BrokenPipeError(errno.EPIPE, "the reader closed the pipe")
 
 
 console = _Console(highlight=False)

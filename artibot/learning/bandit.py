@@ -191,7 +191,7 @@ class Choice:
     trials: tuple[float, float]
     """Trials of System 1 and 2 behind the curves."""
     seeking: bool = False
-    """Always False since issue 9 (no blind seeking); kept in the round's evidence for old readers."""
+    """Always False now that blind seeking is gone (steps follow the evidence); kept in the round's evidence for old readers."""
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Cutting a round's records into batches and GRPO groups (SPEC §4), vectorized.
+"""Cutting a round's records into batches and GRPO groups, vectorized.
 
 Records arrive in timestamp order. Batch ``b`` holds records ``b*size .. (b+1)*size - 1``;
 only full batches are processed unless the round is flushed, in which case the

@@ -1,4 +1,4 @@
-"""The weekly drift check (SPEC §8): has a domain's success rate changed lately?
+"""The weekly drift check: has a domain's success rate changed lately?
 
 Per domain and system, the recent outcomes (the records of the last ``days`` days
 before ``now``) are tested against the history (everything before). A plain

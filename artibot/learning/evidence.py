@@ -1,4 +1,4 @@
-"""One round of the evidence learner (``mode: "evidence"``, SPEC §8).
+"""One round of the evidence learner (``mode: "evidence"``, the default).
 
 Same inputs, outputs, checkpoints and files as the seed's rule
 (:func:`artibot.learning.seed.propose_round`); different statistics.
@@ -245,17 +245,25 @@ def _step(name: str, old: float, f: bandit.Fit, price: float, source: str, lo: f
 
 
 def reason(name: str, gain: float, sd: float, price: float, source: str, old: float, new: float) -> str:
-    """The change in a user's words: "System 2 wins by 0.14 ± 0.05 in law; price 0.10; threshold 0.40 → 0.30".
+    """The change in the terms of the decision: System 2's gain where the routing would
+    change, against its price, and the way the threshold goes because of it.
 
     >>> reason("law", 0.14, 0.05, 0.1, "estimated", 0.4, 0.3)
-    'System 2 wins by 0.14 ± 0.05 in law; price 0.10 (estimated); threshold 0.40 → 0.30'
-    >>> reason("*", -0.02, 0.04, 0.05, "system2Cost", 0.4, 0.4)
-    'System 1 wins by 0.02 ± 0.04 in all domains; price 0.05 (system2Cost); threshold stays 0.40'
+    "law: System 2's gain 0.14 ± 0.05 is above its price 0.10 (estimated) → more System 2: threshold 0.40 → 0.30"
+    >>> reason("*", 0.06, 0.02, 0.09, "system2Cost", 0.4, 0.5)
+    "all domains: System 2's gain 0.06 ± 0.02 is below its price 0.09 (system2Cost) → more System 1: threshold 0.40 → 0.50"
+    >>> reason("law", 0.04, 0.05, 0.05, "estimated", 0.4, 0.4)
+    "law: System 2's gain 0.04 ± 0.05 is below its price 0.05 (estimated) → threshold stays 0.40"
     """
     where = "all domains" if name == DEFAULT_KEY else name
-    winner = "System 2" if gain >= 0 else "System 1"
-    move = f"threshold {old:.2f} → {new:.2f}" if abs(new - old) > 1e-9 else f"threshold stays {old:.2f}"
-    return f"{winner} wins by {abs(gain):.2f} ± {sd:.2f} in {where}; price {price:.2f} ({source}); {move}"
+    side = "above" if gain > price else "below"
+    if new < old - 1e-9:
+        move = f"more System 2: threshold {old:.2f} → {new:.2f}"
+    elif new > old + 1e-9:
+        move = f"more System 1: threshold {old:.2f} → {new:.2f}"
+    else:
+        move = f"threshold stays {old:.2f}"
+    return f"{where}: System 2's gain {gain:.2f} ± {sd:.2f} is {side} its price {price:.2f} ({source}) → {move}"
 
 
 def _groups(frame: Frame, processed: int, use: np.ndarray, fresh: np.ndarray, cells: Mapping[str, np.ndarray],

@@ -91,7 +91,7 @@ class Frame:
 
 
 def frame_from_records(records: Sequence[Mapping[str, Any]]) -> Frame:
-    """Build a :class:`Frame` from validated experience records (SPEC §3); inputs are not mutated."""
+    """Build a :class:`Frame` from validated experience records (:mod:`artibot.experience`); inputs are not mutated."""
     records = records if isinstance(records, (list, tuple)) else list(records)
     n = len(records)
     table = _table(records)

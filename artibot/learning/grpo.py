@@ -1,4 +1,4 @@
-"""GRPO group comparison (SPEC §4): per group, System 2's success share minus System 1's.
+"""GRPO group comparison: per group, System 2's success share minus System 1's.
 
 ``s1`` is the share of ``success`` among a group's System 1 records and ``s2`` the same
 for System 2 (``escalated`` and ``failed`` are not successes). A group where both

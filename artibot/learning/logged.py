@@ -1,4 +1,4 @@
-"""A round's logged records seen by the checks of issue 12 (pure): the off-policy window and the
+"""A round's logged records seen by the checks before and after a change (pure): the off-policy window and the
 outcome counts a later validation compares.
 
 >>> from artibot.learning.types import Thresholds

@@ -1,4 +1,4 @@
-"""One round of the seed's literal learning algorithm (``mode: "seed"``, SPEC §4).
+"""One round of the seed's literal learning algorithm (``mode: "seed"``, kept exact).
 
 :func:`propose_round` computes everything a round would change — groups, threshold
 steps, pattern stats and automatic transfer decisions — and changes nothing: the cycle

@@ -1,4 +1,4 @@
-"""Threshold steps (SPEC §4): ``delta = clamp(adaptRate * A, -0.1, 0.1)``, ``threshold -= delta``.
+"""Threshold steps: ``delta = clamp(adaptRate * A, -0.1, 0.1)``, ``threshold -= delta``.
 
 A positive advantage (System 2 better) lowers the threshold, so more requests go to
 System 2. After the step the threshold is clipped into ``[minThreshold, maxThreshold]``.

@@ -1,4 +1,4 @@
-"""Knowledge transfer (SPEC §4): pattern streaks, confidence and promote / demote / hold.
+"""Knowledge transfer: pattern streaks, confidence and promote / demote / hold.
 
 Over a round's processed records, in timestamp order, per pattern:
 

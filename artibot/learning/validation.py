@@ -130,18 +130,22 @@ def _predicted(entry: Mapping[str, Any]) -> dict[str, Any] | None:
 
 
 def _vs_prediction(result: Mapping[str, Any]) -> str | None:
+    """Where the measured success falls against checkpoint 2's interval, allowing for the
+    after-window's own sampling noise (a 90% half-width on the measured rate)."""
     pred = result.get("predicted")
     after = result.get("after") or {}
     if not pred or pred.get("interval") is None or "success" not in after:
         return None
     lo, hi = pred["interval"]
-    n = after["n"]
-    half = 1.6448536269514722 * math.sqrt(max(after["success"] * (1 - after["success"]), 1e-12) / n)
-    if after["success"] + half < lo:
-        return "below the prediction"
-    if after["success"] - half > hi:
-        return "above the prediction"
-    return "as predicted"
+    if after["success"] + _half_width(after) < lo:
+        return "below the predicted interval"
+    if after["success"] - _half_width(after) > hi:
+        return "above the predicted interval"
+    return "within the predicted interval"
+
+
+def _half_width(after: Mapping[str, Any]) -> float:
+    return 1.6448536269514722 * math.sqrt(max(after["success"] * (1 - after["success"]), 1e-12) / after["n"])
 
 
 def message(v: Mapping[str, Any]) -> str:
@@ -158,7 +162,12 @@ def message(v: Mapping[str, Any]) -> str:
                  f"{d['utility'] * 100:+.1f} points")
     pred = v.get("predicted")
     if pred and pred.get("success") is not None:
-        head += f"; checkpoint 2 predicted {pred['success']:.1%} ({v.get('vs_prediction')})"
+        if pred.get("interval") is not None and v.get("vs_prediction"):
+            lo, hi = pred["interval"]
+            head += (f"; measured {a['success']:.1%} ± {_half_width(a):.1%} is {v['vs_prediction']} "
+                     f"[{lo:.1%}, {hi:.1%}] of checkpoint 2")
+        else:
+            head += f"; checkpoint 2 predicted {pred['success']:.1%} (no interval: too thin to estimate)"
     if v["verdict"] == "worse":
         return head + f". Worse beyond noise (z = {v['z']}): `{v['rollback']}` undoes it (nothing was rolled back)."
     if v["verdict"] == "better":

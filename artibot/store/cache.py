@@ -1,4 +1,4 @@
-"""``system1-patterns.json``: the System 1 cache (SPEC §9): a pattern is in it while its
+"""``system1-patterns.json``: the System 1 cache: a pattern is in it while its
 ``status`` is ``"active"``.
 
 Read on every prompt by the router (the hook path: no learning code, no numpy here);
@@ -49,7 +49,7 @@ def load_cache(home: Home) -> frozenset[str]:
 def update_cache(home: Home, final: Mapping[str, str], stats: Mapping[str, PatternStats], round_id: str,
                  now: str, *, freshness: Mapping[str, Any] | None = None) -> None:
     """Apply a round's promotions and demotions to the cache (written on its first round even if empty);
-    ``freshness``: the aging state of patterns that stay active (issue 12), stored on their entries."""
+    ``freshness``: the aging state of patterns that stay active, stored on their entries."""
     doc = read_system1_patterns(home) or {"patterns": []}
     entries = {p["key"]: p for p in doc["patterns"]}
     changed = False

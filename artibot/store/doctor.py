@@ -118,6 +118,12 @@ class _Examination(LogChecks):
     def run(self) -> list[_Item]:
         kind = kind_of(self.root)
         if kind is None:
+            parent = next((p for p in self.root.parents if p.exists()), None)
+            if parent is not None and not os.access(parent, os.W_OK | os.X_OK):
+                self.add(self.root, "error", f"the data home does not exist and {parent} is not writable, so "
+                         "artibot cannot create it", "choose another home (--home or ARTIBOT_HOME), or make "
+                         f"{parent} writable")
+                return self.items
             self.add(self.root, "ok", "the data home does not exist yet; artibot creates it on first use")
             return self.items
         if kind != "dir":
@@ -125,6 +131,12 @@ class _Examination(LogChecks):
             self.add(self.root, "error", f"the data home is {what}; artibot never follows a link in place of it",
                      "point ARTIBOT_HOME at the real directory, or replace the link with a directory")
             return self.items
+        if not os.access(self.root, os.W_OK | os.X_OK):
+            # reading works, so every other check still runs; but nothing can be recorded or learned
+            # a warning, not an error: every read command works on a read-only home
+            self.add(self.root, "warning", "the data home is not writable: experiences cannot be recorded "
+                     "and no round can be applied", "make it writable (chmod u+w, or remount it read-write), "
+                     "or choose another home (--home or ARTIBOT_HOME)")
         self.walk(self.root)
         self.experience_log()
         self.state_files()

@@ -1,4 +1,4 @@
-"""The data home: where every file lives (SPEC §2)."""
+"""The data home: where every file lives."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ class Home:
         ensure_dir(self.root)
         return self
 
-    # --- the files of SPEC §2
+    # --- the files every artibot version agrees on
     @property
     def experiences(self) -> Path:
         return self.root / "daily-experiences.json"

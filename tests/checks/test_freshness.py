@@ -1,4 +1,4 @@
-"""The aging System 1 cache: the decay by hand, its monotonicity, the reasons (issue 12)."""
+"""The aging System 1 cache: the decay by hand, its monotonicity, the reasons."""
 
 from __future__ import annotations
 

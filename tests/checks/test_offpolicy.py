@@ -1,4 +1,4 @@
-"""Off-policy estimators: hand-computed cases and properties (issue 12)."""
+"""Off-policy estimators: hand-computed cases and properties."""
 
 from __future__ import annotations
 

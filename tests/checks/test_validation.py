@@ -1,4 +1,4 @@
-"""Validation of applied rounds over the learning log (issue 12)."""
+"""Validation of applied rounds over the learning log."""
 
 from __future__ import annotations
 
@@ -75,7 +75,8 @@ def test_prediction_is_compared():
                                                                          "system2_share": 0.5}}
     log = [first, entry("r2", c(1000, 700), after=c(1000, 700), moved=False)]
     v = validate(log, window=None, alpha=0.025, price=0.0, min_experiences=50)[0]
-    assert v["predicted"]["success"] == 0.86 and v["vs_prediction"] == "below the prediction"
+    assert v["predicted"]["success"] == 0.86 and v["vs_prediction"] == "below the predicted interval"
+    assert "is below the predicted interval [" in v["message"]
 
 
 def test_a_worse_round_stops_being_reported_once_a_later_change_is_measured_fine():

@@ -1,4 +1,4 @@
-"""Issue 12 end to end in a real data home: checkpoint 2's off-policy block (review --json and the
+"""The checks before and after a change, end to end in a real data home: checkpoint 2's off-policy block (review --json and the
 terminal), status's validation with the rollback command (never run), the aging cache at checkpoint 3."""
 
 from __future__ import annotations
@@ -187,7 +187,7 @@ def test_review_without_a_terminal_shows_the_off_policy_block(cli):
     collect_many(routed(500, exploration=0.0))
     learn(answers="defer", flush=True)
     text = " ".join(cli("review").out.split())
-    assert "2. The routing thresholds have been adjusted" in text
+    assert "2. These threshold changes are proposed, not yet applied" in text
     assert "Off-policy check, 500 logged experiences" in text and "too thin to estimate" in text
 
 

@@ -107,11 +107,21 @@ class World:
             self.add_capture_hook()
         return out
 
+    @property
+    def capture_command(self) -> str:
+        """The capturing hook's command, exactly as written into ``settings.json``."""
+        return f"{shlex.quote(sys.executable)} -c {shlex.quote(CAPTURE)}"
+
+    def capture_settings(self) -> dict:
+        """``settings.json`` holding the capturing hook alone: what uninstall must leave."""
+        group = {"hooks": [{"type": "command", "command": self.capture_command, "timeout": 10}]}
+        return {"hooks": {event: [group] for event in CAPTURED_EVENTS}}
+
     def add_capture_hook(self) -> None:
         """Another tool's hooks beside ours (the installer must keep them; Claude Code runs both)."""
         path = self.home / ".claude" / "settings.json"
         settings = json.loads(path.read_text()) if path.exists() else {}
-        command = f"{shlex.quote(sys.executable)} -c {shlex.quote(CAPTURE)}"
+        command = self.capture_command
         for event in CAPTURED_EVENTS:
             groups = settings.setdefault("hooks", {}).setdefault(event, [])
             if not any(h.get("command") == command for g in groups for h in g.get("hooks", [])):

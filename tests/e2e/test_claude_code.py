@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from artibot.integrations.claude_code.templates import HOOKS, hook_command, hook_prefix
 from tests.e2e.fake_api import text, tool
 from tests.e2e.harness import VERSION, Unavailable, World, claude_binary
 
@@ -204,8 +205,18 @@ def test_a_secret_in_a_prompt_stays_out_of_every_file(world: World) -> None:
             assert TOKEN.encode() not in data and b"dana.lee" not in data, path
 
 
+def _hook_commands(settings_file: Path) -> set[str]:
+    settings = json.loads(settings_file.read_text())
+    return {h["command"] for groups in settings.get("hooks", {}).values() for g in groups for h in g["hooks"]}
+
+
 def test_user_and_project_scope_and_uninstall(world: World) -> None:
     world.install("project", capture=False)
+    # The exact commands, not a word: the interpreter's path may itself contain "artibot"
+    # (a checkout cloned into a folder of that name).
+    ours = {hook_command(hook_prefix(sys.executable), spec.cli_event) for spec in HOOKS}
+    assert _hook_commands(world.project / ".claude" / "settings.json") == ours
+    assert _hook_commands(world.home / ".claude" / "settings.json") == ours | {world.capture_command}
     world.claude("-p", f"{SIMPLE} #sc:plain")
     assert len(world.experiences()) == 1  # the same command in two scopes runs once
     world.artibot("uninstall", "claude-code", "--scope", "user")
@@ -216,6 +227,7 @@ def test_user_and_project_scope_and_uninstall(world: World) -> None:
     world.claude("-p", f"{SIMPLE} #sc:plain")
     assert len(world.experiences()) == 2  # nothing left to record
     user = world.home / ".claude"
-    settings = json.loads((user / "settings.json").read_text())  # only the capturing hook is left
-    assert "artibot" not in json.dumps(settings) and not (user / "commands").exists()
+    settings = json.loads((user / "settings.json").read_text())
+    assert settings == world.capture_settings()  # only the capturing hook is left
+    assert not (user / "commands").exists()
     assert not list(user.glob("*.artibot-backup"))

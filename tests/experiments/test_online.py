@@ -1,4 +1,4 @@
-"""Issue 9: the online protocol, the Thompson baseline's exact propensity, the studies' --help."""
+"""The online protocol, the Thompson baseline's exact propensity, the studies' --help."""
 
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ def test_score_on_hand_cases():
 
 def test_protocol_on_mt_bench_tiny(tmp_path):
     if not (DATA_DIR / "mt-bench.csv").is_file():
-        pytest.skip(f"replay data not found at {DATA_DIR} (shared/ is not beside this checkout)")
+        pytest.skip(f"replay data not found at {DATA_DIR} (set ARTIBOT_ROUTING_DATA to the folder of RouteLLM's outcome files)")
     args = run_online.Args(datasets=("mt-bench",), seeds=(0,), policies=("defaults", "thompson"), night=60,
                            workers=1, plots=False, out=str(tmp_path))
     result = run_online.main(args)

@@ -40,8 +40,8 @@ def test_replay_tiny(tmp_path):
     from experiments.replay import DATA_DIR
 
     if not (DATA_DIR / "mt-bench.csv").is_file():
-        # CI and the developers' checkouts have shared/ beside the repository
-        pytest.skip(f"replay data not found at {DATA_DIR} (shared/ is not beside this checkout)")
+        # the data is not in the repository (experiments/README.md, Setup)
+        pytest.skip(f"replay data not found at {DATA_DIR} (set ARTIBOT_ROUTING_DATA to the folder of RouteLLM's outcome files)")
     args = run_replay.Args(files=("mt-bench.csv",), seeds=(3,), workers=1, plots=False, out=str(tmp_path),
                            night=40)
     result = run_replay.main(args)

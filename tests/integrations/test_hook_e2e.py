@@ -67,7 +67,7 @@ def context_of(proc: subprocess.CompletedProcess[bytes], event_name: str) -> str
 
 def test_a_whole_session_records_two_experiences(env: dict[str, str]) -> None:
     home = home_of(env)
-    # deterministic routes: no exploration (on by default since issue 9); the hooks run in this folder
+    # deterministic routes: no exploration (on by default); the hooks run in this folder
     (home.root.parent / "artibot.config.json").write_text(
         '{"cognitive": {"router": {"exploration": 0, "domainExploration": 0}}}')
     start = hook(env, "session-start", payload("session_start"))

@@ -54,7 +54,7 @@ def fixture(name: str, **changes: object) -> dict:
 
 @pytest.fixture(autouse=True)
 def _deterministic_routes(home: Home) -> None:
-    """No exploration (on by default since issue 9): these tests expect each prompt's greedy route.
+    """No exploration (on by default): these tests expect each prompt's greedy route.
     A test that writes its own config replaces this file."""
     home.root.mkdir(parents=True, exist_ok=True)
     (home.root / "artibot.config.json").write_text(

@@ -1,4 +1,4 @@
-"""Evidence mode (SPEC §8): posterior math, threshold steps, transfers, persistence, invariants."""
+"""Evidence mode: posterior math, threshold steps, transfers, persistence, invariants."""
 
 from __future__ import annotations
 
@@ -306,7 +306,7 @@ def test_learn_in_evidence_mode_defers_and_applies(tmp_path):
     assert done.threshold_changes["api"]["new"] > done.threshold_changes["api"]["old"]
 
 
-# --------------------------------------------------------------------- issue 9: price in force, words, reach
+# --------------------------------------------------------------------- price in force, words, reach
 def test_status_and_checkpoint_2_show_the_price_and_each_change_in_words(tmp_path):
     from artibot.collector import collect_many
     from artibot.config import default_settings
@@ -326,8 +326,8 @@ def test_status_and_checkpoint_2_show_the_price_and_each_change_in_words(tmp_pat
     ev = report.evidence[2]
     assert ev.summary["price_source"] == "estimated"
     reasons = [r["reason"] for r in ev.rows]
-    assert all(r.startswith(("System 2 wins by", "System 1 wins by")) for r in reasons)
-    assert any("in api; price" in r and "(estimated)" in r for r in reasons)
+    assert all(" is above its price " in r or " is below its price " in r for r in reasons)
+    assert any(r.startswith("api: System 2's gain") and "(estimated)" in r for r in reasons)
     seed = settings_from_mapping({"learning": {"lifelong": {"mode": "seed"}}})
     assert status(home=tmp_path, settings=seed)["price"] is None  # the seed's rule has no price
 
@@ -336,9 +336,11 @@ def test_reason_in_words():
     from artibot.learning.evidence import reason
 
     assert reason("law", 0.14, 0.05, 0.1, "estimated", 0.4, 0.3) == \
-        "System 2 wins by 0.14 ± 0.05 in law; price 0.10 (estimated); threshold 0.40 → 0.30"
+        "law: System 2's gain 0.14 ± 0.05 is above its price 0.10 (estimated) → more System 2: threshold 0.40 → 0.30"
+    assert reason("law", 0.06, 0.02, 0.09, "estimated", 0.4, 0.5) == \
+        "law: System 2's gain 0.06 ± 0.02 is below its price 0.09 (estimated) → more System 1: threshold 0.40 → 0.50"
     assert reason("law", -0.031, 0.02, 0.1, "system2Cost", 0.4, 0.4) == \
-        "System 1 wins by 0.03 ± 0.02 in law; price 0.10 (system2Cost); threshold stays 0.40"
+        "law: System 2's gain -0.03 ± 0.02 is below its price 0.10 (system2Cost) → threshold stays 0.40"
 
 
 def test_a_round_of_many_batches_moves_as_far_as_the_evidence_supports():

@@ -1,4 +1,4 @@
-"""Issue 9: pooled priors across domains and the estimated price (hand-computed cases and properties)."""
+"""Pooled priors across domains and the estimated price (hand-computed cases and properties)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Properties of a round, and agreement with a literal, record-by-record reading of SPEC §4."""
+"""Properties of a round, and agreement with a literal, record-by-record reading of the seed rule (docs/learning.md)."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def setups(draw):
 
 
 # ---------------------------------------------------------------------------
-# The reference: SPEC §4 read literally, one record at a time.
+# The reference: the seed rule read literally, one record at a time.
 
 
 def reference(recs, th: Thresholds, patterns, s, flush):

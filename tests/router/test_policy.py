@@ -181,7 +181,7 @@ def test_decide_scored_applies_the_same_rule_to_a_given_complexity() -> None:
     assert policy.decide_scored(0.1, "docs", forced="system2").reason == "forced"
 
 
-# --------------------------------------------------------------------- issue 9: exploration across the domain
+# --------------------------------------------------------------------- exploration across the domain
 def test_domain_exploration_flips_far_from_the_threshold_at_its_own_rate():
     from artibot.router.domains import DomainTable
 

@@ -407,7 +407,7 @@ def test_a_pretty_printed_array_from_another_writer_is_adopted_not_cut(tmp_path)
     assert len(kept) == 1 and kept[0].read_bytes() == original
 
 
-# ------------------------------------------------------------------ the journal's life (issue 11)
+# ------------------------------------------------------------------ the journal's life
 def test_the_journal_is_blank_after_a_successful_append(home, log, monkeypatch):
     synced = []
     real = os.fdatasync

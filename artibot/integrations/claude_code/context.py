@@ -61,7 +61,7 @@ def session_context(summary: Mapping[str, Any] | None, *, pending_review: bool,
             lines.append("- System 1 patterns: none active yet.")
     if pending_review:
         lines.append(f"- {PENDING_NOTICE}")
-    for notice in notices:  # an applied round measured worse (issue 12): tell the user, never roll back
+    for notice in notices:  # an applied round measured worse: tell the user, never roll back
         lines.append(f"- Tell the user: artibot found a learning round made routing worse: {notice}")
     for problem in problems:
         lines.append(f"- artibot problem: {problem}")

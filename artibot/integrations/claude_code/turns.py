@@ -204,7 +204,7 @@ def finalize(turn: Turn, judgement: tuple[str, str] | None) -> tuple[str, str]:
 
 def experience(turn: Turn, *, outcome: str, reason: str, now: int, session_id: str | None,
                closed_by: str) -> dict[str, Any]:
-    """The experience record (SPEC §3) for a closed turn, ready for ``collect()``.
+    """The experience record (:mod:`artibot.experience`) for a closed turn, ready for ``collect()``.
 
     Latency runs to the turn's ``Stop`` when it reached one; a turn that never did ends
     at its last recorded activity, so idle time before the next prompt or a crash does

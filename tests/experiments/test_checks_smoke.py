@@ -50,7 +50,7 @@ def test_staleness_tiny(tmp_path):
     assert unused["example_reason"].startswith("unused for")
 
 
-def test_run_experiments_quick_wires_the_issue12_studies(tmp_path):
+def test_run_experiments_quick_wires_the_checks_studies(tmp_path):
     sys.path.insert(0, str(ROOT / "scripts"))
     try:
         import run_experiments

@@ -1,0 +1,92 @@
+"""`config show`, `rollback --dry-run` and checkpoint 2's proposal wording in a real 80-column terminal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+
+from artibot import learn
+from artibot.collector import collect_many
+from tests.cli.test_pty import Terminal, assert_fits
+from tests.factories import mixed
+
+# an estimate the proposal loses by, beyond noise: success −2.0 points [−3.0, −1.0]
+WORSE = {"method": "dr", "level": 0.9, "n": 5000, "changed": 800, "explored": 120, "no_propensity": 0, "fixed": 0,
+         "support": {"current": 60, "proposed": 60}, "unsupported": 0, "ess": 2100.0, "ess_changed": 300.0,
+         "earlier": 0, "verdict": "estimated",
+         "reason": "800 of 5,000 logged requests would be routed differently",
+         "current": {"success": 0.84, "interval": [0.83, 0.85], "system2_share": 0.5},
+         "proposed": {"success": 0.82, "interval": [0.805, 0.835], "system2_share": 0.55},
+         "difference": {"success": -0.02, "system2_share": 0.05}, "interval": [-0.03, -0.01]}
+
+
+def test_config_show_at_80_columns(artibot_home: Path) -> None:
+    artibot_home.mkdir(parents=True)
+    (artibot_home / "artibot.config.json").write_text('{"learning": {"lifelong": {"system2Cost": 0.07}}}')
+    term = Terminal(["config", "show"], artibot_home)
+    try:
+        assert term.finish() == 0
+    finally:
+        term.close()
+    screen = term.screen()
+    assert "(the data home: in use)" in screen and '"system2Cost": 0.07' in screen
+    assert "…" not in screen  # paths are printed whole (a path may be wider than the terminal)
+
+
+def test_rollback_dry_run_at_80_columns(artibot_home: Path) -> None:
+    collect_many(mixed(100))
+    round_id = learn(answers="defaults").round_id
+    term = Terminal(["rollback", round_id, "--dry-run"], artibot_home)
+    try:
+        assert term.finish() == 0
+    finally:
+        term.close()
+    screen = term.screen()
+    assert_fits(screen)
+    flat = " ".join(screen.split())
+    assert f"rounds undone: {round_id}" in flat and "experiences put back in the log to learn from again: 100" in flat
+    assert "dry run: nothing changed" in screen and "Roll back?" not in screen
+    assert orjson.loads((artibot_home / "learning-log.json").read_bytes())["rounds"][-1].get("rolled_back") is not True
+
+
+def test_rollback_asks_on_a_terminal(artibot_home: Path) -> None:
+    collect_many(mixed(100))
+    round_id = learn(answers="defaults").round_id
+    term = Terminal(["rollback", round_id], artibot_home)
+    try:
+        term.read_until(b"Roll back? [y/N]:")
+        term.answer("")  # Enter: no
+        assert term.finish() == 1
+    finally:
+        term.close()
+    assert "nothing changed" in term.screen()
+
+
+def test_a_worse_proposal_defaults_to_revert(artibot_home: Path) -> None:
+    collect_many(mixed(100))
+    assert learn(answers="defer").status == "deferred"
+    path = artibot_home / "pending-review.json"
+    doc = orjson.loads(path.read_bytes())
+    doc["proposal"]["params"]["off_policy"] = WORSE
+    path.write_bytes(orjson.dumps(doc))
+    term = Terminal(["review"], artibot_home)
+    try:
+        term.read_until(b"Choose 1-2 [1]:")
+        term.answer("")  # Accept
+        second = term.read_until(b"Choose 1-2 [2]:")  # the default is now the second option, Revert
+        term.answer("")  # Enter takes it
+        term.read_until(b"]:")
+        term.answer("")
+        assert term.finish() == 0
+    finally:
+        term.close()
+    assert_fits(term.screen())
+    flat = " ".join(second.split())
+    assert "Checkpoint 2: proposed threshold changes" in flat
+    assert "These threshold changes are proposed, not yet applied." in flat
+    assert "utility = success −" in flat and "(what the learner maximises)" in flat
+    assert "The estimate says the proposal is worse" in flat and "the default is Revert" in flat
+    assert "Revert adjustment (default)" in flat
+    log = orjson.loads((artibot_home / "learning-log.json").read_bytes())["rounds"][-1]
+    assert [(a["checkpoint"], a["answer"]) for a in log["answers"]][:2] == [(1, "accept"), (2, "revert")]
