@@ -187,7 +187,8 @@ def user_prompt_submit(call) -> dict | None:
         settle(call, doc, closed_by=closed_by, judgement=judgement,
                open_turn_failure="no Stop before the next prompt (interrupted)")
         if fields is not None:
-            doc["turn"] = turns.open_turn(fields, text, now=call.now, prompt_id=prompt_id, turn_id=_new_id(call.now))
+            doc["turn"] = turns.open_turn(fields, text, now=call.now, prompt_id=prompt_id, turn_id=_new_id(call.now),
+                                          agent=getattr(call, "agent", None))
     _note_quarantine(call, spool)
     if fields is None:
         return None
