@@ -37,8 +37,13 @@ def _plan(scope: str, install: bool, gateway_port: int | None = None):
 
 
 def _run_plan(target: str, scope: str, dry_run: bool, install: bool, gateway_port: int | None = None) -> None:
+    if target in ("gemini-cli", "codex-cli", "cursor"):
+        from artibot.cli.cmd_agents import run_agent_plan
+
+        return run_agent_plan(target, scope, dry_run, install=install, gateway_port=gateway_port)
     if target != "claude-code":
-        raise InvalidInput(f"unknown target {target!r}: artibot installs into 'claude-code'")
+        raise InvalidInput(f"unknown target {target!r}: artibot installs into claude-code, gemini-cli, "
+                           "codex-cli or cursor")
     installer, plan = _plan(scope, install, gateway_port)
     # Plain print, not the console: file paths must not be wrapped at 80 columns (or read
     # as markup) when the output is piped or read by Claude.
