@@ -9,8 +9,8 @@ any other host) and artibot installed with ``artibot install gemini-cli``.
 
 Gemini CLI runs hooks in its interactive sessions and in ``-p`` runs; several prompts
 in one session need the interactive one, which :meth:`GeminiWorld.session` drives
-through a pseudo-terminal: it types a prompt, waits for that turn's ``AfterAgent``,
-types the next, then ``/quit``. (Its ``--acp`` mode was tried and is not used: in
+through a pseudo-terminal (:mod:`.terminal`): it types a prompt, waits for that turn's
+``AfterAgent``, types the next, then ``/quit``. (Its ``--acp`` mode was tried and is not used: in
 0.61.0 it fires no ``SessionStart`` or ``AfterTool`` for the session, and its
 ``SessionEnd`` names another session id.)
 """
@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import json
 import os
-import pty
-import select
 import shlex
 import shutil
 import subprocess
@@ -30,6 +28,7 @@ from pathlib import Path
 
 from tests.e2e.fake_gemini import FakeGemini
 from tests.e2e.harness import REPO, Unavailable
+from tests.e2e.terminal import type_session
 
 VERSION = "0.61.0"
 """The Gemini CLI release the test pins (the current one on the npm registry on 2026-11-25)."""
@@ -140,52 +139,9 @@ class GeminiWorld:
 
     def session(self, *prompts: str, timeout: float = 60) -> str:
         """One interactive session: each prompt typed once the previous turn's ``AfterAgent`` ran."""
-        master, slave = pty.openpty()
-        proc = subprocess.Popen([str(self.binary), "-m", MODEL, "--yolo"], env=self.env, cwd=self.project,
-                                stdin=slave, stdout=slave, stderr=slave, close_fds=True)
-        os.close(slave)
-        screen = bytearray()
-
-        def pump(seconds: float) -> None:
-            end = time.monotonic() + seconds
-            while time.monotonic() < end:
-                ready, _, _ = select.select([master], [], [], 0.1)
-                if ready:
-                    try:
-                        screen.extend(os.read(master, 65536))
-                    except OSError:
-                        return
-
-        def wait(what: str, done) -> None:
-            end = time.monotonic() + timeout
-            while not done():
-                assert time.monotonic() < end and proc.poll() is None, \
-                    f"gemini: no {what} in {timeout}s: {bytes(screen[-1500:]).decode(errors='replace')}"
-                pump(0.2)
-
-        try:
-            wait("SessionStart", lambda: bool(self.payloads("SessionStart")))
-            pump(1.0)  # the input box is drawn after the session starts
-            for prompt in prompts:
-                turns = len(self.payloads("AfterAgent"))
-                os.write(master, prompt.encode())
-                pump(0.5)
-                os.write(master, b"\r")
-                wait(f"AfterAgent for {prompt!r}", lambda: len(self.payloads("AfterAgent")) > turns)
-            os.write(master, b"/quit")
-            pump(1.5)  # let the command menu settle before Enter
-            os.write(master, b"\r")
-            end = time.monotonic() + timeout
-            while proc.poll() is None and time.monotonic() < end:
-                pump(0.5)
-                if proc.poll() is None:
-                    os.write(master, b"\r")
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-            proc.wait()
-            os.close(master)
-        return bytes(screen).decode(errors="replace")
+        return type_session([str(self.binary), "-m", MODEL, "--yolo"], env=self.env, cwd=self.project,
+                            prompts=prompts, ready=lambda screen: bool(self.payloads("SessionStart")),
+                            turns=lambda: len(self.payloads("AfterAgent")), timeout=timeout)
 
     def payloads(self, event: str | None = None) -> list[dict]:
         if not self.capture.exists():

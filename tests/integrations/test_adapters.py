@@ -229,3 +229,24 @@ def test_the_client_hook_imports_what_the_claude_code_hook_does() -> None:
             "print(sorted(m for m in sys.modules if m.startswith('artibot')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "gemini_cli" not in out and "codex_cli" not in out and "'artibot.integrations.claude_code.handlers'" not in out
+
+
+@pytest.mark.parametrize("exit_code, status, failed", [(3, "failed", True), (0, "completed", False)])
+def test_codex_reads_a_shell_commands_exit_code_from_the_transcript(tmp_path: Path, exit_code: int, status: str,
+                                                                    failed: bool) -> None:
+    """Codex CLI 0.169.0 sends a Bash call's output text only; the transcript has the exit code."""
+    from artibot.integrations.codex_cli import events
+
+    transcript = tmp_path / "rollout.jsonl"
+    item = {"type": "CommandExecution", "id": "call_3", "command": ["/bin/bash", "-lc", "make test"],
+            "status": status, "aggregated_output": "x\n", "exit_code": exit_code}
+    lines = [{"type": "session_meta", "payload": {"id": SID}},
+             {"type": "event_msg", "payload": {"type": "item_completed", "turn_id": "turn-1", "item": item}},
+             {"type": "response_item", "payload": {"type": "function_call_output", "call_id": "call_3"}}]
+    transcript.write_bytes(b"\n".join(orjson.dumps(line) for line in lines) + b"\n")
+    payload = {**_codex_base("PostToolUse"), "tool_name": "Bash", "tool_input": {"command": "make test"},
+               "tool_response": "x\n", "tool_use_id": "call_3", "transcript_path": str(transcript)}
+    handler, _ = events.translate("PostToolUse", payload)
+    assert handler == ("post-tool-use-failure" if failed else "post-tool-use")
+    assert events.translate("PostToolUse", {**payload, "tool_use_id": "call_9"})[0] == "post-tool-use"
+    assert events.translate("PostToolUse", {**payload, "transcript_path": str(tmp_path / "gone")})[0] == "post-tool-use"

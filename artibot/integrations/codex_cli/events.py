@@ -6,9 +6,14 @@ for ``SessionStart`` and ``UserPromptSubmit`` is ``hookSpecificOutput.additional
 
 * ``SessionStart`` -> ``session-start``; ``UserPromptSubmit`` (``prompt``) ->
   ``user-prompt-submit``; both hand their context back;
-* ``PostToolUse`` (``tool_name``, ``tool_response``) -> ``post-tool-use``, or
-  ``post-tool-use-failure`` when the response reports a non-zero ``exit_code`` or an
-  ``error`` (Codex CLI has no failure event);
+* ``PostToolUse`` (``tool_name``, ``tool_use_id``) -> ``post-tool-use``, or
+  ``post-tool-use-failure`` when the call failed. Codex CLI has no failure event, and
+  for a shell command (``Bash``) its ``tool_response`` is the output text alone, with
+  no exit code (0.169.0). The exit code is in the session's transcript
+  (``transcript_path``): the ``item_completed`` event of that call, written before the
+  hook runs, carries ``exit_code`` and ``status``. The hook reads the transcript's last
+  :data:`TRANSCRIPT_TAIL_BYTES` for it (a call not found there counts as a success);
+  a ``tool_response`` object with an ``exit_code`` or ``error`` is read directly;
 * ``PermissionRequest`` -> ``permission-request``; ``Stop`` -> ``stop``;
   ``SessionEnd`` -> ``session-end`` (0.169.0 has it, besides the six events first
   documented; an interrupted turn gets no ``Stop`` and is closed as failed by the next
@@ -30,6 +35,34 @@ EVENTS = {
     "Stop": "stop",
     "SessionEnd": "session-end",
 }
+
+
+TRANSCRIPT_TAIL_BYTES = 256 * 1024
+"""Enough for the last few events of a turn; a whole transcript can be megabytes."""
+
+
+def transcript_failure(path: str | None, call_id: str | None) -> bool:
+    """Whether the transcript at ``path`` says the call ``call_id`` failed (see the module docstring)."""
+    import os
+
+    if not path or not call_id or not os.path.isfile(path):
+        return False
+    with open(path, "rb") as fh:
+        size = fh.seek(0, os.SEEK_END)
+        fh.seek(max(size - TRANSCRIPT_TAIL_BYTES, 0))
+        tail = fh.read()
+    needle = f'"id":"{call_id}"'.encode()
+    for line in reversed(tail.split(b"\n")):
+        if needle in line and b'"item_completed"' in line:
+            from artibot.store import hookio
+
+            try:
+                item = hookio.loads(line)["payload"]["item"]
+            except (ValueError, KeyError, TypeError):
+                return False
+            code = item.get("exit_code")
+            return (isinstance(code, int) and code != 0) or item.get("status") == "failed"
+    return False
 
 
 def tool_failed(response: object) -> bool:
@@ -60,7 +93,8 @@ def translate(event: str, payload: dict) -> tuple[str, dict] | None:
         fields["prompt"] = payload.get("prompt")
     elif event in ("PostToolUse", "PermissionRequest"):
         fields["tool_name"] = text_field(payload, "tool_name")
-        if event == "PostToolUse" and tool_failed(payload.get("tool_response")):
+        if event == "PostToolUse" and (tool_failed(payload.get("tool_response")) or transcript_failure(
+                text_field(payload, "transcript_path"), text_field(payload, "tool_use_id"))):
             handler = "post-tool-use-failure"
     return handler, fields
 

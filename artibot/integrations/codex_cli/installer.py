@@ -2,8 +2,9 @@
 
 User scope ``$CODEX_HOME/hooks.json`` (``~/.codex``), project scope
 ``<project>/.codex/hooks.json``. The format is Claude Code's (matcher groups, timeouts
-in seconds). Codex CLI runs a hook it does not manage only once the user trusted it
-(``/hooks`` in the TUI): installing cannot do that for them.
+in seconds). Hooks are on by default in Codex CLI 0.169.0, but it runs a hook it does not
+manage only once the user has reviewed and trusted it (``/hooks`` in the TUI; ``codex
+--dangerously-bypass-hook-trust`` skips that for one run): installing cannot do that for them.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ HOOKS = (
     Hook("PostToolUse", 5),
     Hook("PermissionRequest", 5),
     Hook("Stop", 10),
-    Hook("SessionEnd", 5),
+    Hook("SessionEnd", 3),  # Codex CLI clamps a SessionEnd hook to 3 s
 )
 
 
