@@ -10,11 +10,15 @@ from artibot.errors import InvalidInput
 from artibot.integrations.adapter import AGENTS
 
 
-def hook_file(agent: str, project_dir: Path):
-    """The client's :class:`~artibot.integrations.hook_files.HookFile`."""
+def hook_file(agent: str, project_dir: Path, models: list[str] | None = None):
+    """The client's :class:`~artibot.integrations.hook_files.HookFile` (``models``: Gemini CLI's ``--model``)."""
     if agent == "gemini-cli":
-        from artibot.integrations.gemini_cli.installer import hook_file as make
-    elif agent == "codex-cli":
+        from artibot.integrations.gemini_cli.installer import hook_file as make_gemini, parse_models
+
+        return make_gemini(agent_user_dir(agent), project_dir, parse_models(models))
+    if models:
+        raise InvalidInput(f"--model is for gemini-cli; in {agent} the route is context only")
+    if agent == "codex-cli":
         from artibot.integrations.codex_cli.installer import hook_file as make
     elif agent == "cursor":
         from artibot.integrations.cursor.installer import hook_file as make
@@ -23,7 +27,8 @@ def hook_file(agent: str, project_dir: Path):
     return make(agent_user_dir(agent), project_dir)
 
 
-def run_agent_plan(agent: str, scope: str, dry_run: bool, *, install: bool, gateway_port: int | None) -> None:
+def run_agent_plan(agent: str, scope: str, dry_run: bool, *, install: bool, gateway_port: int | None,
+                   models: list[str] | None = None) -> None:
     from artibot.integrations import hook_files
     from artibot.integrations.claude_code.installer import apply
     from artibot.integrations.claude_code.templates import hook_prefix
@@ -31,7 +36,7 @@ def run_agent_plan(agent: str, scope: str, dry_run: bool, *, install: bool, gate
     if gateway_port is not None:
         raise InvalidInput(f"--gateway is for claude-code; {agent} takes the route as context only")
     project = claude_project_dir() or Path.cwd()
-    spec = hook_file(agent, project)
+    spec = hook_file(agent, project, models if install else None)
     plan = hook_files.plan(spec, scope, hook_prefix(sys.executable), install=install, project_dir=project)
     # Plain print, not the console, as for claude-code: paths must not wrap.
     for line in plan.summary():

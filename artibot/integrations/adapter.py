@@ -64,14 +64,22 @@ def number_field(payload: dict, name: str) -> float | None:
 
 
 def run(agent: str, event: str, payload: dict, call: HookCall) -> dict | None:
-    """The client's hook output for ``payload`` (None: print nothing); the handler's work done."""
-    from artibot.integrations.claude_code.handlers import HANDLERS
+    """The client's hook output for ``payload`` (None: print nothing); the handler's work done.
 
+    A handler is Claude Code's (:data:`~.claude_code.handlers.HANDLERS`) unless the
+    client's module has its own of that name (``OWN_HANDLERS``: what only that client
+    can do, such as Gemini CLI's model per route).
+    """
     events = events_module(agent)
     translated = events.translate(event, payload)
     if translated is None:
         return events.render(event, None)
     handler, call.payload = translated
+    own = getattr(events, "OWN_HANDLERS", {})
+    if handler in own:
+        return events.render(event, own[handler](call))
+    from artibot.integrations.claude_code.handlers import HANDLERS
+
     return events.render(event, HANDLERS[handler](call))
 
 

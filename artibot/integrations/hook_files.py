@@ -41,6 +41,8 @@ class Hook:
     timeout: int | None = None
     """In the client's unit (Gemini CLI: milliseconds; Codex CLI: seconds); None: not written."""
     matcher: str | None = None
+    env: tuple[tuple[str, str], ...] = ()
+    """Variables the client sets for this hook (Gemini CLI's per-hook ``env``)."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,8 @@ class HookFile:
         handler["command"] = self.command(prefix, hook)
         if hook.timeout is not None:
             handler["timeout"] = hook.timeout
+        if hook.env:
+            handler["env"] = dict(hook.env)
         if not self.grouped:
             return handler
         group: dict[str, Any] = {"matcher": hook.matcher} if hook.matcher is not None else {}

@@ -115,7 +115,36 @@ def test_install_run_uninstall(binary: Path, tmp_path: Path) -> None:
         assert result["response"] == "Fixed the typo." and MODEL in json.dumps(result["stats"])
         [record] = world.wait_for_records(1)
         assert (record["agent"], record["outcome"], record["closed_by"]) == ("gemini-cli", "success", "session-end")
+        # -p puts SessionStart's context into the prompt; only what the user typed is routed and kept
+        assert record["input"] == SIMPLE and record["routed_to"] == "system1"
         world.artibot("uninstall", "gemini-cli")
         assert world.settings.read_bytes() == before
         assert json.loads(before) == USER_SETTINGS
         assert not list(world.settings.parent.glob("*artibot*"))
+
+
+HARD = ("#sc:plain migrate the billing service from REST to gRPC across the backend, the React frontend and the "
+        "Postgres schema, step by step, then add integration tests and a rollback plan")
+
+
+def test_before_model_applies_the_routes_model(binary: Path, tmp_path: Path) -> None:
+    """Opt-in (--model): each request of a routed turn goes to its route's model, the rest is untouched."""
+    with GeminiWorld(tmp_path, binary, SCENARIOS) as world:
+        world.data.mkdir()  # each prompt's greedy route: no exploration
+        (world.data / "artibot.config.json").write_text(
+            '{"cognitive": {"router": {"exploration": 0, "domainExploration": 0}}}')
+        world.artibot("install", "gemini-cli", "--model", "system1=gemini-2.5-flash-lite",
+                      "--model", "system2=gemini-2.5-pro")
+        world.add_capture_hook()
+        world.run(SIMPLE)
+        world.run(HARD)
+        models = [model for model, name, request in world.api.main_requests()]
+        assert models == ["gemini-2.5-flash-lite", "gemini-2.5-pro"], (models, world.experiences())
+        assert [p["llm_request"]["model"] for p in world.payloads("BeforeModel")] == [MODEL, MODEL]
+        records = world.wait_for_records(2)
+        assert sorted(r["routed_to"] for r in records) == ["system1", "system2"]
+        world.artibot("install", "gemini-cli")  # without --model: the BeforeModel hook goes
+        assert "BeforeModel" not in json.dumps(
+            [g for e, g in json.loads(world.settings.read_text())["hooks"].items() if e != "BeforeModel"])
+        hooks = json.loads(world.settings.read_text())["hooks"]
+        assert all("artibot" not in json.dumps(g) for g in hooks.get("BeforeModel", []))

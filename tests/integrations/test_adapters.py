@@ -250,3 +250,26 @@ def test_codex_reads_a_shell_commands_exit_code_from_the_transcript(tmp_path: Pa
     assert handler == ("post-tool-use-failure" if failed else "post-tool-use")
     assert events.translate("PostToolUse", {**payload, "tool_use_id": "call_9"})[0] == "post-tool-use"
     assert events.translate("PostToolUse", {**payload, "transcript_path": str(tmp_path / "gone")})[0] == "post-tool-use"
+
+
+def test_gemini_before_model_names_the_routes_model(monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str], home: Home) -> None:
+    hook = Hook("gemini-cli", monkeypatch, capsys)
+    before_model = ("BeforeModel", {**_gemini_base("BeforeModel"),
+                                    "llm_request": {"model": "gemini-2.5-flash", "messages": [], "config": {}}})
+    monkeypatch.setenv("ARTIBOT_SYSTEM1_MODEL", "gemini-2.5-flash-lite")
+    assert hook(before_model) is None  # no routed turn yet: the request is left alone
+    hook(hook.client.prompt(SIMPLE, 1))
+    assert hook(before_model) == {"hookSpecificOutput": {"hookEventName": "BeforeModel",
+                                                         "llm_request": {"model": "gemini-2.5-flash-lite"}}}
+    monkeypatch.delenv("ARTIBOT_SYSTEM1_MODEL")
+    assert hook(before_model) is None  # no model for this route
+
+
+def test_gemini_session_context_in_a_p_prompt_is_not_the_users(monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str], home: Home) -> None:
+    """``gemini -p`` prepends SessionStart's context to the prompt it hands BeforeAgent."""
+    hook = Hook("gemini-cli", monkeypatch, capsys)
+    event, payload = hook.client.prompt(SIMPLE, 1)
+    hook((event, {**payload, "prompt": f"<hook_context>artibot routes each prompt…</hook_context>\n\n{SIMPLE}"}))
+    assert SpoolView(home, SID).read()["turn"]["input"] == SIMPLE

@@ -131,3 +131,22 @@ def test_the_cli_installs_where_the_client_reads(tmp_path: Path) -> None:
     refused = subprocess.run([sys.executable, "-m", "artibot", "install", "cursor", "--gateway"], env=env,
                              cwd=tmp_path, capture_output=True, text=True)
     assert refused.returncode != 0 and "claude-code" in refused.stdout + refused.stderr
+
+
+def test_gemini_model_per_route_is_opt_in_and_removable(tmp_path: Path) -> None:
+    from artibot.integrations.gemini_cli.installer import parse_models
+
+    (tmp_path / "project").mkdir()
+    models = parse_models(["system2=gemini-2.5-pro", "system1=gemini-2.5-flash-lite"])
+    with_models = gemini_file(tmp_path / "user", tmp_path / "project", models)
+    _run(with_models, "user", install=True)
+    [group] = json.loads(with_models.user_path.read_text())["hooks"]["BeforeModel"]
+    assert group["hooks"][0]["env"] == {"ARTIBOT_SYSTEM1_MODEL": "gemini-2.5-flash-lite",
+                                        "ARTIBOT_SYSTEM2_MODEL": "gemini-2.5-pro"}
+    _run(gemini_file(tmp_path / "user", tmp_path / "project"), "user", install=True)  # again, without --model
+    assert "BeforeModel" not in json.loads(with_models.user_path.read_text())["hooks"]
+    _run(with_models, "user", install=False)
+    assert _files(tmp_path) == {}
+    for bad in (["system3=x"], ["system1="], ["system1=two words"]):
+        with pytest.raises(InvalidInput):
+            parse_models(bad)
