@@ -18,6 +18,7 @@ Targets (as for Claude Code): the prompt hook <= 3x, tool hooks <= 2x the bare i
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import random
@@ -58,8 +59,7 @@ def commands(agent: str, tmp: Path) -> dict[str, str]:
         prefix = hook_prefix(sys.executable)
         return {e: f"{prefix} hook {e}" for e in ("session-start", "user-prompt-submit", "post-tool-use", "stop",
                                                    "session-end")}
-    spec = hook_file(agent, tmp)
-    spec = hook_files.HookFile(**{**spec.__dict__, "user_path": tmp / agent / "hooks.json"})
+    spec = dataclasses.replace(hook_file(agent, tmp), user_path=tmp / agent / "hooks.json")
     plan = hook_files.plan(spec, "user", hook_prefix(sys.executable), install=True)
     doc = json.loads(plan.changes[0].after)
     out = {}
@@ -82,34 +82,37 @@ def transcript(tmp: Path) -> Path:
     return path
 
 
-def moments(agent: str, sid: str, turn: str, prompt: str, rollout: Path) -> list[tuple[str, dict, bool]]:
-    """``(event, payload, measured)`` for one turn of ``agent``."""
+def moments(agent: str, sid: str, turn: str, prompt: str, rollout: Path) -> list[tuple[str, dict, str]]:
+    """``(event, payload, label in the table)`` for one turn of ``agent``."""
     if agent == "claude-code":
         base = {"session_id": sid, "prompt_id": turn, "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp/p"}
-        return [("user-prompt-submit", {**base, "prompt": prompt}, True),
-                ("post-tool-use", {**base, "tool_name": "Bash", "tool_input": {}, "tool_response": {}}, True),
-                ("stop", {**base, "stop_hook_active": False}, True)]
+        return [("user-prompt-submit", {**base, "prompt": prompt}, "user-prompt-submit"),
+                ("post-tool-use", {**base, "tool_name": "Bash", "tool_input": {}, "tool_response": {}}, "post-tool-use"),
+                ("stop", {**base, "stop_hook_active": False}, "stop")]
     if agent == "gemini-cli":
         base = {"session_id": sid, "transcript_path": "/tmp/t.json", "cwd": "/tmp/p", "timestamp": "2026-11-25T00:00:00Z"}
         shell = {"tool_name": "run_shell_command", "tool_input": {"command": "make"}}
-        return [("BeforeAgent", {**base, "prompt": prompt}, True),
-                ("AfterTool", {**base, **shell, "tool_response": {"llmContent": "Output: ok"}}, True),
-                ("AfterTool", {**base, **shell, "tool_response": {"llmContent": "Output: x\nExit Code: 1"}}, True),
-                ("AfterAgent", {**base, "prompt": prompt, "prompt_response": "done", "stop_hook_active": False}, True)]
+        return [("BeforeAgent", {**base, "prompt": prompt}, "BeforeAgent"),
+                ("AfterTool", {**base, **shell, "tool_response": {"llmContent": "Output: ok"}}, "AfterTool (ok)"),
+                ("AfterTool", {**base, **shell, "tool_response": {"llmContent": "Output: x\nExit Code: 1"}},
+                 "AfterTool (fails)"),
+                ("AfterAgent", {**base, "prompt": prompt, "prompt_response": "done", "stop_hook_active": False},
+                 "AfterAgent")]
     if agent == "codex-cli":
         base = {"session_id": sid, "turn_id": turn, "transcript_path": str(rollout), "cwd": "/tmp/p",
                 "model": "gpt-5.1-codex", "permission_mode": "default"}
         shell = {"tool_name": "Bash", "tool_input": {"command": "make"}, "tool_response": "x\n"}
-        return [("UserPromptSubmit", {**base, "prompt": prompt}, True),
-                ("PostToolUse", {**base, **shell, "tool_use_id": "call_ok"}, True),
-                ("PostToolUse", {**base, **shell, "tool_use_id": "call_fail"}, True),
-                ("Stop", {**base, "stop_hook_active": False, "last_assistant_message": "done"}, True)]
+        return [("UserPromptSubmit", {**base, "prompt": prompt}, "UserPromptSubmit"),
+                ("PostToolUse", {**base, **shell, "tool_use_id": "call_ok"}, "PostToolUse (ok)"),
+                ("PostToolUse", {**base, **shell, "tool_use_id": "call_fail"}, "PostToolUse (fails)"),
+                ("Stop", {**base, "stop_hook_active": False, "last_assistant_message": "done"}, "Stop")]
     base = {"conversation_id": sid, "generation_id": turn, "workspace_roots": ["/tmp/p"], "cursor_version": "2.0.77"}
-    return [("beforeSubmitPrompt", {**base, "prompt": prompt, "attachments": []}, True),
-            ("postToolUse", {**base, "tool_name": "Shell", "tool_input": {}, "tool_output": "ok", "duration": 5}, True),
+    return [("beforeSubmitPrompt", {**base, "prompt": prompt, "attachments": []}, "beforeSubmitPrompt"),
+            ("postToolUse", {**base, "tool_name": "Shell", "tool_input": {}, "tool_output": "ok", "duration": 5},
+             "postToolUse"),
             ("postToolUseFailure", {**base, "tool_name": "Shell", "tool_input": {}, "error_message": "exit 1",
-                                    "failure_type": "error", "duration": 5}, True),
-            ("stop", {**base, "status": "completed", "loop_count": 0}, True)]
+                                    "failure_type": "error", "duration": 5}, "postToolUseFailure"),
+            ("stop", {**base, "status": "completed", "loop_count": 0}, "stop")]
 
 
 def bench(args: argparse.Namespace, tmp: Path) -> dict[str, dict[str, list[float]]]:
@@ -133,12 +136,10 @@ def bench(args: argparse.Namespace, tmp: Path) -> dict[str, dict[str, list[float
             ids = {"session_id": sid, "conversation_id": sid, "cwd": "/tmp/p"}
             run(["sh", "-c", registered[start_event]], json.dumps({**ids, "source": "startup"}).encode(), env, tmp)
             for turn in range(2):
-                for event, payload, timed in moments(agent, sid, f"t{i}-{turn}", rng.choice(PROMPTS), rollout):
+                for event, payload, label in moments(agent, sid, f"t{i}-{turn}", rng.choice(PROMPTS), rollout):
                     ms_bare, _ = run(bare, b"", env, tmp)
                     ms, _ = run(["sh", "-c", registered[event]], json.dumps(payload).encode(), env, tmp)
-                    if measured and timed:
-                        label = event if event not in TOOL_EVENTS[agent] or agent in ("cursor", "claude-code") else (
-                            f"{event} ({'fails' if 'fail' in json.dumps(payload) or 'Exit Code: 1' in json.dumps(payload) else 'ok'})")
+                    if measured:
                         times.setdefault(label, []).append(ms)
                         times.setdefault("python -c pass (sh -c)", []).append(ms_bare)
             run(["sh", "-c", registered[end_event]], json.dumps({**ids, "reason": "exit"}).encode(), env, tmp)

@@ -157,6 +157,33 @@ def _read(path: str) -> bytes | None:
         os.close(fd)
 
 
+def read_tail(path: str, size: int) -> bytes | None:
+    """The last ``size`` bytes of the regular file at ``path`` (a client's transcript), or None.
+
+    Not a symbolic link, not a missing or unreadable file: a hook reads another
+    program's file only if it is plainly there.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
+    except OSError:
+        return None
+    try:
+        end = os.fstat(fd).st_size
+        os.lseek(fd, max(end - size, 0), os.SEEK_SET)
+        chunks, left = [], min(size, end)
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 16))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
 def _write_atomic(path: str, data: bytes) -> None:
     tmp = f"{os.path.dirname(path)}/.{os.path.basename(path)}.{os.getpid()}.{time.monotonic_ns()}.tmp"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, FILE_MODE)

@@ -107,6 +107,7 @@ def test_install_exec_uninstall_and_hook_trust(binary: Path, tmp_path: Path) -> 
         world.exec(SIMPLE, "--skip-git-repo-check", *FLAGS)
         [record] = world.wait_for_records(1)
         assert (record["agent"], record["outcome"], record["closed_by"]) == ("codex-cli", "success", "session-end")
+        assert record["input"] == SIMPLE and record["routed_to"] == "system1"
         world.artibot("uninstall", "codex-cli")
         assert not world.hooks.exists() and not list(world.codex_home.glob("*artibot*"))
         assert world.refused_in_clear() == [], world.api.refused

@@ -43,19 +43,14 @@ TRANSCRIPT_TAIL_BYTES = 256 * 1024
 
 def transcript_failure(path: str | None, call_id: str | None) -> bool:
     """Whether the transcript at ``path`` says the call ``call_id`` failed (see the module docstring)."""
-    import os
+    from artibot.store import hookio
 
-    if not path or not call_id or not os.path.isfile(path):
+    tail = hookio.read_tail(path, TRANSCRIPT_TAIL_BYTES) if path and call_id else None
+    if not tail:
         return False
-    with open(path, "rb") as fh:
-        size = fh.seek(0, os.SEEK_END)
-        fh.seek(max(size - TRANSCRIPT_TAIL_BYTES, 0))
-        tail = fh.read()
     needle = f'"id":"{call_id}"'.encode()
     for line in reversed(tail.split(b"\n")):
         if needle in line and b'"item_completed"' in line:
-            from artibot.store import hookio
-
             try:
                 item = hookio.loads(line)["payload"]["item"]
             except (ValueError, KeyError, TypeError):
