@@ -454,3 +454,15 @@ def load_domain_keywords() -> dict[str, list[str]]:
             raise ConfigError([f"shipped domain table is unreadable ({exc})"], path) from exc
         _DOMAINS_CACHE = domains
     return _DOMAINS_CACHE
+
+
+def agent_user_dir(agent: str) -> Path:
+    """Where a client other than Claude Code keeps its user settings.
+
+    ``~/.gemini`` (Gemini CLI), ``$CODEX_HOME`` or ``~/.codex`` (Codex CLI, which reads
+    the variable itself), ``~/.cursor`` (Cursor).
+    """
+    if agent == "codex-cli" and os.environ.get("CODEX_HOME"):
+        return Path(os.environ["CODEX_HOME"]).expanduser()
+    folder = {"gemini-cli": ".gemini", "codex-cli": ".codex", "cursor": ".cursor"}[agent]
+    return Path("~").expanduser() / folder

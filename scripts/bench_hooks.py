@@ -59,6 +59,8 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=0, help="seeds the prompts and tools")
     parser.add_argument("--warmup", type=int, default=3, help="unmeasured sessions first (page cache, .pyc)")
     parser.add_argument("--no-extras", action="store_true", help="skip the huge prompt and the transcript tail")
+    parser.add_argument("--agents", action="store_true",
+                        help="then the same for Gemini CLI, Codex CLI and Cursor (scripts/bench_agent_hooks.py)")
     return parser.parse_args()
 
 
@@ -230,6 +232,11 @@ def main() -> None:
         print("Reading the transcript tail at Stop (a python process that reads and scans the last N bytes):")
         for label, value in tail:
             print(f"  {label:<16} {value:7.1f} ms  {value / base:5.2f}x bare")
+    if args.agents:
+        import bench_agent_hooks
+
+        print()
+        bench_agent_hooks.main(argparse.Namespace(runs=args.runs, seed=args.seed, warmup=args.warmup))
 
 
 if __name__ == "__main__":

@@ -36,9 +36,17 @@ def _plan(scope: str, install: bool, gateway_port: int | None = None):
     return installer, installer.plan_uninstall(scope, **kwargs)
 
 
-def _run_plan(target: str, scope: str, dry_run: bool, install: bool, gateway_port: int | None = None) -> None:
+def _run_plan(target: str, scope: str, dry_run: bool, install: bool, gateway_port: int | None = None,
+              models: list[str] | None = None) -> None:
+    if target in ("gemini-cli", "codex-cli", "cursor"):
+        from artibot.cli.cmd_agents import run_agent_plan
+
+        return run_agent_plan(target, scope, dry_run, install=install, gateway_port=gateway_port, models=models)
+    if models:
+        raise InvalidInput("--model is for gemini-cli; claude-code takes its models from gateway.profiles")
     if target != "claude-code":
-        raise InvalidInput(f"unknown target {target!r}: artibot installs into 'claude-code'")
+        raise InvalidInput(f"unknown target {target!r}: artibot installs into claude-code, gemini-cli, "
+                           "codex-cli or cursor")
     installer, plan = _plan(scope, install, gateway_port)
     # Plain print, not the console: file paths must not be wrapped at 80 columns (or read
     # as markup) when the output is piped or read by Claude.
@@ -79,7 +87,7 @@ def _print_data_home() -> None:
 def register(app: typer.Typer) -> None:
     @app.command("install")
     def install_cmd(
-        target: str = typer.Argument(..., help="claude-code"),
+        target: str = typer.Argument(..., help="claude-code, gemini-cli, codex-cli or cursor"),
         scope: str = typer.Option("user", "--scope", help="user, project or local."),
         dry_run: bool = typer.Option(False, "--dry-run", help="Show the changes; write nothing."),
         gateway: Optional[bool] = typer.Option(
@@ -88,6 +96,8 @@ def register(app: typer.Typer) -> None:
                  "turn's effort (and model); --no-gateway stops it. Default: leave as it is."),
         port: Optional[int] = typer.Option(None, "--port", min=1, max=65535,
                                            help="The gateway's port (default: gateway.server.port)."),
+        models: Optional[List[str]] = typer.Option(
+            None, "--model", help="gemini-cli: ROUTE=MODEL (system1 or system2), the model a route's requests use."),
     ) -> None:
         """Register artibot's hooks and the /learn command."""
         gateway_port = None
@@ -95,11 +105,11 @@ def register(app: typer.Typer) -> None:
             gateway_port = port or load_settings(None).gateway_server.port
         elif gateway is False:
             gateway_port = 0
-        _run_plan(target, scope, dry_run, install=True, gateway_port=gateway_port)
+        _run_plan(target, scope, dry_run, install=True, gateway_port=gateway_port, models=models)
 
     @app.command("uninstall")
     def uninstall_cmd(
-        target: str = typer.Argument(..., help="claude-code"),
+        target: str = typer.Argument(..., help="claude-code, gemini-cli, codex-cli or cursor"),
         scope: str = typer.Option("user", "--scope", help="user, project or local."),
         dry_run: bool = typer.Option(False, "--dry-run"),
     ) -> None:

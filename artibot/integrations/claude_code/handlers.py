@@ -196,7 +196,8 @@ def user_prompt_submit(call) -> dict | None:
             "interrupted", "no Stop before the next prompt: the user interrupted the turn")
         settle(call, doc, closed_by=closed_by, judgement=judgement if done else None, open_turn=cut)
         if fields is not None:
-            doc["turn"] = turns.open_turn(fields, text, now=call.now, prompt_id=prompt_id, turn_id=_new_id(call.now))
+            doc["turn"] = turns.open_turn(fields, text, now=call.now, prompt_id=prompt_id, turn_id=_new_id(call.now),
+                                          agent=getattr(call, "agent", None))
     _note_quarantine(call, spool)
     if fields is None:
         return None

@@ -40,6 +40,8 @@ class HookCall:
         self.now = 0
         self.secret: str | None = None
         """The prompt text, kept out of every log line."""
+        self.agent = "claude-code"
+        """The client that ran the hook (another client's adapter sets its own name)."""
 
     @property
     def session_id(self) -> str | None:

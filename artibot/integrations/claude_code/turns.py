@@ -67,17 +67,20 @@ MAX_TOOL_NAMES = 32
 
 DECISION_FIELDS = ("system", "complexity", "domain", "pattern", "confidence", "threshold", "propensity", "reason")
 
+DEFAULT_AGENT = "claude-code"
+"""The client a turn came from when it names none (every turn before other clients had hooks)."""
+
 Turn = dict  # a plain JSON object (kept in the spool between hook processes)
 
 
 def open_turn(decision: Mapping[str, Any], text: str, *, now: int, prompt_id: str | None = None,
-              turn_id: str | None = None) -> Turn:
+              turn_id: str | None = None, agent: str | None = None) -> Turn:
     """A new turn for a routed prompt. ``text`` must already be anonymized.
 
     ``turn_id`` becomes the experience record's id: fixed when the turn opens, so a
     hand-over to the log that a crash makes run twice stores the record once.
     """
-    return {
+    turn = {
         "id": turn_id,
         "decision": {k: decision.get(k) for k in DECISION_FIELDS},
         "input": text,
@@ -92,6 +95,9 @@ def open_turn(decision: Mapping[str, Any], text: str, *, now: int, prompt_id: st
         "tool_duration_ms": 0,
         "awaiting_permission": [],
     }
+    if agent and agent != DEFAULT_AGENT:  # kept in the turn: another session's hook may close it
+        turn["agent"] = agent
+    return turn
 
 
 def add_tool(turn: Turn, *, tool: str | None, failed: bool, interrupted: bool,
@@ -212,6 +218,7 @@ def experience(turn: Turn, *, outcome: str, reason: str, now: int, session_id: s
     ``session-end``, ``timeout``, ``stale-session``).
     """
     decision = turn.get("decision") or {}
+    agent = turn.get("agent") or DEFAULT_AGENT
     start = int(turn.get("started_ms", now))
     stopped = turn.get("stopped_ms")
     end = int(stopped) if isinstance(stopped, int) else int(turn.get("last_ms", start))
@@ -230,7 +237,8 @@ def experience(turn: Turn, *, outcome: str, reason: str, now: int, session_id: s
         "pattern": decision.get("pattern"),
         "threshold": decision.get("threshold"),
         "propensity": decision.get("propensity"),
-        "source": "claude-code",
+        "source": agent,  # the name earlier records carry; same value as ``agent``
+        "agent": agent,
         "tools": int(turn.get("tools", 0)),
         "tool_failures": int(turn.get("tool_failures", 0)),
         "closed_by": closed_by,

@@ -1,0 +1,101 @@
+"""Codex CLI's hook events onto the shared turn model (the hook schemas inside Codex CLI 0.169.0).
+
+Codex CLI's hooks take Claude Code's shape: ``session_id``, ``turn_id`` (artibot's
+prompt id), ``cwd``, ``model``, ``hook_event_name``, ``transcript_path``; its output
+for ``SessionStart`` and ``UserPromptSubmit`` is ``hookSpecificOutput.additionalContext``.
+
+* ``SessionStart`` -> ``session-start``; ``UserPromptSubmit`` (``prompt``) ->
+  ``user-prompt-submit``; both hand their context back;
+* ``PostToolUse`` (``tool_name``, ``tool_use_id``) -> ``post-tool-use``, or
+  ``post-tool-use-failure`` when the call failed. Codex CLI has no failure event, and
+  for a shell command (``Bash``) its ``tool_response`` is the output text alone, with
+  no exit code (0.169.0). The exit code is in the session's transcript
+  (``transcript_path``): the ``item_completed`` event of that call, written before the
+  hook runs, carries ``exit_code`` and ``status``. The hook reads the transcript's last
+  :data:`TRANSCRIPT_TAIL_BYTES` for it (a call not found there counts as a success);
+  a ``tool_response`` object with an ``exit_code`` or ``error`` is read directly;
+* ``PermissionRequest`` -> ``permission-request``; ``Stop`` -> ``stop``;
+  ``SessionEnd`` -> ``session-end`` (0.169.0 has it, besides the six events first
+  documented; an interrupted turn gets no ``Stop`` and is closed as failed by the next
+  prompt, as in Claude Code).
+
+A prompt or tool call with an ``agent_id`` is a sub-agent's: its prompt is harness
+input (never the user's), its tool calls count in the sub-agent's own turn only.
+"""
+
+from __future__ import annotations
+
+from artibot.integrations.adapter import context_of, text_field
+
+EVENTS = {
+    "SessionStart": "session-start",
+    "UserPromptSubmit": "user-prompt-submit",
+    "PostToolUse": "post-tool-use",
+    "PermissionRequest": "permission-request",
+    "Stop": "stop",
+    "SessionEnd": "session-end",
+}
+
+
+TRANSCRIPT_TAIL_BYTES = 256 * 1024
+"""Enough for the last few events of a turn; a whole transcript can be megabytes."""
+
+
+def transcript_failure(path: str | None, call_id: str | None) -> bool:
+    """Whether the transcript at ``path`` says the call ``call_id`` failed (see the module docstring)."""
+    from artibot.store import hookio
+
+    tail = hookio.read_tail(path, TRANSCRIPT_TAIL_BYTES) if path and call_id else None
+    if not tail:
+        return False
+    needle = f'"id":"{call_id}"'.encode()
+    for line in reversed(tail.split(b"\n")):
+        if needle in line and b'"item_completed"' in line:
+            try:
+                item = hookio.loads(line)["payload"]["item"]
+            except (ValueError, KeyError, TypeError):
+                return False
+            code = item.get("exit_code")
+            return (isinstance(code, int) and code != 0) or item.get("status") == "failed"
+    return False
+
+
+def tool_failed(response: object) -> bool:
+    """Whether a ``PostToolUse`` ``tool_response`` reports a failure.
+
+    >>> tool_failed({"exit_code": 2, "output": "boom"}), tool_failed({"exit_code": 0}), tool_failed("ok")
+    (True, False, False)
+    >>> tool_failed({"error": "timed out"})
+    True
+    """
+    if not isinstance(response, dict):
+        return False
+    code = response.get("exit_code", response.get("exitCode"))
+    if isinstance(code, int) and not isinstance(code, bool) and code != 0:
+        return True
+    return bool(response.get("error"))
+
+
+def translate(event: str, payload: dict) -> tuple[str, dict] | None:
+    fields: dict = {"session_id": text_field(payload, "session_id"), "cwd": text_field(payload, "cwd"),
+                    "prompt_id": text_field(payload, "turn_id")}
+    handler = EVENTS[event]
+    if text_field(payload, "agent_id"):
+        if event == "UserPromptSubmit":
+            return None
+        fields["agent_id"] = payload["agent_id"]
+    if event == "UserPromptSubmit":
+        fields["prompt"] = payload.get("prompt")
+    elif event in ("PostToolUse", "PermissionRequest"):
+        fields["tool_name"] = text_field(payload, "tool_name")
+        if event == "PostToolUse" and (tool_failed(payload.get("tool_response")) or transcript_failure(
+                text_field(payload, "transcript_path"), text_field(payload, "tool_use_id"))):
+            handler = "post-tool-use-failure"
+    return handler, fields
+
+
+def render(event: str, output: dict | None) -> dict | None:
+    text = context_of(output)
+    if text is None or event not in ("SessionStart", "UserPromptSubmit"):
+        return None
+    return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}

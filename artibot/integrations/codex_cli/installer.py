@@ -1,0 +1,29 @@
+"""What ``artibot install codex-cli`` registers: six hooks in Codex CLI's ``hooks.json``.
+
+User scope ``$CODEX_HOME/hooks.json`` (``~/.codex``), project scope
+``<project>/.codex/hooks.json``. The format is Claude Code's (matcher groups, timeouts
+in seconds). Hooks are on by default in Codex CLI 0.169.0, but it runs a hook it does not
+manage only once the user has reviewed and trusted it (``/hooks`` in the TUI; ``codex
+--dangerously-bypass-hook-trust`` skips that for one run): installing cannot do that for them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from artibot.integrations.hook_files import Hook, HookFile
+
+HOOKS = (
+    Hook("SessionStart", 10),
+    Hook("UserPromptSubmit", 5),
+    Hook("PostToolUse", 5),
+    Hook("PermissionRequest", 5),
+    Hook("Stop", 10),
+    Hook("SessionEnd", 3),  # Codex CLI clamps a SessionEnd hook to 3 s
+)
+
+
+def hook_file(user_dir: Path, project_dir: Path) -> HookFile:
+    return HookFile("codex-cli", "Codex CLI", user_dir / "hooks.json", project_dir / ".codex" / "hooks.json",
+                    HOOKS, grouped=True,
+                    restart_hint="start a new Codex CLI session and trust the hooks in /hooks")

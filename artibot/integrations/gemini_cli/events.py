@@ -1,0 +1,149 @@
+"""Gemini CLI's hook events onto the shared turn model (read in Gemini CLI 0.61.0's source).
+
+Every payload carries ``session_id``, ``transcript_path``, ``cwd``, ``hook_event_name``
+and ``timestamp``. What artibot reads:
+
+* ``SessionStart`` -> ``session-start``; the summary goes back as
+  ``hookSpecificOutput.additionalContext`` (Gemini CLI puts it before the first prompt);
+* ``BeforeAgent`` (``prompt``) -> ``user-prompt-submit``; the route goes back as
+  ``hookSpecificOutput.additionalContext``, which Gemini CLI appends to that prompt.
+  In a ``gemini -p`` run Gemini CLI puts the ``SessionStart`` context *into* the
+  prompt, as ``<hook_context>…</hook_context>`` before the user's text, and sends that
+  to ``BeforeAgent``: nobody typed it, so it is cut off (:func:`typed`) before routing.
+  Gemini CLI sends no prompt id to hooks, so every event of the session is taken to
+  belong to the open turn;
+* ``AfterTool`` (``tool_name``, ``tool_response``) -> ``post-tool-use``, or
+  ``post-tool-use-failure`` when the tool failed: ``tool_response.error`` is set, or a
+  ``run_shell_command`` result ends in ``Exit Code: N`` with N != 0 (Gemini CLI 0.61.0
+  reports a failing command that way and sets no ``error``);
+* ``AfterAgent`` -> ``stop`` (fired once per turn, when no tool call is pending);
+* ``SessionEnd`` -> ``session-end`` (Gemini CLI does not wait for it; a turn it misses
+  is made final by the next session's start);
+* ``BeforeModel`` (``llm_request.model``; registered only when the user chose a model
+  per route, ``artibot install gemini-cli --model system1=… --model system2=…``): the
+  open turn's route picks the model from the hook's environment
+  (:data:`MODEL_ENV`, set in the hook's ``env`` in ``settings.json``) and the hook
+  answers ``hookSpecificOutput.llm_request.model``, which Gemini CLI uses for that
+  request. A request outside a routed turn, or a route with no model, is left as it is.
+
+The hook JSON for ``BeforeAgent`` and ``SessionStart`` has Claude Code's shape, with
+Gemini CLI's event name in ``hookEventName``.
+"""
+
+from __future__ import annotations
+
+from artibot.integrations.adapter import context_of, text_field
+
+EVENTS = {
+    "BeforeModel": "apply-profile",
+    "SessionStart": "session-start",
+    "BeforeAgent": "user-prompt-submit",
+    "AfterTool": "post-tool-use",
+    "AfterAgent": "stop",
+    "SessionEnd": "session-end",
+}
+
+MODEL_ENV = {"system1": "ARTIBOT_SYSTEM1_MODEL", "system2": "ARTIBOT_SYSTEM2_MODEL"}
+"""The variables the ``BeforeModel`` hook entry sets (in its ``env``) to name a route's model."""
+
+SHELL_TOOL = "run_shell_command"
+EXIT_MARK = "Exit Code: "
+
+
+def _llm_text(response: dict) -> str:
+    content = response.get("llmContent")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(p.get("text", "") if isinstance(p, dict) else str(p) for p in content)
+    if isinstance(content, dict):
+        return str(content.get("text") or "")
+    return ""
+
+
+def tool_failed(tool: str | None, response: object) -> bool:
+    """Whether an ``AfterTool`` result is a failure (see the module docstring).
+
+    >>> tool_failed("run_shell_command", {"llmContent": "Output: x\\nExit Code: 3"})
+    True
+    >>> tool_failed("run_shell_command", {"llmContent": "Output: Exit Code: 0"})
+    False
+    >>> tool_failed("read_file", {"llmContent": "...", "error": {"message": "no such file"}})
+    True
+    """
+    if not isinstance(response, dict):
+        return False
+    if response.get("error"):
+        return True
+    if tool != SHELL_TOOL:
+        return False
+    text = _llm_text(response)
+    at = text.rfind(EXIT_MARK)
+    if at < 0 or (at > 0 and text[at - 1] != "\n"):
+        return False
+    code = text[at + len(EXIT_MARK):].split(None, 1)
+    return bool(code) and code[0].lstrip("-").isdigit() and int(code[0]) != 0
+
+
+HOOK_CONTEXT = ("<hook_context>", "</hook_context>")
+
+
+def typed(prompt: object) -> object:
+    """The prompt without the hooks' context Gemini CLI puts before it.
+
+    >>> typed("<hook_context>artibot routes each prompt…</hook_context>\\n\\nfix the typo")
+    'fix the typo'
+    >>> typed("fix <hook_context> in the parser")
+    'fix <hook_context> in the parser'
+    """
+    if not isinstance(prompt, str):
+        return prompt
+    opening, closing = HOOK_CONTEXT
+    text = prompt
+    while text.startswith(opening) and closing in text:
+        text = text[text.index(closing) + len(closing):].lstrip("\n")
+    return text
+
+
+def translate(event: str, payload: dict) -> tuple[str, dict] | None:
+    fields = {"session_id": text_field(payload, "session_id"), "cwd": text_field(payload, "cwd")}
+    handler = EVENTS[event]
+    if event == "BeforeAgent":
+        fields["prompt"] = typed(payload.get("prompt"))
+    elif event == "BeforeModel":
+        request = payload.get("llm_request")
+        fields["model"] = request.get("model") if isinstance(request, dict) else None
+    elif event == "AfterTool":
+        tool = text_field(payload, "tool_name")
+        fields["tool_name"] = tool
+        if tool_failed(tool, payload.get("tool_response")):
+            handler = "post-tool-use-failure"
+    return handler, fields
+
+
+def apply_profile(call) -> dict | None:
+    """``{"model": …}`` for the open turn's route, or None (no routed turn, no model for its route)."""
+    import os
+
+    from artibot.store import hookio
+
+    doc = hookio.Spool(call.root, call.session_id).read()
+    turn = doc.get("turn") if isinstance(doc, dict) else None
+    system = (turn.get("decision") or {}).get("system") if isinstance(turn, dict) else None
+    model = os.environ.get(MODEL_ENV.get(system, ""), "") if system else ""
+    if not model or model == call.payload.get("model"):
+        return None
+    return {"model": model}
+
+
+OWN_HANDLERS = {"apply-profile": apply_profile}
+
+
+def render(event: str, output: dict | None) -> dict | None:
+    if event == "BeforeModel":
+        model = output.get("model") if isinstance(output, dict) else None
+        return {"hookSpecificOutput": {"hookEventName": event, "llm_request": {"model": model}}} if model else None
+    text = context_of(output)
+    if text is None or event not in ("SessionStart", "BeforeAgent"):
+        return None
+    return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}

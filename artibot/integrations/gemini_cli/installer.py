@@ -1,0 +1,49 @@
+"""What ``artibot install gemini-cli`` registers: five hooks in Gemini CLI's ``settings.json``.
+
+User scope ``~/.gemini/settings.json``, project scope ``<project>/.gemini/settings.json``
+(Gemini CLI asks before it runs a project's hooks the first time, and again whenever
+one changes). Timeouts are in milliseconds, Gemini CLI's unit. Each entry has a
+``name`` (``artibot-BeforeAgent`` …) so that ``/hooks disable`` can name it.
+
+With ``models`` (``{"system1": "gemini-2.5-flash", …}``, from ``--model ROUTE=MODEL``) a
+sixth hook, ``BeforeModel``, sets each request's model from the open turn's route; the
+models ride in that entry's ``env``, where the user sees and edits them. Installing
+again without ``--model`` takes it out.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from artibot.errors import InvalidInput
+from artibot.integrations.gemini_cli.events import MODEL_ENV
+from artibot.integrations.hook_files import Hook, HookFile
+
+HOOKS = (
+    Hook("SessionStart", 10_000),
+    Hook("BeforeAgent", 5_000),
+    Hook("AfterTool", 5_000),
+    Hook("AfterAgent", 10_000),
+    Hook("SessionEnd", 5_000),
+)
+
+
+def parse_models(values: list[str] | None) -> dict[str, str]:
+    """``["system1=gemini-2.5-flash", …]`` -> ``{"system1": "gemini-2.5-flash", …}``."""
+    models: dict[str, str] = {}
+    for value in values or []:
+        route, _, model = value.partition("=")
+        if route not in MODEL_ENV or not model.strip() or any(c.isspace() for c in model.strip()):
+            raise InvalidInput(f"--model takes ROUTE=MODEL with ROUTE system1 or system2, not {value!r}")
+        models[route] = model.strip()
+    return models
+
+
+def hook_file(user_dir: Path, project_dir: Path, models: dict[str, str] | None = None) -> HookFile:
+    hooks = HOOKS
+    if models:
+        env = tuple((MODEL_ENV[route], model) for route, model in sorted(models.items()))
+        hooks = HOOKS + (Hook("BeforeModel", 5_000, env=env),)
+    return HookFile("gemini-cli", "Gemini CLI", user_dir / "settings.json", project_dir / ".gemini" / "settings.json",
+                    hooks, grouped=True, named=True,
+                    restart_hint="start a new Gemini CLI session (or run /hooks panel) to load the hooks")

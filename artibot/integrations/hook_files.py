@@ -1,0 +1,231 @@
+"""Install artibot's hooks into another client's JSON hook file, and remove them.
+
+Gemini CLI (``settings.json``), Codex CLI (``hooks.json``) and Cursor (``hooks.json``)
+each keep a ``hooks`` object mapping an event name to a list. Gemini CLI and Codex
+CLI take Claude Code's matcher groups (``{"matcher"?, "hooks": [{"type": "command",
+"command", "timeout"}]}``); Cursor takes plain entries (``{"command"}``). A
+:class:`HookFile` says which, and the rules are the Claude Code installer's (its
+:class:`~.claude_code.installer.InstallPlan`, backups and ``apply`` are used as they are):
+
+* artibot's entries go at the end of each event's list; other keys and other tools'
+  hooks keep their content and order; a second install changes nothing;
+* our entries are recognised by their command (``… hook <agent> <Event>``), so an
+  install with another interpreter replaces the old ones;
+* a file that does not parse, or whose ``hooks`` is not an object of lists, is refused;
+* uninstall removes only our entries, then whatever their removal left empty, and the
+  file itself when install created it and nothing else is left in it (keys the client
+  needs in a new file, such as Cursor's ``"version": 1``, count as ours then).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from artibot.errors import ArtibotError, IntegrationError, InvalidInput
+from artibot.integrations.claude_code.installer import (
+    BACKUP_SUFFIX, NEW_SETTINGS_MODE, Change, InstallPlan, _mode_of, _read, _real,
+)
+from artibot.integrations.claude_code.settings_merge import Style, detect_style, dump_settings, parse_settings
+from artibot.integrations.claude_code.templates import check_command_prefix
+
+SCOPES = ("user", "project")
+
+
+@dataclass(frozen=True)
+class Hook:
+    event: str
+    """The client's event name (the key under ``hooks``, and the argument of ``artibot hook AGENT``)."""
+    timeout: int | None = None
+    """In the client's unit (Gemini CLI: milliseconds; Codex CLI: seconds); None: not written."""
+    matcher: str | None = None
+    env: tuple[tuple[str, str], ...] = ()
+    """Variables the client sets for this hook (Gemini CLI's per-hook ``env``)."""
+
+
+@dataclass(frozen=True)
+class HookFile:
+    agent: str
+    """``gemini-cli``, ``codex-cli`` or ``cursor``."""
+    client: str
+    """The client's name as the user knows it (for messages)."""
+    user_path: Path
+    project_path: Path
+    hooks: tuple[Hook, ...]
+    grouped: bool
+    """Matcher groups (Gemini CLI, Codex CLI) or plain entries (Cursor)."""
+    new_file_keys: dict[str, Any] = field(default_factory=dict)
+    """Top-level keys a new file needs (Cursor: ``{"version": 1}``)."""
+    named: bool = False
+    """Give each entry a ``name`` (Gemini CLI shows and toggles hooks by name)."""
+    restart_hint: str = ""
+
+    def path(self, scope: str) -> Path:
+        if scope not in SCOPES:
+            raise InvalidInput(f"unknown scope {scope!r} for {self.agent}; use one of: {', '.join(SCOPES)}")
+        return self.user_path if scope == "user" else self.project_path
+
+    def command(self, prefix: str, hook: Hook) -> str:
+        return f"{prefix} hook {self.agent} {hook.event}"
+
+    def is_ours(self, command: object) -> bool:
+        """A command artibot installed for this client, with any interpreter or earlier prefix."""
+        return (isinstance(command, str) and "artibot" in command
+                and re.search(rf"\shook\s+{re.escape(self.agent)}\s+[A-Za-z]+\s*$", command) is not None)
+
+    def entry(self, prefix: str, hook: Hook) -> dict:
+        handler: dict[str, Any] = {}
+        if self.grouped:
+            handler["type"] = "command"
+        if self.named:
+            handler["name"] = f"artibot-{hook.event}"
+        handler["command"] = self.command(prefix, hook)
+        if hook.timeout is not None:
+            handler["timeout"] = hook.timeout
+        if hook.env:
+            handler["env"] = dict(hook.env)
+        if not self.grouped:
+            return handler
+        group: dict[str, Any] = {"matcher": hook.matcher} if hook.matcher is not None else {}
+        group["hooks"] = [handler]
+        return group
+
+
+def _check(path: Path, data: dict) -> None:
+    for event, entries in (data.get("hooks") or {}).items():
+        if not isinstance(entries, list):
+            raise IntegrationError(f"{path}: \"hooks.{event}\" must be a list, not a "
+                                   f"{type(entries).__name__}; the file was left untouched")
+
+
+def _without_ours(spec: HookFile, entries: list) -> tuple[list, int, int]:
+    """``entries`` without our handlers (a group we emptied goes), how many went, how many stayed."""
+    out, removed, kept = [], 0, 0
+    for entry in entries:
+        if not spec.grouped:
+            if isinstance(entry, dict) and spec.is_ours(entry.get("command")):
+                removed += 1
+            else:
+                out.append(entry)
+                kept += 1
+            continue
+        handlers = entry.get("hooks") if isinstance(entry, dict) else None
+        if not isinstance(handlers, list):
+            out.append(entry)
+            continue
+        keep = [h for h in handlers if not (isinstance(h, dict) and spec.is_ours(h.get("command")))]
+        removed += len(handlers) - len(keep)
+        kept += len(keep)
+        if len(keep) == len(handlers):
+            out.append(entry)
+        elif keep:
+            out.append({**entry, "hooks": keep})
+    return out, removed, kept
+
+
+def merge(spec: HookFile, data: dict, prefix: str, *, install: bool) -> tuple[dict, int, int, int]:
+    """``(new data, added, removed, kept)``; ``data`` is not mutated."""
+    wanted = {h.event: spec.entry(prefix, h) for h in spec.hooks} if install else {}
+    hooks_in = data.get("hooks") or {}
+    hooks: dict[str, list] = {}
+    added = removed = kept = 0
+    for event, entries in hooks_in.items():
+        target = wanted.pop(event, None)
+        rest, gone, stayed = _without_ours(spec, entries)
+        kept += stayed
+        if target is not None and gone == 1 and entries and entries[-1] == target and rest == entries[:-1]:
+            hooks[event] = entries  # already installed exactly as we would
+            continue
+        removed += gone
+        if target is not None:
+            rest.append(target)
+            added += 1
+        if rest or not gone:
+            hooks[event] = rest
+    for event, target in wanted.items():
+        hooks[event] = [target]
+        added += 1
+    out = dict(data)
+    if install and not data:
+        out.update(spec.new_file_keys)
+    if hooks or ("hooks" in data and not removed):
+        out["hooks"] = hooks
+    else:
+        out.pop("hooks", None)
+    return out, added, removed, kept
+
+
+def _created_by_install(spec: HookFile, path: Path, merged: dict, prefix: str) -> bool:
+    """Whether uninstall leaves only what install put in a file it created."""
+    if any(k not in spec.new_file_keys or merged[k] != spec.new_file_keys[k] for k in merged):
+        return False
+    backup = path.with_name(path.name + BACKUP_SUFFIX)
+    data = _read(backup)
+    if data is None:
+        return True
+    try:
+        before = parse_settings(backup, data)
+        stripped, _, removed, _ = merge(spec, before, prefix, install=False)
+    except ArtibotError:
+        return False
+    return bool(removed) and all(k in spec.new_file_keys for k in stripped)
+
+
+def _parses_to(path: Path, data: bytes, value: dict) -> bool:
+    try:
+        return parse_settings(path, data) == value
+    except ArtibotError:
+        return False
+
+
+def file_change(spec: HookFile, path: Path, prefix: str, *, install: bool) -> Change:
+    real = _real(path)
+    before = _read(real)
+    data = parse_settings(real, before)
+    _check(real, data)
+    merged, added, removed, kept = merge(spec, data, prefix, install=install)
+    style = detect_style(before) if before and before.strip() else Style()
+    if merged == data or (before is None and not install):
+        note = ("artibot hooks already installed" if install else "no artibot hooks found") if before is not None \
+            else "no hook file"
+        return Change(real, "unchanged", before, before, None, note)
+    after = dump_settings(merged, style)
+    others = f"({kept} other hook{'' if kept == 1 else 's'} kept)"
+    if install:
+        note = f"add {added} artibot hooks" + (f", replacing {removed} from an earlier install" if removed else "")
+        backup = real.with_name(real.name + BACKUP_SUFFIX) if before is not None else None
+        return Change(real, "create" if before is None else "update", before, after, backup, f"{note} {others}",
+                      _mode_of(real, NEW_SETTINGS_MODE))
+    note = f"remove {removed} artibot hooks {others}"
+    old_backup = real.with_name(real.name + BACKUP_SUFFIX)
+    cleanup = (old_backup,) if _read(old_backup) is not None else ()
+    if _created_by_install(spec, real, merged, prefix):
+        return Change(real, "remove", before, None, None, note + "; nothing else in it, artibot created it",
+                      cleanup=cleanup)
+    saved = _read(old_backup)
+    if saved is not None and _parses_to(old_backup, saved, merged):
+        after = saved  # the user's own bytes, layout and all, not a re-serialisation
+    return Change(real, "update", before, after, None, note, _mode_of(real, NEW_SETTINGS_MODE), cleanup=cleanup)
+
+
+def plan(spec: HookFile, scope: str, prefix: str, *, install: bool, extra: tuple[Change, ...] = (),
+         project_dir: Path | None = None) -> InstallPlan:
+    """Every change ``artibot install|uninstall <agent>`` makes; raises before anything is written.
+
+    ``extra``: the client's other files (its ``/learn`` command); ``project_dir``: the
+    project a project-scope install edits (its client folder goes if uninstall empties it).
+    """
+    check_command_prefix(prefix)
+    path = spec.path(scope)
+    if scope == "project" and project_dir is not None and not project_dir.is_dir():
+        raise IntegrationError(f"the project directory {project_dir} does not exist")
+    changes = (file_change(spec, path, prefix, install=install),) + extra
+    empty_dirs: tuple[Path, ...] = ()
+    if not install:
+        dirs = [c.path.parent for c in extra]
+        if scope == "project":
+            dirs.append(path.parent)  # the project's client folder, if only ours was in it
+        empty_dirs = tuple(dirs)
+    return InstallPlan(scope, path, extra[0].path if extra else path, changes, (), empty_dirs)

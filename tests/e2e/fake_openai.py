@@ -1,0 +1,144 @@
+"""A scripted stand-in for the OpenAI Responses API (``POST /v1/responses``, streamed), on 127.0.0.1.
+
+Codex CLI is pointed at it by a model provider in ``config.toml``. As in
+:mod:`.fake_api`, a prompt carries ``#sc:NAME``; the answer is step *k* of scenario
+NAME, *k* being the number of tool outputs after the latest user message with a
+marker. A step is a list of items: :func:`text` (an assistant message) or
+:func:`shell` (a command for whichever shell tool the request offers). Requests
+without a marker (titles, summaries) get a short text.
+"""
+
+from __future__ import annotations
+
+import http.server
+import itertools
+import json
+import re
+import threading
+from typing import Any
+
+MARKER = re.compile(r"#sc:([\w-]+)")
+_ids = itertools.count(1)
+
+
+def text(value: str) -> dict:
+    return {"kind": "text", "text": value}
+
+
+def shell(command: str) -> dict:
+    return {"kind": "shell", "command": command}
+
+
+def _message_text(item: dict) -> str:
+    content = item.get("content")
+    if isinstance(content, str):
+        return content
+    return "\n".join(c.get("text", "") for c in content or [] if isinstance(c, dict))
+
+
+def pick(request: dict, scenarios: dict[str, list[list[dict]]]) -> tuple[str | None, list[dict]]:
+    items = request.get("input") or []
+    for index in range(len(items) - 1, -1, -1):
+        item = items[index]
+        if item.get("type", "message") != "message" or item.get("role") != "user":
+            continue
+        found = MARKER.findall(_message_text(item))
+        if not found:
+            continue
+        name = found[-1]
+        step = sum(1 for i in items[index + 1:] if str(i.get("type", "")).endswith("call_output"))
+        script = scenarios.get(name, [])
+        return name, script[step] if step < len(script) else [text(f"done with {name}")]
+    return None, [text("ok")]
+
+
+def _tool_names(request: dict) -> set[str]:
+    return {t.get("name") for t in request.get("tools") or [] if isinstance(t, dict)}
+
+
+def _output_item(request: dict, step: dict) -> dict:
+    if step["kind"] == "text":
+        return {"type": "message", "role": "assistant", "id": f"msg_{next(_ids)}", "status": "completed",
+                "content": [{"type": "output_text", "text": step["text"], "annotations": []}]}
+    tools = _tool_names(request)
+    if "exec_command" in tools:
+        name, args = "exec_command", {"cmd": step["command"]}
+    elif "shell_command" in tools:
+        name, args = "shell_command", {"command": step["command"]}
+    else:
+        name, args = "shell", {"command": ["bash", "-lc", step["command"]]}
+    return {"type": "function_call", "id": f"fc_{next(_ids)}", "call_id": f"call_{next(_ids)}", "name": name,
+            "arguments": json.dumps(args), "status": "completed"}
+
+
+def stream(request: dict, steps: list[dict]) -> bytes:
+    rid = f"resp_{next(_ids)}"
+    events = [("response.created", {"type": "response.created", "response": {"id": rid}})]
+    for index, step in enumerate(steps):
+        events.append(("response.output_item.done", {"type": "response.output_item.done", "output_index": index,
+                                                     "item": _output_item(request, step)}))
+    events.append(("response.completed", {"type": "response.completed", "response": {
+        "id": rid, "usage": {"input_tokens": 10, "input_tokens_details": None, "output_tokens": 5,
+                             "output_tokens_details": None, "total_tokens": 15}}}))
+    return "".join(f"event: {e}\ndata: {json.dumps(d)}\n\n" for e, d in events).encode()
+
+
+class FakeOpenAI:
+    """The server in a thread; ``requests`` keeps (scenario, request) of every model call."""
+
+    def __init__(self, scenarios: dict[str, list[list[dict]]]):
+        self.scenarios = scenarios
+        self.requests: list[tuple[str | None, dict]] = []
+        self.refused: list[str] = []
+        api = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def _send(self, status: int, body: bytes, ctype: str = "application/json") -> None:
+                self.send_response(status)
+                self.send_header("content-type", ctype)
+                self.send_header("content-length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def do_CONNECT(self) -> None:
+                api.refused.append(f"CONNECT {self.path}")
+                self._send(403, b"")
+
+            def do_GET(self) -> None:
+                if self.path.rstrip("/").endswith("/models"):
+                    self._send(200, b'{"object": "list", "data": [], "models": []}')
+                    return
+                api.refused.append(f"GET {self.path}")
+                self._send(404, b'{"error": {"message": "fake OpenAI API"}}')
+
+            def do_POST(self) -> None:
+                raw = self.rfile.read(int(self.headers.get("content-length") or 0))
+                try:
+                    request = json.loads(raw or b"{}")
+                except ValueError:
+                    request = {}
+                if not self.path.split("?", 1)[0].endswith("/responses"):
+                    api.refused.append(f"POST {self.path}")
+                    self._send(404, b'{"error": {"message": "fake OpenAI API"}}')
+                    return
+                name, steps = pick(request, api.scenarios)
+                api.requests.append((name, request))
+                self._send(200, stream(request, steps), "text/event-stream")
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self) -> "FakeOpenAI":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.server.shutdown()
+        self.server.server_close()
