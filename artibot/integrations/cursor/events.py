@@ -16,7 +16,7 @@ and optionally ``model``, ``cursor_version``, ``user_email``, ``transcript_path`
   (``afterShellExecution`` carries no exit code, ``afterFileEdit`` no error), so
   artibot uses these two and not those;
 * ``stop`` -> ``stop`` when ``status`` is ``completed``; an ``aborted`` or ``error``
-  turn is left open, so the next prompt (or ``sessionEnd``) closes it as failed,
+  turn is left open, so the next prompt (or ``sessionEnd``) closes it as interrupted,
   as an interrupted Claude Code turn is;
 * ``sessionEnd`` -> ``session-end``.
 """
