@@ -9,9 +9,9 @@ system's recorded outcome goes through ``artibot.collect`` with ``input`` = prom
 the router is reloaded. Score over the second half of the pass: PGR − System 2 share,
 with PGR = (accuracy − always-S1's) / (always-S2's − always-S1's) on those rows.
 
-The router's random source is ``random.Random(seed)`` passed to ``Router.load`` (the
-product makes an unseeded one; seeding it makes a run reproducible and changes nothing
-else). Baselines that are not the product (Thompson sampling, ε-greedy, the fixed
+The router's random source is the product's own, unseeded one (``Router.load`` without
+an ``rng``), so a figure averages over its draws as a user's would; ``router_seed``
+seeds it to replay one run exactly. Baselines that are not the product (Thompson sampling, ε-greedy, the fixed
 routers) see the same rows in the same order, the product's complexity score and the
 subject, and the same bandit feedback; they learn after every row (an idealized baseline).
 
@@ -115,14 +115,16 @@ def score_rows(chose: np.ndarray, rows: list[Row]) -> dict[str, float]:
 class ProductRun:
     """The real artibot in a fresh home; ``config`` None means no config at all (shipped defaults)."""
 
-    def __init__(self, name: str, config: Mapping[str, Any] | None, seed: int) -> None:
+    def __init__(self, name: str, config: Mapping[str, Any] | None, router_seed: int | None = None) -> None:
         self.name = name
         self._tmp = Path(tempfile.mkdtemp(prefix="artibot-online-"))
         self.home = self._tmp / "home"
         self.settings = settings_from_mapping(config) if config is not None else None
-        self.rng = random.Random(seed)
+        self.rng = random.Random(router_seed) if router_seed is not None else None
         self.rounds: list[dict[str, Any]] = []
         self.retries = 0
+        self.rate: dict[str, float] = {}
+        """Per domain: the exploration rate away from the threshold at its last request."""
         self.router = self._load()
 
     def _load(self) -> Router:
@@ -130,6 +132,7 @@ class ProductRun:
 
     def route(self, row: Row, index: int) -> tuple[bool, float, bool]:
         d = self.router.route(row.prompt, domain=row.domain)
+        self.rate[row.domain] = self.router.policy.far_exploration(row.domain)
         ok = row.s2 if d.system == "system2" else row.s1
         collect({"id": f"r{index:06d}", "input": row.prompt[:200], "domain": d.domain, "complexity": d.complexity,
                  "routed_to": d.system, "outcome": "success" if ok else "failed",
@@ -198,11 +201,12 @@ PRODUCT = ("defaults", "seed", "readme-0.5")
 BASELINES = ("always-s1", "always-s2", "thompson", "epsilon-greedy")
 
 
-def make(name: str, seed: int, price: float) -> Any:
+def make(name: str, seed: int, price: float, router_seed: int | None = None) -> Any:
+    """A policy of the comparison; ``router_seed`` seeds the product's router (None: unseeded, as shipped)."""
     from experiments.policies import Fixed
 
     if name in PRODUCT:
-        return ProductRun(name, product_config(name, price), seed)
+        return ProductRun(name, product_config(name, price), router_seed)
     if name == "always-s1":
         return BaselineRun(Fixed("always-s1", 1.01))
     if name == "always-s2":
@@ -231,7 +235,20 @@ def run_protocol(rows: list[Row], policy: Any, seed: int, night: int = 500) -> d
     out = score_half(s2, order)
     out.update({"explored": float(explored.mean()), "randomized": float((prop < 1).mean()),
                 "seconds": time.perf_counter() - began, "thresholds": thresholds[-1] if thresholds else {},
-                "curve": _curve(s2, order, night)})
+                "curve": _curve(s2, order, night), "domains": per_domain(order, s2, explored, policy)})
+    return out
+
+
+def per_domain(rows: list[Row], s2: np.ndarray, explored: np.ndarray, policy: Any) -> dict[str, dict[str, float]]:
+    """Per subject over the whole pass: rows, trials of each system, explored routes, and the product's
+    exploration rate away from the threshold at the end (None for a baseline)."""
+    domains = np.array([r.domain for r in rows])
+    rate = getattr(policy, "rate", {})
+    out = {}
+    for name in sorted(set(domains.tolist())):
+        m = domains == name
+        out[name] = {"rows": int(m.sum()), "s1": int((m & ~s2).sum()), "s2": int((m & s2).sum()),
+                     "explored": int((m & explored).sum()), "rate": rate.get(name)}
     return out
 
 

@@ -9,7 +9,7 @@ recommended in an earlier README (``readme-0.5``: exploration 0.05, ``system2Cos
 after every row). References: a per-subject table fitted with full information on the
 first half of the pass, and one fitted in hindsight on the scored half itself.
 
-    python experiments/run_online.py --seeds 0 1 2 3 4
+    python experiments/run_online.py --seeds 0 1 2 3 4 5 6 7 8 9
 """
 
 from __future__ import annotations
@@ -44,8 +44,10 @@ class Args:
     """data sets: mmlu-dev, mmlu-tuning, mmlu-held-out, gsm8k, mt-bench"""
     data_dir: str = str(DATA_DIR)
     """folder with the outcome files"""
-    seeds: tuple[int, ...] = (0, 1, 2, 3, 4)
-    """seeds (the shuffle of the pass and the router's random source)"""
+    seeds: tuple[int, ...] = tuple(range(10))
+    """seeds of the shuffle of the pass (and of the baselines' own random draws)"""
+    seed_router: bool = False
+    """seed the product's router with the pass's seed (replays a run exactly; as shipped it is unseeded)"""
     policies: tuple[str, ...] = POLICIES
     """policies to compare"""
     night: int = 500
@@ -76,7 +78,7 @@ def gain_of(rows: list[online.Row]) -> float:
 def one(args: Args, job: tuple[str, str, int]) -> dict:
     dataset, name, seed = job
     rows = rows_of(dataset, args.data_dir)
-    policy = online.make(name, seed, gain_of(rows))
+    policy = online.make(name, seed, gain_of(rows), seed if args.seed_router else None)
     try:
         result = online.run_protocol(rows, policy, seed, args.night)
     finally:
@@ -109,6 +111,31 @@ COLUMNS = [("score", "PGR − S2 share (2nd half)", "{:.3f}"), ("pgr", "PGR", "{
 NOTE = {"mmlu-held-out": " — subjects no constant was tuned on", "mmlu-tuning": " — the constants were tuned here"}
 
 
+def subject_table(runs: list[dict], dataset: str, policy: str = "defaults") -> str:
+    """Per subject, mean over seeds: trials of each system in the pass, the explored routes, and the
+    router's exploration rate away from the threshold at the end of the pass."""
+    per = [r["domains"] for r in runs if r["dataset"] == dataset and r["policy"] == policy and "domains" in r]
+    if not per:
+        return ""
+    lines = ["| subject | rows | System 1 trials | System 2 trials | fewer of the two | explored | "
+             "exploration rate at the end |", "|---|---|---|---|---|---|---|"]
+    minority = []
+    for name in sorted(per[0]):
+        cells = [d[name] for d in per if name in d]
+
+        def mean(key: str) -> float:
+            return float(np.mean([c[key] for c in cells]))
+
+        few = float(np.median([min(c["s1"], c["s2"]) for c in cells]))
+        minority.append(few)
+        rates = [c["rate"] for c in cells if c.get("rate") is not None]
+        rate = f"{np.mean(rates):.3f}" if rates else "n/a"
+        lines.append(f"| {name} | {mean('rows'):.0f} | {mean('s1'):.0f} | {mean('s2'):.0f} | {few:.0f} | "
+                     f"{mean('explored'):.1f} | {rate} |")
+    lines.append(f"| median over subjects | | | | {float(np.median(minority)):.0f} | | |")
+    return "\n".join(lines)
+
+
 def main(args: Args) -> dict:
     from experiments.replay import require
 
@@ -139,6 +166,10 @@ def main(args: Args) -> dict:
     save_json(out / "results.json", result)
     (out / "table.md").write_text(
         "\n\n".join(f"### {d}{NOTE.get(d, '')}\n\n{t}" for d, t in tables.items()) + "\n", encoding="utf-8")
+    subjects = {d: subject_table(runs, d) for d in args.datasets if d.startswith("mmlu")}
+    (out / "subjects.md").write_text("\n\n".join(
+        f"### {d}: per subject, shipped defaults (median of the fewer trials)\n\n{t}"
+        for d, t in subjects.items() if t) + "\n", encoding="utf-8")
     return result
 
 

@@ -86,6 +86,19 @@ def test_protocol_on_mt_bench_tiny(tmp_path):
     assert 0.0 < by["defaults"]["randomized"] <= 1.0  # exploration is on as shipped: propensities < 1
     assert by["defaults"]["explored"] <= 0.1
     assert "| defaults |" in (tmp_path / "table.md").read_text()
+    subjects = by["defaults"]["domains"]
+    assert sum(d["rows"] for d in subjects.values()) == 160
+    assert all(d["s1"] + d["s2"] == d["rows"] and d["rate"] is not None for d in subjects.values())
+    assert by["thompson"]["domains"] and all(d["rate"] is None for d in by["thompson"]["domains"].values())
+
+
+def test_the_product_router_is_unseeded_unless_asked():
+    for seed, seeded in ((None, False), (3, True)):
+        run = online.ProductRun("defaults", None, router_seed=seed)
+        try:
+            assert (run.rng is not None) is seeded
+        finally:
+            run.close()
 
 
 # --------------------------------------------------------------------- every script's --help
