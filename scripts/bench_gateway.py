@@ -294,6 +294,8 @@ async def measure(args: argparse.Namespace, up_url: str, relay_url: str, gw_url:
                     ttfb[arm].append(t)
         out["latency"] = {arm: (pct(v, 50), pct(v, 99), len(v)) for arm, v in lat.items()}
         out["ttfb"] = {arm: (pct(v, 50), pct(v, 99), len(v)) for arm, v in ttfb.items()}
+        # a whole (non-streamed) answer is recorded just after it went out: let the last one land
+        await asyncio.sleep(0.5)
         before = int((read_turn(root).get("usage") or {}).get("requests", 0))
         conc = []
         for r in range(args.rounds):

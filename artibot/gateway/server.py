@@ -84,15 +84,18 @@ class Gateway:
         self.config = config
         self.counters = Counters()
         self._session: ClientSession | None = None
+        self._proxy: str | None = None
 
     # ------------------------------------------------------------------ lifecycle
     async def start_client(self, _app: web.Application | None = None) -> None:
         connector = TCPConnector(ssl=ssl.create_default_context(), limit=0)
         self._session = ClientSession(
-            connector=connector, auto_decompress=False, trust_env=True,
+            connector=connector, auto_decompress=False,
             skip_auto_headers=("User-Agent", "Accept-Encoding", "Content-Type"),
             timeout=ClientTimeout(total=None, connect=self.config.connect_timeout_s,
                                   sock_read=self.config.read_timeout_s))
+
+        self._proxy = proxy_for(self.config.upstream)
 
     async def close_client(self, _app: web.Application | None = None) -> None:
         if self._session is not None:
@@ -194,7 +197,7 @@ class Gateway:
         started = time.perf_counter()
         try:
             upstream = await self._session.request(request.method, url, headers=headers, data=raw or None,
-                                                   allow_redirects=False)
+                                                   allow_redirects=False, proxy=self._proxy)
         except (ClientError, asyncio.TimeoutError, OSError) as exc:
             self.counters.upstream_errors += 1
             return _error(502, "api_error", f"artibot gateway: the upstream API did not answer ({type(exc).__name__})")
@@ -254,6 +257,21 @@ class Gateway:
                             started: float) -> None:
         duration = time.perf_counter() - started
         await asyncio.get_running_loop().run_in_executor(None, self._record, route, got, model, ttfb, duration)
+
+
+def proxy_for(upstream: str) -> str | None:
+    """The proxy the environment names for ``upstream`` (``HTTPS_PROXY``/``HTTP_PROXY``, minus
+    ``NO_PROXY``), as Claude Code would use it: read once at start, not per request (aiohttp's
+    ``trust_env`` looks it up, and ``~/.netrc``, for every request)."""
+    import urllib.request
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(upstream)
+    proxies = urllib.request.getproxies_environment()
+    bypass = getattr(urllib.request, "proxy_bypass_environment")  # public, but not in typeshed
+    if not parts.hostname or bypass(parts.hostname, proxies):
+        return None
+    return proxies.get(parts.scheme) or None
 
 
 def _error(status: int, kind: str, message: str) -> web.Response:
