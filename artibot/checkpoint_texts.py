@@ -4,7 +4,7 @@ English and Korean. :mod:`artibot.checkpoints` asks the questions; this is what 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 TEXTS: dict[str, dict[str, Any]] = {
     "en": {
@@ -70,3 +70,26 @@ def direction(old: float, new: float, lang: str = "en") -> str:
     if new > old + 1e-12:
         return words["up"]
     return words["same"]
+
+
+def money_line(params: Mapping[str, Any]) -> str | None:
+    """The price in money, from the turns' measured costs (None before the gateway measured any).
+
+    >>> money_line({"price": 0.06, "measured_cost": {"extra_usd": 0.031, "value_usd": 0.7, "turns": [40, 35]}})
+    'System 2 costs $0.031 more per turn (40 System 1 and 35 System 2 turns measured); at $0.70 per successful turn it pays where it wins by more than 0.044 (price in force 0.060)'
+    """
+    measured = params.get("measured_cost")
+    if isinstance(measured, Mapping):
+        extra, value = measured["extra_usd"], measured["value_usd"]
+        n1, n2 = measured["turns"]
+        return (f"System 2 costs ${extra:.3f} more per turn ({n1} System 1 and {n2} System 2 turns measured); "
+                f"at ${value:.2f} per successful turn it pays where it wins by more than "
+                f"{max(extra / value, 0):.3f} (price in force {params.get('price', 0):.3f})")
+    costs = params.get("costs")
+    if isinstance(costs, Mapping):
+        s1, s2 = costs.get("system1") or {}, costs.get("system2") or {}
+        if s1.get("turns") and s2.get("turns"):
+            return (f"measured cost per turn: System 1 ${s1['mean_usd']:.3f} ({s1['turns']} turns), System 2 "
+                    f"${s2['mean_usd']:.3f} ({s2['turns']} turns); set learning.lifelong.successValueUsd to "
+                    "price System 2 in money")
+    return None

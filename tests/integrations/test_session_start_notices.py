@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from artibot.integrations.claude_code import handlers
+from artibot.integrations.claude_code import notices
 from artibot.store.home import Home
 from tests.integrations.test_exactly_once import _Call
 from tests.integrations.test_hooks import _deterministic_routes, hook  # noqa: F401
@@ -17,7 +17,7 @@ def test_session_start_shows_the_notices_the_learner_measured_without_measuring(
 
     (home.root / "learning-log.json").write_text("[]")
     monkeypatch.setattr(round_checks, "notices", lambda h, s: ["round r1 made things worse: roll it back?"])
-    handlers.save_round_notices(_Call(home, root=str(home.root)))
+    notices.save_round_notices(_Call(home, root=str(home.root)))
     monkeypatch.setattr(round_checks, "notices", lambda h, s: pytest.fail("SessionStart measured"))
     code, out = hook("session-start", session_id="s9")
     assert code == 0 and "round r1 made things worse" in out

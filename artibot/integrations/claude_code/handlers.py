@@ -297,63 +297,13 @@ def session_start(call) -> dict:
         call.attempt("recording the session's turns", lambda: flush(call, _spool(call)))
     if summary is not None:
         call.attempt("starting the learner", lambda: _start_learner(call, None, stale_only=True))
-    pending = bool(call.attempt("checking for a pending review", lambda: _pending_review(call)))
-    notices = call.attempt("validating applied rounds", lambda: _worse_rounds(call)) if summary is not None else None
+    from artibot.integrations.claude_code import notices as round_notices
+
+    pending = bool(call.attempt("checking for a pending review", lambda: round_notices.pending_review(call)))
+    notices = (call.attempt("validating applied rounds", lambda: round_notices.worse_rounds(call))
+               if summary is not None else None)
     text = context.session_context(summary, pending_review=pending, problems=problems, notices=notices or [])
     return context.hook_output("SessionStart", text)
-
-
-NOTICES_NAME = ".round-notices.json"
-"""Applied rounds measured worse, as the last learner run found them (``sessions/``)."""
-
-
-def _worse_rounds(call) -> list[str]:
-    """Applied rounds measured worse, for the user.
-
-    Measuring them reads the log and the archive with numpy behind it (12x the bare
-    interpreter at SessionStart). So they are measured once per change of the learning
-    log — by the detached learner right after its run (:func:`save_round_notices`), or
-    here when a round was applied another way — and read from ``sessions/`` otherwise.
-    """
-    import os
-
-    try:
-        changed = os.stat(f"{call.root}/learning-log.json").st_mtime_ns
-    except FileNotFoundError:
-        return []  # no round yet: nothing to measure
-    try:
-        measured = os.stat(f"{call.root}/sessions/{NOTICES_NAME}").st_mtime_ns
-    except FileNotFoundError:
-        measured = -1
-    if measured < changed:
-        return save_round_notices(call)
-    doc = hookio.loads(hookio.read_cache(call.root, NOTICES_NAME) or b"{}")
-    notes = doc.get("notices") if isinstance(doc, dict) else None
-    return [n for n in notes if isinstance(n, str)] if isinstance(notes, list) else []
-
-
-def save_round_notices(call) -> list[str]:
-    """Measure the applied rounds and keep the notices for the next SessionStart."""
-    import os
-
-    if not os.path.exists(f"{call.root}/learning-log.json"):
-        return []
-    from artibot.config import load_settings
-    from artibot.round_checks import notices
-
-    home = call.home()
-    found = notices(home, load_settings(home.root))
-    hookio.write_cache(call.root, NOTICES_NAME, hookio.dumps({"schema_version": 1, "notices": found}).encode("ascii"))
-    return found
-
-
-def _pending_review(call) -> bool:
-    import os
-
-    path = f"{call.root}/pending-review.json"  # Home.pending_review, without loading the store
-    if os.path.islink(path):
-        raise OSError(f"{path} is a symbolic link; artibot will not read it")
-    return os.path.isfile(path)
 
 
 def settle_idle_sessions(call) -> None:
@@ -434,6 +384,8 @@ def nightly_learner(call) -> None:
         call.log(f"learner skipped: {exc}")
         return
     call.log(f"learner finished: {report.status} {report.round_id or 'no round'} ({report.message})")
+    from artibot.integrations.claude_code.notices import save_round_notices
+
     call.attempt("validating applied rounds", lambda: save_round_notices(call))
 
 

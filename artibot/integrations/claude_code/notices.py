@@ -1,0 +1,62 @@
+"""What SessionStart tells the user besides the route: rounds measured worse, a pending review.
+
+Kept apart from :mod:`.handlers` because measuring applied rounds needs the learner's
+numpy; here it runs at most once per change of the learning log (see
+:func:`worse_rounds`).
+"""
+
+from __future__ import annotations
+
+from artibot.store import hookio
+
+NOTICES_NAME = ".round-notices.json"
+"""Applied rounds measured worse, as the last learner run found them (``sessions/``)."""
+
+
+def worse_rounds(call) -> list[str]:
+    """Applied rounds measured worse, for the user.
+
+    Measuring them reads the log and the archive with numpy behind it (12x the bare
+    interpreter at SessionStart). So they are measured once per change of the learning
+    log — by the detached learner right after its run (:func:`save_round_notices`), or
+    here when a round was applied another way — and read from ``sessions/`` otherwise.
+    """
+    import os
+
+    try:
+        changed = os.stat(f"{call.root}/learning-log.json").st_mtime_ns
+    except FileNotFoundError:
+        return []  # no round yet: nothing to measure
+    try:
+        measured = os.stat(f"{call.root}/sessions/{NOTICES_NAME}").st_mtime_ns
+    except FileNotFoundError:
+        measured = -1
+    if measured < changed:
+        return save_round_notices(call)
+    doc = hookio.loads(hookio.read_cache(call.root, NOTICES_NAME) or b"{}")
+    notes = doc.get("notices") if isinstance(doc, dict) else None
+    return [n for n in notes if isinstance(n, str)] if isinstance(notes, list) else []
+
+
+def save_round_notices(call) -> list[str]:
+    """Measure the applied rounds and keep the notices for the next SessionStart."""
+    import os
+
+    if not os.path.exists(f"{call.root}/learning-log.json"):
+        return []
+    from artibot.config import load_settings
+    from artibot.round_checks import notices
+
+    home = call.home()
+    found = notices(home, load_settings(home.root))
+    hookio.write_cache(call.root, NOTICES_NAME, hookio.dumps({"schema_version": 1, "notices": found}).encode("ascii"))
+    return found
+
+
+def pending_review(call) -> bool:
+    import os
+
+    path = f"{call.root}/pending-review.json"  # Home.pending_review, without loading the store
+    if os.path.islink(path):
+        raise OSError(f"{path} is a symbolic link; artibot will not read it")
+    return os.path.isfile(path)
