@@ -284,10 +284,16 @@ class ExperienceLog:
             raise CorruptFileError(self.path, f"not valid JSON ({exc})") from None
 
     def _rewrite(self, data: bytes) -> None:
-        """Replace the log (same ids overall: the id index follows it)."""
+        """Replace the log (same ids overall, counting the live archives: the id index follows
+        it, if it was complete for the file replaced)."""
+        try:
+            st = os.lstat(self.path)
+            was: tuple[int, int] | None = (st.st_ino, st.st_size)
+        except FileNotFoundError:
+            was = None
         atomic_write_bytes(self.path, data, durable=True)
         st = os.stat(self.path)
-        IdIndex(self.home).moved(st.st_ino, st.st_size)
+        IdIndex(self.home).moved(was, st.st_ino, st.st_size)
 
     # ------------------------------------------------------------------ move to archive
     def move_to_archive(self, ids: Iterable[str], name: str, meta: Mapping[str, Any] | None = None,
