@@ -13,6 +13,7 @@ artibot config and are ignored.
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
@@ -316,7 +317,16 @@ def _shipped_defaults() -> dict[str, Any]:
 
 def load_config_file(path: Path) -> Settings:
     try:
-        raw = path.read_bytes()
+        # non-blocking, and only a regular file: a FIFO in its place would hang every command
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise ConfigError(["not a regular file (a FIFO, socket or device); replace it with the "
+                                   "JSON config file or remove it"], path)
+            with os.fdopen(os.dup(fd), "rb") as fh:
+                raw = fh.read()
+        finally:
+            os.close(fd)
     except OSError as exc:
         raise ConfigError([f"cannot read the file: {exc.strerror}"], path) from exc
     try:
@@ -331,7 +341,7 @@ def load_settings(home: str | os.PathLike[str] | None = None) -> Settings:
     home_path = resolve_home(home)
     env = os.environ.get("ARTIBOT_CONFIG")
     for path in config_candidates(home_path):
-        if path.is_file():
+        if path.exists() and not path.is_dir():  # a FIFO or device is refused by name, not skipped
             return load_config_file(path)
         if env and path == Path(env).expanduser():
             raise ConfigError([f"$ARTIBOT_CONFIG points to {path}, which does not exist"])

@@ -26,8 +26,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from artibot.errors import CorruptFileError
-from artibot.store.fs import atomic_write_bytes, ensure_dir
+from artibot.errors import CorruptFileError, StoreError
+from artibot.store.fs import atomic_write_bytes, ensure_dir, open_fd
 from artibot.store.home import Home
 from artibot.store.log_layout import FOOTER, HEADER, TAIL, record_on
 
@@ -105,10 +105,15 @@ def read(lock_fd: int | None, lock_path: Path | None = None) -> Journal | None:
     if lock_path is None:
         return None
     try:
-        with open(lock_path, "rb") as fh:
-            return parse(fh.read(JOURNAL_SIZE))
+        fd = open_fd(lock_path, os.O_RDONLY)
+    except StoreError:
+        return None
+    try:
+        return parse(os.pread(fd, JOURNAL_SIZE, 0))
     except OSError:
         return None
+    finally:
+        os.close(fd)
 
 
 def cut_offset(data: bytes | memoryview, journal: Journal | None, inode: int, path: Path) -> int:

@@ -237,3 +237,30 @@ def test_the_learner_moves_aside_what_killed_writes_left(home):
     assert not dead.exists() and not (home.snapshots_dir / "r-bare").exists() and live.exists()
     assert sorted(p.name.split(".")[0] or p.name.split(".")[1] for p in home.quarantine_dir.iterdir()) == \
         ["snapshots__r-bare", "thresholds"]
+
+
+# ------------------------------------------------------------------ a FIFO where a file should be
+def _alarm(seconds: int):
+    """In the forked child: a hang on a FIFO ends the child (exit 14) instead of the test run."""
+    import signal
+
+    return lambda: signal.alarm(seconds)
+
+
+@pytest.mark.parametrize("where", [".daily-experiences.lock", "daily-experiences.json", "artibot.config.json",
+                                   ".daily-experiences.ids"])
+@pytest.mark.parametrize("argv", [["status"], ["collect", "--stdin"], ["learn", "--yes", "--flush"]])
+def test_a_fifo_in_the_home_is_refused_with_a_sentence_never_waited_on(home, tmp_path, where, argv):
+    assert cli(tmp_path, ["collect", "--stdin"], jsonl([record("a")]))[0] == 0
+    path = home.root / where
+    if path.exists():
+        path.unlink()
+    os.mkfifo(path, 0o600)
+    out = tmp_path / "out.txt"
+    code = run_child(argv, stdin=jsonl([record("b")]), output=out, inject=_alarm(20))
+    text = " ".join(out.read_text().split())
+    assert code != -14, f"{argv} hung on a FIFO at {where}"
+    if (where == ".daily-experiences.ids") != (argv == ["collect", "--stdin"]) and where != "daily-experiences.json" \
+            and where != ".daily-experiences.lock":
+        return  # only an append reads the id index, and only collect does without the config
+    assert code != 0 and str(path) in text and "not a regular file" in text, (code, text)
