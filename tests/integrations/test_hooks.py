@@ -619,3 +619,30 @@ def test_a_fifo_in_the_hooks_files_never_hangs_a_hook(hook: Driver, home: Home, 
         signal.signal(signal.SIGALRM, signal.SIG_DFL)
     if where != "logs/hooks.log":
         assert "not a regular file" in (home.logs_dir / "hooks.log").read_text()
+
+
+def test_doctor_finds_nothing_after_an_ordinary_session(hook: Driver, home: Home) -> None:
+    from artibot.store import doctor
+
+    home.root.chmod(0o700)  # as artibot creates it (the fixture above made it with the test's umask)
+    (home.root / "artibot.config.json").chmod(0o600)
+    hook("session-start", session_id="s1")
+    hook.turn(SIMPLE, [("Read", True), ("Edit", False)], sid="s1")
+    hook.turn(HARD, [("Bash", True)], sid="s1")
+    hook("session-start", session_id="s2")  # another session: the hooks' caches and stamps are all written
+    hook.turn(SIMPLE, [("Read", True)], sid="s2")
+    hook("session-end", session_id="s1")
+    names = {p.name for p in home.sessions_dir.iterdir()}
+    assert {".learner-check.json", ".router-summary.json"} & names, names
+    problems = [(f.path.name, f.problem) for f in doctor.check(home) if f.severity != "ok"]
+    assert not problems
+    before = {p.name: p.read_bytes() for p in home.sessions_dir.iterdir()}
+    doctor.repair(home)
+    assert {p.name: p.read_bytes() for p in home.sessions_dir.iterdir()} == before
+    assert not home.quarantine_dir.exists() or not any(home.quarantine_dir.iterdir())
+
+
+def test_the_hooks_cache_names_agree_with_the_doctor() -> None:
+    from artibot.integrations.claude_code import routecache
+
+    assert {learner.CHECK_STAMP, routecache.SUMMARY_NAME, routecache.CACHE_NAME} <= set(hookio.CACHES)
