@@ -22,7 +22,7 @@ import orjson
 
 from artibot import config_checks as checks
 from artibot.config_checks import Checker
-from artibot.errors import ConfigError
+from artibot.errors import ConfigError, InvalidInput
 
 CONFIG_NAME = "artibot.config.json"
 DEFAULT_HOME = Path("~/.claude/artibot")
@@ -42,13 +42,26 @@ def shipped_config_dir() -> Path:
 
 
 def resolve_home(home: str | os.PathLike[str] | None = None) -> Path:
-    """The data home: the argument, else ``$ARTIBOT_HOME``, else ``~/.claude/artibot``."""
-    if home is not None:
-        return Path(home).expanduser()
+    """The data home: the argument, else ``$ARTIBOT_HOME``, else ``~/.claude/artibot``.
+
+    A home that is itself a symbolic link (the user's choice of where the data lives: a
+    dotfiles checkout, another disk) is used through its real path, by every command and
+    every hook alike (``hookio.home_root`` does the same); links *inside* the home are
+    still never followed. A path that is not valid UTF-8 is refused with a sentence: it
+    could be used, but not written into the JSON artibot prints and stores.
+    """
     env = os.environ.get("ARTIBOT_HOME")
-    if env:
-        return Path(env).expanduser()
-    return DEFAULT_HOME.expanduser()
+    path = Path(home).expanduser() if home is not None else Path(env).expanduser() if env \
+        else DEFAULT_HOME.expanduser()
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        where = "the data home given" if home is not None else "$ARTIBOT_HOME" if env else "the home folder"
+        raise InvalidInput(f"{where} ({ascii(str(path))}) is not valid UTF-8; artibot needs a data home whose "
+                           "path it can write into its JSON files: set ARTIBOT_HOME to another folder") from None
+    if os.path.islink(path):
+        return Path(os.path.realpath(path))
+    return path
 
 
 def config_candidates(home: Path) -> list[Path]:

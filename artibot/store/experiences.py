@@ -20,6 +20,7 @@ of moves in ``log_move``; the archive documents in ``archive``; the id index in
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
@@ -40,6 +41,7 @@ from artibot.store.log_read import LogRead
 __all__ = ["EMPTY", "MOVE_MARKER", "ExperienceLog", "LogRead", "Repair", "encode", "render"]
 
 MOVE_MARKER = archive.MOVE_MARKER
+log = logging.getLogger(__name__)
 
 
 class ExperienceLog:
@@ -52,6 +54,7 @@ class ExperienceLog:
         self.lock_timeout = lock_timeout
         self.last_repair: Repair | None = None
         self._held: FileLock | None = None
+        self._skipped: list[Path] = []
 
     # ------------------------------------------------------------------ locking
     def _lock(self, shared: bool = False) -> FileLock:
@@ -111,6 +114,7 @@ class ExperienceLog:
                 size = self._ensure_intact(fd, os.fstat(fd).st_size)
                 ino = os.fstat(fd).st_ino
                 index = IdIndex(self.home)
+                self._skipped = []
                 index.sync(ino, size, lambda since: self._ids_appended(fd, since, size), self._every_id)
                 self._refuse_stored(index, list(given_ids))
                 payload = append_payload(lines, empty=size == len(EMPTY))
@@ -118,6 +122,8 @@ class ExperienceLog:
                 log_journal.arm(lock.fd, start, ino, start + len(payload), durable=self.durable)
                 log_journal.write_append(fd, payload, start, lock.fd, durable=self.durable)
                 index.add((r["id"] for r in records), ino, start + len(payload))
+                if self._skipped:  # built without an unreadable archive: never trusted as complete
+                    index.drop()
             except OSError as exc:
                 raise StoreError.from_os(exc, self.path, "append to") from None
             finally:
@@ -153,7 +159,13 @@ class ExperienceLog:
         """Every id stored, in the log (read under the held lock) and the live archives."""
         ids = [r["id"] for r in (record_on(line) for line in self._lines_locked())
                if r is not None and isinstance(r.get("id"), str)]
-        ids.extend(archive.ids(self.home))
+        damaged: list[Path] = []
+        ids.extend(archive.ids(self.home, damaged=damaged))
+        for path in damaged:
+            # not fatal to collecting: `artibot doctor` reports the file and moves it aside
+            log.warning("%s is not a readable archive; its ids are not checked for duplicates (run `artibot "
+                        "doctor`)", path)
+        self._skipped = damaged
         return ids
 
     def _open_for_append(self) -> int:

@@ -151,8 +151,10 @@ def lock_wait_left(default: float | None) -> float | None:
 
 # --------------------------------------------------------------------- paths
 def home_root() -> str:
-    """The data home: ``$ARTIBOT_HOME``, else ``~/.claude/artibot`` (as ``config.resolve_home``)."""
-    return os.path.expanduser(os.environ.get("ARTIBOT_HOME") or DEFAULT_HOME)
+    """The data home: ``$ARTIBOT_HOME``, else ``~/.claude/artibot``; a home that is itself a
+    symbolic link is used through its real path (as ``config.resolve_home``)."""
+    root = os.path.expanduser(os.environ.get("ARTIBOT_HOME") or DEFAULT_HOME)
+    return os.path.realpath(root) if os.path.islink(root) else root
 
 
 def ensure_dir(path: str) -> str:

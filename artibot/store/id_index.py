@@ -155,6 +155,14 @@ class IdIndex:
         finally:
             os.close(fd)
 
+    def drop(self) -> None:
+        """Forget what the index is complete for (the next append rebuilds it)."""
+        fd = self._open()
+        try:
+            os.ftruncate(fd, 0)
+        finally:
+            os.close(fd)
+
     def _add(self, fd: int, ids: Iterable[str], log_ino: int, log_size: int) -> None:
         size = max(os.fstat(fd).st_size, _HEADER)
         body = b"".join(fingerprint(rid) for rid in ids)
