@@ -41,7 +41,7 @@ class LogChecks:
                 lock.acquire()
             try:
                 data = read_bytes(path) or b""
-                journal = self.journal(path, lock_path)
+                journal = self.journal(path, lock_path, data)
             finally:
                 if lock:
                     lock.release()
@@ -68,12 +68,18 @@ class LogChecks:
                      self.salvage)
 
     @staticmethod
-    def journal(path: Path, lock_path: Path) -> int | None:
-        """The offset journalled by the last append, if it applies to the current file."""
+    def journal(path: Path, lock_path: Path, data: bytes) -> int | None:
+        """The offset journalled by the last append, if it applies to the current file (``data``)
+        and that append is not all there (a finished append's journal, left armed, is not)."""
         if kind_of(lock_path) != "file":
             return None
         journal = log_journal.parse((read_bytes(lock_path) or b"")[:log_journal.JOURNAL_SIZE])
-        return journal.offset if journal is not None and journal.inode == os.lstat(path).st_ino else None
+        if journal is None or journal.inode != os.lstat(path).st_ino:
+            return None
+        if journal.applies_to(journal.inode, len(data)) and log_journal.landed(journal, len(data),
+                                                                               data[journal.offset:]):
+            return None
+        return journal.offset
 
     @staticmethod
     def before_tail(path: Path, data: bytes, lock_path: Path) -> list[dict[str, Any]]:
@@ -155,7 +161,7 @@ class LogChecks:
             data = read_bytes(path)
             if data is None:
                 return None
-            scan = scan_log(data, self.journal(path, self.home.experiences_lock))
+            scan = scan_log(data, self.journal(path, self.home.experiences_lock, data))
             if scan.state in ("ok", "torn"):
                 return None  # someone repaired or rewrote it meanwhile
             qdir = ensure_dir(self.home.quarantine_dir)

@@ -178,11 +178,23 @@ class ExperienceLog:
         """Return the size of an intact file, repairing a torn tail first (caller holds the lock exclusively)."""
         if os.pread(fd, len(HEADER), 0) != HEADER:
             raise CorruptFileError(self.path, "does not start with the '[' line of an artibot experience log")
-        if size >= len(EMPTY) and os.pread(fd, 3, size - 3) == TAIL:
-            return size
         assert self._held is not None and self._held.fd is not None
+        if size >= len(EMPTY) and os.pread(fd, 3, size - 3) == TAIL and not self._unlanded(fd, size, self._held.fd):
+            return size
         new_size, self.last_repair = log_journal.repair_tail(self.home, fd, size, self._held.fd)
         return new_size
+
+    def _unlanded(self, fd: int, size: int, lock_fd: int | None) -> bool:
+        """Whether the journal names an append that did not land whole (a finished append's
+        journal, left armed by a kill or a power cut, is blanked when this holds the lock)."""
+        journal = log_journal.read(lock_fd, self.home.experiences_lock)
+        if journal is None or not journal.applies_to(os.fstat(fd).st_ino, size):
+            return False
+        if log_journal.landed(journal, size, os.pread(fd, size - journal.offset, journal.offset)):
+            if self._held is not None and self._held.fd is not None and not self._held.shared:
+                log_journal.clear(self._held.fd, durable=False)
+            return False
+        return True
 
     def repair(self) -> Repair | None:
         """Repair a torn tail now (``doctor``). Returns what was done, or None if the file was intact."""
@@ -240,9 +252,10 @@ class ExperienceLog:
         a context manager)."""
         if not check_regular(self.path):
             return LogRead.of_bytes(self.path, EMPTY)
-        with self._lock(shared=True):
+        with self._lock(shared=True) as lock:
             read = self._read_raw()
-            if read.intact() and not archive.pending(self.home):
+            if read.intact() and not archive.pending(self.home) and not (
+                    read.fd is not None and self._unlanded(read.fd, len(read.data), lock.fd)):
                 return read
         read.close()
         with self._exclusive():

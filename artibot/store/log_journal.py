@@ -9,6 +9,10 @@ writing, any other writer replaces the file (a new inode), and a journal never e
 bytes past the end of its own append. So a repair never trusts a stale journal, and a
 durable append costs two syncs, not three.
 
+**When the journal is used**: whenever it is armed for this file and the append it names
+is not all there (:func:`landed`), even if the file ends with the closing bracket: a
+power cut can keep an append's last page and lose the one with its start.
+
 **Where a tail is cut** (:func:`cut_offset`, pure): with an armed journal for this file,
 everything after the journalled offset goes (the whole interrupted batch: a batch
 append is all-or-nothing); without one, only what follows the last complete record
@@ -116,6 +120,24 @@ def read(lock_fd: int | None, lock_path: Path | None = None) -> Journal | None:
         os.close(fd)
 
 
+def landed(journal: Journal, size: int, region: bytes | memoryview) -> bool:
+    """Whether the append ``journal`` names is all on disk: the file ends where the append
+    did, and ``region`` (the file from the journal's offset) is complete record lines then
+    the closing bracket. A matching tail alone proves nothing: after a power cut any page
+    of an append may still hold old bytes or zeros, the one with its start included."""
+    if journal.end is not None and size != journal.end:
+        return False
+    region = bytes(region)
+    if not region.endswith(b"\n" + FOOTER):
+        return False
+    return all(record_on(line) is not None for line in region[:-len(FOOTER) - 1].split(b"\n"))
+
+
+def unlanded(journal: Journal | None, inode: int, size: int, region: bytes | memoryview) -> bool:
+    """Whether an armed journal names an append to this file that is not all there."""
+    return journal is not None and journal.applies_to(inode, size) and not landed(journal, size, region)
+
+
 def cut_offset(data: bytes | memoryview, journal: Journal | None, inode: int, path: Path) -> int:
     """Where the intact part of a torn log ends (the closing bracket goes there).
 
@@ -151,7 +173,8 @@ def last_complete_line_end(data: bytes | memoryview, path: Path) -> int:
 def visible(data: bytes, journal: Journal | None, inode: int, path: Path) -> bytes:
     """The log as a reader should see it: intact bytes as they are, a torn log without its
     tail (nothing is written: the next writer repairs the file itself)."""
-    if data == b"" or (data[:len(HEADER)] == HEADER and data.endswith(TAIL)):
+    if data == b"" or (data[:len(HEADER)] == HEADER and data.endswith(TAIL)
+                       and not unlanded(journal, inode, len(data), data[journal.offset:] if journal else b"")):
         return data
     return bytes(data[:cut_offset(data, journal, inode, path)]) + FOOTER
 

@@ -446,3 +446,72 @@ def test_a_stale_journal_never_cuts_a_complete_append(home, log):
     home.experiences.write_bytes(data[:-2] + b',{"id":"torn","input":"half')
     assert seen_then_repaired(home) == [f"r{i:05d}" for i in range(8)]
     assert quarantined(home) == [b',{"id":"torn","input":"half'] and before.strip() == b""
+
+
+def _torn_out_of_page_order(home: Home, log: ExperienceLog, batch: int) -> tuple[list[str], list[str]]:
+    """An append whose last page (with the closing bracket) reached the disk while the page
+    with its start still holds the old bytes and zeros: plausible with ext4 data=ordered.
+    Returns (ids stored before, ids of the batch)."""
+    from artibot.store import log_journal
+
+    old = [make(i) for i in range(3)]
+    log.append(old)
+    path = home.experiences
+    size = path.stat().st_size
+    start = size - 2
+    records = [make(100 + i, input="x" * 300) for i in range(batch)]
+    payload = b"," + b"\n,".join(encode(r) for r in records) + b"\n]\n"
+    assert len(payload) > 3 * 4096  # the batch spans pages
+    lock = os.open(home.experiences_lock, os.O_RDWR)
+    log_journal.arm(lock, start, path.stat().st_ino, start + len(payload), durable=False)
+    os.close(lock)
+    with open(path, "r+b") as fh:
+        fh.seek(start)
+        fh.write(payload)
+        page_end = (start // 4096 + 1) * 4096  # the append's first page: old bytes, then zeros
+        fh.seek(start)
+        fh.write(b"]\n" + b"\x00" * (page_end - start - 2))
+    assert path.read_bytes().endswith(b"\n]\n")
+    return ids(old), ids(records)
+
+
+@pytest.mark.parametrize("then", ["read", "append", "repair"])
+def test_an_append_torn_out_of_page_order_is_cut_whole_by_its_journal(home, log, then):
+    before, batch = _torn_out_of_page_order(home, log, 30)
+    if then == "read":
+        assert ids(ExperienceLog(home).read()) == before
+        assert ExperienceLog(home).count() == len(before)
+    elif then == "append":
+        ExperienceLog(home).append([make(500)])
+        assert ids(ExperienceLog(home).read()) == before + ["r00500"]
+    else:
+        assert ExperienceLog(home).repair() is not None
+        assert ids(ExperienceLog(home).read()) == before
+    if then != "read":
+        [kept] = quarantined(home)
+        assert b"r00129" in kept and kept.startswith(b"]\n\x00")  # the whole append, as it was on disk
+
+
+def test_doctor_sees_an_append_torn_out_of_page_order_and_repairs_it_whole(home, log):
+    from artibot.store import doctor
+
+    before, batch = _torn_out_of_page_order(home, log, 30)
+    [finding] = [f for f in doctor.check(home) if f.path == home.experiences]
+    assert finding.severity == "warning" and "interrupted" in finding.problem
+    doctor.repair(home)
+    assert ids(ExperienceLog(home).read()) == before  # all of the batch gone, none kept half
+    assert [f for f in doctor.check(home) if f.severity != "ok"] == []
+
+
+def test_a_finished_append_with_its_journal_left_armed_is_kept(home, log):
+    from artibot.store import log_journal
+
+    log.append([make(0)])
+    size = home.experiences.stat().st_size
+    log.append([make(i) for i in range(1, 4)])
+    lock = os.open(home.experiences_lock, os.O_RDWR)  # as if a kill came before the journal's blanking
+    log_journal.arm(lock, size - 2, home.experiences.stat().st_ino, home.experiences.stat().st_size, durable=False)
+    os.close(lock)
+    assert ids(ExperienceLog(home).read()) == [f"r{i:05d}" for i in range(4)]
+    ExperienceLog(home).append([make(9)])
+    assert ids(ExperienceLog(home).read()) == [f"r{i:05d}" for i in (0, 1, 2, 3, 9)] and quarantined(home) == []
