@@ -23,6 +23,7 @@ import os
 import stat
 import time
 from pathlib import Path
+from typing import Iterable
 
 from artibot.errors import LockTimeout, NotAFolderError, StoreError, UnsafePathError
 from artibot.store.hookio import lock_wait_left
@@ -130,13 +131,19 @@ def fsync_dir(path: Path) -> None:
 
 def atomic_write_bytes(path: Path, data: bytes, *, mode: int = FILE_MODE, durable: bool = True) -> None:
     """Replace ``path`` with ``data`` atomically: readers see the old or the new file, never a mix."""
+    atomic_write_chunks(path, (data,), mode=mode, durable=durable)
+
+
+def atomic_write_chunks(path: Path, chunks: Iterable[bytes], *, mode: int = FILE_MODE, durable: bool = True) -> None:
+    """:func:`atomic_write_bytes` of the concatenated ``chunks``, never all held in memory."""
     path = Path(path)
     check_regular(path)  # refuse to replace something we would not read
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{time.monotonic_ns()}.tmp")
     fd = open_fd(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            for chunk in chunks:
+                fh.write(chunk)
             fh.flush()
             if durable:
                 os.fsync(fh.fileno())

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from artibot.errors import CorruptFileError, StoreError
 from artibot.store.fs import atomic_write_bytes, ensure_dir, open_fd
+from artibot.store import log_tail
 from artibot.store.home import Home
 from artibot.store.log_layout import FOOTER, HEADER, TAIL, record_on
 
@@ -188,13 +189,38 @@ class Repair:
     quarantined_to: Path | None
 
 
-def quarantine(home: Home, data: bytes, suffix: str = "torn") -> Path:
-    """Keep ``data`` (a cut tail, a relaid original) in ``quarantine/`` under a unique name."""
+def quarantine_path(home: Home, suffix: str) -> Path:
+    """A new, unique name in ``quarantine/`` for bytes of the log."""
     qdir = ensure_dir(home.quarantine_dir)
     stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
-    path = qdir / f"daily-experiences.{stamp}.{os.getpid()}.{time.monotonic_ns()}.{suffix}"
+    return qdir / f"daily-experiences.{stamp}.{os.getpid()}.{time.monotonic_ns()}.{suffix}"
+
+
+def quarantine(home: Home, data: bytes, suffix: str = "torn") -> Path:
+    """Keep ``data`` (a relaid original, records moved aside) in ``quarantine/`` under a unique name."""
+    path = quarantine_path(home, suffix)
     atomic_write_bytes(path, data)
     return path
+
+
+def tail_cut_at(fd: int, size: int, journal: Journal | None, path: Path) -> int:
+    """:func:`cut_offset` of the file open as ``fd``, read a chunk at a time (a torn tail may be
+    gigabytes of zeros)."""
+    if os.pread(fd, len(HEADER), 0) != HEADER:
+        raise CorruptFileError(path, "does not start with the '[' line of an artibot experience log")
+    if journal is not None and journal.applies_to(os.fstat(fd).st_ino, size) \
+            and os.pread(fd, 1, journal.offset - 1) == b"\n":
+        return journal.offset
+    good, first_bad = len(HEADER), None
+    for at, line in log_tail.lines(fd, len(HEADER), size):
+        ok = line is not None and record_on(line) is not None
+        if first_bad is None and ok:
+            good = at + len(line) + 1  # type: ignore[arg-type]
+        elif first_bad is None:
+            first_bad = at
+        elif ok:  # a complete record after a bad line: damage in the middle, for `doctor --repair`
+            raise CorruptFileError(path, f"line at byte {first_bad} is not a record")
+    return good
 
 
 def repair_tail(home: Home, fd: int, size: int, lock_fd: int) -> tuple[int, Repair]:
@@ -204,12 +230,13 @@ def repair_tail(home: Home, fd: int, size: int, lock_fd: int) -> tuple[int, Repa
     file truncated and synced, and the journal blanked. Returns the new size.
     """
     path = home.experiences
-    data = os.pread(fd, size, 0)
-    cut_at = cut_offset(data, read(lock_fd), os.fstat(fd).st_ino, path)
-    tail = data[cut_at:]
-    kept = quarantine(home, tail) if tail.strip() not in (b"", b"]") else None
+    cut_at = tail_cut_at(fd, size, read(lock_fd), path)
+    tail = os.pread(fd, 8, cut_at) if size - cut_at <= 8 else None
+    kept = None
+    if tail is None or tail.strip() not in (b"", b"]"):  # more than a lost closing bracket
+        kept = log_tail.quarantine_range(fd, cut_at, size, quarantine_path(home, "torn"), path)
     os.pwrite(fd, FOOTER, cut_at)
     os.ftruncate(fd, cut_at + len(FOOTER))
     os.fsync(fd)
     clear(lock_fd, durable=True)
-    return cut_at + len(FOOTER), Repair(path, len(tail), kept)
+    return cut_at + len(FOOTER), Repair(path, size - cut_at, kept)

@@ -515,3 +515,25 @@ def test_a_finished_append_with_its_journal_left_armed_is_kept(home, log):
     assert ids(ExperienceLog(home).read()) == [f"r{i:05d}" for i in range(4)]
     ExperienceLog(home).append([make(9)])
     assert ids(ExperienceLog(home).read()) == [f"r{i:05d}" for i in (0, 1, 2, 3, 9)] and quarantined(home) == []
+
+
+@pytest.mark.parametrize("sparse", [True, False], ids=["sparse", "written-zeros"])
+def test_a_zero_filled_tail_is_described_in_quarantine_not_copied(home, log, sparse):
+    log.append([make(0), make(1)])
+    path = home.experiences
+    size = path.stat().st_size
+    zeros = 32 << 20
+    with open(path, "r+b") as fh:
+        if sparse:
+            fh.truncate(size + zeros)  # a file grown whose data never landed
+        else:
+            fh.seek(size)
+            for _ in range(zeros >> 20):
+                fh.write(b"\0" * (1 << 20))
+    ExperienceLog(home).append([make(2)])
+    assert ids(ExperienceLog(home).read()) == ["r00000", "r00001", "r00002"]
+    [kept] = [p for p in home.quarantine_dir.iterdir() if p.name.endswith(".torn")]
+    described = orjson.loads(kept.with_name(kept.name + ".zeros.json").read_bytes())
+    assert kept.stat().st_size < 1 << 17 and kept.read_bytes().startswith(b"]\n")
+    assert described["bytes"] == zeros + 2 and sum(n for _, n in described["zero_runs"]) + kept.stat().st_size \
+        == described["bytes"]
