@@ -28,12 +28,12 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 import orjson
 
 from artibot.errors import CorruptFileError, StoreError, ValidationError
-from artibot.store import archive, log_journal
+from artibot.store import archive, log_journal, log_tail
 from artibot.store.fs import FileLock, atomic_write_bytes, check_regular, open_fd
 from artibot.store.home import Home
 from artibot.store.id_index import IdIndex
 from artibot.store.log_journal import Repair
-from artibot.store.log_layout import (EMPTY, FOOTER, HEADER, TAIL, append_payload, encode, parse_records,
+from artibot.store.log_layout import (EMPTY, FOOTER, HEADER, TAIL, append_payload, encode, is_intact, parse_records,
                                       record_lines, record_on, render, render_lines)
 from artibot.store.log_move import Plan, plan_from_lines, plan_from_source, put_back
 from artibot.store.log_read import LogRead
@@ -242,9 +242,21 @@ class ExperienceLog:
         return parse_records(self.read_bytes(), self.path)
 
     def count(self) -> int:
-        """Number of records (counts lines; does not parse them)."""
-        data = self.read_bytes()
-        return max(data.count(b"\n") - 2, 0)
+        """Number of records: counts lines a chunk at a time, without parsing them or holding
+        the file (a log as a reader sees it, when torn or mid-move)."""
+        if not check_regular(self.path):
+            return 0
+        with self._lock(shared=True) as lock:
+            fd = open_fd(self.path, os.O_RDONLY)
+            try:
+                size = os.fstat(fd).st_size
+                if is_intact(os.pread(fd, 2, 0) + os.pread(fd, 3, max(size - 3, 0))) and size >= len(EMPTY) \
+                        and not self._unlanded(fd, size, lock.fd) and not archive.pending(self.home):
+                    lines = sum(chunk.count(b"\n") for _, chunk in log_tail.chunks(fd, 0, size) if chunk)
+                    return max(lines - 2, 0)
+            finally:
+                os.close(fd)
+        return max(self.read_bytes().count(b"\n") - 2, 0)
 
     def open_read(self) -> LogRead:
         """The whole log for the learner (a writer: a torn tail or an unfinished move is
