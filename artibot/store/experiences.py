@@ -86,6 +86,8 @@ class ExperienceLog:
             size = os.fstat(fd).st_size
             if size >= len(EMPTY) and os.pread(fd, 3, size - 3) == TAIL and os.pread(fd, 2, 0) == HEADER:
                 return
+            if not os.pread(fd, 64, max(size - 64, 0)).rstrip().endswith(b"]"):
+                return  # not a complete array (a torn tail, zeros): never read whole here
             data = os.pread(fd, size, 0)
         finally:
             os.close(fd)
