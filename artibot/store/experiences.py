@@ -31,7 +31,7 @@ from artibot.errors import CorruptFileError, StoreError, ValidationError
 from artibot.store import archive, log_journal, log_tail
 from artibot.store.fs import FileLock, atomic_write_bytes, check_regular, open_fd
 from artibot.store.home import Home
-from artibot.store.id_index import IdIndex
+from artibot.store.id_index import IdIndex, appended_ids
 from artibot.store.log_journal import Repair
 from artibot.store.log_layout import (EMPTY, FOOTER, HEADER, TAIL, append_payload, encode, is_intact, parse_records,
                                       record_lines, record_on, render, render_lines)
@@ -79,23 +79,9 @@ class ExperienceLog:
     def _adopt_foreign_layout(self) -> None:
         """A complete JSON array in another layout (pretty-printed by the old plugin, or by
         hand) is rewritten in ours; it must not be mistaken for a torn tail and cut."""
-        if not check_regular(self.path):
-            return
-        fd = open_fd(self.path, os.O_RDONLY)
-        try:
-            size = os.fstat(fd).st_size
-            if size >= len(EMPTY) and os.pread(fd, 3, size - 3) == TAIL and os.pread(fd, 2, 0) == HEADER:
-                return
-            if not os.pread(fd, 64, max(size - 64, 0)).rstrip().endswith(b"]"):
-                return  # not a complete array (a torn tail, zeros): never read whole here
-            data = os.pread(fd, size, 0)
-        finally:
-            os.close(fd)
-        try:
-            records = orjson.loads(data)
-        except orjson.JSONDecodeError:
-            return  # a torn tail: the caller's repair handles it
-        if isinstance(records, list) and all(isinstance(r, dict) for r in records):
+        found = log_journal.foreign_layout(self.path)
+        if found is not None:
+            data, records = found
             log_journal.quarantine(self.home, data, suffix="relaid")  # the original bytes are kept
             self._rewrite(render(records))
 
@@ -117,7 +103,7 @@ class ExperienceLog:
                 ino = os.fstat(fd).st_ino
                 index = IdIndex(self.home)
                 self._skipped = []
-                index.sync(ino, size, lambda since: self._ids_appended(fd, since, size), self._every_id)
+                index.sync(ino, size, lambda since: appended_ids(fd, since, size), self._every_id)
                 self._refuse_stored(index, list(given_ids))
                 payload = append_payload(lines, empty=size == len(EMPTY))
                 start = size - len(FOOTER)
@@ -141,21 +127,6 @@ class ExperienceLog:
             shown = ", ".join(repr(i) for i in sorted(stored)[:5]) + (" …" if len(stored) > 5 else "")
             raise ValidationError([f"id {shown} is already stored (in the log or archive/); ids must be "
                                    "unique: leave the id out and artibot assigns one"])
-
-    def _ids_appended(self, fd: int, since: int, size: int) -> list[str] | None:
-        """The ids of the lines appended after the log was ``since`` bytes long; None if unsure."""
-        if since < len(EMPTY) or since > size:
-            return None
-        tail = os.pread(fd, size - since + len(FOOTER), since - len(FOOTER))
-        if tail == FOOTER:
-            return []
-        out = []
-        for line in tail[:-len(FOOTER) - 1].split(b"\n"):
-            record = record_on(line)
-            if record is None or not isinstance(record.get("id"), str):
-                return None
-            out.append(record["id"])
-        return out
 
     def _every_id(self) -> list[str]:
         """Every id stored, in the log (read under the held lock) and the live archives."""
@@ -189,14 +160,10 @@ class ExperienceLog:
     def _unlanded(self, fd: int, size: int, lock_fd: int | None) -> bool:
         """Whether the journal names an append that did not land whole (a finished append's
         journal, left armed by a kill or a power cut, is blanked when this holds the lock)."""
-        journal = log_journal.read(lock_fd, self.home.experiences_lock)
-        if journal is None or not journal.applies_to(os.fstat(fd).st_ino, size):
-            return False
-        if log_journal.landed(journal, size, os.pread(fd, size - journal.offset, journal.offset)):
-            if self._held is not None and self._held.fd is not None and not self._held.shared:
-                log_journal.clear(self._held.fd, durable=False)
-            return False
-        return True
+        state = log_journal.state_of(fd, size, log_journal.read(lock_fd, self.home.experiences_lock))
+        if state == "landed" and self._held is not None and self._held.fd is not None and not self._held.shared:
+            log_journal.clear(self._held.fd, durable=False)
+        return state == "unlanded"
 
     def repair(self) -> Repair | None:
         """Repair a torn tail now (``doctor``). Returns what was done, or None if the file was intact."""

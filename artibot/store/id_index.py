@@ -38,6 +38,7 @@ from typing import Callable, Iterable
 
 from artibot.store.fs import open_fd
 from artibot.store.home import Home
+from artibot.store.log_layout import EMPTY, FOOTER, record_on
 
 _HEADER = 64
 _FP = 8
@@ -172,3 +173,19 @@ class IdIndex:
         # the header last: a kill before it leaves the index marked stale, never ahead of the log
         os.pwrite(fd, _stamp(log_ino, log_size, self.boot), 0)
         self._sync(fd)
+
+
+def appended_ids(fd: int, since: int, size: int) -> list[str] | None:
+    """The ids of the lines appended after the log was ``since`` bytes long; None if unsure."""
+    if since < len(EMPTY) or since > size:
+        return None
+    tail = os.pread(fd, size - since + len(FOOTER), since - len(FOOTER))
+    if tail == FOOTER:
+        return []
+    out = []
+    for line in tail[:-len(FOOTER) - 1].split(b"\n"):
+        record = record_on(line)
+        if record is None or not isinstance(record.get("id"), str):
+            return None
+        out.append(record["id"])
+    return out

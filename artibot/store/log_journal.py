@@ -29,9 +29,12 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+import orjson
 
 from artibot.errors import CorruptFileError, StoreError
-from artibot.store.fs import atomic_write_bytes, ensure_dir, open_fd
+from artibot.store.fs import atomic_write_bytes, check_regular, ensure_dir, open_fd
 from artibot.store import log_tail
 from artibot.store.home import Home
 from artibot.store.log_layout import FOOTER, HEADER, TAIL, record_on
@@ -139,6 +142,14 @@ def unlanded(journal: Journal | None, inode: int, size: int, region: bytes | mem
     return journal is not None and journal.applies_to(inode, size) and not landed(journal, size, region)
 
 
+def state_of(fd: int, size: int, journal: Journal | None) -> str:
+    """``"none"`` when no armed journal applies to the file open as ``fd`` (``size`` bytes),
+    else ``"landed"`` or ``"unlanded"`` for the append it names (see :func:`landed`)."""
+    if journal is None or not journal.applies_to(os.fstat(fd).st_ino, size):
+        return "none"
+    return "landed" if landed(journal, size, os.pread(fd, size - journal.offset, journal.offset)) else "unlanded"
+
+
 def cut_offset(data: bytes | memoryview, journal: Journal | None, inode: int, path: Path) -> int:
     """Where the intact part of a torn log ends (the closing bracket goes there).
 
@@ -187,6 +198,31 @@ class Repair:
     path: Path
     cut_bytes: int
     quarantined_to: Path | None
+
+
+def foreign_layout(path: Path) -> tuple[bytes, list[dict[str, Any]]] | None:
+    """The bytes and records of the log when it is a complete JSON array in another layout
+    (pretty-printed by the old plugin, or by hand), which must be relaid, not cut as a torn
+    tail; None otherwise (ours, torn, or missing)."""
+    if not check_regular(path):
+        return None
+    fd = open_fd(path, os.O_RDONLY)
+    try:
+        size = os.fstat(fd).st_size
+        if size >= len(HEADER + FOOTER) and os.pread(fd, 3, size - 3) == TAIL and os.pread(fd, 2, 0) == HEADER:
+            return None
+        if not os.pread(fd, 64, max(size - 64, 0)).rstrip().endswith(b"]"):
+            return None  # not a complete array (a torn tail, zeros): never read whole here
+        data = os.pread(fd, size, 0)
+    finally:
+        os.close(fd)
+    try:
+        records = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return None  # a torn tail: the writer's repair handles it
+    if isinstance(records, list) and all(isinstance(r, dict) for r in records):
+        return data, records
+    return None
 
 
 def quarantine_path(home: Home, suffix: str) -> Path:
