@@ -10,7 +10,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from artibot.errors import CorruptFileError, StoreError, UnsafePathError
+from artibot.errors import CorruptFileError, StoreError, UnsafePathError, ValidationError
 from artibot.experience import validate
 from artibot.store import archive as archive_module
 from artibot.store import documents, fs
@@ -537,3 +537,32 @@ def test_a_zero_filled_tail_is_described_in_quarantine_not_copied(home, log, spa
     assert kept.stat().st_size < 1 << 17 and kept.read_bytes().startswith(b"]\n")
     assert described["bytes"] == zeros + 2 and sum(n for _, n in described["zero_runs"]) + kept.stat().st_size \
         == described["bytes"]
+
+
+def test_without_a_boot_id_the_id_index_is_synced_as_written(home, log, monkeypatch, tmp_path):
+    """Where a restart cannot be told, an unsynced index could be trusted after a power cut
+    that lost part of it: each index write is synced instead."""
+    from artibot.store import id_index
+
+    monkeypatch.setattr(id_index, "BOOT_ID", tmp_path / "no-such-file")
+    synced: list[str] = []
+    real = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: synced.append(os.readlink(f"/proc/self/fd/{fd}")) or real(fd))
+    log.append([make(0)], given_ids=["r00000"])
+    assert any(Path(p).name == ".daily-experiences.ids" for p in synced)
+    assert home.experience_ids.read_bytes()[:64].split()[2] == b"-"
+
+
+def test_an_id_index_from_an_earlier_boot_is_rebuilt(home, log, monkeypatch, tmp_path):
+    from artibot.store import id_index
+
+    boot = tmp_path / "boot_id"
+    boot.write_text("boot-a\n")
+    monkeypatch.setattr(id_index, "BOOT_ID", boot)
+    log.append([make(0)], given_ids=["r00000"])
+    data = home.experience_ids.read_bytes()
+    home.experience_ids.write_bytes(data[:64])  # the header page kept, the fingerprints lost
+    boot.write_text("boot-b\n")
+    with pytest.raises(ValidationError, match="r00000"):
+        log.append([make(0)], given_ids=["r00000"])
+    assert ids(log.read()) == ["r00000"]
