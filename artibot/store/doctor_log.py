@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import orjson
 
 from artibot.errors import CorruptFileError, LockTimeout, StoreError
 from artibot.store import archive, log_journal, log_tail
@@ -120,14 +121,31 @@ class LogChecks:
                 journal, size, os.pread(fd, size - journal.offset, journal.offset)):
             return None
         fps = array("Q")
+        batch: list[bytes] = []
+
+        def check(bodies: list[bytes]) -> bool:
+            # one parse per batch of lines; more values than lines means a line held two records
+            try:
+                records = orjson.loads(b"[" + b",".join(bodies) + b"]")
+            except orjson.JSONDecodeError:
+                return False
+            if len(records) != len(bodies):
+                return False
+            for record in records:
+                if not isinstance(record, dict) or not isinstance(record.get("id"), str) or record_problems(record):
+                    return False
+                fps.append(int.from_bytes(fingerprint(record["id"]), "little"))
+            return True
+
         for n, (_, line) in enumerate(log_tail.lines(fd, len(HEADER), size - len(FOOTER))):
-            if line is None or line.startswith(b",") != (n > 0):
+            if line is None or line.startswith(b",") != (n > 0) or not line.rstrip().endswith(b"}"):
                 return None
-            record = record_on(line)
-            if record is None or not isinstance(record.get("id"), str) or record_problems(record):
-                return None
-            fps.append(int.from_bytes(fingerprint(record["id"]), "little"))
-        return fps
+            batch.append(line[1:] if n else line)
+            if len(batch) >= 4096:
+                if not check(batch):
+                    return None
+                batch = []
+        return fps if not batch or check(batch) else None
 
     @staticmethod
     def journal(path: Path, lock_path: Path, data: bytes) -> int | None:
