@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import os
+import stat
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -21,7 +22,7 @@ import orjson
 
 from artibot import config_checks as checks
 from artibot.config_checks import Checker
-from artibot.errors import ConfigError
+from artibot.errors import ConfigError, InvalidInput
 from artibot.settings import (  # noqa: F401  (re-exported: callers import them from here)
     CheckpointSettings, FreshnessSettings, GatewayPricingSettings, GatewayProfileSettings, GatewayServerSettings,
     LifelongSettings, OffPolicySettings, RouterSettings, ScheduleSettings, Settings, System1Settings,
@@ -50,13 +51,26 @@ def shipped_config_dir() -> Path:
 
 
 def resolve_home(home: str | os.PathLike[str] | None = None) -> Path:
-    """The data home: the argument, else ``$ARTIBOT_HOME``, else ``~/.claude/artibot``."""
-    if home is not None:
-        return Path(home).expanduser()
+    """The data home: the argument, else ``$ARTIBOT_HOME``, else ``~/.claude/artibot``.
+
+    A home that is itself a symbolic link (the user's choice of where the data lives: a
+    dotfiles checkout, another disk) is used through its real path, by every command and
+    every hook alike (``hookio.home_root`` does the same); links *inside* the home are
+    still never followed. A path that is not valid UTF-8 is refused with a sentence: it
+    could be used, but not written into the JSON artibot prints and stores.
+    """
     env = os.environ.get("ARTIBOT_HOME")
-    if env:
-        return Path(env).expanduser()
-    return DEFAULT_HOME.expanduser()
+    path = Path(home).expanduser() if home is not None else Path(env).expanduser() if env \
+        else DEFAULT_HOME.expanduser()
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        where = "the data home given" if home is not None else "$ARTIBOT_HOME" if env else "the home folder"
+        raise InvalidInput(f"{where} ({ascii(str(path))}) is not valid UTF-8; artibot needs a data home whose "
+                           "path it can write into its JSON files: set ARTIBOT_HOME to another folder") from None
+    if os.path.islink(path):
+        return Path(os.path.realpath(path))
+    return path
 
 
 def config_candidates(home: Path) -> list[Path]:
@@ -249,7 +263,16 @@ def _shipped_defaults() -> dict[str, Any]:
 
 def load_config_file(path: Path) -> Settings:
     try:
-        raw = path.read_bytes()
+        # non-blocking, and only a regular file: a FIFO in its place would hang every command
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise ConfigError(["not a regular file (a FIFO, socket or device); replace it with the "
+                                   "JSON config file or remove it"], path)
+            with os.fdopen(os.dup(fd), "rb") as fh:
+                raw = fh.read()
+        finally:
+            os.close(fd)
     except OSError as exc:
         raise ConfigError([f"cannot read the file: {exc.strerror}"], path) from exc
     try:
@@ -264,7 +287,7 @@ def load_settings(home: str | os.PathLike[str] | None = None) -> Settings:
     home_path = resolve_home(home)
     env = os.environ.get("ARTIBOT_CONFIG")
     for path in config_candidates(home_path):
-        if path.is_file():
+        if path.exists() and not path.is_dir():  # a FIFO or device is refused by name, not skipped
             return load_config_file(path)
         if env and path == Path(env).expanduser():
             raise ConfigError([f"$ARTIBOT_CONFIG points to {path}, which does not exist"])

@@ -100,21 +100,68 @@ def _run(h: Home, plan: dict[str, Any]) -> dict[str, Any]:
 
 def _undo(h: Home, round_ids: list[str], reason: str, *, final: str = "rolled-back",
           discard: str | None = None) -> dict[str, Any]:
-    """Restore the state before the first of ``round_ids`` (oldest first) and their experiences."""
+    """Restore the state before the first of ``round_ids`` (in apply order) and their experiences."""
     plan = _plan(h, round_ids, reason, final=final, discard=discard)
     rollback_journal.write(h, plan)
     return _run(h, plan)
 
 
+def applied_in_order(h: Home) -> list[str]:
+    """The applied rounds, in the order they were applied: by their snapshots' sequence
+    numbers, never by their time-based ids (a clock set back would reorder those).
+    Snapshots taken before numbering (no ``seq``) were all applied before any numbered one,
+    in the order of their entries in the learning log. Raises :class:`ReviewError` when the
+    order cannot be told: a rollback would then not be exact."""
+    applied = {rid: m for rid, m in snapshots.manifests(h).items() if m.status == "applied"}
+    numbered = sorted((m.seq, rid) for rid, m in applied.items() if m.seq is not None)
+    seqs = [seq for seq, _ in numbered]
+    if len(set(seqs)) != len(seqs):
+        twice = next(seq for seq in seqs if seqs.count(seq) > 1)
+        both = [rid for seq, rid in numbered if seq == twice]
+        raise ReviewError(f"rounds {both[0]} and {both[1]} carry the same sequence number ({twice}) in "
+                          f"{h.snapshots_dir}, so the order they were applied in is unknown and a rollback could "
+                          "not be exact; nothing was changed (was a snapshot folder copied by hand?)")
+    legacy = [rid for rid, m in applied.items() if m.seq is None]
+    if legacy:
+        logged = [e.get("round_id") for e in rounds.read_learning_log(h)
+                  if e.get("type", "round") == "round" and e.get("status") == "applied"]
+        unknown = sorted(rid for rid in legacy if rid not in logged)
+        if unknown:
+            raise ReviewError(f"round {unknown[0]} has no sequence number in its snapshot and no entry in "
+                              f"{h.learning_log}, so the order it was applied in is unknown and a rollback could "
+                              "not be exact; nothing was changed")
+        legacy.sort(key=logged.index)
+    return legacy + [rid for _, rid in numbered]
+
+
+def _refuse_inexact(h: Home, undo: list[str]) -> None:
+    """Refuse, before any step, a rollback that could not put back exactly what was there."""
+    missing = snapshots.missing_copies(h, undo[0])
+    if missing:
+        raise ReviewError(f"the snapshot of round {undo[0]} lacks its copy of {missing[0]} (in "
+                          f"{snapshots.snapshot_dir(h, undo[0])}), so the state before it cannot be restored "
+                          "exactly; nothing was changed")
+    processed = {e.get("round_id"): (e.get("inputs") or {}).get("processed") for e in rounds.read_learning_log(h)
+                 if e.get("type", "round") == "round"}
+    for rid in undo:
+        if processed.get(rid) and archive.read(h, rid) is None:
+            raise ReviewError(f"round {rid} processed {processed[rid]} experience(s) but {archive.path_of(h, rid)} "
+                              "is missing, so they cannot be put back; nothing was changed (restore that file, "
+                              "or `artibot doctor` to look)")
+
+
 def _rounds_to_undo(h: Home, round_id: str) -> list[str]:
+    """``round_id`` and every round applied after it, in the order they were applied;
+    refused, with a reason, where the rollback could not be exact."""
     manifest = snapshots.read_manifest(h, round_id)
     if manifest["status"] != "applied":
         raise ReviewError(f"round {round_id} is {manifest['status']}, not applied; nothing to roll back")
-    applied = [rid for rid in snapshots.list_rounds(h)
-               if snapshots.read_manifest(h, rid)["status"] == "applied"]
+    applied = applied_in_order(h)
     if round_id not in applied:
         raise NotFoundError(f"round {round_id} is not an applied round")
-    return applied[applied.index(round_id):]
+    undo = applied[applied.index(round_id):]
+    _refuse_inexact(h, undo)
+    return undo
 
 
 def plan_rollback(round_id: str, *, home: HomeArg = None) -> dict[str, Any]:
@@ -129,7 +176,7 @@ def plan_rollback(round_id: str, *, home: HomeArg = None) -> dict[str, Any]:
 
 
 def rollback(round_id: str, *, home: HomeArg = None, lock_timeout: float = 5.0) -> dict[str, Any]:
-    """Restore the learned state from before ``round_id``; later applied rounds are undone too."""
+    """Restore the learned state from before ``round_id``; rounds applied after it are undone too."""
     h = Home.of(home)
     with FileLock(h.learner_lock, timeout=lock_timeout, holder="another artibot learner"):
         recover_interrupted(h)

@@ -265,3 +265,99 @@ def test_evidence_cells_have_their_own_key_space_on_disk(artibot_home: Path) -> 
     before = home.pattern_stats.read_bytes()
     patterns.write_pattern_stats(home, loaded)
     assert home.pattern_stats.read_bytes() == before
+
+
+def _learn_as(monkeypatch: pytest.MonkeyPatch, round_id: str):
+    """A round whose time-based id is ``round_id`` (what the clock said when it ran)."""
+    from artibot import cycle
+
+    monkeypatch.setattr(cycle, "new_round_id", lambda: round_id)
+    return learn(answers="defaults")
+
+
+def test_rollback_follows_apply_order_not_a_clock_set_back(artibot_home: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    before = state_bytes(artibot_home)
+    collect_many(mixed(100, seed=3))
+    a = _learn_as(monkeypatch, "r20260110-120000000000-aaaa")
+    collect_many(mixed(100, seed=4, start=500))
+    b = _learn_as(monkeypatch, "r20260108-120000000000-bbbb")  # learned while the clock was 2 days behind
+    assert a.status == b.status == "applied"
+    result = rollback(a.round_id)
+    assert result["undone"] == [a.round_id, b.round_id]
+    after = state_bytes(artibot_home)
+    assert after["thresholds.json"] == before["thresholds.json"]
+    from artibot.store import archive
+
+    assert len(load_experiences()) == 200 and not archive.live_paths(Home(artibot_home))
+    with pytest.raises(ReviewError, match="not applied"):
+        rollback(b.round_id)  # undone with A: it must not bring A's thresholds back
+
+
+def test_rollback_of_the_later_round_keeps_the_earlier(artibot_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    collect_many(mixed(100, seed=3))
+    _learn_as(monkeypatch, "r20260110-120000000000-aaaa")
+    after_a = state_bytes(artibot_home)
+    collect_many(mixed(100, seed=4, start=500))
+    b = _learn_as(monkeypatch, "r20260108-120000000000-bbbb")
+    assert rollback(b.round_id)["undone"] == [b.round_id]
+    assert state_bytes(artibot_home)["thresholds.json"] == after_a["thresholds.json"]
+
+
+def test_rollback_refuses_when_the_apply_order_is_unknown(artibot_home: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    collect_many(mixed(100, seed=3))
+    a = _learn_as(monkeypatch, "r20260110-120000000000-aaaa")
+    collect_many(mixed(100, seed=4, start=500))
+    _learn_as(monkeypatch, "r20260108-120000000000-bbbb")
+    for rid in ("r20260110-120000000000-aaaa", "r20260108-120000000000-bbbb"):
+        path = artibot_home / "snapshots" / rid / "manifest.json"
+        doc = orjson.loads(path.read_bytes())
+        doc["seq"] = 1  # as if one snapshot folder had been copied over another by hand
+        path.write_bytes(orjson.dumps(doc))
+    before = tree(artibot_home)
+    with pytest.raises(ReviewError, match="same sequence number"):
+        rollback(a.round_id)
+    assert tree(artibot_home) == before
+
+
+def test_snapshots_without_a_sequence_number_follow_the_learning_log(artibot_home: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    collect_many(mixed(100, seed=3))
+    a = _learn_as(monkeypatch, "r20260110-120000000000-aaaa")
+    collect_many(mixed(100, seed=4, start=500))
+    b = _learn_as(monkeypatch, "r20260108-120000000000-bbbb")
+    for rid in (a.round_id, b.round_id):  # taken by an older artibot
+        path = artibot_home / "snapshots" / rid / "manifest.json"
+        doc = orjson.loads(path.read_bytes())
+        del doc["seq"]
+        path.write_bytes(orjson.dumps(doc))
+    assert rollback(a.round_id)["undone"] == [a.round_id, b.round_id]
+
+
+def test_rollback_refuses_when_a_snapshot_copy_is_missing(artibot_home: Path) -> None:
+    collect_many(mixed(100, seed=3))
+    learn(answers="defaults")
+    collect_many(mixed(100, seed=4, start=500))
+    second = learn(answers="defaults")
+    for copy in (artibot_home / "snapshots" / second.round_id).glob("thresholds.json"):
+        copy.unlink()
+    before = tree(artibot_home)
+    with pytest.raises(ReviewError, match="lacks its copy of thresholds.json"):
+        rollback(second.round_id)
+    assert tree(artibot_home) == before
+
+
+def test_the_snapshot_folder_is_synced_before_the_round_writes(artibot_home: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    from artibot import cycle
+    from artibot.store import snapshots
+
+    events: list[str] = []
+    real_sync, real_thresholds = snapshots.fsync_dir, cycle.write_thresholds
+    monkeypatch.setattr(snapshots, "fsync_dir", lambda p: (events.append(f"sync {Path(p).name}"), real_sync(p))[1])
+    monkeypatch.setattr(cycle, "write_thresholds",
+                        lambda *a, **k: (events.append("thresholds"), real_thresholds(*a, **k))[1])
+    collect_many(mixed(100, seed=3))
+    assert learn(answers="defaults").status == "applied"
+    assert events.index("sync snapshots") < events.index("thresholds")

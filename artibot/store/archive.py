@@ -95,12 +95,22 @@ def records(home: Home) -> Iterator[dict[str, Any]]:
             yield from doc["records"]
 
 
-def ids(home: Home) -> Iterator[str]:
-    """The id of every record of every live archive."""
-    for record in records(home):
-        rid = record.get("id")
-        if isinstance(rid, str):
-            yield rid
+def ids(home: Home, *, damaged: list[Path] | None = None) -> Iterator[str]:
+    """The id of every record of every live archive. With ``damaged``, a file of ``archive/``
+    that is not a readable archive (junk, or damaged: ``doctor`` reports it) is listed there
+    and skipped instead of raising."""
+    for path in live_paths(home):
+        try:
+            doc = read_path(path)
+        except CorruptFileError:
+            if damaged is None:
+                raise
+            damaged.append(path)
+            continue
+        for record in doc["records"] if doc is not None else ():
+            rid = record.get("id")
+            if isinstance(rid, str):
+                yield rid
 
 
 def retired_name(name: str) -> str:

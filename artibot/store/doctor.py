@@ -24,7 +24,7 @@ import orjson
 from artibot.config import load_config_file
 from artibot.errors import ArtibotError, ConfigError, CorruptFileError, UnsafePathError
 from artibot.store.doctor_log import LOCK_WAIT_S, LogChecks
-from artibot.store import archive, rollback_journal, state
+from artibot.store import archive, hookio, rollback_journal, state
 from artibot.store.documents import CURRENT_VERSION, parse_document
 from artibot.store.experiences import ExperienceLog
 from artibot.store.fs import DIR_MODE, FILE_MODE, FileLock, read_bytes
@@ -361,6 +361,8 @@ class _Examination(LogChecks):
         if kind_of(folder) != "dir":
             return
         for path in sorted(folder.glob("*.json")):
+            if kind == "session" and path.name in hookio.CACHES:
+                continue  # rebuilt by the hooks whenever it does not parse (see hookio.CACHES)
             hidden = path.name.startswith(".")  # sessions/.learner-stamp.json
             self.document(path, kind, lambda p=path: self.parse(p, kind),
                           "the learner's start stamp is forgotten: the next session end may start the learner "

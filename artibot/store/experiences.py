@@ -20,6 +20,7 @@ of moves in ``log_move``; the archive documents in ``archive``; the id index in
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
@@ -27,12 +28,12 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 import orjson
 
 from artibot.errors import CorruptFileError, StoreError, ValidationError
-from artibot.store import archive, log_journal
+from artibot.store import archive, log_journal, log_tail
 from artibot.store.fs import FileLock, atomic_write_bytes, check_regular, open_fd
 from artibot.store.home import Home
-from artibot.store.id_index import IdIndex
+from artibot.store.id_index import IdIndex, appended_ids
 from artibot.store.log_journal import Repair
-from artibot.store.log_layout import (EMPTY, FOOTER, HEADER, TAIL, append_payload, encode, parse_records,
+from artibot.store.log_layout import (EMPTY, FOOTER, HEADER, TAIL, append_payload, encode, is_intact, parse_records,
                                       record_lines, record_on, render, render_lines)
 from artibot.store.log_move import Plan, plan_from_lines, plan_from_source, put_back
 from artibot.store.log_read import LogRead
@@ -40,6 +41,7 @@ from artibot.store.log_read import LogRead
 __all__ = ["EMPTY", "MOVE_MARKER", "ExperienceLog", "LogRead", "Repair", "encode", "render"]
 
 MOVE_MARKER = archive.MOVE_MARKER
+log = logging.getLogger(__name__)
 
 
 class ExperienceLog:
@@ -52,6 +54,7 @@ class ExperienceLog:
         self.lock_timeout = lock_timeout
         self.last_repair: Repair | None = None
         self._held: FileLock | None = None
+        self._skipped: list[Path] = []
 
     # ------------------------------------------------------------------ locking
     def _lock(self, shared: bool = False) -> FileLock:
@@ -76,21 +79,9 @@ class ExperienceLog:
     def _adopt_foreign_layout(self) -> None:
         """A complete JSON array in another layout (pretty-printed by the old plugin, or by
         hand) is rewritten in ours; it must not be mistaken for a torn tail and cut."""
-        if not check_regular(self.path):
-            return
-        fd = open_fd(self.path, os.O_RDONLY)
-        try:
-            size = os.fstat(fd).st_size
-            if size >= len(EMPTY) and os.pread(fd, 3, size - 3) == TAIL and os.pread(fd, 2, 0) == HEADER:
-                return
-            data = os.pread(fd, size, 0)
-        finally:
-            os.close(fd)
-        try:
-            records = orjson.loads(data)
-        except orjson.JSONDecodeError:
-            return  # a torn tail: the caller's repair handles it
-        if isinstance(records, list) and all(isinstance(r, dict) for r in records):
+        found = log_journal.foreign_layout(self.path)
+        if found is not None:
+            data, records = found
             log_journal.quarantine(self.home, data, suffix="relaid")  # the original bytes are kept
             self._rewrite(render(records))
 
@@ -113,7 +104,8 @@ class ExperienceLog:
                 size = self._ensure_intact(fd, os.fstat(fd).st_size)
                 ino = os.fstat(fd).st_ino
                 index = IdIndex(self.home)
-                index.sync(ino, size, lambda since: self._ids_appended(fd, since, size), self._every_id)
+                self._skipped = []
+                index.sync(ino, size, lambda since: appended_ids(fd, since, size), self._every_id)
                 stored = self._stored(index, list(given_ids))
                 if stored and not skip_stored:
                     shown = ", ".join(repr(i) for i in sorted(stored)[:5]) + (" …" if len(stored) > 5 else "")
@@ -128,6 +120,8 @@ class ExperienceLog:
                 log_journal.arm(lock.fd, start, ino, start + len(payload), durable=self.durable)
                 log_journal.write_append(fd, payload, start, lock.fd, durable=self.durable)
                 index.add((r["id"] for r in records), ino, start + len(payload))
+                if self._skipped:  # built without an unreadable archive: never trusted as complete
+                    index.drop()
             except OSError as exc:
                 raise StoreError.from_os(exc, self.path, "append to") from None
             finally:
@@ -141,26 +135,17 @@ class ExperienceLog:
             return set()
         return set(self._every_id()) & set(maybe)
 
-    def _ids_appended(self, fd: int, since: int, size: int) -> list[str] | None:
-        """The ids of the lines appended after the log was ``since`` bytes long; None if unsure."""
-        if since < len(EMPTY) or since > size:
-            return None
-        tail = os.pread(fd, size - since + len(FOOTER), since - len(FOOTER))
-        if tail == FOOTER:
-            return []
-        out = []
-        for line in tail[:-len(FOOTER) - 1].split(b"\n"):
-            record = record_on(line)
-            if record is None or not isinstance(record.get("id"), str):
-                return None
-            out.append(record["id"])
-        return out
-
     def _every_id(self) -> list[str]:
         """Every id stored, in the log (read under the held lock) and the live archives."""
         ids = [r["id"] for r in (record_on(line) for line in self._lines_locked())
                if r is not None and isinstance(r.get("id"), str)]
-        ids.extend(archive.ids(self.home))
+        damaged: list[Path] = []
+        ids.extend(archive.ids(self.home, damaged=damaged))
+        for path in damaged:
+            # not fatal to collecting: `artibot doctor` reports the file and moves it aside
+            log.warning("%s is not a readable archive; its ids are not checked for duplicates (run `artibot "
+                        "doctor`)", path)
+        self._skipped = damaged
         return ids
 
     def _open_for_append(self) -> int:
@@ -173,11 +158,19 @@ class ExperienceLog:
         """Return the size of an intact file, repairing a torn tail first (caller holds the lock exclusively)."""
         if os.pread(fd, len(HEADER), 0) != HEADER:
             raise CorruptFileError(self.path, "does not start with the '[' line of an artibot experience log")
-        if size >= len(EMPTY) and os.pread(fd, 3, size - 3) == TAIL:
-            return size
         assert self._held is not None and self._held.fd is not None
+        if size >= len(EMPTY) and os.pread(fd, 3, size - 3) == TAIL and not self._unlanded(fd, size, self._held.fd):
+            return size
         new_size, self.last_repair = log_journal.repair_tail(self.home, fd, size, self._held.fd)
         return new_size
+
+    def _unlanded(self, fd: int, size: int, lock_fd: int | None) -> bool:
+        """Whether the journal names an append that did not land whole (a finished append's
+        journal, left armed by a kill or a power cut, is blanked when this holds the lock)."""
+        state = log_journal.state_of(fd, size, log_journal.read(lock_fd, self.home.experiences_lock))
+        if state == "landed" and self._held is not None and self._held.fd is not None and not self._held.shared:
+            log_journal.clear(self._held.fd, durable=False)
+        return state == "unlanded"
 
     def repair(self) -> Repair | None:
         """Repair a torn tail now (``doctor``). Returns what was done, or None if the file was intact."""
@@ -225,9 +218,21 @@ class ExperienceLog:
         return parse_records(self.read_bytes(), self.path)
 
     def count(self) -> int:
-        """Number of records (counts lines; does not parse them)."""
-        data = self.read_bytes()
-        return max(data.count(b"\n") - 2, 0)
+        """Number of records: counts lines a chunk at a time, without parsing them or holding
+        the file (a log as a reader sees it, when torn or mid-move)."""
+        if not check_regular(self.path):
+            return 0
+        with self._lock(shared=True) as lock:
+            fd = open_fd(self.path, os.O_RDONLY)
+            try:
+                size = os.fstat(fd).st_size
+                if is_intact(os.pread(fd, 2, 0) + os.pread(fd, 3, max(size - 3, 0))) and size >= len(EMPTY) \
+                        and not self._unlanded(fd, size, lock.fd) and not archive.pending(self.home):
+                    lines = sum(chunk.count(b"\n") for _, chunk in log_tail.chunks(fd, 0, size) if chunk)
+                    return max(lines - 2, 0)
+            finally:
+                os.close(fd)
+        return max(self.read_bytes().count(b"\n") - 2, 0)
 
     def open_read(self) -> LogRead:
         """The whole log for the learner (a writer: a torn tail or an unfinished move is
@@ -235,9 +240,10 @@ class ExperienceLog:
         a context manager)."""
         if not check_regular(self.path):
             return LogRead.of_bytes(self.path, EMPTY)
-        with self._lock(shared=True):
+        with self._lock(shared=True) as lock:
             read = self._read_raw()
-            if read.intact() and not archive.pending(self.home):
+            if read.intact() and not archive.pending(self.home) and not (
+                    read.fd is not None and self._unlanded(read.fd, len(read.data), lock.fd)):
                 return read
         read.close()
         with self._exclusive():
@@ -291,10 +297,16 @@ class ExperienceLog:
             raise CorruptFileError(self.path, f"not valid JSON ({exc})") from None
 
     def _rewrite(self, data: bytes) -> None:
-        """Replace the log (same ids overall: the id index follows it)."""
+        """Replace the log (same ids overall, counting the live archives: the id index follows
+        it, if it was complete for the file replaced)."""
+        try:
+            st = os.lstat(self.path)
+            was: tuple[int, int] | None = (st.st_ino, st.st_size)
+        except FileNotFoundError:
+            was = None
         atomic_write_bytes(self.path, data, durable=True)
         st = os.stat(self.path)
-        IdIndex(self.home).moved(st.st_ino, st.st_size)
+        IdIndex(self.home).moved(was, st.st_ino, st.st_size)
 
     # ------------------------------------------------------------------ move to archive
     def move_to_archive(self, ids: Iterable[str], name: str, meta: Mapping[str, Any] | None = None,

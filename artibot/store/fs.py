@@ -23,8 +23,10 @@ import os
 import stat
 import time
 from pathlib import Path
+from typing import Iterable
 
 from artibot.errors import LockTimeout, NotAFolderError, StoreError, UnsafePathError
+from artibot.store.hookio import lock_wait_left
 
 FILE_MODE = 0o600
 DIR_MODE = 0o700
@@ -66,7 +68,7 @@ def check_regular(path: Path) -> bool:
     if stat.S_ISLNK(st.st_mode):
         raise UnsafePathError(path)
     if not stat.S_ISREG(st.st_mode):
-        raise UnsafePathError(path, "not a regular file")
+        raise UnsafePathError(path, NOT_REGULAR)
     return True
 
 
@@ -78,17 +80,33 @@ def _first_non_dir(path: Path) -> Path:
     return Path(path)
 
 
+NOT_REGULAR = "not a regular file (a FIFO, socket or device)"
+
+
 def open_fd(path: Path, flags: int, mode: int = FILE_MODE) -> int:
-    """``os.open`` that never follows a symlink and explains why it failed."""
+    """``os.open`` of a regular file that never follows a symlink, never blocks (a FIFO
+    planted in the home would hang the open until a writer came) and explains why it
+    failed."""
     try:
-        return os.open(path, flags | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
+        fd = os.open(path, flags | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK, mode)
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise UnsafePathError(path) from None
         if exc.errno == errno.ENOTDIR:
             raise NotAFolderError(_first_non_dir(path)) from None
+        if exc.errno == errno.ENXIO:  # a FIFO with no reader, opened for writing
+            raise UnsafePathError(path, NOT_REGULAR) from None
         doing = "write" if flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT) else "read"
         raise StoreError.from_os(exc, path, doing) from None
+    try:
+        regular = stat.S_ISREG(os.fstat(fd).st_mode)
+    except OSError as exc:
+        os.close(fd)
+        raise StoreError.from_os(exc, path, "read") from None
+    if not regular:
+        os.close(fd)
+        raise UnsafePathError(path, NOT_REGULAR)
+    return fd
 
 
 def read_bytes(path: Path) -> bytes | None:
@@ -113,13 +131,19 @@ def fsync_dir(path: Path) -> None:
 
 def atomic_write_bytes(path: Path, data: bytes, *, mode: int = FILE_MODE, durable: bool = True) -> None:
     """Replace ``path`` with ``data`` atomically: readers see the old or the new file, never a mix."""
+    atomic_write_chunks(path, (data,), mode=mode, durable=durable)
+
+
+def atomic_write_chunks(path: Path, chunks: Iterable[bytes], *, mode: int = FILE_MODE, durable: bool = True) -> None:
+    """:func:`atomic_write_bytes` of the concatenated ``chunks``, never all held in memory."""
     path = Path(path)
     check_regular(path)  # refuse to replace something we would not read
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{time.monotonic_ns()}.tmp")
     fd = open_fd(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            for chunk in chunks:
+                fh.write(chunk)
             fh.flush()
             if durable:
                 os.fsync(fh.fileno())
@@ -163,11 +187,13 @@ class FileLock:
         if fd is None:
             return self
         op = fcntl.LOCK_SH if self.shared else fcntl.LOCK_EX
+        # inside a hook, every wait is capped by the hook's lock budget (see hookio)
+        timeout = lock_wait_left(self.timeout)
         try:
-            if self.timeout is None:
+            if timeout is None:
                 fcntl.flock(fd, op)
             else:
-                deadline = time.monotonic() + self.timeout
+                deadline = time.monotonic() + timeout
                 delay = 0.001
                 while True:
                     try:
@@ -175,7 +201,7 @@ class FileLock:
                         break
                     except BlockingIOError:
                         if time.monotonic() >= deadline:
-                            raise LockTimeout(self.path, self.timeout, self.holder) from None
+                            raise LockTimeout(self.path, timeout, self.holder) from None
                         time.sleep(delay)
                         delay = min(delay * 2, 0.05)
         except BaseException:

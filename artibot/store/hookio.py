@@ -21,21 +21,36 @@ moved under ``quarantine/`` and the session goes on with a fresh one.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
+import stat
 import time
 
 SCHEMA_VERSION = 1
 DIR_MODE = 0o700
 FILE_MODE = 0o600
-LOCK_TIMEOUT_S = 3.0
-"""Hooks have a budget of a few seconds; a spool lock is only ever held for a millisecond or two."""
+LOCK_TIMEOUT_S = 2.0
+"""A spool lock is only ever held for a millisecond or two (or while its holder waits,
+within its own budget, for the experience log)."""
+
+LOCK_BUDGET_S = 2.0
+"""All the lock waits of one hook together (the spools' and the experience log's): well
+under the shortest timeout Claude Code is given for a hook that takes a lock (5 s for
+SessionEnd). A ``learn`` over 300k records holds the log's lock for under half a second,
+so a hook that still finds it held leaves its work queued for the next hook."""
 
 HOOK_LOG = "hooks.log"
 HOOK_LOG_MAX_BYTES = 1_000_000
 UNKNOWN_SESSION = "unknown-session"
 DEFAULT_HOME = "~/.claude/artibot"
 """Must agree with :data:`artibot.config.DEFAULT_HOME` (a test checks it)."""
+
+CACHES = (".learner-check.json", ".router-summary.json", ".router-cache.pickle", ".round-notices.json")
+"""The hooks' own caches under ``sessions/``: each rebuilt by the hooks whenever it is
+missing, stale or does not parse, so ``doctor`` neither checks their shape nor moves them
+aside (the next session would only write them again). The names are the hooks' (a test
+checks they agree)."""
 
 _PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
 _NOFOLLOW = os.O_NOFOLLOW | os.O_CLOEXEC
@@ -105,10 +120,41 @@ def dumps(value) -> str:
     return "".join(_encoder(value, 0))
 
 
+# --------------------------------------------------------------------- the lock budget
+class _Budget:
+    """When the running hook's lock waits must end (None: not in a hook, no budget)."""
+
+    deadline: float | None = None
+
+
+_budget = _Budget()
+
+
+def start_budget(seconds: float | None = None) -> None:
+    """Start this process's lock budget (a hook calls it once, as it starts; default
+    :data:`LOCK_BUDGET_S`)."""
+    _budget.deadline = time.monotonic() + (LOCK_BUDGET_S if seconds is None else seconds)
+
+
+def reset_budget() -> None:
+    _budget.deadline = None
+
+
+def lock_wait_left(default: float | None) -> float | None:
+    """How long a lock may still be waited for: ``default`` (None: for ever), capped by the
+    budget if one runs."""
+    if _budget.deadline is None:
+        return default
+    left = max(0.0, _budget.deadline - time.monotonic())
+    return left if default is None else min(default, left)
+
+
 # --------------------------------------------------------------------- paths
 def home_root() -> str:
-    """The data home: ``$ARTIBOT_HOME``, else ``~/.claude/artibot`` (as ``config.resolve_home``)."""
-    return os.path.expanduser(os.environ.get("ARTIBOT_HOME") or DEFAULT_HOME)
+    """The data home: ``$ARTIBOT_HOME``, else ``~/.claude/artibot``; a home that is itself a
+    symbolic link is used through its real path (as ``config.resolve_home``)."""
+    root = os.path.expanduser(os.environ.get("ARTIBOT_HOME") or DEFAULT_HOME)
+    return os.path.realpath(root) if os.path.islink(root) else root
 
 
 def ensure_dir(path: str) -> str:
@@ -144,11 +190,30 @@ def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
+def _open(path: str, flags: int) -> int:
+    """Open a regular file without ever blocking: a FIFO in its place would hang the hook
+    until Claude Code kills it (opening one blocks until a peer comes), so it is refused."""
+    try:
+        fd = os.open(path, flags | _NOFOLLOW | os.O_NONBLOCK, FILE_MODE)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:  # a FIFO with no reader, opened for writing
+            raise HookIOError(f"{path} is not a regular file (a FIFO, socket or device); "
+                              "artibot will not use it: remove it") from None
+        raise
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise HookIOError(f"{path} is not a regular file (a FIFO, socket or device); artibot will not use it: "
+                          "remove it")
+    return fd
+
+
 def _read(path: str) -> bytes | None:
     try:
-        fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
+        fd = _open(path, os.O_RDONLY)
     except FileNotFoundError:
         return None
+    except HookIOError:
+        raise
     except OSError as exc:
         raise HookIOError(f"cannot read {path}: {exc.strerror}") from None
     try:
@@ -276,7 +341,8 @@ class _Edit:
 
 
 def _lock(path: str, timeout: float) -> int:
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | _NOFOLLOW, FILE_MODE)
+    fd = _open(path, os.O_RDWR | os.O_CREAT)
+    timeout = lock_wait_left(timeout) or 0.0
     deadline = time.monotonic() + timeout
     delay = 0.001
     while True:
@@ -320,7 +386,7 @@ def append_log(root: str, line: str) -> None:
     ensure_dir(root)
     logs = ensure_dir(f"{root}/logs")
     path = f"{logs}/{HOOK_LOG}"
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | _NOFOLLOW, FILE_MODE)
+    fd = _open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
     try:
         if os.fstat(fd).st_size > HOOK_LOG_MAX_BYTES:
             os.replace(path, path + ".1")

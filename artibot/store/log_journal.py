@@ -9,6 +9,10 @@ writing, any other writer replaces the file (a new inode), and a journal never e
 bytes past the end of its own append. So a repair never trusts a stale journal, and a
 durable append costs two syncs, not three.
 
+**When the journal is used**: whenever it is armed for this file and the append it names
+is not all there (:func:`landed`), even if the file ends with the closing bracket: a
+power cut can keep an append's last page and lose the one with its start.
+
 **Where a tail is cut** (:func:`cut_offset`, pure): with an armed journal for this file,
 everything after the journalled offset goes (the whole interrupted batch: a batch
 append is all-or-nothing); without one, only what follows the last complete record
@@ -25,9 +29,13 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from artibot.errors import CorruptFileError
-from artibot.store.fs import atomic_write_bytes, ensure_dir
+import orjson
+
+from artibot.errors import CorruptFileError, StoreError
+from artibot.store.fs import atomic_write_bytes, check_regular, ensure_dir, open_fd
+from artibot.store import log_tail
 from artibot.store.home import Home
 from artibot.store.log_layout import FOOTER, HEADER, TAIL, record_on
 
@@ -105,10 +113,41 @@ def read(lock_fd: int | None, lock_path: Path | None = None) -> Journal | None:
     if lock_path is None:
         return None
     try:
-        with open(lock_path, "rb") as fh:
-            return parse(fh.read(JOURNAL_SIZE))
+        fd = open_fd(lock_path, os.O_RDONLY)
+    except StoreError:
+        return None
+    try:
+        return parse(os.pread(fd, JOURNAL_SIZE, 0))
     except OSError:
         return None
+    finally:
+        os.close(fd)
+
+
+def landed(journal: Journal, size: int, region: bytes | memoryview) -> bool:
+    """Whether the append ``journal`` names is all on disk: the file ends where the append
+    did, and ``region`` (the file from the journal's offset) is complete record lines then
+    the closing bracket. A matching tail alone proves nothing: after a power cut any page
+    of an append may still hold old bytes or zeros, the one with its start included."""
+    if journal.end is not None and size != journal.end:
+        return False
+    region = bytes(region)
+    if not region.endswith(b"\n" + FOOTER):
+        return False
+    return all(record_on(line) is not None for line in region[:-len(FOOTER) - 1].split(b"\n"))
+
+
+def unlanded(journal: Journal | None, inode: int, size: int, region: bytes | memoryview) -> bool:
+    """Whether an armed journal names an append to this file that is not all there."""
+    return journal is not None and journal.applies_to(inode, size) and not landed(journal, size, region)
+
+
+def state_of(fd: int, size: int, journal: Journal | None) -> str:
+    """``"none"`` when no armed journal applies to the file open as ``fd`` (``size`` bytes),
+    else ``"landed"`` or ``"unlanded"`` for the append it names (see :func:`landed`)."""
+    if journal is None or not journal.applies_to(os.fstat(fd).st_ino, size):
+        return "none"
+    return "landed" if landed(journal, size, os.pread(fd, size - journal.offset, journal.offset)) else "unlanded"
 
 
 def cut_offset(data: bytes | memoryview, journal: Journal | None, inode: int, path: Path) -> int:
@@ -146,7 +185,8 @@ def last_complete_line_end(data: bytes | memoryview, path: Path) -> int:
 def visible(data: bytes, journal: Journal | None, inode: int, path: Path) -> bytes:
     """The log as a reader should see it: intact bytes as they are, a torn log without its
     tail (nothing is written: the next writer repairs the file itself)."""
-    if data == b"" or (data[:len(HEADER)] == HEADER and data.endswith(TAIL)):
+    if data == b"" or (data[:len(HEADER)] == HEADER and data.endswith(TAIL)
+                       and not unlanded(journal, inode, len(data), data[journal.offset:] if journal else b"")):
         return data
     return bytes(data[:cut_offset(data, journal, inode, path)]) + FOOTER
 
@@ -160,13 +200,63 @@ class Repair:
     quarantined_to: Path | None
 
 
-def quarantine(home: Home, data: bytes, suffix: str = "torn") -> Path:
-    """Keep ``data`` (a cut tail, a relaid original) in ``quarantine/`` under a unique name."""
+def foreign_layout(path: Path) -> tuple[bytes, list[dict[str, Any]]] | None:
+    """The bytes and records of the log when it is a complete JSON array in another layout
+    (pretty-printed by the old plugin, or by hand), which must be relaid, not cut as a torn
+    tail; None otherwise (ours, torn, or missing)."""
+    if not check_regular(path):
+        return None
+    fd = open_fd(path, os.O_RDONLY)
+    try:
+        size = os.fstat(fd).st_size
+        if size >= len(HEADER + FOOTER) and os.pread(fd, 3, size - 3) == TAIL and os.pread(fd, 2, 0) == HEADER:
+            return None
+        if not os.pread(fd, 64, max(size - 64, 0)).rstrip().endswith(b"]"):
+            return None  # not a complete array (a torn tail, zeros): never read whole here
+        data = os.pread(fd, size, 0)
+    finally:
+        os.close(fd)
+    try:
+        records = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return None  # a torn tail: the writer's repair handles it
+    if isinstance(records, list) and all(isinstance(r, dict) for r in records):
+        return data, records
+    return None
+
+
+def quarantine_path(home: Home, suffix: str) -> Path:
+    """A new, unique name in ``quarantine/`` for bytes of the log."""
     qdir = ensure_dir(home.quarantine_dir)
     stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
-    path = qdir / f"daily-experiences.{stamp}.{os.getpid()}.{time.monotonic_ns()}.{suffix}"
+    return qdir / f"daily-experiences.{stamp}.{os.getpid()}.{time.monotonic_ns()}.{suffix}"
+
+
+def quarantine(home: Home, data: bytes, suffix: str = "torn") -> Path:
+    """Keep ``data`` (a relaid original, records moved aside) in ``quarantine/`` under a unique name."""
+    path = quarantine_path(home, suffix)
     atomic_write_bytes(path, data)
     return path
+
+
+def tail_cut_at(fd: int, size: int, journal: Journal | None, path: Path) -> int:
+    """:func:`cut_offset` of the file open as ``fd``, read a chunk at a time (a torn tail may be
+    gigabytes of zeros)."""
+    if os.pread(fd, len(HEADER), 0) != HEADER:
+        raise CorruptFileError(path, "does not start with the '[' line of an artibot experience log")
+    if journal is not None and journal.applies_to(os.fstat(fd).st_ino, size) \
+            and os.pread(fd, 1, journal.offset - 1) == b"\n":
+        return journal.offset
+    good, first_bad = len(HEADER), None
+    for at, line in log_tail.lines(fd, len(HEADER), size):
+        ok = line is not None and record_on(line) is not None
+        if first_bad is None and ok:
+            good = at + len(line) + 1  # type: ignore[arg-type]
+        elif first_bad is None:
+            first_bad = at
+        elif ok:  # a complete record after a bad line: damage in the middle, for `doctor --repair`
+            raise CorruptFileError(path, f"line at byte {first_bad} is not a record")
+    return good
 
 
 def repair_tail(home: Home, fd: int, size: int, lock_fd: int) -> tuple[int, Repair]:
@@ -176,12 +266,13 @@ def repair_tail(home: Home, fd: int, size: int, lock_fd: int) -> tuple[int, Repa
     file truncated and synced, and the journal blanked. Returns the new size.
     """
     path = home.experiences
-    data = os.pread(fd, size, 0)
-    cut_at = cut_offset(data, read(lock_fd), os.fstat(fd).st_ino, path)
-    tail = data[cut_at:]
-    kept = quarantine(home, tail) if tail.strip() not in (b"", b"]") else None
+    cut_at = tail_cut_at(fd, size, read(lock_fd), path)
+    tail = os.pread(fd, 8, cut_at) if size - cut_at <= 8 else None
+    kept = None
+    if tail is None or tail.strip() not in (b"", b"]"):  # more than a lost closing bracket
+        kept = log_tail.quarantine_range(fd, cut_at, size, quarantine_path(home, "torn"), path)
     os.pwrite(fd, FOOTER, cut_at)
     os.ftruncate(fd, cut_at + len(FOOTER))
     os.fsync(fd)
     clear(lock_fd, durable=True)
-    return cut_at + len(FOOTER), Repair(path, len(tail), kept)
+    return cut_at + len(FOOTER), Repair(path, size - cut_at, kept)

@@ -60,12 +60,14 @@ def scan_log(data: bytes, journal: int | None = None) -> LogScan:
     complete = lines[:-1]
     first_bad = next((i for i, line in enumerate(complete) if _record(line, first=(i == 0)) is None), None)
     where = f"line {first_bad + 2} is not a complete record" if first_bad is not None else "it is not a JSON array"
-    if data.endswith(b"\n]\n"):  # the appender sees an intact tail here: only a salvage can help
-        return LogScan("damaged", _salvage(data), where)
+    # an append the journal names that is not all there (any of its pages may be missing,
+    # whatever the tail looks like): the whole append goes, as the log's own repair does
     if journal is not None and len(HEADER) <= journal <= len(data) and data[journal - 1:journal] == b"\n":
         head = data[len(HEADER):journal].split(b"\n")[:-1]
         if all(_record(line, first=(i == 0)) is not None for i, line in enumerate(head)):
             return LogScan("torn", _salvage(data), f"{len(data) - journal} bytes after the last complete append")
+        return LogScan("damaged", _salvage(data), where)
+    if data.endswith(b"\n]\n"):  # the appender sees an intact tail here: only a salvage can help
         return LogScan("damaged", _salvage(data), where)
     if first_bad is not None and any(_record(line) is not None for line in complete[first_bad + 1:]):
         return LogScan("damaged", _salvage(data), where)

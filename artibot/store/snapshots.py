@@ -3,7 +3,12 @@
 ``snapshots/<round-id>/`` holds a byte copy of each state file as it was before the
 round (or a note that it did not exist) and ``manifest.json`` with the round's status:
 ``applying`` while the round writes, ``applied`` when it is complete, ``rolled-back``
-after a rollback. A manifest still ``applying`` when the next cycle starts marks a
+after a rollback. ``seq`` numbers the snapshots in the order they were taken, which is
+the order their rounds were applied (one learner at a time): a rollback orders rounds by
+it, never by their time-based ids, which a clock set back would put out of order.
+
+A snapshot is durable (its files, its folder and the folder's entry in ``snapshots/``
+synced) before :func:`take` returns, so before the round writes anything it would undo. A manifest still ``applying`` when the next cycle starts marks a
 round interrupted by a crash; the cycle rolls it back.
 
 Restoring never deletes: the state being replaced is first copied into
@@ -17,9 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Mapping, get_args
 
-from artibot.errors import CorruptFileError, NotFoundError
+from artibot.errors import CorruptFileError, NotFoundError, StoreError
 from artibot.store.documents import read_document, write_document
-from artibot.store.fs import atomic_write_bytes, ensure_dir, read_bytes
+from artibot.store.fs import atomic_write_bytes, ensure_dir, fsync_dir, read_bytes
 from artibot.store.home import Home
 
 MANIFEST = "manifest.json"
@@ -38,9 +43,11 @@ class Manifest:
     created: str | None = None
     meta: Mapping[str, Any] = field(default_factory=dict)
     extra: Mapping[str, Any] = field(default_factory=dict)  # e.g. rolled_back_at, kept in order
+    seq: int | None = None  # None: taken by an artibot that did not number snapshots
 
     def to_json(self) -> dict[str, Any]:
-        return {"round_id": self.round_id, "status": self.status, "files": dict(self.files),
+        seq = {} if self.seq is None else {"seq": self.seq}
+        return {"round_id": self.round_id, "status": self.status, **seq, "files": dict(self.files),
                 "created": self.created, "meta": dict(self.meta), **self.extra}
 
     @classmethod
@@ -53,9 +60,12 @@ class Manifest:
                                          f"not {status!r}")
         if not isinstance(files, dict) or not all(isinstance(v, bool) for v in files.values()):
             raise CorruptFileError(path, '"files" must map each state file to true or false')
-        known = ("round_id", "status", "files", "created", "meta", "schema_version")
+        seq = doc.get("seq")
+        if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool) or seq < 1):
+            raise CorruptFileError(path, f'"seq" must be a whole number from 1, not {seq!r}')
+        known = ("round_id", "status", "seq", "files", "created", "meta", "schema_version")
         return cls(doc["round_id"], status, files, doc.get("created"), dict(doc.get("meta") or {}),
-                   {k: v for k, v in doc.items() if k not in known})
+                   {k: v for k, v in doc.items() if k not in known}, seq)
 
 
 def _name(home: Home, path: Path) -> str:
@@ -79,14 +89,35 @@ def _copy_state(home: Home, into: Path) -> dict[str, bool]:
 
 
 def take(home: Home, round_id: str, meta: Mapping[str, Any] | None = None) -> Path:
-    """Copy the state files into ``snapshots/<round_id>/`` and mark the round ``applying``."""
+    """Copy the state files into ``snapshots/<round_id>/`` and mark the round ``applying``,
+    numbered after every snapshot already taken; all of it synced before returning."""
     folder = snapshot_dir(home, round_id)
+    seq = 1 + max((m.seq or 0 for m in manifests(home).values()), default=0)
     ensure_dir(home.snapshots_dir)
     present = _copy_state(home, folder)
     manifest = Manifest(round_id, "applying", present, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                        dict(meta or {}))
+                        dict(meta or {}), seq=seq)
     write_document(folder / MANIFEST, manifest.to_json(), "snapshot")
+    # the files are synced by their atomic writes; the folder's own entry is not, until now
+    try:
+        fsync_dir(home.snapshots_dir)
+        fsync_dir(home.root)
+    except OSError as exc:
+        raise StoreError.from_os(exc, home.snapshots_dir, "sync the folder") from None
     return folder
+
+
+def manifests(home: Home) -> dict[str, Manifest]:
+    """Every snapshot's manifest, by round id."""
+    return {rid: load_manifest(home, rid) for rid in list_rounds(home)}
+
+
+def missing_copies(home: Home, round_id: str) -> list[str]:
+    """The state files the snapshot of ``round_id`` says existed but holds no copy of."""
+    manifest = load_manifest(home, round_id)
+    folder = snapshot_dir(home, round_id)
+    return [rel for rel, existed in manifest.files.items()
+            if existed and not (folder / rel.replace("/", "__")).is_file()]
 
 
 def load_manifest(home: Home, round_id: str) -> Manifest:
@@ -105,7 +136,7 @@ def read_manifest(home: Home, round_id: str) -> dict[str, Any]:
 
 def mark(home: Home, round_id: str, status: SnapshotStatus, **extra: Any) -> None:
     old = load_manifest(home, round_id)
-    new = Manifest(old.round_id, status, old.files, old.created, old.meta, {**old.extra, **extra})
+    new = Manifest(old.round_id, status, old.files, old.created, old.meta, {**old.extra, **extra}, old.seq)
     write_document(snapshot_dir(home, round_id) / MANIFEST, new.to_json(), "snapshot")
 
 

@@ -567,3 +567,96 @@ def test_a_recent_check_without_a_batch_skips_the_next_one(home: Home) -> None:
     assert learner.stamp_is_stale(root, now=10**12 + learner.CHECK_EVERY_MS)[0]
     (home.sessions_dir / learner.CHECK_STAMP).write_text("garbage")
     assert learner.stamp_is_stale(root, now=10**12)[0]  # a damaged check stamp: check again
+
+
+def test_a_hook_that_finds_the_log_locked_keeps_its_turns_queued_then_the_next_one_stores_them(
+        hook: Driver, home: Home, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hookio, "LOCK_BUDGET_S", 0.2)  # the shipped 2 s: scripts/bench_hook_lock.py
+    hook.turn(SIMPLE, [("Read", True)], sid="s1")
+    with FileLock(home.experiences_lock):  # a learner holding the log
+        assert hook("session-end", session_id="s1") == (0, "")
+        assert hook("session-end", session_id="s1") == (0, "")  # run again: still nothing lost
+    log = (home.logs_dir / "hooks.log").read_text()
+    assert "1 turn(s) stay queued in" in log and "s1.json" in log
+    spool = SpoolView(home, "s1")
+    assert len(spool.read()["queue"]) == 1 and experiences(home) == []
+    old = (spool.path.stat().st_mtime - turns.FOLLOWUP_WINDOW_MS / 1000 - 60)
+    os.utime(spool.path, (old, old))  # idle past the follow-up window
+    hook("session-start", session_id="s2")
+    [stored] = experiences(home)
+    assert stored["session_id"] == "s1" and not spool.exists()
+    hook("session-start", session_id="s3")
+    assert len(experiences(home)) == 1
+
+
+def test_a_hook_gives_up_on_a_held_lock_within_its_budget(hook: Driver, home: Home,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every lock wait of one hook shares one budget: a session with several waits (the
+    spool of another hook, the log, the learner's count) is not given each in turn."""
+    import time
+
+    monkeypatch.setattr(hookio, "LOCK_BUDGET_S", 0.3)
+    hook.turn(SIMPLE, [("Read", True)], sid="s1")
+    with FileLock(home.experiences_lock), FileLock(Path(SpoolView(home, "s1").lock_path)):
+        started = time.monotonic()
+        hook("session-end", session_id="s1")
+        spent = time.monotonic() - started
+    assert spent < 0.3 + 1.0, f"waited {spent:.2f} s for locks on a 0.3 s budget"
+    assert "stayed locked" in (home.logs_dir / "hooks.log").read_text()
+
+
+@pytest.mark.parametrize("where", ["sessions/s1.json", "logs/hooks.log", "sessions/.router-summary.json",
+                                   "sessions/.router-cache.pickle", ".daily-experiences.lock"])
+def test_a_fifo_in_the_hooks_files_never_hangs_a_hook(hook: Driver, home: Home, where: str) -> None:
+    import signal
+
+    hook.turn(SIMPLE, [("Read", True)], sid="s1")
+    path = home.root / where
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.exists():
+        path.unlink()
+    os.mkfifo(path, 0o600)
+
+    def hung(*_: object) -> None:
+        raise TimeoutError(f"a hook hung on the FIFO at {where}")
+
+    signal.signal(signal.SIGALRM, hung)
+    signal.alarm(20)  # a hang fails the test instead of the whole run
+    try:
+        for event in ("session-start", "user-prompt-submit", "stop", "session-end"):
+            assert hook(event, session_id="s1")[0] == 0
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    if where != "logs/hooks.log":
+        assert "not a regular file" in (home.logs_dir / "hooks.log").read_text()
+
+
+def test_doctor_finds_nothing_after_an_ordinary_session(hook: Driver, home: Home) -> None:
+    from artibot.store import doctor
+
+    home.root.chmod(0o700)  # as artibot creates it (the fixture above made it with the test's umask)
+    (home.root / "artibot.config.json").chmod(0o600)
+    hook("session-start", session_id="s1")
+    hook.turn(SIMPLE, [("Read", True), ("Edit", False)], sid="s1")
+    hook.turn(HARD, [("Bash", True)], sid="s1")
+    hook("session-start", session_id="s2")  # another session: the hooks' caches and stamps are all written
+    hook.turn(SIMPLE, [("Read", True)], sid="s2")
+    hook("session-end", session_id="s1")
+    names = {p.name for p in home.sessions_dir.iterdir()}
+    assert {".learner-check.json", ".router-summary.json"} & names, names
+    problems = [(f.path.name, f.problem) for f in doctor.check(home) if f.severity != "ok"]
+    assert not problems
+    before = {p.name: p.read_bytes() for p in home.sessions_dir.iterdir()}
+    doctor.repair(home)
+    assert {p.name: p.read_bytes() for p in home.sessions_dir.iterdir()} == before
+    assert not home.quarantine_dir.exists() or not any(home.quarantine_dir.iterdir())
+
+
+def test_the_hooks_cache_names_agree_with_the_doctor() -> None:
+    from artibot.integrations.claude_code import routecache
+
+    from artibot.integrations.claude_code import notices
+
+    assert {learner.CHECK_STAMP, routecache.SUMMARY_NAME, routecache.CACHE_NAME,
+            notices.NOTICES_NAME} <= set(hookio.CACHES)

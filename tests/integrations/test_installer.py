@@ -396,8 +396,22 @@ def test_scopes_resolve_to_their_files(dirs, tmp_path, scope, settings, commands
     assert not any((tmp_path / o).exists() for o in others)
 
 
+def test_new_files_outside_the_home_honour_the_umask(dirs):
+    old = os.umask(0o077)
+    try:
+        install(dirs)
+    finally:
+        os.umask(old)
+    for path in (dirs["user_dir"] / "settings.json", dirs["user_dir"] / "commands" / "learn.md"):
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+
+
 def test_modes(dirs):
-    install(dirs)
+    old = os.umask(0o022)
+    try:
+        install(dirs)
+    finally:
+        os.umask(old)
     settings = dirs["user_dir"] / "settings.json"
     learn = dirs["user_dir"] / "commands" / "learn.md"
     assert stat.S_IMODE(settings.stat().st_mode) == 0o644

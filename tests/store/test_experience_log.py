@@ -10,7 +10,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from artibot.errors import CorruptFileError, StoreError, UnsafePathError
+from artibot.errors import CorruptFileError, StoreError, UnsafePathError, ValidationError
 from artibot.experience import validate
 from artibot.store import archive as archive_module
 from artibot.store import documents, fs
@@ -446,3 +446,123 @@ def test_a_stale_journal_never_cuts_a_complete_append(home, log):
     home.experiences.write_bytes(data[:-2] + b',{"id":"torn","input":"half')
     assert seen_then_repaired(home) == [f"r{i:05d}" for i in range(8)]
     assert quarantined(home) == [b',{"id":"torn","input":"half'] and before.strip() == b""
+
+
+def _torn_out_of_page_order(home: Home, log: ExperienceLog, batch: int) -> tuple[list[str], list[str]]:
+    """An append whose last page (with the closing bracket) reached the disk while the page
+    with its start still holds the old bytes and zeros: plausible with ext4 data=ordered.
+    Returns (ids stored before, ids of the batch)."""
+    from artibot.store import log_journal
+
+    old = [make(i) for i in range(3)]
+    log.append(old)
+    path = home.experiences
+    size = path.stat().st_size
+    start = size - 2
+    records = [make(100 + i, input="x" * 300) for i in range(batch)]
+    payload = b"," + b"\n,".join(encode(r) for r in records) + b"\n]\n"
+    assert len(payload) > 3 * 4096  # the batch spans pages
+    lock = os.open(home.experiences_lock, os.O_RDWR)
+    log_journal.arm(lock, start, path.stat().st_ino, start + len(payload), durable=False)
+    os.close(lock)
+    with open(path, "r+b") as fh:
+        fh.seek(start)
+        fh.write(payload)
+        page_end = (start // 4096 + 1) * 4096  # the append's first page: old bytes, then zeros
+        fh.seek(start)
+        fh.write(b"]\n" + b"\x00" * (page_end - start - 2))
+    assert path.read_bytes().endswith(b"\n]\n")
+    return ids(old), ids(records)
+
+
+@pytest.mark.parametrize("then", ["read", "append", "repair"])
+def test_an_append_torn_out_of_page_order_is_cut_whole_by_its_journal(home, log, then):
+    before, batch = _torn_out_of_page_order(home, log, 30)
+    if then == "read":
+        assert ids(ExperienceLog(home).read()) == before
+        assert ExperienceLog(home).count() == len(before)
+    elif then == "append":
+        ExperienceLog(home).append([make(500)])
+        assert ids(ExperienceLog(home).read()) == before + ["r00500"]
+    else:
+        assert ExperienceLog(home).repair() is not None
+        assert ids(ExperienceLog(home).read()) == before
+    if then != "read":
+        [kept] = quarantined(home)
+        assert b"r00129" in kept and kept.startswith(b"]\n\x00")  # the whole append, as it was on disk
+
+
+def test_doctor_sees_an_append_torn_out_of_page_order_and_repairs_it_whole(home, log):
+    from artibot.store import doctor
+
+    before, batch = _torn_out_of_page_order(home, log, 30)
+    [finding] = [f for f in doctor.check(home) if f.path == home.experiences]
+    assert finding.severity == "warning" and "interrupted" in finding.problem
+    doctor.repair(home)
+    assert ids(ExperienceLog(home).read()) == before  # all of the batch gone, none kept half
+    assert [f for f in doctor.check(home) if f.severity != "ok"] == []
+
+
+def test_a_finished_append_with_its_journal_left_armed_is_kept(home, log):
+    from artibot.store import log_journal
+
+    log.append([make(0)])
+    size = home.experiences.stat().st_size
+    log.append([make(i) for i in range(1, 4)])
+    lock = os.open(home.experiences_lock, os.O_RDWR)  # as if a kill came before the journal's blanking
+    log_journal.arm(lock, size - 2, home.experiences.stat().st_ino, home.experiences.stat().st_size, durable=False)
+    os.close(lock)
+    assert ids(ExperienceLog(home).read()) == [f"r{i:05d}" for i in range(4)]
+    ExperienceLog(home).append([make(9)])
+    assert ids(ExperienceLog(home).read()) == [f"r{i:05d}" for i in (0, 1, 2, 3, 9)] and quarantined(home) == []
+
+
+@pytest.mark.parametrize("sparse", [True, False], ids=["sparse", "written-zeros"])
+def test_a_zero_filled_tail_is_described_in_quarantine_not_copied(home, log, sparse):
+    log.append([make(0), make(1)])
+    path = home.experiences
+    size = path.stat().st_size
+    zeros = 32 << 20
+    with open(path, "r+b") as fh:
+        if sparse:
+            fh.truncate(size + zeros)  # a file grown whose data never landed
+        else:
+            fh.seek(size)
+            for _ in range(zeros >> 20):
+                fh.write(b"\0" * (1 << 20))
+    ExperienceLog(home).append([make(2)])
+    assert ids(ExperienceLog(home).read()) == ["r00000", "r00001", "r00002"]
+    [kept] = [p for p in home.quarantine_dir.iterdir() if p.name.endswith(".torn")]
+    described = orjson.loads(kept.with_name(kept.name + ".zeros.json").read_bytes())
+    assert kept.stat().st_size < 1 << 17 and kept.read_bytes().startswith(b"]\n")
+    assert described["bytes"] == zeros + 2 and sum(n for _, n in described["zero_runs"]) + kept.stat().st_size \
+        == described["bytes"]
+
+
+def test_without_a_boot_id_the_id_index_is_synced_as_written(home, log, monkeypatch, tmp_path):
+    """Where a restart cannot be told, an unsynced index could be trusted after a power cut
+    that lost part of it: each index write is synced instead."""
+    from artibot.store import id_index
+
+    monkeypatch.setattr(id_index, "BOOT_ID", tmp_path / "no-such-file")
+    synced: list[str] = []
+    real = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: synced.append(os.readlink(f"/proc/self/fd/{fd}")) or real(fd))
+    log.append([make(0)], given_ids=["r00000"])
+    assert any(Path(p).name == ".daily-experiences.ids" for p in synced)
+    assert home.experience_ids.read_bytes()[:64].split()[2] == b"-"
+
+
+def test_an_id_index_from_an_earlier_boot_is_rebuilt(home, log, monkeypatch, tmp_path):
+    from artibot.store import id_index
+
+    boot = tmp_path / "boot_id"
+    boot.write_text("boot-a\n")
+    monkeypatch.setattr(id_index, "BOOT_ID", boot)
+    log.append([make(0)], given_ids=["r00000"])
+    data = home.experience_ids.read_bytes()
+    home.experience_ids.write_bytes(data[:64])  # the header page kept, the fingerprints lost
+    boot.write_text("boot-b\n")
+    with pytest.raises(ValidationError, match="r00000"):
+        log.append([make(0)], given_ids=["r00000"])
+    assert ids(log.read()) == ["r00000"]

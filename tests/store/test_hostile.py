@@ -237,3 +237,76 @@ def test_the_learner_moves_aside_what_killed_writes_left(home):
     assert not dead.exists() and not (home.snapshots_dir / "r-bare").exists() and live.exists()
     assert sorted(p.name.split(".")[0] or p.name.split(".")[1] for p in home.quarantine_dir.iterdir()) == \
         ["snapshots__r-bare", "thresholds"]
+
+
+# ------------------------------------------------------------------ a FIFO where a file should be
+def _alarm(seconds: int):
+    """In the forked child: a hang on a FIFO ends the child (exit 14) instead of the test run."""
+    import signal
+
+    return lambda: signal.alarm(seconds)
+
+
+@pytest.mark.parametrize("where", [".daily-experiences.lock", "daily-experiences.json", "artibot.config.json",
+                                   ".daily-experiences.ids"])
+@pytest.mark.parametrize("argv", [["status"], ["collect", "--stdin"], ["learn", "--yes", "--flush"]])
+def test_a_fifo_in_the_home_is_refused_with_a_sentence_never_waited_on(home, tmp_path, where, argv):
+    assert cli(tmp_path, ["collect", "--stdin"], jsonl([record("a")]))[0] == 0
+    path = home.root / where
+    if path.exists():
+        path.unlink()
+    os.mkfifo(path, 0o600)
+    out = tmp_path / "out.txt"
+    code = run_child(argv, stdin=jsonl([record("b")]), output=out, inject=_alarm(20))
+    text = " ".join(out.read_text().split())
+    assert code != -14, f"{argv} hung on a FIFO at {where}"
+    if (where == ".daily-experiences.ids") != (argv == ["collect", "--stdin"]) and where != "daily-experiences.json" \
+            and where != ".daily-experiences.lock":
+        return  # only an append reads the id index, and only collect does without the config
+    assert code != 0 and str(path) in text and "not a regular file" in text, (code, text)
+
+
+# ------------------------------------------------------------------ the home's own path
+@pytest.mark.parametrize("argv", [["status", "--json"], ["doctor", "--json"], ["collect", "--stdin"], ["history"]])
+def test_a_home_path_that_is_not_utf8_gets_a_sentence(tmp_path, monkeypatch, argv):
+    monkeypatch.setenv("ARTIBOT_HOME", os.fsdecode(bytes(tmp_path) + b"/h\xff"))
+    code, out = cli(tmp_path, argv, jsonl([record("a")]))
+    line = one_line(out)
+    assert code == 2 and "not valid UTF-8" in line and "ARTIBOT_HOME" in line, line
+
+
+def test_a_symlinked_home_works_for_every_command_and_hook(tmp_path, monkeypatch):
+    from tests.store.forked import run_child as run
+
+    real = tmp_path / "real"
+    real.mkdir(mode=0o700)
+    link = tmp_path / "link"
+    os.symlink(real, link)
+    monkeypatch.setenv("ARTIBOT_HOME", str(link))
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert run(["collect", "--stdin"], stdin=jsonl([record(f"r{i}", i) for i in range(3)])) == 0
+    payload = {"session_id": "s1", "cwd": str(tmp_path), "transcript_path": "/dev/null"}
+    for event, extra in (("session-start", {"source": "startup"}), ("user-prompt-submit", {"prompt": "fix the typo"}),
+                         ("stop", {}), ("session-end", {"reason": "exit"})):
+        assert run(["hook", event], stdin=orjson.dumps({**payload, **extra})) == 0
+    assert len(ExperienceLog(Home(real)).read()) == 4  # three collected, one from the session
+    for argv in (["status"], ["learn", "--yes", "--flush", "--quiet"], ["history"]):
+        assert run(argv) == 0, argv
+    out = tmp_path / "doctor.txt"
+    assert run(["doctor"], output=out) == 0, out.read_text()
+    hooks_log = real / "logs" / "hooks.log"
+    assert not hooks_log.exists() or "Error" not in hooks_log.read_text()
+
+
+def test_a_junk_file_in_the_archive_folder_is_reported_not_fatal_to_collect(home, tmp_path):
+    assert cli(tmp_path, ["collect", "--stdin"], jsonl([record("a")]))[0] == 0
+    (home.root / "archive").mkdir(mode=0o700)
+    junk = home.root / "archive" / "notes.json"
+    junk.write_text("my notes, not JSON")
+    junk.chmod(0o600)
+    assert cli(tmp_path, ["collect", "--stdin"], jsonl([record("b")]))[0] == 0
+    assert cli(tmp_path, ["collect", "--stdin"], jsonl([record("a")]))[0] != 0  # still refused: in the log
+    assert ids(home) == ["a", "b"]
+    code, out = cli(tmp_path, ["doctor"])
+    assert code == 1 and "notes.json" in out
+    assert junk.read_text() == "my notes, not JSON"

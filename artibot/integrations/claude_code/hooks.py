@@ -163,7 +163,8 @@ def main(argv: list[str]) -> int:
         if handler is None:
             call.log(f"unknown hook event {call.event!r} (known: {', '.join(sorted(HANDLERS))})")
             return 0
-        if call.event != "nightly-learner":
+        if call.event != "nightly-learner":  # the detached learner is not waited for
+            hookio.start_budget()
             payload = read_payload(call)
             if payload is None:
                 return 0
@@ -173,4 +174,6 @@ def main(argv: list[str]) -> int:
             emit(output)
     except BaseException as exc:  # noqa: BLE001 - exit 0 even on SystemExit/KeyboardInterrupt: exit 2 would block Claude
         call.log_error(exc)
+    finally:
+        hookio.reset_budget()
     return 0

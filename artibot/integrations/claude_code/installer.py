@@ -50,6 +50,8 @@ SCOPES = ("user", "project", "local")
 BACKUP_SUFFIX = ".artibot-backup"
 NEW_SETTINGS_MODE = 0o644
 NEW_COMMAND_MODE = 0o644
+"""At most: a file created outside the data home also honours the user's umask (077 gives
+0600), as any other program's would; an existing file keeps its own mode."""
 BACKUP_MODE = 0o600  # settings can hold tokens in "env"
 
 
@@ -172,7 +174,14 @@ def _mode_of(path: Path, default: int) -> int:
     try:
         return stat.S_IMODE(os.stat(path).st_mode)
     except FileNotFoundError:
-        return default
+        return _new_mode(default)
+
+
+def _new_mode(mode: int) -> int:
+    """``mode`` narrowed by the process's umask (read by setting it back at once)."""
+    mask = os.umask(0o077)
+    os.umask(mask)
+    return mode & ~mask
 
 
 # ---------------------------------------------------------------------------
@@ -291,7 +300,7 @@ def _learn_change(path: Path, command: str, *, install: bool) -> Change:
         if before == after:
             return Change(real, "unchanged", before, before, None, "/learn command up to date")
         if before is None:
-            return Change(real, "create", None, after, None, "the /learn command", NEW_COMMAND_MODE)
+            return Change(real, "create", None, after, None, "the /learn command", _new_mode(NEW_COMMAND_MODE))
         return Change(real, "update", before, after, backup, "new version of the /learn command",
                       _mode_of(real, NEW_COMMAND_MODE))
     if before is None:
@@ -391,7 +400,7 @@ def apply(plan: InstallPlan) -> None:
                 continue
             if not change.path.parent.is_dir():
                 ensure_dir(change.path.parent)
-            mode = change.mode if change.mode is not None else NEW_SETTINGS_MODE
+            mode = change.mode if change.mode is not None else _new_mode(NEW_SETTINGS_MODE)
             atomic_write_bytes(change.path, change.after or b"", mode=mode)
         except OSError as exc:
             raise IntegrationError(f"cannot write {change.path}: {exc.strerror or exc}") from exc

@@ -33,7 +33,10 @@ def worse_rounds(call) -> list[str]:
         measured = -1
     if measured < changed:
         return save_round_notices(call)
-    doc = hookio.loads(hookio.read_cache(call.root, NOTICES_NAME) or b"{}")
+    try:
+        doc = hookio.loads(hookio.read_cache(call.root, NOTICES_NAME) or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        return save_round_notices(call)  # a damaged cache is measured again, never trusted
     notes = doc.get("notices") if isinstance(doc, dict) else None
     return [n for n in notes if isinstance(n, str)] if isinstance(notes, list) else []
 
