@@ -20,7 +20,7 @@ import pytest
 
 from artibot.integrations.claude_code.templates import HOOKS, hook_command, hook_prefix
 from tests.e2e.fake_api import text, tool
-from tests.e2e.harness import VERSION, Unavailable, World, claude_binary
+from tests.e2e.harness import World
 
 pytestmark = pytest.mark.slow
 
@@ -63,14 +63,6 @@ SCENARIOS = {
     "learn": [_learn_answers, [tool("Bash", command=f"{ARTIBOT} status", description="status")],
               [text("Round applied.")]],
 }
-
-
-@pytest.fixture(scope="module")
-def binary() -> Path:
-    try:
-        return claude_binary()
-    except Unavailable as exc:
-        pytest.skip(f"real Claude Code {VERSION} not available: {exc}")
 
 
 @pytest.fixture

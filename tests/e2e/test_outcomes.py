@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.fake_api import text, tool
-from tests.e2e.harness import VERSION, Unavailable, World, claude_binary
+from tests.e2e.harness import World
 
 pytestmark = pytest.mark.slow
 
@@ -37,14 +37,6 @@ SCENARIOS = {
     "batch": [[tool("Bash", command="echo broken; exit 3", description="lint"),
                tool("Bash", command="echo fine", description="tests")], [text("One failed.")]],
 }
-
-
-@pytest.fixture(scope="module")
-def binary() -> Path:
-    try:
-        return claude_binary()
-    except Unavailable as exc:
-        pytest.skip(f"real Claude Code {VERSION} not available: {exc}")
 
 
 @pytest.fixture
