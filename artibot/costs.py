@@ -46,9 +46,17 @@ def price_from_costs(h: Home, settings: Settings) -> MeasuredPrice | None:
                           min_turns=lifelong.min_cost_turns)
 
 
-def interrupted_turns(*, home: HomeArg = None) -> int:
-    """Turns kept as ``interrupted`` (archived and unprocessed): recorded, left out of learning."""
-    return sum(1 for r in _records(Home.of(home)) if r.get("outcome") == "interrupted")
+def turn_counts(*, home: HomeArg = None) -> dict[str, Any]:
+    """Over every turn kept (archived and unprocessed): how many were ``interrupted``
+    (recorded, left out of learning) and how many came from each client (``agent``;
+    records of ``artibot collect`` without one count as ``other``)."""
+    interrupted = 0
+    agents: dict[str, int] = {}
+    for record in _records(Home.of(home)):
+        interrupted += record.get("outcome") == "interrupted"
+        agent = record.get("agent") or record.get("source") or "other"
+        agents[str(agent)] = agents.get(str(agent), 0) + 1
+    return {"interrupted": interrupted, "agents": dict(sorted(agents.items()))}
 
 
 def cache_tokens(*, home: HomeArg = None) -> dict[str, dict[str, int]]:

@@ -5,13 +5,21 @@ from __future__ import annotations
 from typing import Any
 
 from artibot import round_checks
-from artibot.costs import cost_report, interrupted_turns
+from artibot.costs import cost_report, turn_counts
 from artibot.store.home import Home, HomeArg
 from artibot.config import Settings, load_settings
 from artibot.store import cache as cache_store
 from artibot.store import patterns, rounds
 from artibot.store.experiences import ExperienceLog
 from artibot.store.thresholds import load_thresholds
+
+
+PER_AGENT_REASON = (
+    "one set of thresholds serves every client: a domain's threshold is about the request (how hard "
+    "it is), the clients run the same kinds of model on the same kinds of request, and a separate set "
+    "per client would split each domain's evidence, which is what the learner lacks most; the records "
+    "keep their client (agent), so a per-client split can be measured once there is data to show that "
+    "outcomes differ")
 
 
 def status(*, home: HomeArg = None, settings: Settings | None = None) -> dict[str, Any]:
@@ -46,8 +54,10 @@ def status(*, home: HomeArg = None, settings: Settings | None = None) -> dict[st
         "price": price_in_force(settings, last),
         # what the turns cost, measured by the gateway (zeros without it)
         "costs": cost_report(home=h).to_json(),
-        # turns cut off by something other than the route: kept, and left out of learning
-        "interrupted": interrupted_turns(home=h),
+        # turns cut off by something other than the route (kept, left out of learning), and
+        # the clients the turns came from, with why they share one set of thresholds
+        **turn_counts(home=h),
+        "thresholds_per_agent": {"kept": False, "reason": PER_AGENT_REASON},
     }
 
 

@@ -273,3 +273,21 @@ def test_gemini_session_context_in_a_p_prompt_is_not_the_users(monkeypatch: pyte
     event, payload = hook.client.prompt(SIMPLE, 1)
     hook((event, {**payload, "prompt": f"<hook_context>artibot routes each prompt…</hook_context>\n\n{SIMPLE}"}))
     assert SpoolView(home, SID).read()["turn"]["input"] == SIMPLE
+
+
+def test_two_clients_feed_one_home_and_status_says_how_their_thresholds_are_kept(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], home: Home) -> None:
+    from artibot.status import status
+    from tests.integrations.test_hooks import Driver
+
+    gemini = Hook("gemini-cli", monkeypatch, capsys)
+    gemini.turn(SIMPLE, 1)
+    gemini(gemini.client.end())
+    claude = Driver(monkeypatch, capsys)
+    claude.turn("fix the typo in CONTRIBUTING.md", [("Edit", True)], sid="claude-session")
+    claude("session-end", session_id="claude-session")
+    doc = status(home=home)
+    assert doc["agents"] == {"claude-code": 1, "gemini-cli": 1}
+    assert doc["thresholds_per_agent"]["kept"] is False and "one set of thresholds" in \
+        doc["thresholds_per_agent"]["reason"]
+    assert {r["agent"] for r in _records(home)} == {"claude-code", "gemini-cli"}
