@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Mapping
 
-from artibot.config import Settings
+from artibot.settings import Settings
 from artibot.learning.costs import CostReport, MeasuredPrice, measured_price, summarize
 from artibot.store import archive
 from artibot.store.experiences import ExperienceLog
