@@ -1,5 +1,5 @@
-"""``artibot report cost`` and the learner's measured price: the turns' costs, read from the store.
-
+"""``artibot report cost`` and `status`: the turns' costs and counts, read from the store (the
+learner takes its measured price from the same report, in :mod:`artibot.cycle`).
 Every experience record that went through the gateway carries ``usage`` (tokens, dollars,
 timing); the unprocessed log and the live archives together hold every turn that has not
 been rolled back. The arithmetic is in :mod:`artibot.learning.costs`.
@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Mapping
 
-from artibot.settings import Settings
-from artibot.learning.costs import CostReport, MeasuredPrice, measured_price, summarize
+from artibot.learning.costs import CostReport, summarize
 from artibot.store import archive
 from artibot.store.experiences import ExperienceLog
 from artibot.store.home import Home, HomeArg
@@ -36,27 +35,23 @@ def cost_report(*, home: HomeArg = None) -> CostReport:
     return summarize(_rows(_records(Home.of(home))))
 
 
-def price_from_costs(h: Home, settings: Settings) -> MeasuredPrice | None:
-    """The measured price of a System 2 call, when ``successValueUsd`` is set and both routes
-    have ``minCostTurns`` measured turns; None otherwise (the estimated price stays)."""
-    lifelong = settings.lifelong
-    if lifelong.success_value_usd is None:
-        return None
-    return measured_price(cost_report(home=h), value_usd=lifelong.success_value_usd,
-                          min_turns=lifelong.min_cost_turns)
-
-
-def turn_counts(*, home: HomeArg = None) -> dict[str, Any]:
-    """Over every turn kept (archived and unprocessed): how many were ``interrupted``
-    (recorded, left out of learning) and how many came from each client (``agent``;
-    records of ``artibot collect`` without one count as ``other``)."""
+def report_and_counts(*, home: HomeArg = None) -> tuple[CostReport, dict[str, Any]]:
+    """In one pass over every turn kept (archived and unprocessed): the cost report, how
+    many turns were ``interrupted`` (recorded, left out of learning) and how many came from
+    each client (``agent``; records of ``artibot collect`` without one count as ``other``)."""
     interrupted = 0
     agents: dict[str, int] = {}
-    for record in _records(Home.of(home)):
-        interrupted += record.get("outcome") == "interrupted"
-        agent = record.get("agent") or record.get("source") or "other"
-        agents[str(agent)] = agents.get(str(agent), 0) + 1
-    return {"interrupted": interrupted, "agents": dict(sorted(agents.items()))}
+
+    def counted(records: Iterator[Mapping[str, Any]]) -> Iterator[Mapping[str, Any]]:
+        nonlocal interrupted
+        for record in records:
+            interrupted += record.get("outcome") == "interrupted"
+            agent = str(record.get("agent") or record.get("source") or "other")
+            agents[agent] = agents.get(agent, 0) + 1
+            yield record
+
+    report = summarize(_rows(counted(_records(Home.of(home)))))
+    return report, {"interrupted": interrupted, "agents": dict(sorted(agents.items()))}
 
 
 def cache_tokens(*, home: HomeArg = None) -> dict[str, dict[str, int]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from artibot import round_checks
-from artibot.costs import cost_report, turn_counts
+from artibot.costs import report_and_counts
 from artibot.store.home import Home, HomeArg
 from artibot.config import Settings, load_settings
 from artibot.store import cache as cache_store
@@ -33,6 +33,7 @@ def status(*, home: HomeArg = None, settings: Settings | None = None) -> dict[st
     pending = rounds.load_pending(h)
     unprocessed = ExperienceLog(h).count()
     last = rounds.last_round(log)
+    costs, counts = report_and_counts(home=h)  # one pass over the archive and the log
     return {
         "thresholds": thresholds.to_json(),
         "system1_patterns": sorted(cache),
@@ -53,10 +54,10 @@ def status(*, home: HomeArg = None, settings: Settings | None = None) -> dict[st
         # the price of a System 2 call in force and where it comes from
         "price": price_in_force(settings, last),
         # what the turns cost, measured by the gateway (zeros without it)
-        "costs": cost_report(home=h).to_json(),
+        "costs": costs.to_json(),
         # turns cut off by something other than the route (kept, left out of learning), and
         # the clients the turns came from, with why they share one set of thresholds
-        **turn_counts(home=h),
+        **counts,
         "thresholds_per_agent": {"kept": False, "reason": PER_AGENT_REASON},
     }
 

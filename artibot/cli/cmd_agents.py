@@ -38,17 +38,9 @@ def run_agent_plan(agent: str, scope: str, dry_run: bool, *, install: bool, gate
     project = claude_project_dir() or Path.cwd()
     spec = hook_file(agent, project, models if install else None)
     plan = hook_files.plan(spec, scope, hook_prefix(sys.executable), install=install, project_dir=project)
-    # Plain print, not the console, as for claude-code: paths must not wrap.
-    for line in plan.summary():
-        print(line)
-    if dry_run:
-        diff = plan.diff()
-        if diff:
-            sys.stdout.write(diff if diff.endswith("\n") else diff + "\n")
-        print("dry run: nothing written")
-        return
-    if not plan.changed:
-        print("artibot is already installed" if install else "nothing to remove")
+    from artibot.cli.cmd_integrate import show_plan
+
+    if not show_plan(plan, dry_run=dry_run, install=install):
         return
     apply(plan)
     print("done" + (f": {spec.restart_hint}" if install and spec.restart_hint else ""))

@@ -6,7 +6,7 @@ import shlex
 import shutil
 import sys
 from pathlib import Path
-from typing import List, Optional
+from typing import Callable, List, Optional
 
 import typer
 
@@ -48,22 +48,7 @@ def _run_plan(target: str, scope: str, dry_run: bool, install: bool, gateway_por
         raise InvalidInput(f"unknown target {target!r}: artibot installs into claude-code, gemini-cli, "
                            "codex-cli or cursor")
     installer, plan = _plan(scope, install, gateway_port)
-    # Plain print, not the console: file paths must not be wrapped at 80 columns (or read
-    # as markup) when the output is piped or read by Claude.
-    for line in plan.summary():
-        print(line)
-    if dry_run:
-        diff = plan.diff()
-        if diff:
-            sys.stdout.write(diff if diff.endswith("\n") else diff + "\n")
-        if install:
-            _print_data_home()
-        print("dry run: nothing written")
-        return
-    if not plan.changed:
-        print("artibot is already installed" if install else "nothing to remove")
-        if install:
-            _print_data_home()
+    if not show_plan(plan, dry_run=dry_run, install=install, note=_print_data_home if install else None):
         return
     installer.apply(plan)
     if install:
@@ -76,6 +61,31 @@ def _run_plan(target: str, scope: str, dry_run: bool, install: bool, gateway_por
         stopped = stop_all(str(Home.of(None).root))
         if stopped:
             print(f"stopped the gateway (pid {', '.join(map(str, stopped))})")
+
+
+def show_plan(plan, *, dry_run: bool, install: bool, note: Callable[[], None] | None = None) -> bool:
+    """Print an install plan's summary (and in a dry run its diff); True when it is to be applied.
+
+    Plain print, not the console: file paths must not be wrapped at 80 columns (or read as
+    markup) when the output is piped or read by Claude. ``note`` prints before the last line
+    when nothing is written.
+    """
+    for line in plan.summary():
+        print(line)
+    if dry_run:
+        diff = plan.diff()
+        if diff:
+            sys.stdout.write(diff if diff.endswith("\n") else diff + "\n")
+        if note is not None:
+            note()
+        print("dry run: nothing written")
+        return False
+    if not plan.changed:
+        print("artibot is already installed" if install else "nothing to remove")
+        if note is not None:
+            note()
+        return False
+    return True
 
 
 def _print_data_home() -> None:
