@@ -1,5 +1,6 @@
 """``artibot report cost`` and `status`: the turns' costs and counts, read from the store (the
 learner takes its measured price from the same report, in :mod:`artibot.cycle`).
+
 Every experience record that went through the gateway carries ``usage`` (tokens, dollars,
 timing); the unprocessed log and the live archives together hold every turn that has not
 been rolled back. The arithmetic is in :mod:`artibot.learning.costs`.
