@@ -24,7 +24,7 @@ import orjson
 
 from artibot.errors import CorruptFileError, StoreError
 from artibot.store.documents import CURRENT_VERSION, read_document
-from artibot.store.fs import atomic_write_bytes, check_regular, ensure_dir, fsync_dir, read_bytes
+from artibot.store.fs import atomic_write_bytes, atomic_write_chunks, check_regular, ensure_dir, fsync_dir, read_bytes
 from artibot.store.home import Home
 
 MOVE_MARKER = ".move-in-progress.json"
@@ -66,7 +66,10 @@ def write(home: Home, name: str, data: Any) -> Path:
     ensure_dir(home.archive_dir)
     if check_regular(target):
         raise StoreError(f"{target} already exists; refusing to overwrite an archive")
-    atomic_write_bytes(target, data)
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        atomic_write_bytes(target, data)
+    else:  # chunks: the lines copied from the log a block at a time
+        atomic_write_chunks(target, data)
     return target
 
 

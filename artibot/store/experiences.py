@@ -29,7 +29,7 @@ import orjson
 
 from artibot.errors import CorruptFileError, StoreError, ValidationError
 from artibot.store import archive, log_journal, log_tail
-from artibot.store.fs import FileLock, atomic_write_bytes, check_regular, open_fd
+from artibot.store.fs import FileLock, atomic_write_bytes, atomic_write_chunks, check_regular, open_fd
 from artibot.store.home import Home
 from artibot.store.id_index import IdIndex, appended_ids
 from artibot.store.log_journal import Repair
@@ -79,11 +79,7 @@ class ExperienceLog:
     def _adopt_foreign_layout(self) -> None:
         """A complete JSON array in another layout (pretty-printed by the old plugin, or by
         hand) is rewritten in ours; it must not be mistaken for a torn tail and cut."""
-        found = log_journal.foreign_layout(self.path)
-        if found is not None:
-            data, records = found
-            log_journal.quarantine(self.home, data, suffix="relaid")  # the original bytes are kept
-            self._rewrite(render(records))
+        log_journal.adopt_foreign_layout(self.home, self._rewrite)
 
     # ------------------------------------------------------------------ append
     def append(self, records: Sequence[Mapping[str, Any]], *, given_ids: Iterable[str] = (),
@@ -242,8 +238,8 @@ class ExperienceLog:
             return LogRead.of_bytes(self.path, EMPTY)
         with self._lock(shared=True) as lock:
             read = self._read_raw()
-            if read.intact() and not archive.pending(self.home) and not (
-                    read.fd is not None and self._unlanded(read.fd, len(read.data), lock.fd)):
+            if read.intact() and not archive.pending(self.home) and not log_journal.looks_foreign(read.fd) and not (
+                    read.fd is not None and self._unlanded(read.fd, read.size, lock.fd)):
                 return read
         read.close()
         with self._exclusive():
@@ -253,25 +249,14 @@ class ExperienceLog:
             return self._read_raw()
 
     def _read_raw(self) -> LogRead:
-        """The file as it is, held open for a move, with room for the archive's head."""
+        """The file as it is, held open for a move; its bytes are read as they are needed."""
         fd = open_fd(self.path, os.O_RDONLY)
         try:
-            size = os.fstat(fd).st_size
-            room = size // 16 + (1 << 16)  # the archive's head: positions take < 8 bytes a record
-            buf = bytearray(room + size + 8)
-            got = 0
-            with memoryview(buf) as view:
-                while got < size:
-                    n = os.readv(fd, [view[room + got:room + size]])
-                    if not n:
-                        break
-                    got += n
-            read = LogRead(self.path, buf, room, got, fd)
-            fd = -1  # the LogRead closes it
-            return read
-        finally:
-            if fd >= 0:
-                os.close(fd)
+            read = LogRead.of_fd(self.path, fd)
+        except BaseException:
+            os.close(fd)
+            raise
+        return read  # it closes the file
 
     def _bytes_locked(self) -> bytes:
         """The intact log (torn tail repaired), read while this object holds the exclusive lock."""
@@ -296,7 +281,7 @@ class ExperienceLog:
         except orjson.JSONDecodeError as exc:
             raise CorruptFileError(self.path, f"not valid JSON ({exc})") from None
 
-    def _rewrite(self, data: bytes) -> None:
+    def _rewrite(self, data: bytes | Iterable[bytes]) -> None:
         """Replace the log (same ids overall, counting the live archives: the id index follows
         it, if it was complete for the file replaced)."""
         try:
@@ -304,7 +289,10 @@ class ExperienceLog:
             was: tuple[int, int] | None = (st.st_ino, st.st_size)
         except FileNotFoundError:
             was = None
-        atomic_write_bytes(self.path, data, durable=True)
+        if isinstance(data, bytes):
+            atomic_write_bytes(self.path, data, durable=True)
+        else:  # chunks: written as they come, never held whole
+            atomic_write_chunks(self.path, data, durable=True)
         st = os.stat(self.path)
         IdIndex(self.home).moved(was, st.st_ino, st.st_size)
 

@@ -29,7 +29,7 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Iterable
 
 import orjson
 
@@ -200,29 +200,65 @@ class Repair:
     quarantined_to: Path | None
 
 
-def foreign_layout(path: Path) -> tuple[bytes, list[dict[str, Any]]] | None:
-    """The bytes and records of the log when it is a complete JSON array in another layout
-    (pretty-printed by the old plugin, or by hand), which must be relaid, not cut as a torn
-    tail; None otherwise (ours, torn, or missing)."""
+OURS = HEADER + b'{"'
+"""How a non-empty log in artibot's layout starts: the ``[`` line, then a record on one line."""
+
+
+def looks_foreign(fd: int | None) -> bool:
+    """Whether the log open as ``fd``, framed like ours, starts like another writer's JSON
+    (a pretty-printed array: ``[`` then an indented ``{`` line)."""
+    if fd is None:
+        return False
+    head = os.pread(fd, len(OURS), 0)
+    return head != OURS and head != HEADER + FOOTER
+
+
+def foreign_layout(path: Path) -> tuple[int, int] | None:
+    """The offsets of the body (between ``[`` and ``]``) when the log is framed as a complete
+    JSON array in another layout (pretty-printed by the old plugin, or by hand), which must
+    be relaid, not cut as a torn tail; None otherwise (ours, torn, or missing). Only the
+    frame is read: :func:`adopt_foreign_layout` parses the body as it relays it."""
     if not check_regular(path):
         return None
     fd = open_fd(path, os.O_RDONLY)
     try:
         size = os.fstat(fd).st_size
-        if size >= len(HEADER + FOOTER) and os.pread(fd, 3, size - 3) == TAIL and os.pread(fd, 2, 0) == HEADER:
+        if size >= len(HEADER + FOOTER) and os.pread(fd, 3, size - 3) == TAIL and not looks_foreign(fd):
             return None
-        if not os.pread(fd, 64, max(size - 64, 0)).rstrip().endswith(b"]"):
+        head, at = os.pread(fd, 64, 0), max(size - 64, 0)
+        end = os.pread(fd, 64, at).rstrip()
+        if not head.lstrip().startswith(b"[") or not end.endswith(b"]"):
             return None  # not a complete array (a torn tail, zeros): never read whole here
-        data = os.pread(fd, size, 0)
+        return len(head) - len(head.lstrip()) + 1, at + len(end) - 1
     finally:
         os.close(fd)
+
+
+def adopt_foreign_layout(home: Home, rewrite: Callable[[Iterable[bytes]], None]) -> Path | None:
+    """Relay a log in another layout (:func:`foreign_layout`) in artibot's, a run of records at
+    a time, the original kept in ``quarantine/`` (a hard link: no copy); returns where.
+    A body that is not an array of objects (a torn tail) is left for the writer's repair."""
+    from artibot.store.log_read import relaid_chunks
+
+    path = home.experiences
+    span = foreign_layout(path)
+    if span is None:
+        return None
+    kept = quarantine_path(home, "relaid")
+    fd = open_fd(path, os.O_RDONLY)
     try:
-        records = orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return None  # a torn tail: the writer's repair handles it
-    if isinstance(records, list) and all(isinstance(r, dict) for r in records):
-        return data, records
-    return None
+        try:
+            os.link(path, kept, follow_symlinks=False)
+        except OSError:  # no hard links here: a copy, a chunk at a time
+            log_tail.quarantine_range(fd, 0, os.fstat(fd).st_size, kept, path)
+        try:
+            rewrite(relaid_chunks(fd, *span, path))
+        except CorruptFileError:
+            os.unlink(kept)
+            return None
+    finally:
+        os.close(fd)
+    return kept
 
 
 def quarantine_path(home: Home, suffix: str) -> Path:

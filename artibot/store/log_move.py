@@ -7,15 +7,17 @@ archived records go back on a rollback (:func:`put_back`). Pure: no file is open
 from __future__ import annotations
 
 import contextlib
-from itertools import islice
-from typing import Any, Callable, ContextManager, Mapping, Sequence
+from itertools import chain, islice
+from typing import Any, Callable, ContextManager, Iterable, Iterator, Mapping, Sequence, Union
 
 import orjson
 
-from artibot.store.log_layout import EMPTY, FOOTER, HEADER, joined, render_lines
+from artibot.store.log_layout import EMPTY, FOOTER, HEADER, render_lines
 from artibot.store.log_read import LogRead
 
-Plan = tuple[Any, Callable[[bytes, bytes], ContextManager[Any]], bytes]
+Chunks = Union[bytes, Iterable[bytes]]
+"""A file's new bytes, whole or as chunks to write one after the other."""
+Plan = tuple[Any, Callable[[bytes, bytes], ContextManager[Chunks]], Chunks]
 """``(positions, archive(head, tail), new log)``: ``archive`` gives the archive document
 (a context manager) with the moving lines between ``head`` and ``tail``."""
 # numpy is imported where the learner's moves need it: the hooks append through the log
@@ -60,14 +62,19 @@ def plan_from_source(source: LogRead, positions: Sequence[int], id_list: list[st
     stay = source.spans(np.flatnonzero(~moving), None)
     if more is None or runs is None or stay is None:
         return None
-    data = source.data
-    kept = [data[lo:hi] for lo, hi in stay] + ([more] if more else [])
-    log = b"".join([HEADER, *joined(kept), b"\n" + FOOTER]) if kept else EMPTY
-    if len(runs) == 1:  # the usual case: the oldest records, one run of lines from the first
-        (lo, hi), = runs
-        return pos, lambda head, tail: source.framed(head, lo, hi, tail), log
-    body = joined([data[lo:hi] for lo, hi in runs])
-    return pos, lambda head, tail: contextlib.nullcontext(b"".join([head, *body, tail])), log
+    # Both files are written from the log's own bytes, a block at a time, never held whole.
+    log: Chunks = chain([HEADER], _joined(source, stay, more), [b"\n" + FOOTER]) if stay or more else EMPTY
+    return (pos, lambda head, tail: contextlib.nullcontext(chain([head], _joined(source, runs), [tail])), log)
+
+
+def _joined(source: LogRead, spans: list[tuple[int, int]], more: bytes = b"") -> Iterator[bytes]:
+    """The lines of ``spans`` (then ``more``), ``\n,`` between two of them, as chunks."""
+    for k, (lo, hi) in enumerate(spans):
+        if k:
+            yield b"\n,"
+        yield from source.ranges(lo, hi)
+    if more:
+        yield (b"\n," if spans else b"") + more
 
 
 def _id_needle(rid: str) -> bytes:

@@ -1,66 +1,161 @@
-"""The learner's read of ``daily-experiences.json`` (:class:`LogRead`): the bytes parsed in
-cache-sized runs of lines (a million records never exist as dicts at once) and kept, with
-the file held open, so that the move to the archive reuses them and reads only what was
-appended since.
+"""The learner's read of ``daily-experiences.json`` (:class:`LogRead`): the records parsed
+in cache-sized runs straight from the file, a block at a time (neither the file's bytes nor
+its records are ever held whole), with the file held open, so that the move to the
+archive copies the processed lines from it by offset and reads only what was appended since.
+
+:func:`record_runs` cuts any JSON array of objects into runs that parse alone, whatever
+its layout: artibot's own (one record per line) and a pretty-printed array (records over
+many lines) alike, so a foreign layout is relaid (:func:`relaid_chunks`) in bounded memory too.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
+import re
 from bisect import bisect_right
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 import orjson
 
+from artibot.errors import CorruptFileError
 from artibot.store.log_layout import EMPTY, FOOTER, HEADER, is_intact, parse_records
 
 CHUNK_BYTES = 32 * 1024
 """Bytes of log parsed at a time by :meth:`LogRead.chunks`: the dicts of one run stay in the
 CPU cache while their fields are read, which costs less than parsing the whole file at once."""
+BLOCK = 1 << 20
+"""Bytes read from the file at a time."""
+MAX_RUN = 1 << 26
+"""64 MiB: a run that does not parse by then is damage (a record is far smaller)."""
+_CUT = re.compile(rb"\}[ \t\r\n]*,")
+"""Where one record may end and the next begin: a ``}`` then a comma (in artibot's layout,
+``}\\n,``). Inside a string or a nested value a run cut there does not parse, and grows."""
+_TAIL_CHECK = 1 << 16
+
+
+def _pread_all(fd: int, size: int, at: int) -> bytes:
+    parts = []
+    while size > 0:
+        part = os.pread(fd, min(size, BLOCK << 4), at)
+        if not part:
+            break
+        parts.append(part)
+        size -= len(part)
+        at += len(part)
+    return b"".join(parts)
+
+
+def record_runs(fd: int, start: int, end: int, path: Path,
+                size: int = CHUNK_BYTES) -> Iterator[tuple[int, int, list[dict[str, Any]]]]:
+    """``(lo, hi, records)`` for the objects of the JSON array body ``fd[start:end]`` (the
+    bytes between ``[`` and ``]``), in order, about ``size`` bytes at a time; ``fd[lo:hi]``
+    holds exactly ``records`` and a comma (with white space) separates two runs.
+
+    Reads a block at a time and keeps at most one run and a block in memory. A run that
+    does not parse is grown (a ``}`` inside a string looked like a record's end); one that
+    still does not parse at :data:`MAX_RUN` bytes or at ``end`` raises :class:`CorruptFileError`,
+    as does a value that is not an object.
+    """
+    buf, base = b"", start  # buf holds fd[base:base + len(buf)]
+    lo = start
+    while lo < end:
+        want = size
+        while True:
+            target = lo + want
+            hi = nxt = end
+            while target < end:
+                found = _CUT.search(buf, max(target - base, 0))
+                if found is not None:
+                    hi, nxt = base + found.start() + 1, base + found.end()
+                    break
+                have = base + len(buf)
+                if have >= end:
+                    break
+                more = os.pread(fd, min(BLOCK, end - have), have)
+                if not more:
+                    raise CorruptFileError(path, f"ends at byte {have}, before the array it holds")
+                buf, base = buf[lo - base:] + more, lo
+            if base + len(buf) < hi:
+                buf = buf[lo - base:] + _pread_all(fd, hi - base - len(buf), base + len(buf))
+                base = lo
+            try:
+                records = orjson.loads(b"".join((b"[", buf[lo - base:hi - base], b"]")))
+                break
+            except orjson.JSONDecodeError as exc:
+                if hi >= end or hi - lo > MAX_RUN:
+                    raise CorruptFileError(path, f"not valid JSON in the records from byte {lo} ({exc})") from None
+                want = max(2 * want, hi - lo + 1)
+        if not isinstance(records, list) or {*map(type, records)} - {dict}:
+            raise CorruptFileError(path, "expected a JSON array of objects")
+        if records:
+            yield lo, hi, records
+        lo = nxt
+
+
+def relaid_chunks(fd: int, start: int, end: int, path: Path) -> Iterator[bytes]:
+    """The log in artibot's layout for the JSON array body ``fd[start:end]`` in any layout,
+    a run at a time (raises :class:`CorruptFileError`, before the last chunk, if it is not
+    an array of objects)."""
+    first = True
+    for _, _, records in record_runs(fd, start, end, path, BLOCK):
+        lines = b"\n,".join(map(orjson.dumps, records))
+        yield (HEADER if first else b"\n,") + lines
+        first = False
+    yield EMPTY if first else b"\n" + FOOTER
 
 
 class LogRead:
-    """The log's bytes as one reader saw them, and the file held open.
+    """The log as one reader found it, and the file held open.
 
-    :meth:`chunks` parses the records a few hundred at a time; parsed to the end in the
-    log's own layout, it also knows where each record's line starts, so that
-    :meth:`ExperienceLog.move_to_archive` can move lines by position without reading or
-    splitting the whole file again. Holding the file open means a later move can tell
-    whether the file is still this one: a rewrite replaces the inode, which cannot be
-    reused while it is open; appends only add lines at the end.
-
-    The bytes sit in a buffer with room before them, where the move writes the archive's
-    head: the archive of the first records is then written without copying them.
+    :meth:`chunks` parses the records a few hundred at a time, reading the file a block
+    at a time; parsed to the end, it also knows where each run of lines starts and ends,
+    so that :meth:`ExperienceLog.move_to_archive` can copy lines by position without
+    reading or splitting the whole file again. Holding the file open means a later move
+    can tell whether the file is still this one: a rewrite replaces the inode, which cannot
+    be reused while it is open; appends only add lines at the end (over the closing
+    bracket), so every byte before it stays as it was read.
     """
 
-    def __init__(self, path: Path, buffer: bytes | bytearray, offset: int, size: int, fd: int | None):
+    def __init__(self, path: Path, fd: int | None, size: int, data: bytes | None = None):
         self.path = path
         self.fd = fd
-        self.count: int | None = None  # records, once chunks() has parsed them all in the log's layout
-        self._buf, self._off, self._size = buffer, offset, size
-        self._firsts: list[int] = []   # per chunk: index of its first record
-        self._starts: list[int] = []   # per chunk: offset of its first line
+        self.size = size
+        self.count: int | None = None  # records, once chunks() has parsed them all
+        self._data = data  # the bytes, when given instead of a file
+        self._firsts: list[int] = []   # per run: index of its first record
+        self._starts: list[int] = []   # per run: offset of its first byte
+        self._stops: list[int] = []    # per run: offset just past its last record
         self._lines: dict[int, list[int] | None] = {}
+        # The bytes before the closing bracket as first read: appended_since checks them.
+        at = max(size - len(FOOTER) - _TAIL_CHECK, 0)
+        self._tail = (at, self.read(at, max(size - len(FOOTER), at)))
 
     @classmethod
-    def of_bytes(cls, path: Path, data: bytes, fd: int | None = None) -> LogRead:
-        return cls(path, data, 0, len(data), fd)
+    def of_bytes(cls, path: Path, data: bytes) -> LogRead:
+        return cls(path, None, len(data), data)
 
-    def as_bytes(self) -> bytes:
-        if isinstance(self._buf, bytes) and self._off == 0 and self._size == len(self._buf):
-            return self._buf
-        return bytes(self.data)
+    @classmethod
+    def of_fd(cls, path: Path, fd: int) -> LogRead:
+        return cls(path, fd, os.fstat(fd).st_size)
+
+    def read(self, lo: int, hi: int) -> bytes:
+        """The bytes ``[lo, hi)`` of the log as read."""
+        hi = min(hi, self.size)
+        if self._data is not None or self.fd is None:
+            return (self._data or b"")[lo:hi]
+        return _pread_all(self.fd, hi - lo, lo) if hi > lo else b""
+
+    def ranges(self, lo: int, hi: int) -> Iterator[bytes]:
+        """:meth:`read` of ``[lo, hi)`` a block at a time."""
+        while lo < hi:
+            step = min(hi, lo + (BLOCK << 2))
+            yield self.read(lo, step)
+            lo = step
 
     def intact(self) -> bool:
-        """Whether the bytes are a complete log (the closing bracket is there)."""
-        return is_intact(self.data)
-
-    @property
-    def data(self) -> memoryview:
-        """The file's bytes as read."""
-        return memoryview(self._buf)[self._off:self._off + self._size].toreadonly()
+        """Whether the log is complete (starts with the ``[`` line, the closing bracket is there)."""
+        return self.size >= len(EMPTY) and is_intact(self.read(0, 2) + self.read(self.size - 3, self.size))
 
     def close(self) -> None:
         if self.fd is not None:
@@ -74,70 +169,54 @@ class LogRead:
         self.close()
 
     def records(self) -> list[dict[str, Any]]:
-        """Every record, exactly as :meth:`ExperienceLog.read` returns them."""
-        return parse_records(self.data, self.path)
+        """Every record, exactly as :meth:`ExperienceLog.read` returns them (read whole: the
+        exact path, for records the streaming learner does not take)."""
+        return parse_records(self.read(0, self.size), self.path)
 
     def chunks(self, size: int = CHUNK_BYTES) -> Iterator[list[dict[str, Any]]]:
-        """The records of :meth:`records`, in order, in lists of about ``size`` bytes of lines.
+        """The records of :meth:`records`, in order, in lists of about ``size`` bytes of lines,
+        read from the file a block at a time (:func:`record_runs`).
 
-        Each run of lines is parsed alone (cut where a line starts: records never hold a
-        raw newline). A file where a run does not parse alone as records (another layout
-        that still starts with ``[`` and ends with ``]``, or damage) is parsed whole
-        instead, with the errors of :meth:`records`.
+        A log that does not parse as an array of objects raises the error of
+        :meth:`records` when it is small enough to read whole, else the run's own error.
         """
-        self.count, self._firsts, self._starts, self._lines = None, [], [], {}
-        buf, off, data = self._buf, self._off, self.data
-        end = self._size - len(FOOTER) - 1  # the "\n" after the last record
-        start, done = len(HEADER), 0
-        while start < end:
-            cut = buf.find(b"\n,", off + start + size, off + end) - off if start + size < end else -1
-            stop = end if cut < 0 else cut
+        self.count, self._firsts, self._starts, self._stops, self._lines = None, [], [], [], {}
+        done = 0
+        if self.size <= len(EMPTY):
+            self.count = 0
+            if self.read(0, self.size) != EMPTY:
+                yield from _nonempty(self.records())
+            return
+        if self._data is not None or self.fd is None:
+            yield from _nonempty(self.records())
+            return
+        runs = record_runs(self.fd, len(HEADER), self.size - len(FOOTER) - 1, self.path, size)
+        while True:
             try:
-                records = orjson.loads(b"".join((b"[", data[start:stop], b"]")))
-            except orjson.JSONDecodeError:
-                records = None
-            # A run that parses alone ends where a record ends, so the runs parsed so far are
-            # exactly the first records of the whole file.
-            if not records or {*map(type, records)} != {dict}:
-                rest = self.records()[done:]
-                self._firsts, self._starts = [], []
-                if rest:
-                    yield rest
+                lo, hi, records = next(runs)
+            except StopIteration:
+                break
+            except CorruptFileError:
+                if self.size > MAX_RUN:
+                    raise
+                self._firsts, self._starts, self._stops = [], [], []
+                yield from _nonempty(self.records()[done:])  # the exact error, with its line
                 return
             self._firsts.append(done)
-            self._starts.append(start)
+            self._starts.append(lo)
+            self._stops.append(hi)
             done += len(records)
             yield records
-            start = stop + 2
         self.count = done
-
-    @contextlib.contextmanager
-    def framed(self, head: bytes, lo: int, hi: int, tail: bytes) -> Iterator[Any]:
-        """``head + data[lo:hi] + tail`` as one buffer: without a copy when ``head`` fits in
-        the room before ``data[lo]`` (that is, before the first line; the bytes it covers
-        are put back afterwards)."""
-        at = self._off + lo - len(head)
-        if not isinstance(self._buf, bytearray) or lo > len(HEADER) or at < 0 \
-                or self._off + hi + len(tail) > len(self._buf):
-            yield b"".join((head, self.data[lo:hi], tail))
-            return
-        end = self._off + hi + len(tail)
-        saved = (bytes(self._buf[at:self._off + lo]), bytes(self._buf[self._off + hi:end]))
-        try:
-            self._buf[at:self._off + lo] = head
-            self._buf[self._off + hi:end] = tail
-            yield memoryview(self._buf)[at:end]
-        finally:
-            self._buf[at:self._off + lo], self._buf[self._off + hi:end] = saved
 
     def appended_since(self, fd: int, size: int) -> bytes | None:
         """The record lines appended after this read (joined by ``\\n,``; empty if none), from
         ``fd`` open on the same, intact file of ``size`` bytes; None if it changed otherwise."""
-        n = self._size
+        n = self.size
         if size < n or n < len(EMPTY):
             return None
-        check = min(n - len(FOOTER), 1 << 16)  # appends write at n - 2 onwards; what precedes stays
-        if os.pread(fd, check, n - len(FOOTER) - check) != self.data[n - len(FOOTER) - check:n - len(FOOTER)]:
+        at, seen = self._tail
+        if os.pread(fd, len(seen), at) != seen:  # appends write at n - 2 onwards; what precedes stays
             return None
         tail = os.pread(fd, size - n + len(FOOTER), n - len(FOOTER))
         if tail == FOOTER:
@@ -146,35 +225,39 @@ class LogRead:
             return None
         return tail[1:-len(FOOTER) - 1]
 
-    def _line_start(self, i: int) -> int | None:
-        """Offset of record ``i``'s line (``i == count``: two bytes past the end of the last
-        line); None if the run of lines holding it is not one record per line."""
+    def _run_lines(self, c: int) -> list[int] | None:
+        """The offset of each record's line in run ``c``; None unless the run is one record
+        per line in artibot's layout (joined to the next run by ``\\n,``, the last by ``\\n]``)."""
         import numpy as np
 
         assert self.count is not None
-        if i >= self.count:
-            return self._size - len(FOOTER) + 1
-        c = bisect_right(self._firsts, i) - 1
         if c not in self._lines:
-            lo = self._starts[c]
+            lo, hi = self._starts[c], self._stops[c]
             last = c + 1 == len(self._starts)
-            hi = self._size - len(FOOTER) - 1 if last else self._starts[c + 1] - 2
             size = (self.count if last else self._firsts[c + 1]) - self._firsts[c]
-            raw = np.frombuffer(self._buf, np.uint8, hi - lo, self._off + lo)
+            raw_bytes = self.read(lo, hi + 2)
+            raw = np.frombuffer(raw_bytes, np.uint8, hi - lo)
             newlines = np.flatnonzero(raw == ord("\n"))
             # One record per line: as many lines as records, each newline between two of them ("}\n,{").
-            ok = len(newlines) == size - 1
+            after = raw_bytes[hi - lo:]
+            ok = (len(newlines) == size - 1 and raw_bytes[:1] == b"{" and raw_bytes[hi - lo - 1:hi - lo] == b"}"
+                  and (after == b"\n]" if last else (after == b"\n," and self._starts[c + 1] == hi + 2)))
             if ok and len(newlines):
                 ok = 1 <= newlines[0] and newlines[-1] + 2 < len(raw) and bool(
                     np.all(raw[newlines - 1] == ord("}")) and np.all(raw[newlines + 1] == ord(","))
                     and np.all(raw[newlines + 2] == ord("{")))
             self._lines[c] = [lo, *(newlines + (lo + 2)).tolist()] if ok else None
-        lines = self._lines[c]
-        return None if lines is None else lines[i - self._firsts[c]]
+        return self._lines[c]
 
     def _line(self, i: int) -> tuple[int, int] | None:
-        lo, hi = self._line_start(i), self._line_start(i + 1)
-        return None if lo is None or hi is None else (lo, hi - 2)
+        """``(start, end)`` of record ``i``'s line (no comma, no newline); None if its run is
+        not one record per line."""
+        c = bisect_right(self._firsts, i) - 1
+        lines = self._run_lines(c)
+        if lines is None:
+            return None
+        j = i - self._firsts[c]
+        return lines[j], (lines[j + 1] - 2 if j + 1 < len(lines) else self._stops[c])
 
     def spans(self, positions: Any, ids: Sequence[str] | None) -> list[tuple[int, int]] | None:
         """The lines of the records at ``positions``, as ``(start, end)`` offsets of runs of
@@ -200,7 +283,12 @@ class LogRead:
 
     def _is_record(self, span: tuple[int, int], rid: str) -> bool:
         try:
-            record = orjson.loads(self.data[span[0]:span[1]])
+            record = orjson.loads(self.read(*span))
         except orjson.JSONDecodeError:
             return False
         return isinstance(record, dict) and record.get("id") == rid
+
+
+def _nonempty(records: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
+    if records:
+        yield records
