@@ -7,17 +7,22 @@ artibot's own layout (seeded records, ~330 bytes each), written directly (collec
 (``python -m artibot ...``); its peak RSS comes from ``wait4``. ``learn`` runs with
 ``--dry-run``, so every size starts from the same log.
 
+``--pretty`` adds ``learn`` over the same records pretty-printed (a JSON array with one
+field per line, as another writer leaves it): the learner relays it in artibot's layout
+first, which it must do in bounded memory too.
+
 Then the torn-tail case: a log of a few records followed by a zero-filled (sparse) tail
 of ``--zeros`` bytes, and one ``collect``: its peak RSS, and what ``quarantine/`` holds
 (apparent and allocated bytes).
 
-    python scripts/bench_memory.py --sizes 20M,200M,2G --zeros 2G --seed 0
+    python scripts/bench_memory.py --sizes 20M,200M,2G --pretty 200M,2G --zeros 2G --seed 0
     python scripts/bench_memory.py --sizes 20M,2G --commands status,doctor
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import subprocess
@@ -37,25 +42,29 @@ def parse_size(text: str) -> int:
     return int(float(text[:-1]) * UNITS[text[-1]]) if text[-1] in UNITS else int(text)
 
 
-def write_log(path: Path, size: int, rng: random.Random) -> int:
-    """A log of about ``size`` bytes; returns the number of records."""
+def write_log(path: Path, size: int, rng: random.Random, pretty: bool = False) -> int:
+    """A log of about ``size`` bytes; returns the number of records (``pretty``: pretty-printed,
+    ``json.dumps(records, indent=2)``, without the last newline, as the old plugin wrote it)."""
     n = 0
     written = 0
     with open(path, "wb", buffering=1 << 22) as fh:
         fh.write(b"[\n")
         while written < size:
             domain = DOMAINS[rng.randrange(5)]
-            line = (b"," if n else b"") + (
+            line = (b"," if n and not pretty else b"") + (
                 f'{{"id":"b{n:09d}","timestamp":"2026-01-{1 + n % 28:02d}T09:00:00+00:00","session_id":"s{n // 50}",'
                 f'"input":"fix the failing test in module {n % 997} of the {domain} service","domain":"{domain}",'
                 f'"complexity":{rng.random():.3f},"routed_to":"{"system1" if rng.random() < 0.6 else "system2"}",'
                 f'"outcome":"{"success" if rng.random() < 0.8 else "escalated"}","latency_ms":{rng.randrange(5, 900)},'
                 f'"confidence":{rng.random():.3f},"pattern":"{domain}:fix:{n % 7}","threshold":0.4,"propensity":1.0}}\n'
             ).encode()
+            if pretty:
+                line = (b",\n" if n else b"") + json.dumps(json.loads(line), indent=2).replace("\n", "\n  ").join(
+                    ("  ", "")).encode()
             fh.write(line)
             written += len(line)
             n += 1
-        fh.write(b"]\n")
+        fh.write(b"\n]" if pretty else b"]\n")
     return n
 
 
@@ -88,6 +97,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="20M,200M", help="log sizes, comma-separated (K, M, G suffixes)")
     parser.add_argument("--commands", default="status,doctor,learn", help="which of status, doctor, learn")
+    parser.add_argument("--pretty", default="", help="pretty-printed log sizes for learn, comma-separated")
     parser.add_argument("--zeros", default="2G", help="size of the zero-filled tail for the collect case (0: skip)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--dir", default=None, help="where the temporary homes go (default: the system's tmp)")
@@ -104,6 +114,16 @@ def main() -> None:
             for name in commands:
                 wall, rss, code = run(COMMANDS[name], home)
                 print(f"{fmt(size):>10} {n:>10} {name:<8} {code:>4} {wall:>8.2f} {fmt(rss):>11}", flush=True)
+    for text in filter(None, args.pretty.split(",")):
+        size = parse_size(text)
+        with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
+            home = Path(tmp) / "artibot"
+            home.mkdir(mode=0o700)
+            n = write_log(home / "daily-experiences.json", size, random.Random(args.seed), pretty=True)
+            os.chmod(home / "daily-experiences.json", 0o600)
+            wall, rss, code = run(COMMANDS["learn"], home)
+            print(f"{fmt(size):>10} {n:>10} {'learn':<8} {code:>4} {wall:>8.2f} {fmt(rss):>11}  (pretty-printed)",
+                  flush=True)
     zeros = parse_size(args.zeros)
     if zeros:
         with tempfile.TemporaryDirectory(dir=args.dir) as tmp:

@@ -37,7 +37,7 @@ _TAIL_CHECK = 1 << 16
 def _pread_all(fd: int, size: int, at: int) -> bytes:
     parts = []
     while size > 0:
-        part = os.pread(fd, min(size, BLOCK << 4), at)
+        part = os.pread(fd, min(size, BLOCK << 2), at)
         if not part:
             break
         parts.append(part)
@@ -47,7 +47,7 @@ def _pread_all(fd: int, size: int, at: int) -> bytes:
 
 
 def record_runs(fd: int, start: int, end: int, path: Path,
-                size: int = CHUNK_BYTES) -> Iterator[tuple[int, int, list[dict[str, Any]]]]:
+                size: int | None = None) -> Iterator[tuple[int, int, list[dict[str, Any]]]]:
     """``(lo, hi, records)`` for the objects of the JSON array body ``fd[start:end]`` (the
     bytes between ``[`` and ``]``), in order, about ``size`` bytes at a time; ``fd[lo:hi]``
     holds exactly ``records`` and a comma (with white space) separates two runs.
@@ -57,6 +57,7 @@ def record_runs(fd: int, start: int, end: int, path: Path,
     still does not parse at :data:`MAX_RUN` bytes or at ``end`` raises :class:`CorruptFileError`,
     as does a value that is not an object.
     """
+    size = size or CHUNK_BYTES
     buf, base = b"", start  # buf holds fd[base:base + len(buf)]
     lo = start
     while lo < end:
@@ -98,7 +99,7 @@ def relaid_chunks(fd: int, start: int, end: int, path: Path) -> Iterator[bytes]:
     a run at a time (raises :class:`CorruptFileError`, before the last chunk, if it is not
     an array of objects)."""
     first = True
-    for _, _, records in record_runs(fd, start, end, path, BLOCK):
+    for _, _, records in record_runs(fd, start, end, path, 2 * BLOCK):
         lines = b"\n,".join(map(orjson.dumps, records))
         yield (HEADER if first else b"\n,") + lines
         first = False
@@ -173,8 +174,9 @@ class LogRead:
         exact path, for records the streaming learner does not take)."""
         return parse_records(self.read(0, self.size), self.path)
 
-    def chunks(self, size: int = CHUNK_BYTES) -> Iterator[list[dict[str, Any]]]:
-        """The records of :meth:`records`, in order, in lists of about ``size`` bytes of lines,
+    def chunks(self, size: int | None = None) -> Iterator[list[dict[str, Any]]]:
+        """The records of :meth:`records`, in order, in lists of about ``size`` bytes of lines
+        (:data:`CHUNK_BYTES` by default),
         read from the file a block at a time (:func:`record_runs`).
 
         A log that does not parse as an array of objects raises the error of
