@@ -28,7 +28,7 @@ def _rows(records: Iterator[Mapping[str, Any]]) -> Iterator[tuple[str, str, bool
 
 def _records(h: Home) -> Iterator[Mapping[str, Any]]:
     yield from archive.records(h)
-    yield from ExperienceLog(h).read()
+    yield from ExperienceLog(h).stream()  # a run of records at a time: memory bounded, not the log's size
 
 
 def cost_report(*, home: HomeArg = None) -> CostReport:

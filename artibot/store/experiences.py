@@ -36,7 +36,7 @@ from artibot.store.log_journal import Repair
 from artibot.store.log_layout import (EMPTY, FOOTER, HEADER, TAIL, append_payload, encode, is_intact, parse_records,
                                       record_lines, record_on, render, render_lines)
 from artibot.store.log_move import Plan, plan_from_lines, plan_from_source, put_back
-from artibot.store.log_read import LogRead
+from artibot.store.log_read import LogRead, checked_records
 
 __all__ = ["EMPTY", "MOVE_MARKER", "ExperienceLog", "LogRead", "Repair", "encode", "render"]
 
@@ -71,15 +71,12 @@ class ExperienceLog:
             try:
                 self._finish_move()
                 self._finish_restore()
-                self._adopt_foreign_layout()
+                # a complete array in another layout (pretty-printed by the old plugin, or by
+                # hand) is relaid in ours, never mistaken for a torn tail and cut
+                log_journal.adopt_foreign_layout(self.home, self._rewrite)
                 yield lock
             finally:
                 self._held = None
-
-    def _adopt_foreign_layout(self) -> None:
-        """A complete JSON array in another layout (pretty-printed by the old plugin, or by
-        hand) is rewritten in ours; it must not be mistaken for a torn tail and cut."""
-        log_journal.adopt_foreign_layout(self.home, self._rewrite)
 
     # ------------------------------------------------------------------ append
     def append(self, records: Sequence[Mapping[str, Any]], *, given_ids: Iterable[str] = (),
@@ -234,29 +231,36 @@ class ExperienceLog:
         """The whole log for the learner (a writer: a torn tail or an unfinished move is
         repaired first), kept open for :meth:`move_to_archive` (close the result, or use it as
         a context manager)."""
-        if not check_regular(self.path):
-            return LogRead.of_bytes(self.path, EMPTY)
-        with self._lock(shared=True) as lock:
-            read = self._read_raw()
-            if read.intact() and not archive.pending(self.home) and not log_journal.looks_foreign(read.fd) and not (
-                    read.fd is not None and self._unlanded(read.fd, read.size, lock.fd)):
-                return read
-        read.close()
+        read = self._open_shared(layout=True) if check_regular(self.path) else LogRead.of_bytes(self.path, EMPTY)
+        if read is not None:
+            return read
         with self._exclusive():
             if not check_regular(self.path):
                 return LogRead.of_bytes(self.path, EMPTY)
             self._bytes_locked()
-            return self._read_raw()
+            return LogRead.open(self.path)
 
-    def _read_raw(self) -> LogRead:
-        """The file as it is, held open for a move; its bytes are read as they are needed."""
-        fd = open_fd(self.path, os.O_RDONLY)
-        try:
-            read = LogRead.of_fd(self.path, fd)
-        except BaseException:
-            os.close(fd)
-            raise
-        return read  # it closes the file
+    def stream(self) -> Iterator[dict[str, Any]]:
+        """:meth:`read`'s records, checked alike, parsed a run at a time from the file (a log
+        in any layout); a log a reader must present otherwise (torn, mid-move) is read whole."""
+        read = self._open_shared(layout=False) if check_regular(self.path) else LogRead.of_bytes(self.path, EMPTY)
+        if read is None:
+            yield from self.read()
+            return
+        with read:
+            yield from checked_records(read)
+
+    def _open_shared(self, *, layout: bool) -> LogRead | None:
+        """The log held open as it is, when intact and in no move (``layout``: and in ours);
+        else None (the caller repairs, or reads it whole)."""
+        with self._lock(shared=True) as lock:
+            read = LogRead.open(self.path)
+            if read.intact() and not archive.pending(self.home) and not (
+                    layout and log_journal.looks_foreign(read.fd)) and not (
+                    read.fd is not None and self._unlanded(read.fd, read.size, lock.fd)):
+                return read
+        read.close()
+        return None
 
     def _bytes_locked(self) -> bytes:
         """The intact log (torn tail repaired), read while this object holds the exclusive lock."""

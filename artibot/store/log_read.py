@@ -19,7 +19,8 @@ from typing import Any, Iterator, Sequence
 import orjson
 
 from artibot.errors import CorruptFileError
-from artibot.store.log_layout import EMPTY, FOOTER, HEADER, is_intact, parse_records
+from artibot.store.fs import open_fd
+from artibot.store.log_layout import EMPTY, FOOTER, HEADER, check_records, is_intact, parse_records
 
 CHUNK_BYTES = 32 * 1024
 """Bytes of log parsed at a time by :meth:`LogRead.chunks`: the dicts of one run stay in the
@@ -137,8 +138,14 @@ class LogRead:
         return cls(path, None, len(data), data)
 
     @classmethod
-    def of_fd(cls, path: Path, fd: int) -> LogRead:
-        return cls(path, fd, os.fstat(fd).st_size)
+    def open(cls, path: Path) -> LogRead:
+        """The file at ``path`` as it is, held open (for a move); its bytes are read as needed."""
+        fd = open_fd(path, os.O_RDONLY)
+        try:
+            return cls(path, fd, os.fstat(fd).st_size)
+        except BaseException:
+            os.close(fd)
+            raise
 
     def read(self, lo: int, hi: int) -> bytes:
         """The bytes ``[lo, hi)`` of the log as read."""
@@ -289,6 +296,16 @@ class LogRead:
         except orjson.JSONDecodeError:
             return False
         return isinstance(record, dict) and record.get("id") == rid
+
+
+def checked_records(read: LogRead) -> Iterator[dict[str, Any]]:
+    """Every record of ``read``, a run at a time, each checked as :func:`parse_records` checks
+    them (a bad one raises, naming its line)."""
+    done = 0
+    for records in read.chunks():
+        check_records(records, read.path, first_line=2 + done)  # line 1 is the [
+        done += len(records)
+        yield from records
 
 
 def _nonempty(records: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
