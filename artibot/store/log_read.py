@@ -128,7 +128,6 @@ class LogRead:
         self._firsts: list[int] = []   # per run: index of its first record
         self._starts: list[int] = []   # per run: offset of its first byte
         self._stops: list[int] = []    # per run: offset just past its last record
-        self._lines: dict[int, list[int] | None] = {}
         # The bytes before the closing bracket as first read: appended_since checks them.
         at = max(size - len(FOOTER) - _TAIL_CHECK, 0)
         self._tail = (at, self.read(at, max(size - len(FOOTER), at)))
@@ -156,6 +155,9 @@ class LogRead:
 
     def ranges(self, lo: int, hi: int) -> Iterator[bytes]:
         """:meth:`read` of ``[lo, hi)`` a block at a time."""
+        if self.fd is not None and 0 < hi - lo <= BLOCK and hi <= self.size:
+            yield os.pread(self.fd, hi - lo, lo)  # one line, or a few: one call
+            return
         while lo < hi:
             step = min(hi, lo + (BLOCK << 2))
             yield self.read(lo, step)
@@ -189,7 +191,7 @@ class LogRead:
         A log that does not parse as an array of objects raises the error of
         :meth:`records` when it is small enough to read whole, else the run's own error.
         """
-        self.count, self._firsts, self._starts, self._stops, self._lines = None, [], [], [], {}
+        self.count, self._firsts, self._starts, self._stops = None, [], [], []
         done = 0
         if self.size <= len(EMPTY):
             self.count = 0
@@ -234,44 +236,34 @@ class LogRead:
             return None
         return tail[1:-len(FOOTER) - 1]
 
-    def _run_lines(self, c: int) -> list[int] | None:
-        """The offset of each record's line in run ``c``; None unless the run is one record
-        per line in artibot's layout (joined to the next run by ``\\n,``, the last by ``\\n]``)."""
+    def _run_lines(self, c: int) -> tuple[bytes, list[int]] | None:
+        """Run ``c``'s bytes and the offset of each record's line in it; None unless the run
+        is one record per line in artibot's layout (joined to the next run by ``\\n,``, the
+        last by ``\\n]``)."""
         import numpy as np
 
         assert self.count is not None
-        if c not in self._lines:
-            lo, hi = self._starts[c], self._stops[c]
-            last = c + 1 == len(self._starts)
-            size = (self.count if last else self._firsts[c + 1]) - self._firsts[c]
-            raw_bytes = self.read(lo, hi + 2)
-            raw = np.frombuffer(raw_bytes, np.uint8, hi - lo)
-            newlines = np.flatnonzero(raw == ord("\n"))
-            # One record per line: as many lines as records, each newline between two of them ("}\n,{").
-            after = raw_bytes[hi - lo:]
-            ok = (len(newlines) == size - 1 and raw_bytes[:1] == b"{" and raw_bytes[hi - lo - 1:hi - lo] == b"}"
-                  and (after == b"\n]" if last else (after == b"\n," and self._starts[c + 1] == hi + 2)))
-            if ok and len(newlines):
-                ok = 1 <= newlines[0] and newlines[-1] + 2 < len(raw) and bool(
-                    np.all(raw[newlines - 1] == ord("}")) and np.all(raw[newlines + 1] == ord(","))
-                    and np.all(raw[newlines + 2] == ord("{")))
-            self._lines[c] = [lo, *(newlines + (lo + 2)).tolist()] if ok else None
-        return self._lines[c]
-
-    def _line(self, i: int) -> tuple[int, int] | None:
-        """``(start, end)`` of record ``i``'s line (no comma, no newline); None if its run is
-        not one record per line."""
-        c = bisect_right(self._firsts, i) - 1
-        lines = self._run_lines(c)
-        if lines is None:
-            return None
-        j = i - self._firsts[c]
-        return lines[j], (lines[j + 1] - 2 if j + 1 < len(lines) else self._stops[c])
+        lo, hi = self._starts[c], self._stops[c]
+        last = c + 1 == len(self._starts)
+        size = (self.count if last else self._firsts[c + 1]) - self._firsts[c]
+        raw_bytes = self.read(lo, hi + 2)
+        raw = np.frombuffer(raw_bytes, np.uint8, hi - lo)
+        newlines = np.flatnonzero(raw == ord("\n"))
+        # One record per line: as many lines as records, each newline between two of them ("}\n,{").
+        after = raw_bytes[hi - lo:]
+        ok = (len(newlines) == size - 1 and raw_bytes[:1] == b"{" and raw_bytes[hi - lo - 1:hi - lo] == b"}"
+              and (after == b"\n]" if last else (after == b"\n," and self._starts[c + 1] == hi + 2)))
+        if ok and len(newlines):
+            ok = 1 <= newlines[0] and newlines[-1] + 2 < len(raw) and bool(
+                np.all(raw[newlines - 1] == ord("}")) and np.all(raw[newlines + 1] == ord(","))
+                and np.all(raw[newlines + 2] == ord("{")))
+        return (raw_bytes, [lo, *(newlines + (lo + 2)).tolist()]) if ok else None
 
     def spans(self, positions: Any, ids: Sequence[str] | None) -> list[tuple[int, int]] | None:
         """The lines of the records at ``positions``, as ``(start, end)`` offsets of runs of
         consecutive lines; None if they cannot be told apart. With ``ids``, the first and
-        the last line of each run must each be one record with its id."""
+        the last line of each run must each be one record with its id. Each run of the file
+        that holds such a line is read once (positions in time order may jump around)."""
         import numpy as np
 
         if not len(positions):
@@ -280,22 +272,43 @@ class LogRead:
         firsts = np.concatenate(([0], breaks)).tolist()
         lasts = np.concatenate((breaks - 1, [len(positions) - 1])).tolist()
         at = positions.tolist()
-        out = []
+        ends: dict[int, str | None] = {}  # record index -> the id its line must hold
         for a, b in zip(firsts, lasts):
-            first, last = self._line(at[a]), self._line(at[b])
-            if first is None or last is None:
+            ends[at[a]] = ids[a] if ids is not None else None
+            ends[at[b]] = ids[b] if ids is not None else None
+        need = sorted(ends)
+        found: dict[int, tuple[int, int]] = {}
+        k = 0
+        while k < len(need):
+            c = bisect_right(self._firsts, need[k]) - 1
+            run = self._run_lines(c)
+            if run is None:
                 return None
-            if ids is not None and not (self._is_record(first, ids[a]) and self._is_record(last, ids[b])):
-                return None
-            out.append((first[0], last[1]))
-        return out
+            raw, lines = run
+            lo, first, upto = self._starts[c], self._firsts[c], _first_of_next(self._firsts, c, self.count)
+            while k < len(need) and need[k] < upto:
+                i = need[k]
+                j = i - first
+                span = lines[j], (lines[j + 1] - 2 if j + 1 < len(lines) else self._stops[c])
+                rid = ends[i]
+                if rid is not None and not _holds(raw[span[0] - lo:span[1] - lo], rid):
+                    return None
+                found[i] = span
+                k += 1
+        return [(found[at[a]][0], found[at[b]][1]) for a, b in zip(firsts, lasts)]
 
-    def _is_record(self, span: tuple[int, int], rid: str) -> bool:
-        try:
-            record = orjson.loads(self.read(*span))
-        except orjson.JSONDecodeError:
-            return False
-        return isinstance(record, dict) and record.get("id") == rid
+
+def _first_of_next(firsts: list[int], c: int, count: int | None) -> int:
+    return firsts[c + 1] if c + 1 < len(firsts) else (count or 0)
+
+
+def _holds(line: bytes, rid: str) -> bool:
+    """Whether ``line`` is one record with id ``rid``."""
+    try:
+        record = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return False
+    return isinstance(record, dict) and record.get("id") == rid
 
 
 def checked_records(read: LogRead) -> Iterator[dict[str, Any]]:
