@@ -104,7 +104,7 @@ def main() -> None:
     args = parser.parse_args()
     commands = [c.strip() for c in args.commands.split(",") if c.strip()]
     print(f"{'log size':>10} {'records':>10} {'command':<8} {'exit':>4} {'wall s':>8} {'peak RSS':>11}")
-    for text in args.sizes.split(","):
+    for text in filter(None, args.sizes.split(",")):
         size = parse_size(text)
         with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
             home = Path(tmp) / "artibot"
