@@ -1,0 +1,188 @@
+"""The hooks that hand turns to the log, traced and power-cut (``tests/store/powercut.py``):
+shared by ``test_hook_power_cuts.py`` (a seeded sample of states) and
+``scripts/crash_figures.py`` (every state).
+
+Each scenario builds a session in a home, traces one hook that writes (session-end; a
+Stop whose queue is full; SessionStart resuming the session; SessionStart of another
+session settling this one, idle for two days), and for every disk state a model allows
+after a power cut during that hook: rebuilds the state, starts a new boot, runs what the
+product runs next (the session's own hooks, which flush whatever its spool still holds),
+and counts every record id in the log and the live archives.
+
+A record is *acknowledged* once it is in the log as a synced write left it (those of
+the base home, and each turn the traced hook appended and synced before the cut). Under
+``posix`` and ``ext4`` every turn of the session must end up stored, since the base home
+was on disk whole; under ``random`` a turn only an unsynced spool rewrite held may be
+lost (counted as ``spool_lost``), never an acknowledged one.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import orjson
+
+from artibot.store import archive, hookio
+from artibot.store.home import Home
+from artibot.store.log_layout import record_on
+from tests.store import powercut
+from tests.store.forked import run_child
+
+SID = "cut-session"
+CLI = {"SessionStart": "session-start", "UserPromptSubmit": "user-prompt-submit", "PostToolUse": "post-tool-use",
+       "Stop": "stop", "SessionEnd": "session-end"}
+LOG = "daily-experiences.json"
+TWO_DAYS_MS = 2 * 24 * 3600 * 1000
+
+
+def hook(event: str, sid: str = SID, **fields: object) -> int:
+    payload = orjson.dumps({"session_id": sid, "hook_event_name": event, "cwd": "/tmp", **fields})
+    return run_child(["hook", CLI[event]], stdin=payload)
+
+
+def _ids_in(data: bytes) -> set[str]:
+    out = set()
+    for line in data.split(b"\n"):
+        record = record_on(line)
+        if record is not None:
+            out.add(record["id"])
+    return out
+
+
+def stored(home: Home) -> Counter[str]:
+    """Every record id in the log (as a reader sees it) and in the live archives, counted."""
+    from artibot.store.experiences import ExperienceLog
+
+    found: Counter[str] = Counter(r["id"] for r in ExperienceLog(home).read())
+    found.update(archive.ids(home))
+    return found
+
+
+def session_turns(root: Path) -> set[str]:
+    doc = hookio.Spool(str(root), SID).read() or {}
+    ids = {r["id"] for r in doc.get("queue") or []}
+    return ids | {t["id"] for t in (doc.get("turn"), doc.get("done")) if t}
+
+
+def build(root: Path, turns: int, *, open_last: bool, idle: bool = False) -> set[str]:
+    """A session in the home ``root`` (``ARTIBOT_HOME`` set): ``turns`` stopped turns, maybe one
+    still open; with ``idle``, last touched two days ago. Returns every turn id the home holds."""
+    os.environ["ARTIBOT_HOME"] = str(root)
+    cfg = root.parent / "cfg" / "artibot.config.json"
+    cfg.parent.mkdir(parents=True, exist_ok=True)
+    cfg.write_text('{"cognitive": {"router": {"exploration": 0, "domainExploration": 0}}}')
+    os.environ["ARTIBOT_CONFIG"] = str(cfg)
+    assert hook("SessionStart", source="startup") == 0
+    for i in range(turns):
+        assert hook("UserPromptSubmit", prompt=f"fix the typo number {i} in the readme", prompt_id=f"p{i}") == 0
+        assert hook("PostToolUse", tool_name="Edit", prompt_id=f"p{i}", tool_response={}) == 0
+        assert hook("Stop", prompt_id=f"p{i}") == 0
+    if open_last:
+        assert hook("UserPromptSubmit", prompt="now update the changelog", prompt_id="open") == 0
+    if idle:
+        spool = hookio.Spool(str(root), SID)
+        doc = spool.read()
+        assert doc is not None
+        doc["updated_ms"] -= TWO_DAYS_MS
+        Path(spool.path).write_text(hookio.dumps(doc))
+        old = time.time() - TWO_DAYS_MS / 1000
+        os.utime(spool.path, (old, old))
+    ids = session_turns(root) | set(_ids_in(Home(root).experiences.read_bytes()) if Home(root).experiences.exists()
+                                    else set())
+    assert len(ids) >= turns
+    return ids
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    turns: int
+    open_last: bool
+    idle: bool
+    event: str
+    sid: str
+    fields: dict
+    then: tuple[tuple[str, dict], ...]
+
+
+END = ("SessionEnd", {"reason": "other"})
+SCENARIOS = {
+    "session-end": Scenario("session-end", 3, True, False, "SessionEnd", SID, {"reason": "other"}, (END,)),
+    "stop-flush": Scenario("stop-flush", 8, True, False, "Stop", SID, {"prompt_id": "open"}, (END,)),
+    "start-resume": Scenario("start-resume", 3, False, False, "SessionStart", SID, {"source": "resume"}, (END,)),
+    "start-settle": Scenario("start-settle", 3, True, True, "SessionStart", "next-session", {"source": "startup"},
+                             (END,)),
+}
+
+
+@dataclass
+class Tally:
+    states: int = 0
+    acknowledged: int = 0  # acknowledged records checked, summed over states
+    lost: int = 0  # acknowledged records missing after recovery
+    duplicated: int = 0  # ids stored more than once
+    spool_lost: int = 0  # turns only an unsynced spool held, missing after recovery
+    failures: list[str] | None = None
+
+    def __post_init__(self) -> None:
+        self.failures = []
+
+
+def prepare(scratch: Path, scenario: Scenario, boot: Path) -> tuple[powercut.Trace, set[str]]:
+    """Build the scenario's session and trace its hook; the trace and the session's turn ids."""
+    base = scratch / "base" / "artibot"
+    shutil.rmtree(base.parent, ignore_errors=True)
+    boot.write_text("boot-0\n")
+    ids = build(base, scenario.turns, open_last=scenario.open_last, idle=scenario.idle)
+    payload = orjson.dumps({"session_id": scenario.sid, "hook_event_name": scenario.event, "cwd": "/tmp",
+                            **scenario.fields})
+    tr = powercut.trace(base, ["hook", CLI[scenario.event]], stdin=payload, scratch=scratch)
+    assert tr.exit_code == 0 and tr.ops
+    return tr, ids
+
+
+def acknowledged(tr: powercut.Trace, crash: int) -> set[str]:
+    """The ids in the log as the base home had it or as a sync of the traced hook left it."""
+    out = _ids_in(tr.base.files[LOG][2]) if LOG in tr.base.files else set()
+    for op in tr.ops[:crash]:
+        if op.synced is not None and op.synced[0] == "file" and LOG in op.before.files \
+                and op.before.files[LOG][0] == op.synced[1]:
+            out |= _ids_in(op.before.files[LOG][2])
+    return out
+
+
+def check_states(tr: powercut.Trace, ids: set[str], scenario: Scenario, model: str, boot: Path, *,
+                 seed: int = 0, sample: int | None = None) -> Tally:
+    """Rebuild each state, recover, count; failures are described in ``tally.failures``."""
+    tally = Tally()
+    every = powercut.states(tr, model, seed=seed, sample=sample)
+    crash_of = {id(s): int(s.label.split("@")[1].split("/")[0]) for s in every}
+    for n, state in enumerate(every):
+        powercut.materialize(state, tr.root)
+        boot.write_text(f"boot-{n + 1}\n")  # the machine came back: a new boot
+        for event, fields in scenario.then:
+            code = hook(event, **fields)
+            if code != 0:
+                tally.failures.append(f"{state.label}: {event} exited {code} after the power cut")
+        found = stored(Home(tr.root))
+        must = acknowledged(tr, crash_of[id(state)])
+        twice = sorted(i for i, c in found.items() if c > 1)
+        lost = sorted(must - set(found))
+        spool_lost = sorted(ids - must - set(found))
+        tally.states += 1
+        tally.acknowledged += len(must)
+        tally.duplicated += len(twice)
+        tally.lost += len(lost)
+        tally.spool_lost += len(spool_lost)
+        if twice:
+            tally.failures.append(f"{state.label}: stored twice {twice[:3]}")
+        if lost:
+            tally.failures.append(f"{state.label}: acknowledged records lost {lost[:3]}")
+        if spool_lost and model != "random":
+            tally.failures.append(f"{state.label}: turns lost {spool_lost[:3]}")
+    return tally
