@@ -24,6 +24,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import orjson
 
@@ -41,8 +42,7 @@ TWO_DAYS_MS = 2 * 24 * 3600 * 1000
 
 
 def hook(event: str, sid: str = SID, **fields: object) -> int:
-    payload = orjson.dumps({"session_id": sid, "hook_event_name": event, "cwd": "/tmp", **fields})
-    return run_child(["hook", CLI[event]], stdin=payload)
+    return run_child(["hook", CLI[event]], stdin=_payload(event, sid, **fields))
 
 
 def _ids_in(data: bytes) -> set[str]:
@@ -69,14 +69,18 @@ def session_turns(root: Path) -> set[str]:
     return ids | {t["id"] for t in (doc.get("turn"), doc.get("done")) if t}
 
 
-def build(root: Path, turns: int, *, open_last: bool, idle: bool = False) -> set[str]:
-    """A session in the home ``root`` (``ARTIBOT_HOME`` set): ``turns`` stopped turns, maybe one
-    still open; with ``idle``, last touched two days ago. Returns every turn id the home holds."""
+def _config(root: Path) -> None:
     os.environ["ARTIBOT_HOME"] = str(root)
     cfg = root.parent / "cfg" / "artibot.config.json"
     cfg.parent.mkdir(parents=True, exist_ok=True)
     cfg.write_text('{"cognitive": {"router": {"exploration": 0, "domainExploration": 0}}}')
     os.environ["ARTIBOT_CONFIG"] = str(cfg)
+
+
+def build(root: Path, turns: int, *, open_last: bool, idle: bool = False) -> set[str]:
+    """A session in the home ``root`` (``ARTIBOT_HOME`` set): ``turns`` stopped turns, maybe one
+    still open; with ``idle``, last touched two days ago. Returns every turn id the home holds."""
+    _config(root)
     assert hook("SessionStart", source="startup") == 0
     for i in range(turns):
         assert hook("UserPromptSubmit", prompt=f"fix the typo number {i} in the readme", prompt_id=f"p{i}") == 0
@@ -98,26 +102,78 @@ def build(root: Path, turns: int, *, open_last: bool, idle: bool = False) -> set
     return ids
 
 
+def _payload(event: str, sid: str = SID, **fields: object) -> bytes:
+    return orjson.dumps({"session_id": sid, "hook_event_name": event, "cwd": "/tmp", **fields})
+
+
+def _records(ids: list[str]) -> bytes:
+    return b"\n".join(orjson.dumps({"id": i, "input": f"fix the failing test in module {i}", "domain": "backend",
+                                    "complexity": 0.3 + (n % 5) / 10, "routed_to": "system1" if n % 3 else "system2",
+                                    "outcome": "success" if n % 4 else "escalated", "latency_ms": 20,
+                                    "confidence": 0.7, "pattern": f"backend:fix:{n % 3}",
+                                    "timestamp": f"2026-01-{1 + n % 28:02d}T09:00:00+00:00"})
+                      for n, i in enumerate(ids))
+
+
+LEARN = ["learn", "--yes", "--flush", "--quiet"]
+
+
+def _collected(root: Path, *batches: list[str], learn_after: bool = False) -> set[str]:
+    _config(root)
+    for batch in batches:
+        assert run_child(["collect", "--stdin"], stdin=_records(batch)) == 0
+        if learn_after:
+            assert run_child(LEARN) == 0
+    return {i for batch in batches for i in batch}
+
+
+def _first_round(root: Path) -> list[str]:
+    return ["rollback", sorted(p.name for p in (root / "snapshots").iterdir() if p.is_dir())[0]]
+
+
 @dataclass(frozen=True)
 class Scenario:
+    """A home to build (returns the ids it holds), the command to trace on it, and what the
+    product runs next."""
+
     name: str
-    turns: int
-    open_last: bool
-    idle: bool
-    event: str
-    sid: str
-    fields: dict
-    then: tuple[tuple[str, dict], ...]
+    build: Callable[[Path], set[str]]
+    argv: Callable[[Path], list[str]]
+    stdin: bytes
+    then: tuple[tuple[list[str], bytes], ...]
+    batch: frozenset[str] = frozenset()  # a batch the traced command collects: stored whole or not at all
+    acknowledged: bool = False  # every id the home held before was acknowledged (collected, not spooled)
 
 
-END = ("SessionEnd", {"reason": "other"})
+def _hook(event: str, sid: str = SID, **fields: object) -> tuple[list[str], bytes]:
+    return ["hook", CLI[event]], _payload(event, sid, **fields)
+
+
+END = _hook("SessionEnd", reason="other")
+NEW = [f"new-{i}" for i in range(5)]
 SCENARIOS = {
-    "session-end": Scenario("session-end", 3, True, False, "SessionEnd", SID, {"reason": "other"}, (END,)),
-    "stop-flush": Scenario("stop-flush", 8, True, False, "Stop", SID, {"prompt_id": "open"}, (END,)),
-    "start-resume": Scenario("start-resume", 3, False, False, "SessionStart", SID, {"source": "resume"}, (END,)),
-    "start-settle": Scenario("start-settle", 3, True, True, "SessionStart", "next-session", {"source": "startup"},
-                             (END,)),
+    "session-end": Scenario("session-end", lambda r: build(r, 3, open_last=True), lambda r: END[0], END[1], (END,)),
+    "stop-flush": Scenario("stop-flush", lambda r: build(r, 8, open_last=True), lambda r: ["hook", "stop"],
+                           _payload("Stop", prompt_id="open"), (END,)),
+    "start-resume": Scenario("start-resume", lambda r: build(r, 3, open_last=False), lambda r: ["hook", "session-start"],
+                             _payload("SessionStart", source="resume"), (END,)),
+    "start-settle": Scenario("start-settle", lambda r: build(r, 3, open_last=True, idle=True),
+                             lambda r: ["hook", "session-start"],
+                             _payload("SessionStart", "next-session", source="startup"), (END,)),
 }
+"""The hooks that write."""
+
+COMMANDS = {
+    "collect": Scenario("collect", lambda r: _collected(r, [f"old-{i}" for i in range(3)]),
+                        lambda r: ["collect", "--stdin"], _records(NEW),
+                        ((["collect", "--stdin"], _records(["next-0"])),), frozenset(NEW), True),
+    "learn": Scenario("learn", lambda r: _collected(r, [f"r-{i}" for i in range(30)]), lambda r: LEARN, b"",
+                      ((LEARN, b""),), acknowledged=True),
+    "rollback": Scenario("rollback", lambda r: _collected(r, [f"a-{i}" for i in range(20)],
+                                                          [f"b-{i}" for i in range(12)], learn_after=True),
+                         _first_round, b"", ((LEARN, b""),), acknowledged=True),
+}
+"""The commands whose kills ``tests/store/test_crash_points.py`` covers, under the same models."""
 
 
 @dataclass
@@ -133,15 +189,17 @@ class Tally:
         self.failures = []
 
 
-def prepare(scratch: Path, scenario: Scenario, boot: Path) -> tuple[powercut.Trace, set[str]]:
-    """Build the scenario's session and trace its hook; the trace and the session's turn ids."""
+def prepare(scratch: Path, scenario: Scenario, boot: Path, *, boot_known: bool = True) -> tuple[powercut.Trace, set[str]]:
+    """Build the scenario's home and trace its command; the trace and the ids the home held.
+    Without ``boot_known`` the system does not say which boot this is (``boot`` is removed):
+    the id index is then synced as it is written."""
     base = scratch / "base" / "artibot"
     shutil.rmtree(base.parent, ignore_errors=True)
     boot.write_text("boot-0\n")
-    ids = build(base, scenario.turns, open_last=scenario.open_last, idle=scenario.idle)
-    payload = orjson.dumps({"session_id": scenario.sid, "hook_event_name": scenario.event, "cwd": "/tmp",
-                            **scenario.fields})
-    tr = powercut.trace(base, ["hook", CLI[scenario.event]], stdin=payload, scratch=scratch)
+    if not boot_known:
+        boot.unlink()
+    ids = scenario.build(base)
+    tr = powercut.trace(base, scenario.argv(base), stdin=scenario.stdin, scratch=scratch)
     assert tr.exit_code == 0 and tr.ops
     return tr, ids
 
@@ -158,19 +216,21 @@ def acknowledged(tr: powercut.Trace, crash: int) -> set[str]:
 
 def check_states(tr: powercut.Trace, ids: set[str], scenario: Scenario, model: str, boot: Path, *,
                  seed: int = 0, sample: int | None = None) -> Tally:
-    """Rebuild each state, recover, count; failures are described in ``tally.failures``."""
+    """Rebuild each state ``model`` allows, recover, count; failures are described in
+    ``tally.failures``."""
     tally = Tally()
     every = powercut.states(tr, model, seed=seed, sample=sample)
     crash_of = {id(s): int(s.label.split("@")[1].split("/")[0]) for s in every}
     for n, state in enumerate(every):
         powercut.materialize(state, tr.root)
-        boot.write_text(f"boot-{n + 1}\n")  # the machine came back: a new boot
-        for event, fields in scenario.then:
-            code = hook(event, **fields)
+        if model != "kill" and boot.exists():
+            boot.write_text(f"boot-{n + 1}\n")  # the machine came back: a new boot
+        for argv, stdin in scenario.then:
+            code = run_child(argv, stdin=stdin)
             if code != 0:
-                tally.failures.append(f"{state.label}: {event} exited {code} after the power cut")
+                tally.failures.append(f"{state.label}: {' '.join(argv)} exited {code} after the crash")
         found = stored(Home(tr.root))
-        must = acknowledged(tr, crash_of[id(state)])
+        must = acknowledged(tr, crash_of[id(state)]) | (ids if scenario.acknowledged else set())
         twice = sorted(i for i, c in found.items() if c > 1)
         lost = sorted(must - set(found))
         spool_lost = sorted(ids - must - set(found))
@@ -185,4 +245,7 @@ def check_states(tr: powercut.Trace, ids: set[str], scenario: Scenario, model: s
             tally.failures.append(f"{state.label}: acknowledged records lost {lost[:3]}")
         if spool_lost and model != "random":
             tally.failures.append(f"{state.label}: turns lost {spool_lost[:3]}")
+        inside = scenario.batch & set(found)
+        if inside not in (set(), scenario.batch):
+            tally.failures.append(f"{state.label}: batch cut in half ({len(inside)} of {len(scenario.batch)})")
     return tally

@@ -16,8 +16,10 @@ machine can come back to:
   commits every change before it; a change committed carries the data written before it
   (what ``data=ordered`` and ``auto_da_alloc`` give a rename over an existing file). Data
   written after the last commit may land torn, page by page (4 KiB), including the pages
-  of an unsynced append. States: every commit point between the last sync and the crash,
+  of an unsynced append. An ``fdatasync`` that changes no size writes that file's data
+  only (no journal commit). States: every commit point between the last sync and the crash,
   each with nothing, everything and a seeded random set of the later pages landed.
+* ``kill``: no power cut, the process dies (``kill -9``): the disk is what it wrote.
 * ``random`` (seeded): every unsynced change lands or not on its own, in any order:
   each name is the synced one or the one of a random later instant, each file's bytes
   the synced ones torn page by page with a random later version. Weaker than any real
@@ -47,6 +49,7 @@ from tests.store.forked import MUTATIONS, run_child
 PAGE = 4096
 SYNCS = ("fsync", "fdatasync")
 MODELS = ("posix", "ext4", "random")
+"""The power-cut models; ``kill`` (the process dies, the page cache stays) is the fourth."""
 
 
 @dataclass(frozen=True)
@@ -222,18 +225,35 @@ def _torn(old: bytes, new: bytes, rng: random.Random | None, every: bool) -> byt
     return bytes(out[:size])
 
 
+def _size(snap: Snap, ino: int) -> int | None:
+    data = snap.content(ino)
+    return None if data is None else len(data)
+
+
 def _ext4(tr: Trace, crash: int, rng: random.Random) -> Iterator[State]:
+    # A sync commits the journal (every metadata change before it) unless it is an
+    # ``fdatasync`` that changes no size: that one writes the file's data only.
     barrier: int | None = None
+    data_synced: dict[int, tuple[int, bytes]] = {}  # inode -> (op index, bytes) of a data-only sync
     for i, op in enumerate(tr.ops[:crash]):
-        if op.synced is not None:
+        if op.synced is None:
+            continue
+        kind, what = op.synced
+        committed = tr.base if barrier is None else tr.ops[barrier].before
+        if kind == "file" and op.name == "fdatasync" and _size(op.before, what) == _size(committed, what):
+            data_synced[what] = (i, op.before.content(what) or b"")  # type: ignore[index]
+        else:
             barrier = i  # ops[i].before is what this sync committed
-    snaps = [tr.base] if barrier is None else []
-    snaps += [tr.ops[i].before for i in range(barrier or 0, crash)] + [tr.after(crash)]
+    snaps = [(-1, tr.base)] if barrier is None else []
+    snaps += [(i, tr.ops[i].before) for i in range(barrier or 0, crash)] + [(crash, tr.after(crash))]
     last = tr.after(crash)
-    for t, committed in enumerate(snaps):
+    for t, committed in snaps:
         for variant in ("none", "all", "some"):
             files: dict[str, tuple[int, bytes]] = {}
             for rel, (ino, m, d) in committed.files.items():
+                at, synced = data_synced.get(ino, (-2, b""))
+                if at >= t:  # its data was synced after this commit point: on disk whatever else is
+                    d = synced
                 now = last.content(ino)
                 if now is None or now == d:
                     files[rel] = (m, d)
@@ -241,6 +261,12 @@ def _ext4(tr: Trace, crash: int, rng: random.Random) -> Iterator[State]:
                     files[rel] = (m, _torn(d, now, rng if variant == "some" else None, variant == "all"))
             yield State(files, set(committed.dirs), {r: v[0] for r, v in committed.files.items()},
                         f"ext4@{crash}/commit{t}/{variant}")
+
+
+def _kill(tr: Trace, crash: int) -> State:
+    after = tr.after(crash)
+    return State({r: (m, d) for r, (_, m, d) in after.files.items()}, set(after.dirs),
+                 {r: i for r, (i, _, _) in after.files.items()}, f"kill@{crash}")
 
 
 def _random(tr: Trace, crash: int, rng: random.Random) -> State:
@@ -279,7 +305,9 @@ def states(tr: Trace, model: str, *, seed: int = 0, sample: int | None = None) -
     rng = random.Random(seed)
     out: list[State] = []
     for crash in range(len(tr.ops) + 1):
-        if model == "posix":
+        if model == "kill":
+            out.append(_kill(tr, crash))
+        elif model == "posix":
             out.append(_posix(tr, crash))
         elif model == "ext4":
             out.extend(_ext4(tr, crash, rng))
