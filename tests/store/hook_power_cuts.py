@@ -77,10 +77,15 @@ def _config(root: Path) -> None:
     os.environ["ARTIBOT_CONFIG"] = str(cfg)
 
 
-def build(root: Path, turns: int, *, open_last: bool, idle: bool = False) -> set[str]:
+def build(root: Path, turns: int, *, open_last: bool, idle: bool = False, stored: int = 0) -> set[str]:
     """A session in the home ``root`` (``ARTIBOT_HOME`` set): ``turns`` stopped turns, maybe one
-    still open; with ``idle``, last touched two days ago. Returns every turn id the home holds."""
+    still open; with ``idle``, last touched two days ago; after ``stored`` records collected
+    (600 make the log and its id index span several pages, so that a page can be torn
+    between an index's header and its fingerprints). Returns every turn and record id the
+    home holds."""
     _config(root)
+    if stored:
+        _collected(root, [f"kept-{i}" for i in range(stored)])
     assert hook("SessionStart", source="startup") == 0
     for i in range(turns):
         assert hook("UserPromptSubmit", prompt=f"fix the typo number {i} in the readme", prompt_id=f"p{i}") == 0
@@ -153,9 +158,9 @@ END = _hook("SessionEnd", reason="other")
 NEW = [f"new-{i}" for i in range(5)]
 SCENARIOS = {
     "session-end": Scenario("session-end", lambda r: build(r, 3, open_last=True), lambda r: END[0], END[1], (END,)),
-    "stop-flush": Scenario("stop-flush", lambda r: build(r, 8, open_last=True), lambda r: ["hook", "stop"],
+    "stop-flush": Scenario("stop-flush", lambda r: build(r, 8, open_last=True, stored=600), lambda r: ["hook", "stop"],
                            _payload("Stop", prompt_id="open"), (END,)),
-    "start-resume": Scenario("start-resume", lambda r: build(r, 3, open_last=False), lambda r: ["hook", "session-start"],
+    "start-resume": Scenario("start-resume", lambda r: build(r, 3, open_last=False, stored=600), lambda r: ["hook", "session-start"],
                              _payload("SessionStart", source="resume"), (END,)),
     "start-settle": Scenario("start-settle", lambda r: build(r, 3, open_last=True, idle=True),
                              lambda r: ["hook", "session-start"],
