@@ -85,7 +85,7 @@ def build(root: Path, turns: int, *, open_last: bool, idle: bool = False, stored
     home holds."""
     _config(root)
     if stored:
-        _collected(root, [f"kept-{i}" for i in range(stored)])
+        collected(root, [f"kept-{i}" for i in range(stored)])
     assert hook("SessionStart", source="startup") == 0
     for i in range(turns):
         assert hook("UserPromptSubmit", prompt=f"fix the typo number {i} in the readme", prompt_id=f"p{i}") == 0
@@ -123,7 +123,7 @@ def _records(ids: list[str]) -> bytes:
 LEARN = ["learn", "--yes", "--flush", "--quiet"]
 
 
-def _collected(root: Path, *batches: list[str], learn_after: bool = False) -> set[str]:
+def collected(root: Path, *batches: list[str], learn_after: bool = False) -> set[str]:
     _config(root)
     for batch in batches:
         assert run_child(["collect", "--stdin"], stdin=_records(batch)) == 0
@@ -169,12 +169,12 @@ SCENARIOS = {
 """The hooks that write."""
 
 COMMANDS = {
-    "collect": Scenario("collect", lambda r: _collected(r, [f"old-{i}" for i in range(3)]),
+    "collect": Scenario("collect", lambda r: collected(r, [f"old-{i}" for i in range(3)]),
                         lambda r: ["collect", "--stdin"], _records(NEW),
                         ((["collect", "--stdin"], _records(["next-0"])),), frozenset(NEW), True),
-    "learn": Scenario("learn", lambda r: _collected(r, [f"r-{i}" for i in range(30)]), lambda r: LEARN, b"",
+    "learn": Scenario("learn", lambda r: collected(r, [f"r-{i}" for i in range(30)]), lambda r: LEARN, b"",
                       ((LEARN, b""),), acknowledged=True),
-    "rollback": Scenario("rollback", lambda r: _collected(r, [f"a-{i}" for i in range(20)],
+    "rollback": Scenario("rollback", lambda r: collected(r, [f"a-{i}" for i in range(20)],
                                                           [f"b-{i}" for i in range(12)], learn_after=True),
                          _first_round, b"", ((LEARN, b""),), acknowledged=True),
 }
