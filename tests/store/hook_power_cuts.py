@@ -1,17 +1,19 @@
-"""The hooks that hand turns to the log, traced and power-cut (``tests/store/powercut.py``):
-shared by ``test_hook_power_cuts.py`` (a seeded sample of states) and
-``scripts/crash_figures.py`` (every state).
+"""The hooks that hand turns to the log, and ``collect``, ``learn`` and ``rollback``, traced
+and crashed (``tests/store/powercut.py``): shared by ``test_hook_power_cuts.py`` (a seeded
+sample of states) and ``scripts/crash_figures.py`` (every state, or a larger sample).
 
 Each scenario builds a session in a home, traces one hook that writes (session-end; a
 Stop whose queue is full; SessionStart resuming the session; SessionStart of another
 session settling this one, idle for two days), and for every disk state a model allows
-after a power cut during that hook: rebuilds the state, starts a new boot, runs what the
-product runs next (the session's own hooks, which flush whatever its spool still holds),
-and counts every record id in the log and the live archives.
+after a crash during that hook: rebuilds the state, starts a new boot (after a power
+cut), runs what the product runs next (the session's own hooks, which flush whatever its
+spool still holds; for a command, the next command), and counts every record id in the
+log and the live archives.
 
 A record is *acknowledged* once it is in the log as a synced write left it (those of
-the base home, and each turn the traced hook appended and synced before the cut). Under
-``posix`` and ``ext4`` every turn of the session must end up stored, since the base home
+the base home, and each turn the traced hook appended and synced before the cut; for a
+command, every record the home held before it too). Under ``kill``, ``posix`` and
+``ext4`` every turn of the session must end up stored, since the base home
 was on disk whole; under ``random`` a turn only an unsynced spool rewrite held may be
 lost (counted as ``spool_lost``), never an acknowledged one.
 """

@@ -1,4 +1,4 @@
-"""A power cut at any instant of an ``artibot`` command, rebuilt under three persistence models.
+"""A power cut (or a kill) at any instant of an ``artibot`` command, rebuilt under persistence models.
 
 :func:`trace` runs a command in a forked child (``tests/store/forked.py``) whose ``os``
 mutation functions (the ones listed in ``forked.MUTATIONS``: writes, renames, unlinks,
@@ -31,6 +31,9 @@ files stay right) with its mtimes, and maps the inode numbers the log's append j
 and the id index name to the rebuilt files' inodes (a rebuilt file cannot keep its
 number). The machine is a new boot after a power cut: callers point
 ``id_index.BOOT_ID`` at a file and change it.
+
+Files are told apart across snapshots by inode number: run on tmpfs (``/dev/shm``), whose
+numbers only grow, so that a freed number is not taken by a later file of the same run.
 """
 
 from __future__ import annotations
