@@ -27,9 +27,6 @@ from tests.store.forked import KILLED, run_child
 
 pytestmark = pytest.mark.slow
 
-STATS: dict[str, int] = {"crash_points": 0, "records_checked": 0}
-
-
 def jsonl(ids: list[str]) -> bytes:
     return b"\n".join(orjson.dumps({"id": i, "input": f"fix the failing test in module {i}", "domain": "backend",
                                     "complexity": 0.3 + (n % 5) / 10, "routed_to": "system1" if n % 3 else "system2",
@@ -63,7 +60,6 @@ def check(home: Home, acknowledged: set[str], batch: set[str], where: str) -> No
         assert inside in (set(), batch), f"{where}: batch cut in half ({len(inside)} of {len(batch)})"
     problems = [f for f in doctor.check(home) if f.severity != "ok"]
     assert not problems, f"{where}: doctor found {[(f.path.name, f.problem) for f in problems]}"
-    STATS["records_checked"] += len(acknowledged)
 
 
 def every_crash_point(tmp: Path, base: Path, argv: list[str], then: list[str], acknowledged: set[str], *,
@@ -87,8 +83,6 @@ def every_crash_point(tmp: Path, base: Path, argv: list[str], then: list[str], a
         assert code == 0, f"{then} failed (exit {code}) after a kill at mutation {n} of {argv}"
         check(home, acknowledged | set(then_acks), batch, f"{' '.join(argv)} killed at mutation {n}/{total}")
         shutil.rmtree(work)
-    STATS["crash_points"] += total
-    STATS[argv[0]] = total
     return total
 
 
@@ -162,13 +156,6 @@ def test_every_crash_point_of_doctor_repair(env):
     assert n >= 5
 
 
-def test_zz_report_crash_point_figures(capsys):
-    """Prints the figures the README's guarantees section quotes (run with -s to see them)."""
-    with capsys.disabled():
-        print(f"\ncrash points exercised: {STATS['crash_points']} ({', '.join(f'{k} {v}' for k, v in STATS.items() if k not in ('crash_points', 'records_checked'))}); "
-              f"acknowledged records checked: {STATS['records_checked']}")
-
-
 def _power_cut_index(home: Home, base: Path, boot_file: Path) -> None:
     """A power cut after the kill: the id index was never synced, so keep its newest header
     page but lose the fingerprints the collect added (its length as in ``base``), and start a
@@ -231,4 +218,3 @@ def test_a_retry_after_a_crash_is_stored_exactly_once(env, monkeypatch, between,
             f"{where}: {sorted((i, c) for i, c in found.items() if c != 1)[:5]}"
         shutil.rmtree(work)
     assert 0 < refused < total  # some kills came after the data landed, some before
-    STATS["crash_points"] += total
