@@ -23,7 +23,9 @@ and so does a next prompt that corrects it.
 
 The outcome becomes final when the user's next prompt in the session judges it
 (:func:`finalize` with :func:`artibot.integrations.claude_code.followup.judge`), or
-unjudged at session end or after :data:`FOLLOWUP_WINDOW_MS` without a prompt.
+unjudged after :data:`FOLLOWUP_WINDOW_MS` without a prompt. At session end the
+session's last turn is *held* (:func:`hold`): the first prompt of the same session
+resumed (``claude --continue``/``--resume``) before :func:`judge_deadline` still judges it.
 
 >>> turn = open_turn({"system": "system1", "complexity": 0.1, "domain": "docs",
 ...                   "confidence": 0.9}, "fix the typo", now=1000)
@@ -55,6 +57,11 @@ PLANNING_TOOLS = frozenset({
 
 FOLLOWUP_WINDOW_MS = 30 * 60 * 1000
 """A prompt this long after a turn's ``Stop`` no longer judges it: the user moved on."""
+
+RESUME_WINDOW_MS = FOLLOWUP_WINDOW_MS
+"""How long the last turn of an ended session waits for the resumed session's first prompt
+(default; ``ARTIBOT_RESUME_WINDOW_MIN`` sets another). The follow-up window's length: a
+correction reaches a turn within the same time whether or not the user quit in between."""
 
 SEVERITY = {"success": 0, "interrupted": 0, "escalated": 1, "failed": 2}
 """When two signals disagree, the worse outcome wins."""
@@ -201,11 +208,49 @@ def finalize(turn: Turn, judgement: tuple[str, str] | None) -> tuple[str, str]:
     if judgement is None:
         return outcome, reason
     judged, why = judgement
+    if turn.get("cut_off") and judged != "failed":
+        return outcome, reason  # a turn that never reached Stop did no work to deepen
     if judged == "escalated" and (turn.get("decision") or {}).get("system") != "system1":
         return outcome, reason
     if SEVERITY.get(judged, 0) > SEVERITY.get(outcome, 0):
         return judged, why
     return outcome, reason
+
+
+def hold(turn: Turn, *, now: int, window_ms: int, cut: tuple[str, str] | None = None) -> Turn | None:
+    """The session's last turn kept at session end for the resumed session's first prompt,
+    or None when its judging time is over (it is final now).
+
+    A stopped turn waits until ``window_ms`` after its ``Stop``; a turn the session end
+    cut off (``cut``: its outcome and reason from :func:`cut_off`) until ``window_ms``
+    after ``now``, and only a correction changes it (:func:`finalize`).
+
+    >>> hold({"stopped_ms": 1000, "outcome": "success"}, now=5000, window_ms=10_000)["hold_until"]
+    11000
+    >>> hold({"stopped_ms": 1000, "outcome": "success"}, now=12_000, window_ms=10_000) is None
+    True
+    >>> held = hold({"last_ms": 4000}, now=5000, window_ms=10_000, cut=("interrupted", "session ended"))
+    >>> (held["outcome"], held["cut_off"], held["hold_until"])
+    ('interrupted', True, 15000)
+    >>> finalize(held, ("escalated", "asks for deeper work"))
+    ('interrupted', 'session ended')
+    """
+    if isinstance(turn.get("hold_until"), int):
+        out = turn  # held already (a resumed session ended without a prompt): same deadline
+    elif cut is not None:
+        out = {**turn, "outcome": cut[0], "outcome_reason": cut[1], "cut_off": True, "hold_until": now + window_ms}
+    else:
+        stopped = turn.get("stopped_ms")
+        out = {**turn, "hold_until": (stopped if isinstance(stopped, int) else now) + window_ms}
+    return out if window_ms > 0 and out["hold_until"] > now else None
+
+
+def judge_deadline(done: Turn) -> int:
+    """Until when (ms) the next prompt judges a stopped or held turn."""
+    until = done.get("hold_until")
+    if isinstance(until, int):
+        return until
+    return int(done.get("stopped_ms") or 0) + FOLLOWUP_WINDOW_MS
 
 
 def experience(turn: Turn, *, outcome: str, reason: str, now: int, session_id: str | None,
@@ -215,6 +260,7 @@ def experience(turn: Turn, *, outcome: str, reason: str, now: int, session_id: s
     Latency runs to the turn's ``Stop`` when it reached one; a turn that never did ends
     at its last recorded activity, so idle time before the next prompt or a crash does
     not count. ``closed_by`` says what made the outcome final (``next-prompt``,
+    ``resumed-prompt`` — the first prompt after a resume judged a held turn —,
     ``session-end``, ``timeout``, ``stale-session``).
     """
     decision = turn.get("decision") or {}
