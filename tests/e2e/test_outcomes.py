@@ -6,7 +6,10 @@
   kept and left out of learning, never ``failed``;
 * two tool calls of one batch of which one fails: the turn failed, whichever finishes
   last, whether Claude Code runs them together (read-only tools) or one after the other
-  (the transcript tells the batch).
+  (the transcript tells the batch);
+* a correction typed after ``claude --continue``/``--resume`` fails the last turn of the
+  session it resumes: that turn waited in the spool past the first session's end, and is
+  stored once.
 """
 
 from __future__ import annotations
@@ -102,3 +105,24 @@ def test_two_calls_of_one_batch_of_which_one_fails_fail_the_turn(world: World, s
     assert sorted(finished) == ["PostToolUse", "PostToolUseFailure"]
     [exp] = world.experiences()
     assert exp["outcome"] == "failed" and exp["tools"] == 2 and exp["tool_failures"] == 1
+
+
+@pytest.mark.parametrize("how", ["--continue", "--resume"])
+def test_a_correction_after_a_resume_fails_the_last_turn_once(world: World, how: str,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("ARTIBOT_RESUME_WINDOW_MIN")  # the shipped hold (the suite's default is 0)
+    world.claude("-p", f"{SIMPLE} #sc:plain")
+    [started] = world.payloads("SessionStart")
+    assert world.payloads("SessionEnd") and world.experiences() == []  # ended, and the last turn waits
+    resume = ["--continue"] if how == "--continue" else ["--resume", started["session_id"]]
+    world.claude("-p", *resume, "no, that's wrong — the title is in docs/index.md #sc:plain")
+    assert [p["source"] for p in world.payloads("SessionStart")] == ["startup", "resume"]
+    [first] = world.experiences()  # the resumed session's own turn waits in its turn
+    assert first["session_id"] == started["session_id"] and first["input"].startswith(SIMPLE)
+    assert (first["outcome"], first["closed_by"]) == ("failed", "resumed-prompt"), first
+    assert "corrects it" in first["outcome_reason"]
+    world.artibot("collect", "--input", "rename a variable", "--domain", "general", "--complexity", "0.1",
+                  "--routed-to", "system1", "--outcome", "success", "--latency-ms", "5", "--confidence", "0.9",
+                  "--quiet")  # within the hold: collect writes nothing of the session's
+    assert [r["id"] for r in world.experiences()].count(first["id"]) == 1
+    assert len([r for r in world.experiences() if r["session_id"] == started["session_id"]]) == 1
