@@ -7,6 +7,8 @@
 * two tool calls of one batch of which one fails: the turn failed, whichever finishes
   last, whether Claude Code runs them together (read-only tools) or one after the other
   (the transcript tells the batch);
+* a call to a tool the model was not offered fires no hook: the transcript shows it, and
+  the turn failed (unless a later batch recovered);
 * a correction typed after ``claude --continue``/``--resume`` fails the last turn of the
   session it resumes: that turn waited in the spool past the first session's end, and is
   stored once.
@@ -37,6 +39,9 @@ SCENARIOS = {
     "parallel": [[tool("Read", file_path="/nonexistent/CONTRIBUTING.md"), tool("Grep", pattern="Demo", path=".")],
                  [text("One failed.")]],
     # one batch that Claude Code runs one call after the other: the failure, then a success
+    # a tool the model was not offered, or one --disallowedTools removed: no hook fires for it
+    "unoffered": [[tool("Frobnicate", target="README.md")], [text("Done.")]],
+    "recovered": [[tool("Frobnicate", target="README.md")], [tool("Read", file_path="README.md")], [text("Done.")]],
     "batch": [[tool("Bash", command="echo broken; exit 3", description="lint"),
                tool("Bash", command="echo fine", description="tests")], [text("One failed.")]],
 }
@@ -126,3 +131,25 @@ def test_a_correction_after_a_resume_fails_the_last_turn_once(world: World, how:
                   "--quiet")  # within the hold: collect writes nothing of the session's
     assert [r["id"] for r in world.experiences()].count(first["id"]) == 1
     assert len([r for r in world.experiences() if r["session_id"] == started["session_id"]]) == 1
+
+
+@pytest.mark.parametrize("scenario, extra, outcome", [
+    ("unoffered", (), "failed"), ("recovered", (), "success"),
+    ("plain", (), "success"),  # no call at all: the transcript's look finds nothing
+])
+def test_a_call_to_a_tool_the_model_was_not_offered_fails_the_turn(world: World, scenario: str, extra: tuple,
+                                                                   outcome: str) -> None:
+    world.claude("-p", f"{SIMPLE} #sc:{scenario}", "--allowedTools", "Read", *extra)
+    tool_events = [p["hook_event_name"] for p in world.payloads() if "ToolUse" in p["hook_event_name"]]
+    assert not any(p.get("tool_name") == "Frobnicate" for p in world.payloads())  # the client fires no hook for it
+    [exp] = world.experiences()
+    assert exp["outcome"] == outcome, exp
+    if scenario == "unoffered":
+        assert tool_events == [] and "Frobnicate" in exp["outcome_reason"] and exp["tool_failures"] == 1
+
+
+def test_a_call_to_a_disallowed_tool_fails_the_turn(world: World) -> None:
+    world.claude("-p", f"{SIMPLE} #sc:batch", "--disallowedTools", "Bash")
+    assert world.payloads("PostToolUse") == world.payloads("PostToolUseFailure") == []
+    [exp] = world.experiences()
+    assert exp["outcome"] == "failed" and "Bash" in exp["outcome_reason"], exp

@@ -259,6 +259,24 @@ def _judge_last_batch(call, turn: dict) -> dict:
     return turn if failed is None else {**turn, "last_failed": failed, "batch_from": "transcript"}
 
 
+def _unoffered_call(call, turn: dict) -> dict:
+    """A call to a tool the model was not offered fires no hook: the transcript shows it
+    (:func:`.transcript.unoffered_call`); a look at its last 64 KB, parsed only if it is there."""
+    path = call.field("transcript_path")
+    if not path:
+        return turn
+    from artibot.integrations.claude_code.transcript import PEEK_BYTES, TAIL_BYTES, UNOFFERED
+
+    peek = hookio.read_tail(path, PEEK_BYTES)
+    if not peek or UNOFFERED not in peek:
+        return turn
+    from artibot.integrations.claude_code.transcript import unoffered_call
+
+    tail = hookio.read_tail(path, TAIL_BYTES)
+    name = unoffered_call(tail) if tail else None
+    return turns.add_unoffered(turn, tool=name, now=call.now) if name else turn
+
+
 def stop(call) -> None:
     # Also with stop_hook_active: the first Stop settles the turn, later ones find none.
     spool = _spool(call)
@@ -271,6 +289,8 @@ def stop(call) -> None:
             doc["turn"] = None
             if turn.get("tool_failures"):
                 turn = _judge_last_batch(call, turn)
+            else:
+                turn = _unoffered_call(call, turn)
             doc["done"] = turns.stop_turn(turn, now=call.now)
         waiting = len(doc.get("queue") or [])
     _note_quarantine(call, spool)

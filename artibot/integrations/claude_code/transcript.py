@@ -40,6 +40,73 @@ from artibot.store.hookio import loads
 TAIL_BYTES = 1 << 20
 """How much of the transcript's end is read (a batch's results are rarely larger)."""
 
+UNOFFERED = b"No such tool available"
+"""What Claude Code answers a call to a tool the model was not offered (or that
+``--disallowedTools`` removed), in a ``tool_result`` with ``is_error``; it fires no hook
+for that call (seen in Claude Code 2.1.331)."""
+
+PEEK_BYTES = 1 << 16
+"""How much of the transcript's end every ``Stop`` looks through for :data:`UNOFFERED`
+(one read, no parsing); the turn is parsed from :data:`TAIL_BYTES` only when it is there."""
+
+
+def _lines(tail: bytes):
+    """The parsed transcript lines of ``tail`` that may hold a prompt, a tool call or its result."""
+    for line in tail.split(b"\n"):
+        if not line.startswith(b"{") or b'"type":"user"' not in line and b'"tool_use' not in line:
+            continue
+        try:
+            doc = loads(line)
+        except (ValueError, UnicodeDecodeError):
+            continue  # the first line of a tail may be cut
+        message = doc.get("message") if isinstance(doc, dict) else None
+        if isinstance(message, dict):
+            yield doc, message
+
+
+def unoffered_call(tail: bytes) -> str | None:
+    """The tool the model called without being offered it, when that call is in the
+    current turn's last batch (after the last prompt in ``tail``); else None.
+
+    >>> prompt = b'{"type":"user","message":{"role":"user","content":"fix it"}}'
+    >>> call = b'{"type":"assistant","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"Frob"}]}}'
+    >>> error = (b'{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","is_error":true,'
+    ...          b'"content":"<tool_use_error>Error: No such tool available: Frob</tool_use_error>"}]}}')
+    >>> unoffered_call(b"\\n".join([prompt, call, error]))
+    'Frob'
+    >>> unoffered_call(b"\\n".join([prompt, call, error, prompt]))  # a later turn: not this one's
+    >>> retry = call.replace(b'"m1"', b'"m2"').replace(b'"t1"', b'"t2"').replace(b"Frob", b"Edit")
+    >>> unoffered_call(b"\\n".join([prompt, call, error, retry]))  # the model recovered
+    """
+    calls: dict[str, str] = {}
+    last_batch: str | None = None
+    batch_calls: dict[str, list[str]] = {}
+    failed: set[str] = set()
+    seen_prompt = False
+    for doc, message in _lines(tail):
+        content = message.get("content")
+        if doc.get("type") == "user" and (isinstance(content, str) or isinstance(content, list) and any(
+                isinstance(b, dict) and b.get("type") == "text" for b in content)):
+            calls, last_batch, batch_calls, failed, seen_prompt = {}, None, {}, set(), True  # a new turn
+            continue
+        if not isinstance(content, list):
+            continue
+        for block in content:
+            if not isinstance(block, dict):
+                continue
+            if block.get("type") == "tool_use" and isinstance(message.get("id"), str):
+                last_batch = message["id"]
+                calls[str(block.get("id"))] = str(block.get("name") or "?")
+                batch_calls.setdefault(last_batch, []).append(str(block.get("id")))
+            elif block.get("type") == "tool_result" and block.get("is_error") is True:
+                text = block.get("content")
+                if isinstance(text, str) and UNOFFERED.decode() in text:
+                    failed.add(str(block.get("tool_use_id")))
+    if not seen_prompt or last_batch is None:
+        return None
+    named = [calls[c] for c in batch_calls[last_batch] if c in failed]
+    return named[0] if named else None
+
 
 def last_batch_failed(tail: bytes) -> bool | None:
     """Whether a call of the last tool batch in ``tail`` (whole JSON lines) failed."""

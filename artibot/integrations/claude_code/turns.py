@@ -8,7 +8,8 @@ Outcome rule. At ``Stop`` a turn gets a *provisional* outcome from its tool call
 * ``failed`` — a tool call failed and no call that *started after it ended* succeeded
   (the model retried and recovered), whatever order parallel calls finish in; or a
   tool call was refused by the permission system (a ``PermissionRequest`` that no run
-  of that tool followed);
+  of that tool followed); or the turn's last batch called a tool the model was not
+  offered (:func:`add_unoffered`);
 * ``escalated`` — the turn was routed to System 1 but had to switch to deliberate
   work: it used a planning or delegation tool (:data:`PLANNING_TOOLS`) or made more
   than :data:`MAX_SYSTEM1_TOOLS` tool calls;
@@ -139,6 +140,17 @@ def add_tool(turn: Turn, *, tool: str | None, failed: bool, interrupted: bool,
     return out
 
 
+def add_unoffered(turn: Turn, *, tool: str, now: int) -> Turn:
+    """The turn after a call, in its last batch, to a tool the model was not offered (no
+    hook fires for it: read from the transcript at ``Stop``). It failed, and counts as a call.
+
+    >>> infer_outcome(add_unoffered(open_turn({}, "x", now=0), tool="Frob", now=5))
+    ('failed', 'the model called Frob, a tool it was not offered')
+    """
+    return {**turn, "unoffered": tool, "tools": int(turn.get("tools", 0)) + 1,
+            "tool_failures": int(turn.get("tool_failures", 0)) + 1, "last_ms": max(int(turn.get("last_ms", now)), now)}
+
+
 def ask_permission(turn: Turn, *, tool: str | None, now: int) -> Turn:
     """The turn after a ``PermissionRequest`` for ``tool``: refused unless the tool then runs."""
     out = dict(turn)
@@ -157,6 +169,8 @@ def infer_outcome(turn: Turn) -> tuple[str, str]:
     refused = turn.get("awaiting_permission") or []
     if refused:
         return "failed", f"a {refused[0]} call was refused permission"
+    if turn.get("unoffered"):
+        return "failed", f"the model called {turn['unoffered']}, a tool it was not offered"
     if turn.get("last_failed"):
         return "failed", "the last tool call failed"
     if turn.get("decision", {}).get("system") == "system1":
