@@ -197,3 +197,20 @@ def test_the_window_can_be_set_and_a_bad_value_is_named(hook: Driver, home: Home
         assert last["hold_until"] - last["stopped_ms"] == minutes * MINUTE
     said = (home.root / "logs" / "hooks.log").read_text() if (home.root / "logs" / "hooks.log").exists() else ""
     assert ("ARTIBOT_RESUME_WINDOW_MIN" in said) == (value in ("soon", "-1"))
+
+
+def test_status_counts_the_turns_waiting_for_a_resumed_session(hook: Driver, home: Home) -> None:
+    from typer.testing import CliRunner
+
+    from artibot.cli.app import app
+    from artibot.status import status
+
+    assert status(home=home)["held_for_resume"] == 0
+    for sid in ("s1", "s2"):
+        hook.turn(SIMPLE, [("Edit", True)], sid=sid)
+    hook("session-end", session_id="s1")
+    assert status(home=home)["held_for_resume"] == 1  # s2 still runs: its stopped turn is not held
+    (home.root / "sessions" / "broken.json").write_text("{not json")
+    result = CliRunner().invoke(app, ["status"])
+    assert result.exit_code == 0, result.output
+    assert "turns waiting for a resumed session: 1" in result.output
