@@ -1,7 +1,8 @@
 """The outcome rules in the real Claude Code client: what the route is blamed for, and what not.
 
 * a prompt that starts with ``/`` but names no command goes to the model: it is routed
-  and recorded like any prompt;
+  and recorded like any prompt; a command the user wrote sends the model its text, which
+  is routed and recorded in its place;
 * an API error and Ctrl-C (SIGINT) cut a turn off before its ``Stop``: ``interrupted``,
   kept and left out of learning, never ``failed``;
 * two tool calls of one batch of which one fails: the turn failed, whichever finishes
@@ -65,6 +66,18 @@ def test_a_slash_prompt_that_names_no_command_is_routed_and_recorded(world: Worl
     assert exp["input"] == prompt and exp["outcome"] == "success"
     [request] = [r for _, name, r in world.api.requests if name == "plain"]
     assert "artibot router" in json.dumps(request)  # Claude was told the route
+
+
+def test_a_command_the_user_wrote_is_routed_and_recorded_by_the_text_it_sends(world: World) -> None:
+    commands = world.project / ".claude" / "commands"
+    commands.mkdir(parents=True)
+    (commands / "fix-issue.md").write_text("Fix issue $ARGUMENTS: find the bug and patch it. #sc:plain\n")
+    world.claude("-p", "/fix-issue 42")
+    assert [p["command_name"] for p in world.payloads("UserPromptExpansion")] == ["fix-issue"]
+    [request] = [r for _, name, r in world.api.requests if name == "plain"]  # the model got the command's text
+    assert "artibot router" in json.dumps(request)
+    [exp] = world.experiences()
+    assert exp["input"] == "Fix issue 42: find the bug and patch it. #sc:plain" and exp["outcome"] == "success"
 
 
 def test_an_api_error_is_interrupted_not_failed(world: World) -> None:

@@ -8,6 +8,7 @@
 * ``user-prompt-submit`` — by the prompt's kind (:mod:`.prompts`): harness input (a
   sub-agent's ``<task-notification>`` …) is ignored entirely; a slash command is not
   routed or recorded (a ``/name`` that names no installed command is a user prompt); a
+  command the user wrote (a file) is routed and recorded by the text it sends the model; a
   user prompt judges the previous turn (:mod:`.followup`), closes a turn that never
   reached ``Stop`` as ``interrupted`` (``failed`` if this prompt corrects it), routes
   the prompt, keeps the decision, the *anonymized* text and the turn's record id in the
@@ -147,17 +148,37 @@ def _ensure_gateway(call) -> None:
             call.log(said)
 
 
-def _command_exists(call, name: str) -> bool:
-    """Whether ``/name`` is a command or skill the user installed (project or user scope)."""
+def _command_file(call, name: str) -> str | None:
+    """The file of ``/name`` if it is a command or skill the user installed (project or user scope)."""
     import os
 
     base = name.replace(":", "/")  # a namespaced project command lives in a sub-folder
     project = call.field("cwd") or os.environ.get("CLAUDE_PROJECT_DIR") or "."
     user = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.expanduser("~/.claude")
     for root in (f"{project}/.claude", user):
-        if os.path.isfile(f"{root}/commands/{base}.md") or os.path.isfile(f"{root}/skills/{base}/SKILL.md"):
-            return True
-    return False
+        for path in (f"{root}/commands/{base}.md", f"{root}/skills/{base}/SKILL.md"):
+            if os.path.isfile(path):
+                return path
+    return None
+
+
+def _command_exists(call, name: str) -> bool:
+    return _command_file(call, name) is not None
+
+
+def _command_text(call, prompt: str) -> str | None:
+    """What a slash command the user wrote sends the model (:func:`.prompts.expand`), or None
+    for a built-in's, a plugin's or artibot's own ``/learn`` (none of them the user's work)."""
+    from artibot.integrations.claude_code import prompts
+
+    name, args = prompts.command_parts(prompt)
+    if ":" in name or name in prompts.BUILTIN_COMMANDS:
+        return None
+    path = _command_file(call, name)
+    data = hookio.read_text(path, 4 * MAX_ROUTED_CHARS) if path else None
+    if not data or prompts.LEARN_MARKER in data:
+        return None
+    return prompts.expand(data, args) or None
 
 
 def user_prompt_submit(call) -> dict | None:
@@ -176,6 +197,10 @@ def user_prompt_submit(call) -> dict | None:
     fields = text = None
     if what == prompts.USER:
         fields, text = _route(call, prompt)
+    elif what == prompts.SLASH:  # a command the user wrote: the model gets its text, so that is routed
+        command = call.attempt("reading the command's file", lambda: _command_text(call, prompt))
+        if command:
+            fields, text = _route(call, command)
     spool = _spool(call)
     with spool.edit(create=True) as doc:
         turn = doc.get("turn")
