@@ -423,21 +423,15 @@ def read_tail(path: str, max_bytes: int) -> bytes | None:
 
 def read_text(path: str, max_chars: int) -> str | None:
     """The start of a small text file (a slash command's), decoded leniently; None if it is
-    missing or not a regular file (never blocks on a FIFO)."""
-    try:
-        data = _read_start(path, 4 * max_chars)
-    except OSError:
-        return None
-    return None if data is None else data.decode("utf-8", "replace")[:max_chars]
-
-
-def _read_start(path: str, max_bytes: int) -> bytes | None:
+    missing or cannot be read (never blocks on a FIFO)."""
     try:
         fd = _open(path, os.O_RDONLY)
-    except FileNotFoundError:
+    except OSError:
         return None
     try:
-        return os.read(fd, max_bytes)
+        return os.read(fd, 4 * max_chars).decode("utf-8", "replace")[:max_chars]
+    except OSError:
+        return None
     finally:
         os.close(fd)
 

@@ -128,7 +128,7 @@ def test_two_calls_of_one_batch_of_which_one_fails_fail_the_turn(world: World, s
 @pytest.mark.parametrize("how", ["--continue", "--resume"])
 def test_a_correction_after_a_resume_fails_the_last_turn_once(world: World, how: str,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("ARTIBOT_RESUME_WINDOW_MIN")  # the shipped hold (the suite's default is 0)
+    monkeypatch.setenv("ARTIBOT_RESUME_WINDOW_MIN", "")  # the shipped hold (the suite's default is 0)
     world.claude("-p", f"{SIMPLE} #sc:plain")
     [started] = world.payloads("SessionStart")
     assert world.payloads("SessionEnd") and world.experiences() == []  # ended, and the last turn waits

@@ -148,37 +148,10 @@ def _ensure_gateway(call) -> None:
             call.log(said)
 
 
-def _command_file(call, name: str) -> str | None:
-    """The file of ``/name`` if it is a command or skill the user installed (project or user scope)."""
-    import os
-
-    base = name.replace(":", "/")  # a namespaced project command lives in a sub-folder
-    project = call.field("cwd") or os.environ.get("CLAUDE_PROJECT_DIR") or "."
-    user = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.expanduser("~/.claude")
-    for root in (f"{project}/.claude", user):
-        for path in (f"{root}/commands/{base}.md", f"{root}/skills/{base}/SKILL.md"):
-            if os.path.isfile(path):
-                return path
-    return None
-
-
 def _command_exists(call, name: str) -> bool:
-    return _command_file(call, name) is not None
+    from artibot.integrations.claude_code import commands
 
-
-def _command_text(call, prompt: str) -> str | None:
-    """What a slash command the user wrote sends the model (:func:`.prompts.expand`), or None
-    for a built-in's, a plugin's or artibot's own ``/learn`` (none of them the user's work)."""
-    from artibot.integrations.claude_code import prompts
-
-    name, args = prompts.command_parts(prompt)
-    if ":" in name or name in prompts.BUILTIN_COMMANDS:
-        return None
-    path = _command_file(call, name)
-    data = hookio.read_text(path, 4 * MAX_ROUTED_CHARS) if path else None
-    if not data or prompts.LEARN_MARKER in data:
-        return None
-    return prompts.expand(data, args) or None
+    return commands.file_of(call, name) is not None
 
 
 def user_prompt_submit(call) -> dict | None:
@@ -198,7 +171,10 @@ def user_prompt_submit(call) -> dict | None:
     if what == prompts.USER:
         fields, text = _route(call, prompt)
     elif what == prompts.SLASH:  # a command the user wrote: the model gets its text, so that is routed
-        command = call.attempt("reading the command's file", lambda: _command_text(call, prompt))
+        from artibot.integrations.claude_code import commands
+
+        command = call.attempt("reading the command's file",
+                               lambda: commands.text_of(call, prompt, max_chars=2 * MAX_ROUTED_CHARS))
         if command:
             fields, text = _route(call, command)
     spool = _spool(call)
