@@ -90,7 +90,8 @@ def table(root: Path) -> tuple[list[tuple[str, int, int]], list[str]]:
         agrees = record["outcome"] == session["label"]
         fired[rule_of(record)].append(agrees)
         if not agrees:
-            wrong.append(f"{session['name']}: {record['outcome']} ({record['outcome_reason']}), label {session['label']}")
+            wrong.append(f"{session['name']}: {record['outcome']} ({record['outcome_reason']}), "
+                         f"label {session['label']}")
     return [(rule, len(fired[rule]), sum(fired[rule])) for rule, _, _ in RULES], wrong
 
 
