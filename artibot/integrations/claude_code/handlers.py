@@ -29,8 +29,9 @@
 * ``pre-tool-use`` — nothing (not installed by default).
 
 Final turns wait in the spool's ``queue`` and are appended to the experience log at
-session end, at the next ``SessionStart`` that finds them (idle spools: :mod:`.ended`), or by a ``Stop`` once
-:data:`FLUSH_AT` are waiting: the per-prompt path never loads the experience log.
+session end, at the next ``SessionStart`` that finds them (idle spools: :mod:`.ended`),
+or by a ``Stop`` once :data:`FLUSH_AT` are waiting: the per-prompt path never loads the
+experience log.
 """
 
 from __future__ import annotations
