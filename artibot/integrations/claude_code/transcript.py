@@ -50,18 +50,28 @@ PEEK_BYTES = 1 << 16
 (one read, no parsing); the turn is parsed from :data:`TAIL_BYTES` only when it is there."""
 
 
-def _lines(tail: bytes):
-    """The parsed transcript lines of ``tail`` that may hold a prompt, a tool call or its result."""
+def _blocks(tail: bytes, *, prompts: bool = False):
+    """``(kind, message id, block)`` for each ``tool_use`` and ``tool_result`` block of
+    ``tail``'s lines, in order; with ``prompts``, ``("prompt", None, None)`` for each prompt
+    line too (a user message with text: a new turn). Lines with neither are not parsed."""
     for line in tail.split(b"\n"):
-        if not line.startswith(b"{") or b'"type":"user"' not in line and b'"tool_use' not in line:
-            continue
+        if b'"tool_use' not in line and b'"tool_result"' not in line and not (prompts and b'"type":"user"' in line):
+            continue  # most lines: text, metadata
         try:
             doc = loads(line)
         except (ValueError, UnicodeDecodeError):
             continue  # the first line of a tail may be cut
         message = doc.get("message") if isinstance(doc, dict) else None
-        if isinstance(message, dict):
-            yield doc, message
+        content = message.get("content") if isinstance(message, dict) else None
+        if prompts and doc.get("type") == "user" and (isinstance(content, str) or isinstance(content, list) and any(
+                isinstance(b, dict) and b.get("type") == "text" for b in content)):
+            yield "prompt", None, None
+            continue
+        if not isinstance(content, list):
+            continue
+        for block in content:
+            if isinstance(block, dict) and block.get("type") in ("tool_use", "tool_result"):
+                yield block["type"], message.get("id"), block
 
 
 def unoffered_call(tail: bytes) -> str | None:
@@ -83,25 +93,17 @@ def unoffered_call(tail: bytes) -> str | None:
     batch_calls: dict[str, list[str]] = {}
     failed: set[str] = set()
     seen_prompt = False
-    for doc, message in _lines(tail):
-        content = message.get("content")
-        if doc.get("type") == "user" and (isinstance(content, str) or isinstance(content, list) and any(
-                isinstance(b, dict) and b.get("type") == "text" for b in content)):
+    for kind, mid, block in _blocks(tail, prompts=True):
+        if kind == "prompt":
             calls, last_batch, batch_calls, failed, seen_prompt = {}, None, {}, set(), True  # a new turn
-            continue
-        if not isinstance(content, list):
-            continue
-        for block in content:
-            if not isinstance(block, dict):
-                continue
-            if block.get("type") == "tool_use" and isinstance(message.get("id"), str):
-                last_batch = message["id"]
-                calls[str(block.get("id"))] = str(block.get("name") or "?")
-                batch_calls.setdefault(last_batch, []).append(str(block.get("id")))
-            elif block.get("type") == "tool_result" and block.get("is_error") is True:
-                text = block.get("content")
-                if isinstance(text, str) and UNOFFERED.decode() in text:
-                    failed.add(str(block.get("tool_use_id")))
+        elif kind == "tool_use" and isinstance(mid, str):
+            last_batch = mid
+            calls[str(block.get("id"))] = str(block.get("name") or "?")
+            batch_calls.setdefault(mid, []).append(str(block.get("id")))
+        elif kind == "tool_result" and block.get("is_error") is True:
+            text = block.get("content")
+            if isinstance(text, str) and UNOFFERED.decode() in text:
+                failed.add(str(block.get("tool_use_id")))
     if not seen_prompt or last_batch is None:
         return None
     named = [calls[c] for c in batch_calls[last_batch] if c in failed]
@@ -113,28 +115,14 @@ def last_batch_failed(tail: bytes) -> bool | None:
     batches: dict[str, list[str]] = {}
     order: list[str] = []
     errors: dict[str, bool] = {}
-    for line in tail.split(b"\n"):
-        if b'"tool_use' not in line and b'"tool_result"' not in line:
-            continue  # most lines: text, metadata; not parsed
-        try:
-            doc = loads(line)
-        except (ValueError, UnicodeDecodeError):
-            continue  # the first line of a tail may be cut
-        message = doc.get("message") if isinstance(doc, dict) else None
-        content = message.get("content") if isinstance(message, dict) else None
-        if not isinstance(content, list):
-            continue
-        for block in content:
-            if not isinstance(block, dict):
-                continue
-            if block.get("type") == "tool_use" and isinstance(message.get("id"), str):
-                mid = message["id"]
-                if mid not in batches:
-                    batches[mid] = []
-                    order.append(mid)
-                batches[mid].append(str(block.get("id")))
-            elif block.get("type") == "tool_result":
-                errors[str(block.get("tool_use_id"))] = block.get("is_error") is True
+    for kind, mid, block in _blocks(tail):
+        if kind == "tool_use" and isinstance(mid, str):
+            if mid not in batches:
+                batches[mid] = []
+                order.append(mid)
+            batches[mid].append(str(block.get("id")))
+        elif kind == "tool_result":
+            errors[str(block.get("tool_use_id"))] = block.get("is_error") is True
     if not order:
         return None
     last = batches[order[-1]]
