@@ -71,13 +71,13 @@ def test_a_slash_prompt_that_names_no_command_is_routed_and_recorded(world: Worl
 def test_a_command_the_user_wrote_is_routed_and_recorded_by_the_text_it_sends(world: World) -> None:
     commands = world.project / ".claude" / "commands"
     commands.mkdir(parents=True)
-    (commands / "fix-issue.md").write_text("Fix issue $ARGUMENTS: find the bug and patch it. #sc:plain\n")
-    world.claude("-p", "/fix-issue 42")
-    assert [p["command_name"] for p in world.payloads("UserPromptExpansion")] == ["fix-issue"]
+    (commands / "fix-bug.md").write_text("Fix bug $ARGUMENTS: find the bug and patch it. #sc:plain\n")
+    world.claude("-p", "/fix-bug login")
+    assert [p["command_name"] for p in world.payloads("UserPromptExpansion")] == ["fix-bug"]
     [request] = [r for _, name, r in world.api.requests if name == "plain"]  # the model got the command's text
     assert "artibot router" in json.dumps(request)
     [exp] = world.experiences()
-    assert exp["input"] == "Fix issue 42: find the bug and patch it. #sc:plain" and exp["outcome"] == "success"
+    assert exp["input"] == "Fix bug login: find the bug and patch it. #sc:plain" and exp["outcome"] == "success"
 
 
 def test_an_api_error_is_interrupted_not_failed(world: World) -> None:

@@ -102,21 +102,21 @@ def test_slash_commands_are_not_routed_or_recorded(hook: Driver, home: Home, com
     assert final(hook, home, "s1") == []
 
 
-@pytest.mark.parametrize("where", ["commands/fix-issue.md", "skills/fix-issue/SKILL.md"])
+@pytest.mark.parametrize("where", ["commands/fix-bug.md", "skills/fix-bug/SKILL.md"])
 def test_a_command_the_user_wrote_is_routed_and_recorded_by_the_text_it_sends(
         hook: Driver, home: Home, learn_installed: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         where: str) -> None:
     project = tmp_path / "project"
     path = project / ".claude" / where
     path.parent.mkdir(parents=True)
-    path.write_text("---\ndescription: fix an issue\n---\nFix issue $ARGUMENTS: write to ops@example.com first.\n")
-    context = hook("user-prompt-submit", prompt="/fix-issue 42", session_id="s1", prompt_id="p1",
+    path.write_text("---\ndescription: fix a bug\n---\nFix bug $ARGUMENTS: write to ops@example.com first.\n")
+    context = hook("user-prompt-submit", prompt="/fix-bug login", session_id="s1", prompt_id="p1",
                    cwd=str(project))[1]
     assert "artibot router" in context
     tool(hook, "Edit", "p1")
     stop(hook, "p1")
     [exp] = final(hook, home, "s1")
-    assert exp["input"].startswith("Fix issue 42: write to ") and "ops@example.com" not in exp["input"]
+    assert exp["input"].startswith("Fix bug login: write to ") and "ops@example.com" not in exp["input"]
     assert exp["tools"] == 1 and exp["outcome"] == "success"
 
 

@@ -1,6 +1,6 @@
 """The slash commands and skills the user wrote: where their file is, and the text it sends the model.
 
-Claude Code sends ``UserPromptSubmit`` with the prompt as typed (``/fix-issue 42``) and
+Claude Code sends ``UserPromptSubmit`` with the prompt as typed (``/fix-bug login``) and
 the model the command file's text; :func:`text_of` gives that text, so the prompt hook
 routes and records what the model works on (:mod:`.prompts` says which prompts are
 commands).

@@ -105,8 +105,8 @@ def kind(prompt: str, known: Callable[[str], bool] | None = None) -> str:
 def command_parts(prompt: str) -> tuple[str, str]:
     """``("name", "args")`` of a slash command prompt.
 
-    >>> command_parts("  /fix-issue 42 urgent\\n"), command_parts("/learn")
-    (('fix-issue', '42 urgent'), ('learn', ''))
+    >>> command_parts("  /fix-bug login urgent\\n"), command_parts("/learn")
+    (('fix-bug', 'login urgent'), ('learn', ''))
     """
     parts = prompt.strip()[1:].split(None, 1)
     return (parts[0] if parts else ""), (parts[1].strip() if len(parts) > 1 else "")
@@ -116,8 +116,8 @@ def expand(body: str, args: str) -> str:
     """The text a command file sends the model: its front matter dropped, ``$ARGUMENTS``
     (and ``$1`` … ``$9``) replaced, the arguments appended when it has no placeholder.
 
-    >>> expand("---\\ndescription: fix\\n---\\nFix issue $ARGUMENTS, then test.\\n", "42")
-    'Fix issue 42, then test.'
+    >>> expand("---\\ndescription: fix\\n---\\nFix bug $ARGUMENTS, then test.\\n", "login")
+    'Fix bug login, then test.'
     >>> expand("Review $1 against $2", "a.py b.py"), expand("Summarize the diff", "briefly")
     ('Review a.py against b.py', 'Summarize the diff\\n\\nARGUMENTS: briefly')
     """
