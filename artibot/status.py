@@ -9,7 +9,7 @@ from artibot.costs import report_and_counts
 from artibot.store.home import Home, HomeArg
 from artibot.config import Settings, load_settings
 from artibot.store import cache as cache_store
-from artibot.store import patterns, rounds
+from artibot.store import patterns, rounds, sessions
 from artibot.store.experiences import ExperienceLog
 from artibot.store.thresholds import load_thresholds
 
@@ -59,6 +59,8 @@ def status(*, home: HomeArg = None, settings: Settings | None = None) -> dict[st
         # the clients the turns came from, with why they share one set of thresholds
         **counts,
         "thresholds_per_agent": {"kept": False, "reason": PER_AGENT_REASON},
+        # each ended session's last turn, waiting for a correction from the resumed session
+        "held_for_resume": sessions.held_turns(h),
     }
 
 

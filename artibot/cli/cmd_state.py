@@ -41,6 +41,9 @@ def register(app: typer.Typer) -> None:
         if doc.get("interrupted"):
             console.print(f"interrupted turns: {doc['interrupted']} (an API error, a turn limit, Ctrl-C or Esc; "
                           "kept, and left out of learning)")
+        if doc.get("held_for_resume"):
+            console.print(f"turns waiting for a resumed session: {doc['held_for_resume']} (each ended session's "
+                          "last turn, for up to 30 min: a correction after `claude --continue` still reaches it)")
         for line in cost_lines(doc["costs"]):
             console.print(Hanging(line))
         console.print(f"last round: {doc['last_round'] or 'none yet'}"

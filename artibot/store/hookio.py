@@ -421,6 +421,21 @@ def read_tail(path: str, max_bytes: int) -> bytes | None:
     return data
 
 
+def read_text(path: str, max_chars: int) -> str | None:
+    """The start of a small text file (a slash command's), decoded leniently; None if it is
+    missing or cannot be read (never blocks on a FIFO)."""
+    try:
+        fd = _open(path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        return os.read(fd, 4 * max_chars).decode("utf-8", "replace")[:max_chars]
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
 # --------------------------------------------------------------------- the router cache
 def stamps(paths) -> list:
     """``[path, mtime_ns, size]`` of each path (``None`` for a missing one): a cache key."""

@@ -58,3 +58,25 @@ def write_learner_stamp(home: Home, *, started_ms: int, pid: int, reason: str) -
 # --------------------------------------------------------------------- hooks.log
 def hook_log_path(home: Home) -> Path:
     return home.logs_dir / HOOK_LOG
+
+
+# --------------------------------------------------------------------- held turns
+def held_turns(home: Home) -> int:
+    """Turns of ended sessions waiting in their spool for a resumed session's first prompt
+    (``done`` with ``hold_until``; not in the experience log yet). A spool that does not
+    parse is not counted: the next hook moves it aside and ``doctor`` names it."""
+    from artibot.store.hookio import Spool, files_in
+
+    count = 0
+    for path in files_in(str(home.sessions_dir), skip=(".",)):
+        if not path.endswith(".json"):
+            continue
+        spool = Spool(str(home.root), None)
+        spool.path = path
+        try:
+            doc = spool.read()
+        except (OSError, ValueError, UnicodeDecodeError):
+            continue
+        done = doc.get("done") if doc else None
+        count += isinstance(done, dict) and isinstance(done.get("hold_until"), int)
+    return count

@@ -71,6 +71,8 @@ class CodexWorld:
         url = self.api.url
         return {
             "PATH": f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}",
+            # 0 unless a test sets it ("" is the shipped window): a session's records are in the log at its end
+            "ARTIBOT_RESUME_WINDOW_MIN": os.environ.get("ARTIBOT_RESUME_WINDOW_MIN", "0"),
             "HOME": str(self.home), "CODEX_HOME": str(self.codex_home), "ARTIBOT_HOME": str(self.data),
             "E2E_CAPTURE": str(self.capture), "E2E_OPENAI_KEY": "sk-e2e-fake",
             "HTTP_PROXY": url, "HTTPS_PROXY": url, "http_proxy": url, "https_proxy": url,

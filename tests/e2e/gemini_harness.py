@@ -102,6 +102,8 @@ class GeminiWorld:
         url = self.api.url
         return {
             "PATH": f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}",
+            # 0 unless a test sets it ("" is the shipped window): a session's records are in the log at its end
+            "ARTIBOT_RESUME_WINDOW_MIN": os.environ.get("ARTIBOT_RESUME_WINDOW_MIN", "0"),
             "HOME": str(self.home), "ARTIBOT_HOME": str(self.data), "E2E_CAPTURE": str(self.capture),
             "GOOGLE_GEMINI_BASE_URL": url, "GEMINI_API_KEY": "gemini-e2e-fake",
             "HTTP_PROXY": url, "HTTPS_PROXY": url, "http_proxy": url, "https_proxy": url,

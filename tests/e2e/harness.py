@@ -88,6 +88,8 @@ class World:
         url = self.api.url
         return {
             "PATH": f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}",
+            # 0 unless a test sets it ("" is the shipped window): a session's records are in the log at its end
+            "ARTIBOT_RESUME_WINDOW_MIN": os.environ.get("ARTIBOT_RESUME_WINDOW_MIN", "0"),
             "HOME": str(self.home), "ARTIBOT_HOME": str(self.data), "E2E_CAPTURE": str(self.capture),
             "ANTHROPIC_BASE_URL": url, "ANTHROPIC_API_KEY": "sk-ant-e2e-fake",
             "HTTP_PROXY": url, "HTTPS_PROXY": url, "http_proxy": url, "https_proxy": url, "NO_PROXY": "",

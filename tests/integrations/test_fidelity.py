@@ -102,6 +102,30 @@ def test_slash_commands_are_not_routed_or_recorded(hook: Driver, home: Home, com
     assert final(hook, home, "s1") == []
 
 
+@pytest.mark.parametrize("where", ["commands/fix-bug.md", "skills/fix-bug/SKILL.md"])
+def test_a_command_the_user_wrote_is_routed_and_recorded_by_the_text_it_sends(
+        hook: Driver, home: Home, learn_installed: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        where: str) -> None:
+    project = tmp_path / "project"
+    path = project / ".claude" / where
+    path.parent.mkdir(parents=True)
+    path.write_text("---\ndescription: fix a bug\n---\nFix bug $ARGUMENTS: write to ops@example.com first.\n")
+    context = hook("user-prompt-submit", prompt="/fix-bug login", session_id="s1", prompt_id="p1",
+                   cwd=str(project))[1]
+    assert "artibot router" in context
+    tool(hook, "Edit", "p1")
+    stop(hook, "p1")
+    [exp] = final(hook, home, "s1")
+    assert exp["input"].startswith("Fix bug login: write to ") and "ops@example.com" not in exp["input"]
+    assert exp["tools"] == 1 and exp["outcome"] == "success"
+
+
+def test_the_learn_marker_agrees_with_the_installer() -> None:
+    from artibot.integrations.claude_code import prompts, templates
+
+    assert prompts.LEARN_MARKER == templates.LEARN_MARKER
+
+
 def test_a_path_is_a_prompt_not_a_command(hook: Driver, home: Home) -> None:
     assert "artibot router" in prompt(hook, "/usr/lib/libfoo.so is missing, why?", "p1")
 

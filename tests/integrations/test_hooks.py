@@ -17,7 +17,7 @@ import orjson
 import pytest
 
 from artibot.errors import CorruptFileError
-from artibot.integrations.claude_code import context, handlers, hooks, learner, turns
+from artibot.integrations.claude_code import context, ended, handlers, hooks, learner, turns
 from artibot.store import hookio, sessions, state
 from artibot.store.experiences import ExperienceLog
 from artibot.store.fs import FileLock
@@ -301,7 +301,7 @@ def test_session_start_closes_stale_spools_of_other_sessions(hook: Driver, home:
     hook("user-prompt-submit", prompt=SIMPLE, session_id="working")
     hook("stop", session_id="working")
     hook("user-prompt-submit", prompt=SIMPLE, session_id="working")
-    day = (handlers.STALE_SESSION_MS / 1000) + 3600
+    day = (ended.STALE_SESSION_MS / 1000) + 3600
     hour = turns.FOLLOWUP_WINDOW_MS / 1000 + 60
     for sid, old in (("crashed", day), ("idle", day), ("paused", hour), ("working", hour)):
         path = SpoolView(home, sid).path

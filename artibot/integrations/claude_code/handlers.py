@@ -8,6 +8,7 @@
 * ``user-prompt-submit`` — by the prompt's kind (:mod:`.prompts`): harness input (a
   sub-agent's ``<task-notification>`` …) is ignored entirely; a slash command is not
   routed or recorded (a ``/name`` that names no installed command is a user prompt); a
+  command the user wrote (a file) is routed and recorded by the text it sends the model; a
   user prompt judges the previous turn (:mod:`.followup`), closes a turn that never
   reached ``Stop`` as ``interrupted`` (``failed`` if this prompt corrects it), routes
   the prompt, keeps the decision, the *anonymized* text and the turn's record id in the
@@ -20,26 +21,23 @@
   had a tool call refused (Claude Code fires no tool hook for a refused call).
 * ``stop`` — the turn gets its provisional outcome (:mod:`.turns`; with a failed tool
   call, its last batch read from the transcript) and waits for the next prompt's judgement.
-* ``session-end`` — every turn of the session becomes final (an open one ``interrupted``)
-  and is collected; the spool is removed; a detached learner is started.
+* ``session-end`` — every turn of the session but the last becomes final and is
+  collected; the last one (``interrupted`` if it never reached ``Stop``) is held in the
+  spool for the first prompt of the same session resumed (:mod:`.ended`); a spool with
+  nothing held is removed; a detached learner is started (it learns all but the held turn).
 * ``nightly-learner`` — the learner itself: one unattended cycle.
 * ``pre-tool-use`` — nothing (not installed by default).
 
 Final turns wait in the spool's ``queue`` and are appended to the experience log at
-session end, at the next ``SessionStart`` that finds them, or by a ``Stop`` once
-:data:`FLUSH_AT` are waiting: the per-prompt path never loads the experience log.
+session end, at the next ``SessionStart`` that finds them (idle spools: :mod:`.ended`),
+or by a ``Stop`` once :data:`FLUSH_AT` are waiting: the per-prompt path never loads the
+experience log.
 """
 
 from __future__ import annotations
 
 from artibot.integrations.claude_code import turns
 from artibot.store import hookio
-
-STALE_SESSION_MS = 24 * 3600 * 1000
-"""A spool not written for this long belongs to a session that crashed or never came back."""
-
-MAX_STALE_PER_START = 20
-"""Idle spools settled per SessionStart (bounds the hook's time; the rest wait for the next one)."""
 
 FLUSH_AT = 8
 """Final turns kept in a spool before a ``Stop`` appends them to the experience log."""
@@ -152,16 +150,9 @@ def _ensure_gateway(call) -> None:
 
 
 def _command_exists(call, name: str) -> bool:
-    """Whether ``/name`` is a command or skill the user installed (project or user scope)."""
-    import os
+    from artibot.integrations.claude_code import commands
 
-    base = name.replace(":", "/")  # a namespaced project command lives in a sub-folder
-    project = call.field("cwd") or os.environ.get("CLAUDE_PROJECT_DIR") or "."
-    user = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.expanduser("~/.claude")
-    for root in (f"{project}/.claude", user):
-        if os.path.isfile(f"{root}/commands/{base}.md") or os.path.isfile(f"{root}/skills/{base}/SKILL.md"):
-            return True
-    return False
+    return commands.file_of(call, name) is not None
 
 
 def user_prompt_submit(call) -> dict | None:
@@ -180,14 +171,22 @@ def user_prompt_submit(call) -> dict | None:
     fields = text = None
     if what == prompts.USER:
         fields, text = _route(call, prompt)
+    elif what == prompts.SLASH:  # a command the user wrote: the model gets its text, so that is routed
+        from artibot.integrations.claude_code import commands
+
+        command = call.attempt("reading the command's file",
+                               lambda: commands.text_of(call, prompt, max_chars=2 * MAX_ROUTED_CHARS))
+        if command:
+            fields, text = _route(call, command)
     spool = _spool(call)
     with spool.edit(create=True) as doc:
         turn = doc.get("turn")
         if turn and prompt_id is not None and turn.get("prompt_id") == prompt_id:
             return None  # typed mid-turn: Claude Code folds it into the open turn
-        judgement, closed_by = None, "next-prompt"
         done = doc.get("done")
-        if done and call.now - int(done.get("stopped_ms") or 0) > turns.FOLLOWUP_WINDOW_MS:
+        # a turn held past its session's end is judged by the resumed session's first prompt
+        judgement, closed_by = None, "resumed-prompt" if done and done.get("hold_until") else "next-prompt"
+        if done and call.now > turns.judge_deadline(done):
             closed_by = "timeout"  # the user moved on: this prompt does not judge that turn
         elif (done or turn) and what == prompts.USER:
             from artibot.integrations.claude_code import followup
@@ -262,6 +261,24 @@ def _judge_last_batch(call, turn: dict) -> dict:
     return turn if failed is None else {**turn, "last_failed": failed, "batch_from": "transcript"}
 
 
+def _unoffered_call(call, turn: dict) -> dict:
+    """A call to a tool the model was not offered fires no hook: the transcript shows it
+    (:func:`.transcript.unoffered_call`); a look at its last 64 KB, parsed only if it is there."""
+    path = call.field("transcript_path")
+    if not path:
+        return turn
+    from artibot.integrations.claude_code.transcript import PEEK_BYTES, TAIL_BYTES, UNOFFERED
+
+    peek = hookio.read_tail(path, PEEK_BYTES)
+    if not peek or UNOFFERED not in peek:
+        return turn
+    from artibot.integrations.claude_code.transcript import unoffered_call
+
+    tail = hookio.read_tail(path, TAIL_BYTES)
+    name = unoffered_call(tail) if tail else None
+    return turns.add_unoffered(turn, tool=name, now=call.now) if name else turn
+
+
 def stop(call) -> None:
     # Also with stop_hook_active: the first Stop settles the turn, later ones find none.
     spool = _spool(call)
@@ -274,6 +291,8 @@ def stop(call) -> None:
             doc["turn"] = None
             if turn.get("tool_failures"):
                 turn = _judge_last_batch(call, turn)
+            else:
+                turn = _unoffered_call(call, turn)
             doc["done"] = turns.stop_turn(turn, now=call.now)
         waiting = len(doc.get("queue") or [])
     _note_quarantine(call, spool)
@@ -295,7 +314,9 @@ def session_start(call) -> dict:
     except Exception as exc:  # the context still goes out, naming the problem
         call.log_error(exc, "loading the learned state")
         problems.append(str(exc))
-    call.attempt("settling idle sessions", lambda: settle_idle_sessions(call))
+    from artibot.integrations.claude_code import ended
+
+    call.attempt("settling idle sessions", lambda: ended.settle_idle_sessions(call))
     if call.session_id:
         call.attempt("recording the session's turns", lambda: flush(call, _spool(call)))
     if summary is not None:
@@ -309,39 +330,21 @@ def session_start(call) -> dict:
     return context.hook_output("SessionStart", text)
 
 
-def settle_idle_sessions(call) -> None:
-    """Spools idle past the follow-up window: their stopped turn is final; past a day, all is."""
-    idle = hookio.stale_spools(call.root, older_than_ms=turns.FOLLOWUP_WINDOW_MS, now=call.now,
-                               exclude=call.session_id)
-    for spool in idle[:MAX_STALE_PER_START]:
-        def settle_one(spool: hookio.Spool = spool) -> None:
-            with spool.edit(create=False, timeout=0) as doc:
-                if doc is None:
-                    return
-                updated = doc.get("updated_ms")
-                dead = not isinstance(updated, int) or call.now - updated >= STALE_SESSION_MS
-                settle(call, doc, closed_by="timeout" if not dead else "stale-session",
-                       open_turn=("interrupted", "the session never came back to close the turn") if dead else None)
-                still_open = bool(doc.get("turn"))
-            flush(call, spool)
-            if not still_open:
-                spool.remove()
-
-        call.attempt(f"settling idle spool {spool.path.rsplit('/', 1)[-1]}", settle_one)
-
-
 def session_end(call) -> None:
+    from artibot.integrations.claude_code import ended
+
     spool = _spool(call)
+    window = ended.resume_window_ms(call)
 
     def close() -> None:
         with spool.edit(create=False) as doc:
             if doc is None:
                 return
-            settle(call, doc, closed_by="session-end",
-                   open_turn=("interrupted", "the session ended before the turn's Stop (an API error, a "
-                                              "turn limit or Ctrl-C)"))
+            ended.hold_last_turn(call, doc, window)  # every other turn is final (queued)
+            held = bool(doc.get("done"))
         flush(call, spool)
-        spool.remove()
+        if not held:
+            spool.remove()
 
     call.attempt("closing the session", close)
 

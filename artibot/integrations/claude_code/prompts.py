@@ -8,9 +8,12 @@ Claude Code runs ``UserPromptSubmit`` for more than what the user typed:
   other harness messages come wrapped the same way (``<system-reminder>``,
   ``<local-command-stdout>``, ``<command-name>`` …). Nobody typed them: they are not
   recorded, not routed, not given routing context, and they never close or judge a turn;
-* **slash commands** — ``/learn``, ``/review 3``, ``/plugin:cmd args``: the user typed
-  them, but the command's own text tells Claude what to do, so they are not routed or
-  recorded either. (Claude Code also fires ``UserPromptExpansion`` for them.) Only a
+* **slash commands** — ``/learn``, ``/review 3``, ``/plugin:cmd args``: not routed or
+  recorded as typed. A command or skill the user wrote (a file in ``.claude/commands/``
+  or ``skills/``) sends the model its text: that text (:func:`expand`) is routed and
+  recorded in the typed prompt's place; a built-in's or a plugin's text is inside the
+  client, and artibot's own ``/learn`` is not work to learn from. (Claude Code also
+  fires ``UserPromptExpansion`` for them.) Only a
   name Claude Code knows is a command: a built-in (:data:`BUILTIN_COMMANDS`), a
   plugin's (``plugin:name``), or one the caller finds as a command or skill file.
   ``/build is failing again, fix it`` names no command: Claude Code sends it to the
@@ -56,6 +59,10 @@ BUILTIN_COMMANDS = frozenset({
 })
 """Claude Code's own commands (2.1; a name not here counts only when its file exists)."""
 
+LEARN_MARKER = "<!-- artibot:learn -->"
+"""What marks artibot's own ``/learn`` command file (``templates.LEARN_MARKER``, not imported
+for it: that module loads the config; a test checks they agree)."""
+
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.:")
 _TAG_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
 
@@ -93,3 +100,37 @@ def kind(prompt: str, known: Callable[[str], bool] | None = None) -> str:
             if known is None or ":" in name or name in BUILTIN_COMMANDS or known(name):
                 return SLASH
     return USER
+
+
+def command_parts(prompt: str) -> tuple[str, str]:
+    """``("name", "args")`` of a slash command prompt.
+
+    >>> command_parts("  /fix-bug login urgent\\n"), command_parts("/learn")
+    (('fix-bug', 'login urgent'), ('learn', ''))
+    """
+    parts = prompt.strip()[1:].split(None, 1)
+    return (parts[0] if parts else ""), (parts[1].strip() if len(parts) > 1 else "")
+
+
+def expand(body: str, args: str) -> str:
+    """The text a command file sends the model: its front matter dropped, ``$ARGUMENTS``
+    (and ``$1`` … ``$9``) replaced, the arguments appended when it has no placeholder.
+
+    >>> expand("---\\ndescription: fix\\n---\\nFix bug $ARGUMENTS, then test.\\n", "login")
+    'Fix bug login, then test.'
+    >>> expand("Review $1 against $2", "a.py b.py"), expand("Summarize the diff", "briefly")
+    ('Review a.py against b.py', 'Summarize the diff\\n\\nARGUMENTS: briefly')
+    """
+    text = body.lstrip("\ufeff")
+    if text.startswith("---"):
+        end = text.find("\n---", 3)
+        if end >= 0:
+            text = text[text.find("\n", end + 4) + 1:] if text.find("\n", end + 4) >= 0 else ""
+    text = text.strip()
+    placeholders = "$ARGUMENTS" in text or any(f"${i}" in text for i in range(1, 10))
+    text = text.replace("$ARGUMENTS", args)
+    words = args.split()
+    for i in range(9, 0, -1):
+        text = text.replace(f"${i}", words[i - 1] if i <= len(words) else "")
+    return text if placeholders or not args else f"{text}\n\nARGUMENTS: {args}"
+

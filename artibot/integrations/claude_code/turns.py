@@ -8,7 +8,8 @@ Outcome rule. At ``Stop`` a turn gets a *provisional* outcome from its tool call
 * ``failed`` — a tool call failed and no call that *started after it ended* succeeded
   (the model retried and recovered), whatever order parallel calls finish in; or a
   tool call was refused by the permission system (a ``PermissionRequest`` that no run
-  of that tool followed);
+  of that tool followed); or the turn's last batch called a tool the model was not
+  offered (:func:`add_unoffered`);
 * ``escalated`` — the turn was routed to System 1 but had to switch to deliberate
   work: it used a planning or delegation tool (:data:`PLANNING_TOOLS`) or made more
   than :data:`MAX_SYSTEM1_TOOLS` tool calls;
@@ -23,7 +24,9 @@ and so does a next prompt that corrects it.
 
 The outcome becomes final when the user's next prompt in the session judges it
 (:func:`finalize` with :func:`artibot.integrations.claude_code.followup.judge`), or
-unjudged at session end or after :data:`FOLLOWUP_WINDOW_MS` without a prompt.
+unjudged after :data:`FOLLOWUP_WINDOW_MS` without a prompt. At session end the
+session's last turn is *held* (:func:`hold`): the first prompt of the same session
+resumed (``claude --continue``/``--resume``) before :func:`judge_deadline` still judges it.
 
 >>> turn = open_turn({"system": "system1", "complexity": 0.1, "domain": "docs",
 ...                   "confidence": 0.9}, "fix the typo", now=1000)
@@ -55,6 +58,11 @@ PLANNING_TOOLS = frozenset({
 
 FOLLOWUP_WINDOW_MS = 30 * 60 * 1000
 """A prompt this long after a turn's ``Stop`` no longer judges it: the user moved on."""
+
+RESUME_WINDOW_MS = FOLLOWUP_WINDOW_MS
+"""How long the last turn of an ended session waits for the resumed session's first prompt
+(default; ``ARTIBOT_RESUME_WINDOW_MIN`` sets another). The follow-up window's length: a
+correction reaches a turn within the same time whether or not the user quit in between."""
 
 SEVERITY = {"success": 0, "interrupted": 0, "escalated": 1, "failed": 2}
 """When two signals disagree, the worse outcome wins."""
@@ -132,6 +140,17 @@ def add_tool(turn: Turn, *, tool: str | None, failed: bool, interrupted: bool,
     return out
 
 
+def add_unoffered(turn: Turn, *, tool: str, now: int) -> Turn:
+    """The turn after a call, in its last batch, to a tool the model was not offered (no
+    hook fires for it: read from the transcript at ``Stop``). It failed, and counts as a call.
+
+    >>> infer_outcome(add_unoffered(open_turn({}, "x", now=0), tool="Frob", now=5))
+    ('failed', 'the model called Frob, a tool it was not offered')
+    """
+    return {**turn, "unoffered": tool, "tools": int(turn.get("tools", 0)) + 1,
+            "tool_failures": int(turn.get("tool_failures", 0)) + 1, "last_ms": max(int(turn.get("last_ms", now)), now)}
+
+
 def ask_permission(turn: Turn, *, tool: str | None, now: int) -> Turn:
     """The turn after a ``PermissionRequest`` for ``tool``: refused unless the tool then runs."""
     out = dict(turn)
@@ -150,6 +169,8 @@ def infer_outcome(turn: Turn) -> tuple[str, str]:
     refused = turn.get("awaiting_permission") or []
     if refused:
         return "failed", f"a {refused[0]} call was refused permission"
+    if turn.get("unoffered"):
+        return "failed", f"the model called {turn['unoffered']}, a tool it was not offered"
     if turn.get("last_failed"):
         return "failed", "the last tool call failed"
     if turn.get("decision", {}).get("system") == "system1":
@@ -201,11 +222,49 @@ def finalize(turn: Turn, judgement: tuple[str, str] | None) -> tuple[str, str]:
     if judgement is None:
         return outcome, reason
     judged, why = judgement
+    if turn.get("cut_off") and judged != "failed":
+        return outcome, reason  # a turn that never reached Stop did no work to deepen
     if judged == "escalated" and (turn.get("decision") or {}).get("system") != "system1":
         return outcome, reason
     if SEVERITY.get(judged, 0) > SEVERITY.get(outcome, 0):
         return judged, why
     return outcome, reason
+
+
+def hold(turn: Turn, *, now: int, window_ms: int, cut: tuple[str, str] | None = None) -> Turn | None:
+    """The session's last turn kept at session end for the resumed session's first prompt,
+    or None when its judging time is over (it is final now).
+
+    A stopped turn waits until ``window_ms`` after its ``Stop``; a turn the session end
+    cut off (``cut``: its outcome and reason from :func:`cut_off`) until ``window_ms``
+    after ``now``, and only a correction changes it (:func:`finalize`).
+
+    >>> hold({"stopped_ms": 1000, "outcome": "success"}, now=5000, window_ms=10_000)["hold_until"]
+    11000
+    >>> hold({"stopped_ms": 1000, "outcome": "success"}, now=12_000, window_ms=10_000) is None
+    True
+    >>> held = hold({"last_ms": 4000}, now=5000, window_ms=10_000, cut=("interrupted", "session ended"))
+    >>> (held["outcome"], held["cut_off"], held["hold_until"])
+    ('interrupted', True, 15000)
+    >>> finalize(held, ("escalated", "asks for deeper work"))
+    ('interrupted', 'session ended')
+    """
+    if isinstance(turn.get("hold_until"), int):
+        out = turn  # held already (a resumed session ended without a prompt): same deadline
+    elif cut is not None:
+        out = {**turn, "outcome": cut[0], "outcome_reason": cut[1], "cut_off": True, "hold_until": now + window_ms}
+    else:
+        stopped = turn.get("stopped_ms")
+        out = {**turn, "hold_until": (stopped if isinstance(stopped, int) else now) + window_ms}
+    return out if window_ms > 0 and out["hold_until"] > now else None
+
+
+def judge_deadline(done: Turn) -> int:
+    """Until when (ms) the next prompt judges a stopped or held turn."""
+    until = done.get("hold_until")
+    if isinstance(until, int):
+        return until
+    return int(done.get("stopped_ms") or 0) + FOLLOWUP_WINDOW_MS
 
 
 def experience(turn: Turn, *, outcome: str, reason: str, now: int, session_id: str | None,
@@ -215,6 +274,7 @@ def experience(turn: Turn, *, outcome: str, reason: str, now: int, session_id: s
     Latency runs to the turn's ``Stop`` when it reached one; a turn that never did ends
     at its last recorded activity, so idle time before the next prompt or a crash does
     not count. ``closed_by`` says what made the outcome final (``next-prompt``,
+    ``resumed-prompt`` — the first prompt after a resume judged a held turn —,
     ``session-end``, ``timeout``, ``stale-session``).
     """
     decision = turn.get("decision") or {}
