@@ -10,11 +10,14 @@ The engine passes its matchers in (``tokens``: the provider-token rules alone, f
 from __future__ import annotations
 
 import binascii
-from collections.abc import Callable
 
 from .rules import Finding, _Lazy, _looks_random
 
-Matcher = Callable[[str], "list[Finding]"]
+TYPE_CHECKING = False  # not typing's own: the prompt hook imports this module
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    Matcher = Callable[[str], list[Finding]]
 
 _TOKEN = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+/=.~"
 _TOKEN_SET = frozenset(_TOKEN)

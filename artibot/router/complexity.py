@@ -46,10 +46,11 @@ the flags ``--think``, ``--think-hard``, ``--think-harder``, ``--ultrathink``,
 from __future__ import annotations
 
 import math
-import re
-from types import MappingProxyType
 
+from artibot import regex
 from artibot.frozen import frozen
+
+MappingProxyType = type(type.__dict__)  # types.MappingProxyType, without importing types
 
 TYPE_CHECKING = False  # not typing's own: the prompt hook imports this module (bench_hooks.py)
 if TYPE_CHECKING:
@@ -119,12 +120,12 @@ KEYWORDS: Mapping[str, tuple[str, ...]] = MappingProxyType({
 })
 
 _INDEX = KeywordIndex(KEYWORDS)
-_FLAG = re.compile(r"(?<![\w-])--(?:think(?:-hard(?:er)?)?|ultrathink|ultra-think|deep-think)(?![\w-])")
-_BULLET = re.compile(r"\n[ \t]*[-*\u2022][ \t]+(?=\S)")
-_NUMBERED = re.compile(r"\d{1,2}[.)][ \t]+(?=\S)")
+_FLAG = regex.compile(r"(?<![\w-])--(?:think(?:-hard(?:er)?)?|ultrathink|ultra-think|deep-think)(?![\w-])")
+_BULLET = regex.compile(r"\n[ \t]*[-*\u2022][ \t]+(?=\S)")
+_NUMBERED = regex.compile(r"\d{1,2}[.)][ \t]+(?=\S)")
 # one branch starting with a character class, so ``re`` can skip ahead: a line break, or
 # ``. ! ?`` before a space (not ``1.`` of a numbered list); the spaces after are eaten
-_SENTENCE_END = re.compile(
+_SENTENCE_END = regex.compile(
     r"[\n.!?\u3002\u2026](?<![0-9][.!?\u3002\u2026])[.!?\u3002\u2026]*(?:(?<=\n)|(?=\s|$))\s*"
 )
 

@@ -36,13 +36,13 @@ The threshold of a domain is its learned value, else the default, clamped to
 from __future__ import annotations
 
 import math
-from types import MappingProxyType
 
-from artibot.errors import InvalidInput
 from artibot.frozen import factory, frozen
 from artibot.router.complexity import score_tokens
 from artibot.router.domains import FALLBACK, DomainTable, normalize, tokenize
 from artibot.router.patterns import pattern_key
+
+MappingProxyType = type(type.__dict__)  # types.MappingProxyType, without importing types
 
 SYSTEM1 = "system1"
 SYSTEM2 = "system2"
@@ -130,6 +130,8 @@ class RoutingPolicy:
             if not (_finite(value) and 0 <= value <= MAX_EXPLORATION):
                 problems.append(f"{name} must be a number in [0, {MAX_EXPLORATION}], not {value!r}")
         if problems:
+            from artibot.errors import InvalidInput  # errors.py loads enum: not at import
+
             raise InvalidInput("invalid routing policy: " + "; ".join(problems))
         object.__setattr__(self, "domain_thresholds", dict(self.domain_thresholds))
         object.__setattr__(self, "cache", frozenset(self.cache))
