@@ -22,9 +22,13 @@ class _Lazy:
     """A pattern compiled on first use: compiling all of them at import costs ~10 ms, twice
     the import budget of a hook, and most texts never need most of them."""
 
+    made: list[_Lazy] = []
+    """Every lazy pattern, for :func:`compile_all`."""
+
     def __init__(self, source: str, flags: int = 0) -> None:
         self.source, self.flags = source, flags
         self._regex: re.Pattern[str] | None = None
+        _Lazy.made.append(self)
 
     def __getattr__(self, name: str):  # search, match, fullmatch, finditer; then cached
         if self._regex is None:
@@ -32,6 +36,19 @@ class _Lazy:
         method = getattr(self._regex, name)
         setattr(self, name, method)
         return method
+
+
+def compile_all() -> int:
+    """Compile every pattern of the anonymizer now; returns how many there are.
+
+    For a caller that keeps the compiled programs (:mod:`artibot.regex`): a later process
+    then compiles none, whatever its text holds.
+    """
+    from . import engine  # noqa: F401 - the modules that make the rest of the patterns
+
+    for lazy in _Lazy.made:
+        lazy.search  # noqa: B018 - the first attribute compiles the pattern
+    return len(_Lazy.made)
 
 
 PLACEHOLDERS: tuple[str, ...] = (

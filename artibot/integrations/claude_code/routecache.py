@@ -121,9 +121,18 @@ def preload_patterns(call) -> None:
 
 
 def keep_patterns(call) -> None:
-    """Keep the programs of the patterns this process had to compile, for the next hook."""
+    """Keep the programs of the patterns this process had to compile, for the next hook.
+
+    Once ``re`` is loaded anyway, every pattern a prompt hook may need is compiled and
+    kept — the anonymizer's rules for texts unlike this one, the follow-up judge's — so
+    that later prompts compile none.
+    """
     if not regex.compiled_here():
         return
+    from artibot.integrations.claude_code import followup  # noqa: F401 - compiles its pattern
+    from artibot.privacy import rules
+
+    rules.compile_all()
     programs = regex.programs()
     if len(programs) > MAX_PROGRAMS:
         programs = regex.programs(known=False)
