@@ -9,8 +9,6 @@ The engine passes its matchers in (``tokens``: the provider-token rules alone, f
 
 from __future__ import annotations
 
-import binascii
-
 from .rules import Finding, _Lazy, _looks_random
 
 TYPE_CHECKING = False  # not typing's own: the prompt hook imports this module
@@ -180,6 +178,8 @@ _DOCKER_AUTH = _Lazy(r"\"(?:auth|identitytoken|registrytoken)\"[ \t]*:[ \t]*\"(?
 
 
 def _decode(run: str) -> str | None:
+    import binascii  # a shared library to load: only for texts with a long base64 run
+
     try:
         raw = binascii.a2b_base64(run + "=" * (-len(run) % 4))
         plain = raw.decode("utf-8")

@@ -119,7 +119,17 @@ KEYWORDS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     ),
 })
 
-_INDEX = KeywordIndex(KEYWORDS)
+_index: list[KeywordIndex] = []
+
+
+def keyword_index() -> KeywordIndex:
+    """The index of :data:`KEYWORDS`, built on first use (~3 ms: not at import, since the
+    prompt hook's cached policy carries its own copy)."""
+    if not _index:
+        _index.append(KeywordIndex(KEYWORDS))
+    return _index[0]
+
+
 _FLAG = regex.compile(r"(?<![\w-])--(?:think(?:-hard(?:er)?)?|ultrathink|ultra-think|deep-think)(?![\w-])")
 _BULLET = regex.compile(r"\n[ \t]*[-*\u2022][ \t]+(?=\S)")
 _NUMBERED = regex.compile(r"\d{1,2}[.)][ \t]+(?=\S)")
@@ -173,9 +183,11 @@ def score(text: str, domains_touched: int = 1) -> Complexity:
     return score_tokens(norm, tokenize(norm), domains_touched)
 
 
-def score_tokens(norm: str, tokens: Sequence[str], domains_touched: int = 1) -> Complexity:
-    """:func:`score` on a text already normalised and tokenised (saves a pass)."""
-    counts = _INDEX.counts(tokens)
+def score_tokens(norm: str, tokens: Sequence[str], domains_touched: int = 1,
+                 index: KeywordIndex | None = None) -> Complexity:
+    """:func:`score` on a text already normalised and tokenised (saves a pass); ``index`` is
+    :func:`keyword_index` when a caller already holds it."""
+    counts = (index or keyword_index()).counts(tokens)
     forced = "system2" if counts.get("think") or ("--" in norm and _FLAG.search(norm)) else None
     steps = list_items(norm) + counts.get("steps", 0) + 0.5 * max(0, sentence_count(norm) - 1)
     features = {

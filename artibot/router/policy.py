@@ -38,8 +38,8 @@ from __future__ import annotations
 import math
 
 from artibot.frozen import factory, frozen
-from artibot.router.complexity import score_tokens
-from artibot.router.domains import FALLBACK, DomainTable, normalize, tokenize
+from artibot.router.complexity import keyword_index, score_tokens
+from artibot.router.domains import FALLBACK, DomainTable, KeywordIndex, normalize, tokenize
 from artibot.router.patterns import pattern_key
 
 MappingProxyType = type(type.__dict__)  # types.MappingProxyType, without importing types
@@ -114,6 +114,9 @@ class RoutingPolicy:
     max_threshold: float = 0.9
     domain_exploration: float = 0.0
     """Exploration rate outside the band around the threshold."""
+    _keywords: KeywordIndex
+    """The complexity score's keyword index, held like the table's: a policy read back from
+    the prompt hook's cache brings it along instead of building it."""
 
     def __post_init__(self) -> None:
         problems = []
@@ -135,6 +138,7 @@ class RoutingPolicy:
             raise InvalidInput("invalid routing policy: " + "; ".join(problems))
         object.__setattr__(self, "domain_thresholds", dict(self.domain_thresholds))
         object.__setattr__(self, "cache", frozenset(self.cache))
+        object.__setattr__(self, "_keywords", keyword_index())
 
     def threshold_for(self, domain: str) -> float:
         """The domain's learned threshold, else the default, clamped to [min, max]."""
@@ -154,7 +158,7 @@ class RoutingPolicy:
             domain = domain.strip().lower()
         else:
             domain = touched[0] if touched else FALLBACK
-        cx = score_tokens(norm, tokens, max(1, len(touched)))
+        cx = score_tokens(norm, tokens, max(1, len(touched)), self._keywords)
         return self.decide_scored(cx.score, domain, pattern_key(text, domain), rng,
                                   forced=cx.forced, features=cx.features)
 

@@ -31,9 +31,9 @@ def test_the_policy_survives_the_round_trip() -> None:
     back = routecache._decode(marshal.loads(marshal.dumps(routecache._encode(policy))))
     assert type(back) is RoutingPolicy and back == policy
     assert back.table == policy.table
-    index, again = policy.table._index, back.table._index
-    assert type(again) is KeywordIndex
-    assert all(getattr(again, name) == getattr(index, name) for name in KeywordIndex.__slots__)
+    for index, again in ((policy.table._index, back.table._index), (policy._keywords, back._keywords)):
+        assert type(again) is KeywordIndex
+        assert all(getattr(again, name) == getattr(index, name) for name in KeywordIndex.__slots__)
     for prompt in PROMPTS:
         assert back.decide(prompt) == policy.decide(prompt)
 
