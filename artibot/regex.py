@@ -81,7 +81,8 @@ def _program(source: str, flags: int, pattern: re.Pattern[str]) -> Program | Non
         indexgroup: list[Any] = [None] * parsed.state.groups
         for name, index in groupindex.items():
             indexgroup[index] = name
-        program = (int(flags | parsed.state.flags), [int(op) for op in code], parsed.state.groups - 1, groupindex, tuple(indexgroup))
+        program = (int(flags | parsed.state.flags), [int(op) for op in code],  # plain ints: marshal-able
+                   parsed.state.groups - 1, groupindex, tuple(indexgroup))
         return program if _sre.compile(source, *program) == pattern else None
     except Exception:  # noqa: BLE001 - another interpreter's internals: fall back to re, keep nothing
         return None

@@ -187,7 +187,7 @@ def score_tokens(norm: str, tokens: Sequence[str], domains_touched: int = 1,
                  index: KeywordIndex | None = None) -> Complexity:
     """:func:`score` on a text already normalised and tokenised (saves a pass); ``index`` is
     :func:`keyword_index` when a caller already holds it."""
-    counts = (index or keyword_index()).counts(tokens)
+    counts = (index if index is not None else keyword_index()).counts(tokens)
     forced = "system2" if counts.get("think") or ("--" in norm and _FLAG.search(norm)) else None
     steps = list_items(norm) + counts.get("steps", 0) + 0.5 * max(0, sentence_count(norm) - 1)
     features = {

@@ -178,7 +178,7 @@ WARM_PROMPT = ("re", "enum", "functools", "collections", "types", "random", "_pi
 
 @pytest.mark.parametrize("event, fixture, forbidden", [
     ("user-prompt-submit", "user_prompt_submit", ROUTED + WARM_PROMPT),
-    ("session-start", "session_start", ROUTED + ("artibot.router", "artibot.privacy", "dataclasses")),
+    ("session-start", "session_start", ROUTED + WARM_PROMPT + ("artibot.router", "artibot.privacy", "dataclasses")),
     ("post-tool-use", "post_tool_use", LEAN),
     ("post-tool-use-failure", "post_tool_use_failure", LEAN),
     ("permission-request", "permission_request", LEAN),

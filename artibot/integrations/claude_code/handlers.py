@@ -208,7 +208,7 @@ def user_prompt_submit(call) -> dict | None:
         return None
     from artibot.integrations.claude_code import context, routecache
 
-    # The follow-up judge's patterns too: the next prompt then compiles none.
+    # Last, once the follow-up judge ran: what this process compiled is kept for the next prompt.
     call.attempt("keeping the compiled patterns", lambda: routecache.keep_patterns(call))
 
     return context.hook_output("UserPromptSubmit", context.routing_line(fields))
