@@ -125,8 +125,9 @@ def bench(args: argparse.Namespace, tmp: Path) -> dict[str, dict[str, list[float
         data = tmp / f"data-{agent}"
         data.mkdir(mode=0o700)
         (data / "artibot.config.json").write_text('{"learning": {"lifelong": {"batchSize": 100000}}}')
-        env = dict(os.environ, HOME=str(tmp / "home"), ARTIBOT_HOME=str(data))
-        env.pop("CLAUDE_PROJECT_DIR", None)
+        env = dict(os.environ, HOME=str(tmp / "home"), ARTIBOT_HOME=str(data), PYTHONPYCACHEPREFIX=str(tmp / "pyc"))
+        for name in ("ARTIBOT_CONFIG", "PYTHONDONTWRITEBYTECODE", "CLAUDE_PROJECT_DIR"):
+            env.pop(name, None)  # as installed: pip compiled the .pyc files (as bench_hooks.py does)
         times = out.setdefault(agent, {})
         start_event = next(e for e in registered if e.lower().replace("-", "") == "sessionstart")
         end_event = next(e for e in registered if e.lower().replace("-", "") == "sessionend")

@@ -9,11 +9,19 @@ judging the last turn …) so that each hook finds the state it would in a real 
 ``python -m artibot hook user-prompt-submit`` is also timed without ``sh``, against
 ``python -c pass`` without ``sh``.
 
+Each session runs in two data homes, in the same loop: a **fresh** one (no experience
+yet) and a **used** one, built first with the product's own calls, seeded: three
+learning rounds applied by ``learn`` (learned thresholds, System 1 patterns promoted,
+snapshots, a learning log, 3,000 experiences in the archive) and 700 more experiences in
+the log. The warm-up sessions write the hooks' caches (router policy, regular
+expression programs, round notices), as any earlier session would have.
+
 Then, once each: a 19.5 MB prompt (wall time and peak memory of the hook), and what
 reading the tail of a transcript at ``Stop`` would cost (see the README: not done).
 
-Targets (a hook runs on every prompt and tool call, so it must stay near a bare interpreter's start): prompt, session-start and stop <= 3x, tool hooks <= 2x the bare
-interpreter; a prompt of any size in under 1 s.
+Targets (a hook runs on every prompt and tool call, so it must stay near a bare interpreter's
+start), on both homes: the prompt hook <= 2.5x, session-start and stop <= 3x, tool hooks <= 2x
+the bare interpreter; a prompt of any size in under 1 s.
 
     python scripts/bench_hooks.py --runs 30 --seed 0
 """
@@ -49,15 +57,16 @@ PROMPTS = (
     "think harder about the edge cases and add a test",
 )
 TOOLS = ("Edit", "Read", "Bash", "Grep", "TaskCreate")
-TARGETS = {"session-start": 3.0, "user-prompt-submit": 3.0, "post-tool-use": 2.0, "post-tool-use-failure": 2.0,
+TARGETS = {"session-start": 3.0, "user-prompt-submit": 2.5, "post-tool-use": 2.0, "post-tool-use-failure": 2.0,
            "permission-request": 2.0, "stop": 3.0, "python -m artibot hook user-prompt-submit": 3.0}
+"""The prompt hook's bound has a margin under the 3x every hook must stay within."""
 
 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=30, help="measured sessions")
     parser.add_argument("--seed", type=int, default=0, help="seeds the prompts and tools")
-    parser.add_argument("--warmup", type=int, default=3, help="unmeasured sessions first (page cache, .pyc)")
+    parser.add_argument("--warmup", type=int, default=3, help="unmeasured sessions first (page cache, .pyc, caches)")
     parser.add_argument("--no-extras", action="store_true", help="skip the huge prompt and the transcript tail")
     parser.add_argument("--agents", action="store_true",
                         help="then the same for Gemini CLI, Codex CLI and Cursor (scripts/bench_agent_hooks.py)")
@@ -105,51 +114,100 @@ def payload(event: str, sid: str, pid: str, **fields: object) -> bytes:
     return json.dumps(doc).encode()
 
 
-def bench(args: argparse.Namespace, tmp: Path) -> dict[str, list[float]]:
+HOMES = ("fresh", "used")
+
+
+def build_used_home(data: Path, seed: int) -> None:
+    """Three applied learning rounds and 3,700 experiences, through ``collect_many`` and ``learn``."""
+    from datetime import datetime, timedelta, timezone
+
+    from artibot.collector import collect_many
+    from artibot.cycle import learn
+    from artibot.router.domains import DomainTable
+    from artibot.router.policy import RoutingPolicy
+
+    rng = random.Random(seed)
+    base = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    policy = RoutingPolicy(0.4, {}, frozenset(), DomainTable.from_mapping({}), exploration=0.2)
+    patterns = (None, "backend:fix:typo", "frontend:add:button", "api:rename:variable")
+
+    def experiences(start: int, n: int) -> list[dict]:
+        out = []
+        for i in range(start, start + n):
+            c, pattern, domain = round(rng.random(), 3), rng.choice(patterns), rng.choice(("api", "frontend", "backend"))
+            d = policy.decide_scored(c, domain, pattern, rng)
+            ok = rng.random() < (0.9 if d.system == "system2" else 0.95 - 0.8 * c)
+            out.append({"id": f"x{i:06d}", "timestamp": (base + timedelta(seconds=i)).isoformat(), "session_id": "s",
+                        "input": f"fix the typo in module {i} and rename the variable", "domain": domain,
+                        "complexity": c, "routed_to": d.system, "outcome": "success" if ok else "failed",
+                        "latency_ms": 5.0, "confidence": d.confidence, "pattern": pattern, "threshold": d.threshold,
+                        "propensity": d.propensity})
+        return out
+
+    config = data / "artibot.config.json"
+    config.write_text('{"learning": {"lifelong": {"batchSize": 1000}, "knowledgeTransfer": {"promotionThreshold": 5}}}')
+    for r in range(3):
+        collect_many(experiences(r * 1000, 1000), home=data)
+        report = learn(home=data, answers="defaults")
+        if report.status != "applied":
+            raise SystemExit(f"building the used home: round {r + 1} was {report.status} ({report.message})")
+    collect_many(experiences(3000, 700), home=data)
+    config.write_text('{"learning": {"lifelong": {"batchSize": 100000}, "knowledgeTransfer": {"promotionThreshold": 5}}}')
+
+
+def bench(args: argparse.Namespace, tmp: Path) -> dict[tuple[str, str], list[float]]:
+    """``{(home, row): wall ms}``; the bare interpreter's rows under the home ``""``."""
     rng = random.Random(args.seed)
     commands = registered_commands(tmp)
     project = tmp / "project"
     project.mkdir()
-    env = dict(os.environ, HOME=str(tmp / "home"), ARTIBOT_HOME=str(tmp / "data"), PYTHONPYCACHEPREFIX=str(tmp / "pyc"))
-    for name in ("ARTIBOT_CONFIG", "PYTHONDONTWRITEBYTECODE", "CLAUDE_PROJECT_DIR"):
-        env.pop(name, None)  # as installed: pip compiled the .pyc files
-    (tmp / "data").mkdir(mode=0o700)
-    # No learner during the measurement: it would compete for the CPU (a spawn is timed
-    # by tests/integrations/test_hook_e2e.py, not here).
-    (tmp / "data" / "artibot.config.json").write_text('{"learning": {"lifelong": {"batchSize": 100000}}}')
+    envs = {}
+    for home in HOMES:
+        data = tmp / home / "data"
+        data.mkdir(parents=True, mode=0o700)
+        envs[home] = dict(os.environ, HOME=str(tmp / "home"), ARTIBOT_HOME=str(data),
+                          PYTHONPYCACHEPREFIX=str(tmp / "pyc"))
+        for name in ("ARTIBOT_CONFIG", "PYTHONDONTWRITEBYTECODE", "CLAUDE_PROJECT_DIR"):
+            envs[home].pop(name, None)  # as installed: pip compiled the .pyc files
+        if home == "used":
+            build_used_home(data, args.seed)
+        else:
+            # No learner during the measurement: it would compete for the CPU (a spawn is timed
+            # by tests/integrations/test_hook_e2e.py, not here).
+            (data / "artibot.config.json").write_text('{"learning": {"lifelong": {"batchSize": 100000}}}')
     bare_sh = ["sh", "-c", f"{shlex.quote(sys.executable)} -c pass"]
-    times: dict[str, list[float]] = {}
+    times: dict[tuple[str, str], list[float]] = {}
 
-    def timed(name: str, cmd: list[str], stdin: bytes, measured: bool) -> None:
-        ms, _ = run(cmd, stdin, env, project)
+    def timed(home: str, name: str, cmd: list[str], stdin: bytes, measured: bool) -> None:
+        ms, _ = run(cmd, stdin, envs[home or "fresh"], project)
         if measured:
-            times.setdefault(name, []).append(ms)
-
-    def hook(event: str, data: bytes, measured: bool) -> None:
-        timed(event, ["sh", "-c", commands[event]], data, measured)
+            times.setdefault((home, name), []).append(ms)
 
     for i in range(args.warmup + args.runs):
         measured = i >= args.warmup
-        sid = f"bench-{i}"
-        timed("python -c pass (sh -c)", bare_sh, b"", measured)
-        hook("session-start", payload("SessionStart", sid, "", source="startup"), measured)
-        for turn in range(2):
-            pid = f"p{i}-{turn}"
-            timed("python -c pass (sh -c)", bare_sh, b"", measured)
-            hook("user-prompt-submit", payload("UserPromptSubmit", sid, pid, prompt=rng.choice(PROMPTS)), measured)
-            hook("post-tool-use", payload("PostToolUse", sid, pid, tool_name=rng.choice(TOOLS), tool_input={},
-                                          tool_response={"stdout": "ok"}, duration_ms=12), measured)
-            hook("post-tool-use-failure", payload("PostToolUseFailure", sid, pid, tool_name="Bash", tool_input={},
-                                                  error="Exit code 1", is_interrupt=False), measured)
-            hook("permission-request", payload("PermissionRequest", sid, pid, tool_name="Write", tool_input={}),
-                 measured)
-            hook("post-tool-use", payload("PostToolUse", sid, pid, tool_name="Write", tool_input={}), False)
-            hook("stop", payload("Stop", sid, pid, stop_hook_active=False, last_assistant_message="done"), measured)
-        timed("python -c pass", [sys.executable, "-c", "pass"], b"", measured)
-        timed("python -m artibot hook user-prompt-submit",
-              [sys.executable, "-m", "artibot", "hook", "user-prompt-submit"],
-              payload("UserPromptSubmit", sid, f"p{i}-m", prompt=rng.choice(PROMPTS)), measured)
-        hook("session-end", payload("SessionEnd", sid, "", reason="other"), measured)
+        for home in HOMES:
+            def hook(event: str, data: bytes, measured: bool = measured, home: str = home) -> None:
+                timed(home, event, ["sh", "-c", commands[event]], data, measured)
+
+            sid = f"bench-{home}-{i}"
+            timed("", "python -c pass (sh -c)", bare_sh, b"", measured)
+            hook("session-start", payload("SessionStart", sid, "", source="startup"))
+            for turn in range(2):
+                pid = f"p{i}-{turn}"
+                timed("", "python -c pass (sh -c)", bare_sh, b"", measured)
+                hook("user-prompt-submit", payload("UserPromptSubmit", sid, pid, prompt=rng.choice(PROMPTS)))
+                hook("post-tool-use", payload("PostToolUse", sid, pid, tool_name=rng.choice(TOOLS), tool_input={},
+                                              tool_response={"stdout": "ok"}, duration_ms=12))
+                hook("post-tool-use-failure", payload("PostToolUseFailure", sid, pid, tool_name="Bash",
+                                                      tool_input={}, error="Exit code 1", is_interrupt=False))
+                hook("permission-request", payload("PermissionRequest", sid, pid, tool_name="Write", tool_input={}))
+                hook("post-tool-use", payload("PostToolUse", sid, pid, tool_name="Write", tool_input={}), False)
+                hook("stop", payload("Stop", sid, pid, stop_hook_active=False, last_assistant_message="done"))
+            timed("", "python -c pass", [sys.executable, "-c", "pass"], b"", measured)
+            timed(home, "python -m artibot hook user-prompt-submit",
+                  [sys.executable, "-m", "artibot", "hook", "user-prompt-submit"],
+                  payload("UserPromptSubmit", sid, f"p{i}-m", prompt=rng.choice(PROMPTS)), measured)
+            hook("session-end", payload("SessionEnd", sid, "", reason="other"))
     return times
 
 
@@ -213,18 +271,28 @@ def main() -> None:
         extras = None if args.no_extras else (huge_prompt(tmp), transcript_tail(tmp, max(3, args.runs // 3)))
     print(f"runs={args.runs} seed={args.seed} python={sys.version.split()[0]} "
           f"load={os.getloadavg()[0]:.2f} cpus={os.cpu_count()}")
-    bare_sh = statistics.median(times.pop("python -c pass (sh -c)"))
-    bare = statistics.median(times.pop("python -c pass"))
-    print(f"{'hook (registered command via sh -c)':<44} {'p50 ms':>7} {'p95 ms':>7} {'ratio':>7} {'target':>7}")
-    print(f"{'python -c pass (sh -c)':<44} {bare_sh:7.1f} {'':>7} {1:6.2f}x")
-    for name, values in times.items():
+    bare_sh_runs = times.pop(("", "python -c pass (sh -c)"))
+    bare_runs = times.pop(("", "python -c pass"))
+    bare_sh, bare = statistics.median(bare_sh_runs), statistics.median(bare_runs)
+    print(f"medians of {args.runs} sessions per home ({len(bare_sh_runs)} bare runs via sh -c, {len(bare_runs)} without), "
+          "interleaved in one loop")
+    print(f"{'hook (registered command via sh -c)':<44} {'fresh p50':>9} {'p95':>6} {'ratio':>6} "
+          f"{'used p50':>9} {'p95':>6} {'ratio':>6}  target")
+    print(f"{'python -c pass (sh -c)':<44} {bare_sh:9.1f} {'':>6} {1:5.2f}x")
+    rows = list(dict.fromkeys(name for _, name in times))
+    for name in rows:
         base = bare if name.startswith("python -m") else bare_sh
-        p50 = statistics.median(values)
-        p95 = sorted(values)[min(len(values) - 1, round(0.95 * (len(values) - 1)))]
+        cells, worst = [], 0.0
+        for home in HOMES:
+            values = sorted(times[(home, name)])
+            p50 = statistics.median(values)
+            p95 = values[min(len(values) - 1, round(0.95 * (len(values) - 1)))]
+            worst = max(worst, p50 / base)
+            cells.append(f"{p50:9.1f} {p95:6.1f} {p50 / base:5.2f}x")
         target = TARGETS.get(name)
-        verdict = "" if target is None else (f"<={target:g}x " + ("ok" if p50 / base <= target else "MISSED"))
-        label = name if not name.startswith("python -m") else f"{name} (vs python -c pass {bare:.1f} ms)"
-        print(f"{label:<44} {p50:7.1f} {p95:7.1f} {p50 / base:6.2f}x {verdict}")
+        verdict = "" if target is None else (f"<={target:g}x " + ("ok" if worst <= target else "MISSED"))
+        print(f"{name:<44} {' '.join(cells)}  {verdict}")
+    print(f"(python -m artibot …: no sh, against python -c pass without sh, {bare:.1f} ms)")
     if extras is not None:
         (ms, rss, mb), tail = extras
         print(f"\n{mb} MB prompt: user-prompt-submit {ms:.0f} ms, peak RSS {rss} MB (target < 1000 ms)")

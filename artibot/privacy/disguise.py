@@ -9,12 +9,13 @@ The engine passes its matchers in (``tokens``: the provider-token rules alone, f
 
 from __future__ import annotations
 
-import binascii
-from collections.abc import Callable
-
 from .rules import Finding, _Lazy, _looks_random
 
-Matcher = Callable[[str], "list[Finding]"]
+TYPE_CHECKING = False  # not typing's own: the prompt hook imports this module
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    Matcher = Callable[[str], list[Finding]]
 
 _TOKEN = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+/=.~"
 _TOKEN_SET = frozenset(_TOKEN)
@@ -177,6 +178,8 @@ _DOCKER_AUTH = _Lazy(r"\"(?:auth|identitytoken|registrytoken)\"[ \t]*:[ \t]*\"(?
 
 
 def _decode(run: str) -> str | None:
+    import binascii  # a shared library to load: only for texts with a long base64 run
+
     try:
         raw = binascii.a2b_base64(run + "=" * (-len(run) % 4))
         plain = raw.decode("utf-8")

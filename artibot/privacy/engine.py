@@ -4,9 +4,14 @@ claims non-overlapping, so that a later rule never takes text an earlier one too
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left
-from collections.abc import Sequence
+
+from artibot import regex
+
+TYPE_CHECKING = False  # not typing's own: the prompt hook imports this module
+if TYPE_CHECKING:
+    import re
+    from collections.abc import Sequence
 
 from .rules import (
     _DIGIT,
@@ -63,7 +68,7 @@ _ASSIGN = _Lazy(r"""(?P<core>pass(?:word|wd|phrase)?|pwd|secret(?:[_.\-]?key)?|t
     (?P<sep>:=|=(?![=>~])|:(?![:/\\])(?:[ \t]*[a-z_][\w.|\[\],\ ]{0,40}?[ \t]*=(?![=>~]))?|\ (?=[^\s=:]))
     (?P<w2>[ \t]*)
     (?:(?P<bq>\\?)(?P<q>["'`])(?P<qv>[^\n]{0,200}?)(?P=bq)(?P=q)
-      |(?P<bv>[!#$%()*+\-./0-9:<=>?@A-Z\[\\\]^_a-z{|}~]{1,200}))""", re.VERBOSE)
+      |(?P<bv>[!#$%()*+\-./0-9:<=>?@A-Z\[\\\]^_a-z{|}~]{1,200}))""", regex.VERBOSE)
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 _PASSWORD_CORES = ("pass", "pwd", "비밀번호", "패스워드", "암호")
 _NOT_SECRET = frozenset(

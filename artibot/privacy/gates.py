@@ -5,7 +5,9 @@ decide which rules a text needs.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Sequence
+TYPE_CHECKING = False  # not typing's own: the prompt hook imports this module
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 from .rules import Finding, _Rule
 

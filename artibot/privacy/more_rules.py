@@ -8,7 +8,11 @@ substring test per gate and nothing else.
 
 from __future__ import annotations
 
-import re
+from artibot import regex
+
+TYPE_CHECKING = False  # not typing's own: the prompt hook imports this module
+if TYPE_CHECKING:
+    import re
 
 from .rules import _PLACEHOLDER_RE, _WORD, _Lazy, _looks_random, _Rule
 
@@ -17,7 +21,7 @@ _B = r"(?![A-Za-z0-9_])"
 
 def _key(prefix: str, body: str, gate: str | None = None) -> _Rule:
     """A provider key: a literal prefix (not preceded by a word character) and its body."""
-    escaped = re.escape(prefix)
+    escaped = regex.escape(prefix)
     return _Rule("api_key", rf"{escaped}(?<![A-Za-z0-9_]{escaped}){body}", gate=(gate or prefix,))
 
 
@@ -158,7 +162,7 @@ _CMD_RULES: tuple[_Rule, ...] = (
     # ADO.NET / ODBC connection strings: ...;Password=secret;...
     _Rule("password", r"(?i:password|pwd)[ \t]*=[ \t]*(?P<v>[^;\s'\"]{1,200})(?=;|[ \t]*$|[ \t]*[\"'])", "v",
           accept=lambda t, m, s: t[max(0, m.start() - 8):m.start()].rstrip(" \t").endswith(";") and _value_ok(t, m, s),
-          gate=("assword=", "ASSWORD=", "wd=", "WD="), flags=re.MULTILINE),
+          gate=("assword=", "ASSWORD=", "wd=", "WD="), flags=regex.MULTILINE),
     # ~/.pgpass: host:port:database:user:password
     _Rule("password", r":(?:\d{2,5}|\*):[\w.\-*]+:[\w.\-*@]+:(?P<v>[^\s:]{1,200})(?=\s|$)", "v",
           accept=lambda t, m, s: _value_ok(t, m, s) and _host_before(t, m.start()), gate=("5432:", ":*:"), left=""),

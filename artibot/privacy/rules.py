@@ -7,26 +7,48 @@ between the token rules and the personal-data rules.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
-
+from artibot import regex
 from artibot.frozen import frozen
+
+TYPE_CHECKING = False  # not typing's own: the prompt hook imports this module
+if TYPE_CHECKING:
+    import re
+    from collections.abc import Callable
+
+    _Accept = Callable[[str, re.Match[str], int], bool]
 
 
 class _Lazy:
     """A pattern compiled on first use: compiling all of them at import costs ~10 ms, twice
     the import budget of a hook, and most texts never need most of them."""
 
+    made: list[_Lazy] = []
+    """Every lazy pattern, for :func:`compile_all`."""
+
     def __init__(self, source: str, flags: int = 0) -> None:
         self.source, self.flags = source, flags
         self._regex: re.Pattern[str] | None = None
+        _Lazy.made.append(self)
 
     def __getattr__(self, name: str):  # search, match, fullmatch, finditer; then cached
         if self._regex is None:
-            self._regex = re.compile(self.source, re.ASCII | self.flags)
+            self._regex = regex.compile(self.source, regex.ASCII | self.flags)
         method = getattr(self._regex, name)
         setattr(self, name, method)
         return method
+
+
+def compile_all() -> int:
+    """Compile every pattern of the anonymizer now; returns how many there are.
+
+    For a caller that keeps the compiled programs (:mod:`artibot.regex`): a later process
+    then compiles none, whatever its text holds.
+    """
+    from . import engine  # noqa: F401 - the modules that make the rest of the patterns
+
+    for lazy in _Lazy.made:
+        lazy.search  # noqa: B018 - the first attribute compiles the pattern
+    return len(_Lazy.made)
 
 
 PLACEHOLDERS: tuple[str, ...] = (
@@ -77,7 +99,6 @@ def _looks_random(s: str) -> bool:
     return _DIGIT.search(s) is not None or (_INNER_UPPERS.match(s) is not None and not s.isupper())
 
 
-_Accept = Callable[[str, "re.Match[str]", int], bool]
 
 
 class _Rule:
@@ -118,7 +139,7 @@ def _at(prefix: str) -> str:
     """``prefix`` not preceded by a word character. The look-behind sits after the literal
     so that ``re`` still searches for the literal, and a run like ``eyJeyJeyJ...`` fails
     at once instead of rescanning the rest of the text from every position."""
-    escaped = re.escape(prefix)
+    escaped = regex.escape(prefix)
     return rf"{escaped}(?<![A-Za-z0-9_]{escaped})"
 
 
@@ -177,7 +198,7 @@ _TOKEN_RULES: tuple[_Rule, ...] = (
     _Rule("password", r"(?:pass(?:word|wd|phrase)|pwd)(?:[ \t]+(?:for|of|to|on)[ \t]+(?:(?:the|my|our|your)[ \t]+)?"
           r"[\w.@:/\-]{1,60}(?:[ \t]+[a-z]{2,12})?)?(?:[ \t]+(?:is|was)|[ \t]*:)(?:[ \t]+(?:now|still|just))?[ \t]*:?[ \t]*"
           r"[\"'`]?(?P<v>[^\s\"'`]{3,128})", "v", accept=lambda text, m, start: _prose_password_ok(m.group("v")),
-          gate=("assword", "ASSWORD", "asswd", "ASSWD", "assphrase", "pwd", "PWD"), flags=re.IGNORECASE),
+          gate=("assword", "ASSWORD", "asswd", "ASSWD", "assphrase", "pwd", "PWD"), flags=regex.IGNORECASE),
     # "비밀번호는 hunter2", "비밀번호: qwer1234" (the value: the ASCII run after the particle)
     _Rule("password", r"(?:비밀번호|패스워드|암호)(?:는|은|가|를|:|=)?[ \t]*[:=]?[ \t]*[\"'`]?(?P<v>[!-~]{4,128})", "v",
           accept=lambda text, m, start: _prose_password_ok(m.group("v"), korean=True),

@@ -46,10 +46,11 @@ the flags ``--think``, ``--think-hard``, ``--think-harder``, ``--ultrathink``,
 from __future__ import annotations
 
 import math
-import re
-from types import MappingProxyType
 
+from artibot import regex
 from artibot.frozen import frozen
+
+MappingProxyType = type(type.__dict__)  # types.MappingProxyType, without importing types
 
 TYPE_CHECKING = False  # not typing's own: the prompt hook imports this module (bench_hooks.py)
 if TYPE_CHECKING:
@@ -118,13 +119,23 @@ KEYWORDS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     ),
 })
 
-_INDEX = KeywordIndex(KEYWORDS)
-_FLAG = re.compile(r"(?<![\w-])--(?:think(?:-hard(?:er)?)?|ultrathink|ultra-think|deep-think)(?![\w-])")
-_BULLET = re.compile(r"\n[ \t]*[-*\u2022][ \t]+(?=\S)")
-_NUMBERED = re.compile(r"\d{1,2}[.)][ \t]+(?=\S)")
+_index: list[KeywordIndex] = []
+
+
+def keyword_index() -> KeywordIndex:
+    """The index of :data:`KEYWORDS`, built on first use (~3 ms: not at import, since the
+    prompt hook's cached policy carries its own copy)."""
+    if not _index:
+        _index.append(KeywordIndex(KEYWORDS))
+    return _index[0]
+
+
+_FLAG = regex.compile(r"(?<![\w-])--(?:think(?:-hard(?:er)?)?|ultrathink|ultra-think|deep-think)(?![\w-])")
+_BULLET = regex.compile(r"\n[ \t]*[-*\u2022][ \t]+(?=\S)")
+_NUMBERED = regex.compile(r"\d{1,2}[.)][ \t]+(?=\S)")
 # one branch starting with a character class, so ``re`` can skip ahead: a line break, or
 # ``. ! ?`` before a space (not ``1.`` of a numbered list); the spaces after are eaten
-_SENTENCE_END = re.compile(
+_SENTENCE_END = regex.compile(
     r"[\n.!?\u3002\u2026](?<![0-9][.!?\u3002\u2026])[.!?\u3002\u2026]*(?:(?<=\n)|(?=\s|$))\s*"
 )
 
@@ -172,9 +183,11 @@ def score(text: str, domains_touched: int = 1) -> Complexity:
     return score_tokens(norm, tokenize(norm), domains_touched)
 
 
-def score_tokens(norm: str, tokens: Sequence[str], domains_touched: int = 1) -> Complexity:
-    """:func:`score` on a text already normalised and tokenised (saves a pass)."""
-    counts = _INDEX.counts(tokens)
+def score_tokens(norm: str, tokens: Sequence[str], domains_touched: int = 1,
+                 index: KeywordIndex | None = None) -> Complexity:
+    """:func:`score` on a text already normalised and tokenised (saves a pass); ``index`` is
+    :func:`keyword_index` when a caller already holds it."""
+    counts = (index if index is not None else keyword_index()).counts(tokens)
     forced = "system2" if counts.get("think") or ("--" in norm and _FLAG.search(norm)) else None
     steps = list_items(norm) + counts.get("steps", 0) + 0.5 * max(0, sentence_count(norm) - 1)
     features = {

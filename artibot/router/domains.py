@@ -30,14 +30,14 @@ built once per table and costs O(tokens) with dictionary look-ups.
 
 from __future__ import annotations
 
-import re
 import unicodedata
-from collections import Counter
-from itertools import chain
-from collections.abc import Iterable, Mapping, Sequence  # not typing's: the prompt hook imports this module
 
-from artibot.errors import InvalidInput
+from artibot import regex
 from artibot.frozen import frozen
+
+TYPE_CHECKING = False  # not typing's own, nor collections.abc: the prompt hook imports this module
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping, Sequence
 
 DOMAIN_NAMES: tuple[str, ...] = (
     "frontend", "backend", "security", "data", "devops", "testing", "docs", "general",
@@ -47,15 +47,15 @@ FALLBACK = "general"
 # ASCII letter/digit runs, then runs of anything outside ASCII that is not common
 # punctuation or symbols (Hangul, accented letters ...). Spelled as excluded ranges:
 # a Unicode-category class is slower to match, a Hangul range slower to compile.
-_TOKEN = re.compile(
+_TOKEN = regex.compile(
     "[a-z0-9]+|[^\x00-\x7f\u00a0-\u00bf\u00d7\u00f7\u2000-\u2bff\u3000-\u303f"
     "\uff00-\uff0f\uff1a-\uff20\U0001f000-\U0001faff]+"
 )
 _VOWELS = frozenset("aeiou")
-_DOMAIN_NAME = re.compile(r"[a-z][a-z0-9_-]{0,39}")
+_DOMAIN_NAME = regex.compile(r"[a-z][a-z0-9_-]{0,39}")
 
 # typed placeholders left by anonymization: <EMAIL>, <EMAIL_2>, <PATH:home>, [SECRET]
-PLACEHOLDER = re.compile(r"<[A-Z][A-Z0-9_]*(?:[:#][^<>\s]*)?>|\[[A-Z][A-Z0-9_]*\]")
+PLACEHOLDER = regex.compile(r"<[A-Z][A-Z0-9_]*(?:[:#][^<>\s]*)?>|\[[A-Z][A-Z0-9_]*\]")
 
 
 def normalize(text: str) -> str:
@@ -229,7 +229,11 @@ class KeywordIndex:
 
     def counts(self, tokens: Sequence[str]) -> dict[str, int]:
         """``label -> number of hits``."""
-        return dict(Counter(chain.from_iterable(labels for _, labels, _ in self._scan(tokens))))
+        count: dict[str, int] = {}
+        for _, labels, _ in self._scan(tokens):
+            for label in labels:
+                count[label] = count.get(label, 0) + 1
+        return count
 
     def ranked(self, tokens: Sequence[str]) -> tuple[str, ...]:
         """Labels with a hit, most hits first, then earliest first hit, then name."""
@@ -274,6 +278,10 @@ class DomainTable:
 
         Raises :class:`~artibot.errors.InvalidInput` naming the bad domain or keyword.
         """
+        from collections.abc import Mapping, Sequence  # not at import: the prompt hook loads a built table
+
+        from artibot.errors import InvalidInput
+
         merged: dict[str, list[str]] = {}
         problems: list[str] = []
         for source, mapping in (("domains", shipped), ("cognitive.router.domains", extra or {})):
@@ -305,6 +313,10 @@ class DomainTable:
     def from_json(cls, document: Mapping[str, object],
                   extra: Mapping[str, Sequence[str]] | None = None) -> "DomainTable":
         """From the parsed ``config/domains.json`` (``{"schema_version": 1, "domains": {...}}``)."""
+        from collections.abc import Mapping
+
+        from artibot.errors import InvalidInput
+
         version = document.get("schema_version") if isinstance(document, Mapping) else None
         if version != 1:
             raise InvalidInput(f"domains.json: schema_version must be 1, not {version!r}")

@@ -53,36 +53,41 @@ True
 
 from __future__ import annotations
 
-import re
 import unicodedata
+
+from artibot import regex
+
+TYPE_CHECKING = False  # not typing's own: the prompt hook imports this module
+if TYPE_CHECKING:
+    import re
 
 from artibot.router.domains import PLACEHOLDER, inflections, is_hangul, tokenize
 
 MAX_OBJECTS = 4
 MAX_WORD = 24  # longer words (a pasted hash, a long Korean run) are cut
 
-_CODE = re.compile(r"```.*?(?:```|$)|`[^`\n]*`", re.S)
+_CODE = regex.compile(r"```.*?(?:```|$)|`[^`\n]*`", regex.DOTALL)
 # every branch starts with its opening quote, so ``re`` can skip ahead to one; the
 # single quote is not an apostrophe (don't, it's) thanks to the look-behind after it
-_QUOTED = re.compile(
+_QUOTED = regex.compile(
     r'"[^"\n]*"|\'(?<![A-Za-z0-9]\')[^\'\n]*\'(?![A-Za-z0-9])|\u201c[^\u201d\n]*\u201d'
     r"|\u2018[^\u2019\n]*\u2019|\u300c[^\u300d\n]*\u300d|\u300e[^\u300f\n]*\u300f"
 )
-_URL = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://\S+|\bwww\.\S+")
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-_IDENT = re.compile(
+_URL = regex.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://\S+|\bwww\.\S+")
+_EMAIL = regex.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_IDENT = regex.compile(
     r"\b[A-Za-z_][A-Za-z0-9]*_[A-Za-z0-9_]*\b"  # snake_case
     r"|\b[a-z]+[A-Z][A-Za-z0-9]*\b"  # camelCase (PascalCase may be a product name: kept)
     r"|\b[A-Za-z_][\w.]*\(\)"  # calls()
 )
-_PATH = re.compile(
+_PATH = regex.compile(
     r"(?:[\w.~+@-]*[/\\])+[\w.+@-]*"
     r"|(?<![\w.])[\w+-]+(?:\.[\w+-]+)*\.[A-Za-z][A-Za-z0-9]{0,5}(?![A-Za-z0-9])"
 )
 # a whitespace-separated chunk needs the regexes above only if it has one of these
 # (or is camelCase); checking chunks first keeps a 2 KB prompt well under a millisecond
 _SPECIAL_CHARS = frozenset("/\\.@_(:")
-_NUMBERISH = re.compile(r"v?\d+[a-z]{0,2}|[0-9a-f]*\d[0-9a-f]*")
+_NUMBERISH = regex.compile(r"v?\d+[a-z]{0,2}|[0-9a-f]*\d[0-9a-f]*")
 
 _EXT_CLASS = {
     **dict.fromkeys(("md", "markdown", "rst", "txt", "adoc", "org", "tex"), "doc"),
@@ -103,7 +108,7 @@ _BARE_FILES = {
     **dict.fromkeys(("makefile", "dockerfile", "justfile", "procfile", "gemfile", "rakefile",
                      "jenkinsfile", "vagrantfile"), "config"),
 }
-_TEST_FILE = re.compile(r"(?:^|[/\\])(?:test_[^/\\]*|[^/\\]*(?:_test|\.test|\.spec|_spec)\.[a-z0-9]+)$")
+_TEST_FILE = regex.compile(r"(?:^|[/\\])(?:test_[^/\\]*|[^/\\]*(?:_test|\.test|\.spec|_spec)\.[a-z0-9]+)$")
 
 _EN_STOP = frozenset("""
 a an the this that these those it its to in on at of for from by with about into onto over
@@ -242,7 +247,7 @@ _KO_SHORT_SET = frozenset(_KO_SUFFIXES_SHORT)
 
 def _file_class(match: re.Match[str]) -> str:
     path = match.group(0).rstrip("/\\.")
-    name = re.split(r"[/\\]", path)[-1].lower()
+    name = path.replace("\\", "/").rsplit("/", 1)[-1].lower()
     if _TEST_FILE.search(name):
         return " test "
     if "." in name:

@@ -36,13 +36,13 @@ The threshold of a domain is its learned value, else the default, clamped to
 from __future__ import annotations
 
 import math
-from types import MappingProxyType
 
-from artibot.errors import InvalidInput
 from artibot.frozen import factory, frozen
-from artibot.router.complexity import score_tokens
-from artibot.router.domains import FALLBACK, DomainTable, normalize, tokenize
+from artibot.router.complexity import keyword_index, score_tokens
+from artibot.router.domains import FALLBACK, DomainTable, KeywordIndex, normalize, tokenize
 from artibot.router.patterns import pattern_key
+
+MappingProxyType = type(type.__dict__)  # types.MappingProxyType, without importing types
 
 SYSTEM1 = "system1"
 SYSTEM2 = "system2"
@@ -114,6 +114,9 @@ class RoutingPolicy:
     max_threshold: float = 0.9
     domain_exploration: float = 0.0
     """Exploration rate outside the band around the threshold."""
+    _keywords: KeywordIndex
+    """The complexity score's keyword index, held like the table's: a policy read back from
+    the prompt hook's cache brings it along instead of building it."""
 
     def __post_init__(self) -> None:
         problems = []
@@ -130,9 +133,12 @@ class RoutingPolicy:
             if not (_finite(value) and 0 <= value <= MAX_EXPLORATION):
                 problems.append(f"{name} must be a number in [0, {MAX_EXPLORATION}], not {value!r}")
         if problems:
+            from artibot.errors import InvalidInput  # errors.py loads enum: not at import
+
             raise InvalidInput("invalid routing policy: " + "; ".join(problems))
         object.__setattr__(self, "domain_thresholds", dict(self.domain_thresholds))
         object.__setattr__(self, "cache", frozenset(self.cache))
+        object.__setattr__(self, "_keywords", keyword_index())
 
     def threshold_for(self, domain: str) -> float:
         """The domain's learned threshold, else the default, clamped to [min, max]."""
@@ -152,7 +158,7 @@ class RoutingPolicy:
             domain = domain.strip().lower()
         else:
             domain = touched[0] if touched else FALLBACK
-        cx = score_tokens(norm, tokens, max(1, len(touched)))
+        cx = score_tokens(norm, tokens, max(1, len(touched)), self._keywords)
         return self.decide_scored(cx.score, domain, pattern_key(text, domain), rng,
                                   forced=cx.forced, features=cx.features)
 

@@ -46,7 +46,8 @@ UNKNOWN_SESSION = "unknown-session"
 DEFAULT_HOME = "~/.claude/artibot"
 """Must agree with :data:`artibot.config.DEFAULT_HOME` (a test checks it)."""
 
-CACHES = (".learner-check.json", ".router-summary.json", ".router-cache.pickle", ".round-notices.json")
+CACHES = (".learner-check.json", ".router-summary.json", ".router-cache.marshal", ".regex-programs.marshal",
+          ".round-notices.json")
 """The hooks' own caches under ``sessions/``: each rebuilt by the hooks whenever it is
 missing, stale or does not parse, so ``doctor`` neither checks their shape nor moves them
 aside (the next session would only write them again). The names are the hooks' (a test

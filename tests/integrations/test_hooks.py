@@ -606,7 +606,7 @@ def test_a_hook_gives_up_on_a_held_lock_within_its_budget(hook: Driver, home: Ho
 
 
 @pytest.mark.parametrize("where", ["sessions/s1.json", "logs/hooks.log", "sessions/.router-summary.json",
-                                   "sessions/.router-cache.pickle", ".daily-experiences.lock"])
+                                   "sessions/.router-cache.marshal", ".daily-experiences.lock"])
 def test_a_fifo_in_the_hooks_files_never_hangs_a_hook(hook: Driver, home: Home, where: str) -> None:
     import signal
 
@@ -658,5 +658,5 @@ def test_the_hooks_cache_names_agree_with_the_doctor() -> None:
 
     from artibot.integrations.claude_code import notices
 
-    assert {learner.CHECK_STAMP, routecache.SUMMARY_NAME, routecache.CACHE_NAME,
+    assert {learner.CHECK_STAMP, routecache.SUMMARY_NAME, routecache.CACHE_NAME, routecache.PROGRAMS_NAME,
             notices.NOTICES_NAME} <= set(hookio.CACHES)

@@ -36,7 +36,7 @@ True
 
 from __future__ import annotations
 
-import re
+from artibot import regex
 
 PROMPT_CHARS = 400
 """Only the start of a follow-up is read: corrections come first, pasted logs come after."""
@@ -113,7 +113,7 @@ Phrase = tuple[tuple[str, ...], bool, str]
 """(words, anchored at the start, the phrase as written)."""
 
 _tables: dict[str, dict[str, list[Phrase]]] = {}
-_WORD = re.compile(r"[0-9a-z][0-9a-z'\-]*|--[a-z][a-z-]*")
+_WORD = regex.compile(r"[0-9a-z][0-9a-z'\-]*|--[a-z][a-z-]*")
 
 
 def _words(text: str) -> list[str]:

@@ -123,13 +123,15 @@ def _new_id(now_ms: int) -> str:
 
 def _route(call, prompt: str) -> tuple[dict, str]:
     """The router's decision fields and the anonymized text for ``prompt``."""
-    from artibot.integrations.claude_code.routecache import load_policy
+    from artibot.integrations.claude_code import routecache
+
+    routecache.preload_patterns(call)  # before the router and the anonymizer compile theirs
+    policy, rng = routecache.load_policy(call)
     from artibot.privacy import anonymize_prefix
 
     # As Router.route and the collector: the first MAX_ROUTED_CHARS, anonymized with a
     # margin past the cut so that a secret across it is still found.
     text = anonymize_prefix(prompt, MAX_ROUTED_CHARS)
-    policy, rng = load_policy(call)
     decision = policy.decide(text, rng=rng)
     return {name: getattr(decision, name, None) for name in turns.DECISION_FIELDS}, text
 
@@ -203,7 +205,10 @@ def user_prompt_submit(call) -> dict | None:
     _note_quarantine(call, spool)
     if fields is None:
         return None
-    from artibot.integrations.claude_code import context
+    from artibot.integrations.claude_code import context, routecache
+
+    # Last, once the follow-up judge ran: what this process compiled is kept for the next prompt.
+    call.attempt("keeping the compiled patterns", lambda: routecache.keep_patterns(call))
 
     return context.hook_output("UserPromptSubmit", context.routing_line(fields))
 

@@ -2,7 +2,7 @@
 
 Building the policy means the config module, ``orjson``, the state files and the
 public ``Router`` (with the collector behind it): about half the prompt hook's time.
-The policy the last prompt hook built is kept in ``sessions/.router-cache.pickle``
+The policy the last prompt hook built is kept in ``sessions/.router-cache.marshal``
 (and what SessionStart shows of it in ``sessions/.router-summary.json``) with a key: size and modification time of every file it may depend on — the files
 in the data home (thresholds, System 1 cache, a config file; the experience log, its
 sidecar files and the spools excepted), the config files the settings are read from (``$ARTIBOT_CONFIG``,
@@ -11,26 +11,36 @@ change to one of them, or a cache that does not load, rebuilds it through
 :class:`artibot.learned_router.Router` — the cache can be stale by no more than a file's
 modification time can lie.
 
-The file is a pickle: it lives in the user's 0700 data home and only artibot writes it.
+The cache is written with :mod:`marshal`, not :mod:`pickle`: loading ``_pickle`` imports
+``functools``, ``collections`` and ``copyreg`` (~7 ms, a third of the interpreter's own
+start), ``marshal`` is built in. The policy's records are kept as their fields
+(:func:`_encode`); only classes of :mod:`artibot.router` are rebuilt from it.
+
+The programs of the router's and the anonymizer's regular expressions are kept beside
+it, in ``sessions/.regex-programs.marshal`` (:mod:`artibot.regex`): with them the
+prompt hook neither imports :mod:`re` nor compiles a pattern.
+
+Both files live in the user's 0700 data home and only artibot writes them.
 """
 
 from __future__ import annotations
 
+import marshal
 import os
 
+from artibot import regex
 from artibot.store import hookio
 
-try:  # the C pickler alone: `pickle.py` would also load `re`'s and `struct`'s modules first
-    import _pickle as pickle
-except ImportError:  # pragma: no cover - other Pythons
-    import pickle  # type: ignore[no-redef]
-
-CACHE_NAME = ".router-cache.pickle"
+CACHE_NAME = ".router-cache.marshal"
 SUMMARY_NAME = ".router-summary.json"
-FORMAT = 1
+PROGRAMS_NAME = ".regex-programs.marshal"
+FORMAT = 2
+MAX_PROGRAMS = 400
+"""More kept programs than this means patterns that changed over many versions: start afresh."""
 _NOT_STATE = ("daily-experiences", ".daily-experiences", ".learner.lock", ".state.lock")
 """Name prefixes of data-home files the policy does not depend on: the experience log and
 its sidecar files change with every session, and would rebuild the cache each time."""
+_ROUTER = "artibot.router."
 
 
 def _key(call) -> list:
@@ -53,9 +63,9 @@ def load_policy(call):
     data = hookio.read_cache(call.root, CACHE_NAME)
     if data is not None:
         try:
-            cached_key, policy, wants_rng = pickle.loads(data)
+            cached_key, state, wants_rng = marshal.loads(data)
             if cached_key == key:
-                return policy, _rng(wants_rng)
+                return _decode(state), _rng(wants_rng)
         except Exception as exc:  # noqa: BLE001 - any damage: rebuild below
             call.log(f"router cache unreadable, rebuilt ({type(exc).__name__})")
     from artibot.learned_router import Router
@@ -64,12 +74,69 @@ def load_policy(call):
 
     def keep() -> None:
         hookio.write_cache(call.root, CACHE_NAME,
-                           pickle.dumps((key, router.policy, router.rng is not None), protocol=5))
+                           marshal.dumps((key, _encode(router.policy), router.rng is not None)))
         summary = {"key": key, "summary": router.summary()}
         hookio.write_cache(call.root, SUMMARY_NAME, hookio.dumps(summary).encode("ascii"))
 
     call.attempt("keeping the router cache", keep)
     return router.policy, router.rng
+
+
+def _encode(obj) -> tuple:
+    """A record of :mod:`artibot.router` as ``(..., module, class, fields, record fields)``:
+    its fields as they are (what ``marshal`` cannot write raises), records among them encoded
+    in turn. (``...`` marks a record: no field of the policy holds an ``Ellipsis``.)"""
+    cls = type(obj)
+    if not cls.__module__.startswith(_ROUTER):
+        raise TypeError(f"{cls.__qualname__} is not a record of artibot.router")
+    fields = dict(vars(obj)) if hasattr(obj, "__dict__") else {n: getattr(obj, n) for n in cls.__slots__}
+    records = tuple(name for name, value in fields.items() if type(value).__module__.startswith(_ROUTER))
+    for name in records:
+        fields[name] = _encode(fields[name])
+    return (..., cls.__module__, cls.__qualname__, fields, records)
+
+
+def _decode(state: tuple):
+    """The record :func:`_encode` wrote, its fields set as they were (no ``__init__`` runs,
+    as with ``pickle``)."""
+    marker, module, name, fields, records = state
+    if marker is not ... or not module.startswith(_ROUTER):
+        raise ValueError(f"not a router record: {module!r}")
+    cls = getattr(__import__(module, fromlist=["_"]), name)
+    obj = cls.__new__(cls)
+    for field, value in fields.items():
+        object.__setattr__(obj, field, _decode(value) if field in records else value)
+    return obj
+
+
+def preload_patterns(call) -> None:
+    """Make the regular expressions' programs kept by an earlier hook known (:mod:`artibot.regex`)."""
+    data = hookio.read_cache(call.root, PROGRAMS_NAME)
+    if data is None:
+        return
+    try:
+        regex.preload(*marshal.loads(data))
+    except Exception as exc:  # noqa: BLE001 - any damage: the patterns are compiled, and kept again
+        call.log(f"regular expression programs unreadable, compiled again ({type(exc).__name__})")
+
+
+def keep_patterns(call) -> None:
+    """Keep the programs of the patterns this process had to compile, for the next hook.
+
+    Once ``re`` is loaded anyway, every pattern a prompt hook may need is compiled and
+    kept — the anonymizer's rules for texts unlike this one, the follow-up judge's — so
+    that later prompts compile none.
+    """
+    if not regex.compiled_here():
+        return
+    from artibot.integrations.claude_code import followup  # noqa: F401 - compiles its pattern
+    from artibot.privacy import rules
+
+    rules.compile_all()
+    programs = regex.programs()
+    if len(programs) > MAX_PROGRAMS:
+        programs = regex.programs(known=False)
+    hookio.write_cache(call.root, PROGRAMS_NAME, marshal.dumps((regex.RUNTIME, programs)))
 
 
 def load_summary(call) -> dict:
@@ -92,9 +159,18 @@ def load_summary(call) -> dict:
     return policy_summary(load_policy(call)[0])
 
 
-def _rng(wanted: bool):
-    if not wanted:
-        return None
-    import random
+class _SystemRandom:
+    """``random()`` in [0, 1) from ``os.urandom``, 53 bits as ``random.Random`` gives them.
 
-    return random.Random()
+    The exploration draw needs nothing else, and importing :mod:`random` costs ~3 ms of
+    the prompt hook (``Router.load`` seeds a ``random.Random`` from ``os.urandom`` too).
+    """
+
+    __slots__ = ()
+
+    def random(self) -> float:
+        return (int.from_bytes(os.urandom(7), "big") >> 3) * (1.0 / (1 << 53))
+
+
+def _rng(wanted: bool):
+    return _SystemRandom() if wanted else None
