@@ -11,7 +11,11 @@ and ``timestamp``. What artibot reads:
   prompt, as ``<hook_context>…</hook_context>`` before the user's text, and sends that
   to ``BeforeAgent``: nobody typed it, so it is cut off (:func:`typed`) before routing.
   Gemini CLI sends no prompt id to hooks, so every event of the session is taken to
-  belong to the open turn;
+  belong to the open turn. artibot's ``/learn`` command (``commands/learn.toml``)
+  reaches ``BeforeAgent`` already expanded: its text opens with :data:`LEARN_MARKER`,
+  and the hook passes it on as the command ``/artibot:learn``, which the shared prompt
+  rules treat as a slash command (it closes the previous turn; nothing is routed or
+  recorded, as for ``/learn`` in Claude Code);
 * ``AfterTool`` (``tool_name``, ``tool_response``) -> ``post-tool-use``, or
   ``post-tool-use-failure`` when the tool failed: ``tool_response.error`` is set, or a
   ``run_shell_command`` result ends in ``Exit Code: N`` with N != 0 (Gemini CLI 0.61.0
@@ -86,6 +90,10 @@ def tool_failed(tool: str | None, response: object) -> bool:
 
 
 HOOK_CONTEXT = ("<hook_context>", "</hook_context>")
+LEARN_MARKER = "<!-- artibot:learn -->"
+"""The first line of artibot's ``/learn`` prompt (``config/gemini-cli/commands/learn.toml``)."""
+LEARN_COMMAND = "/artibot:learn"
+"""What the handlers are given instead of the expanded ``/learn``: a command name, so never routed."""
 
 
 def typed(prompt: object) -> object:
@@ -109,7 +117,8 @@ def translate(event: str, payload: dict) -> tuple[str, dict] | None:
     fields = {"session_id": text_field(payload, "session_id"), "cwd": text_field(payload, "cwd")}
     handler = EVENTS[event]
     if event == "BeforeAgent":
-        fields["prompt"] = typed(payload.get("prompt"))
+        prompt = typed(payload.get("prompt"))
+        fields["prompt"] = LEARN_COMMAND if isinstance(prompt, str) and prompt.startswith(LEARN_MARKER) else prompt
     elif event == "BeforeModel":
         request = payload.get("llm_request")
         fields["model"] = request.get("model") if isinstance(request, dict) else None
