@@ -161,3 +161,21 @@ def test_learn_only_counts_as_the_command_where_it_is_artibots(monkeypatch: pyte
     event, payload = gemini.client.prompt("x", 1)
     out = gemini((event, {**payload, "session_id": "other", "prompt": "explain <!-- artibot:learn --> in learn.toml"}))
     assert out is not None and "artibot router" in os.linesep.join(str(v) for v in out["hookSpecificOutput"].values())
+
+
+@pytest.mark.parametrize("agent, tool", [("gemini-cli", "write_todos"), ("gemini-cli", "invoke_agent"),
+                                         ("gemini-cli", "enter_plan_mode"), ("codex-cli", "update_plan"),
+                                         ("codex-cli", "spawn_agent")])
+def test_a_system1_turn_that_plans_or_delegates_with_the_clients_own_tool_escalates(
+        agent: str, tool: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        home: Home) -> None:
+    hook = Hook(agent, monkeypatch, capsys)
+    hook(hook.client.start())
+    hook(hook.client.prompt(SIMPLE, 1))
+    assert SpoolView(home, SID).read()["turn"]["decision"]["system"] == "system1"
+    event, payload = hook.client.tool(True, 1)
+    hook((event, {**payload, "tool_name": tool, "tool_input": {}}))
+    hook(hook.client.stop(1))
+    hook(hook.client.end())
+    [record] = ExperienceLog(home).read()
+    assert record["outcome"] == "escalated", record

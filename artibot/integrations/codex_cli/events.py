@@ -25,6 +25,12 @@ apart. When that skill exists (:func:`is_learn`) the hook passes the prompt on a
 command ``/artibot:learn``, which the shared prompt rules treat as a slash command: it
 closes the previous turn, and nothing is routed or recorded.
 
+Codex CLI's plan (``update_plan``) and a sub-agent's launch (``spawn_agent``) are passed
+on as ``TodoWrite`` and ``Agent``, their counterparts in the shared turn model, so that a
+System 1 turn that plans or delegates is ``escalated`` as in Claude Code
+(:data:`PLANNING_NAMES`; whether 0.169.0 fires ``PostToolUse`` for them was not seen in the
+real client).
+
 A prompt or tool call with an ``agent_id`` is a sub-agent's: its prompt is harness
 input (never the user's), its tool calls count in the sub-agent's own turn only.
 """
@@ -82,6 +88,9 @@ def tool_failed(response: object) -> bool:
     return bool(response.get("error"))
 
 
+PLANNING_NAMES = {"update_plan": "TodoWrite", "spawn_agent": "Agent"}
+"""Codex CLI's planning and delegation tools -> the shared model's names for them."""
+
 LEARN_SKILL = "$learn"
 LEARN_COMMAND = "/artibot:learn"
 
@@ -113,7 +122,8 @@ def translate(event: str, payload: dict) -> tuple[str, dict] | None:
         prompt = payload.get("prompt")
         fields["prompt"] = LEARN_COMMAND if is_learn(prompt, fields["cwd"]) else prompt
     elif event in ("PostToolUse", "PermissionRequest"):
-        fields["tool_name"] = text_field(payload, "tool_name")
+        tool = text_field(payload, "tool_name")
+        fields["tool_name"] = PLANNING_NAMES.get(tool or "", tool)
         if event == "PostToolUse" and (tool_failed(payload.get("tool_response")) or transcript_failure(
                 text_field(payload, "transcript_path"), text_field(payload, "tool_use_id"))):
             handler = "post-tool-use-failure"

@@ -20,6 +20,10 @@ and ``timestamp``. What artibot reads:
   ``post-tool-use-failure`` when the tool failed: ``tool_response.error`` is set, or a
   ``run_shell_command`` result ends in ``Exit Code: N`` with N != 0 (Gemini CLI 0.61.0
   reports a failing command that way and sets no ``error``);
+  A planning or delegation tool of Gemini CLI's (:data:`PLANNING_NAMES`: ``write_todos``,
+  plan mode, ``invoke_agent``, the task tracker) is passed on under its counterpart's name
+  in the shared turn model (``TodoWrite``, ``EnterPlanMode``, ``Agent``, ``TaskCreate``
+  …), so that a System 1 turn that plans or delegates is ``escalated`` as in Claude Code;
 * ``AfterAgent`` -> ``stop`` (fired once per turn, when no tool call is pending);
 * ``SessionEnd`` -> ``session-end`` (Gemini CLI does not wait for it; a turn it misses
   is made final by the next session's start);
@@ -51,6 +55,11 @@ MODEL_ENV = {"system1": "ARTIBOT_SYSTEM1_MODEL", "system2": "ARTIBOT_SYSTEM2_MOD
 """The variables the ``BeforeModel`` hook entry sets (in its ``env``) to name a route's model."""
 
 SHELL_TOOL = "run_shell_command"
+PLANNING_NAMES = {
+    "write_todos": "TodoWrite", "enter_plan_mode": "EnterPlanMode", "exit_plan_mode": "ExitPlanMode",
+    "invoke_agent": "Agent", "tracker_create_task": "TaskCreate", "tracker_update_task": "TaskUpdate",
+}
+"""Gemini CLI 0.61.0's planning and delegation tools -> the shared model's names for them."""
 EXIT_MARK = "Exit Code: "
 
 
@@ -124,7 +133,7 @@ def translate(event: str, payload: dict) -> tuple[str, dict] | None:
         fields["model"] = request.get("model") if isinstance(request, dict) else None
     elif event == "AfterTool":
         tool = text_field(payload, "tool_name")
-        fields["tool_name"] = tool
+        fields["tool_name"] = PLANNING_NAMES.get(tool or "", tool)
         if tool_failed(tool, payload.get("tool_response")):
             handler = "post-tool-use-failure"
     return handler, fields
