@@ -176,6 +176,26 @@ def test_install_run_uninstall(binary: Path, tmp_path: Path) -> None:
         assert not list(world.settings.parent.glob("*artibot*"))
 
 
+def test_project_scope_beside_the_user_scope_and_uninstall(binary: Path, tmp_path: Path) -> None:
+    with GeminiWorld(tmp_path, binary, SCENARIOS) as world:
+        before = world.settings.read_bytes()
+        folder = world.project / ".gemini"
+        world.artibot("install", "gemini-cli", "--scope", "project")
+        assert (folder / "commands" / "learn.toml").is_file() and world.settings.read_bytes() == before
+        assert sorted(json.loads((folder / "settings.json").read_text())["hooks"]) == [
+            "AfterAgent", "AfterTool", "BeforeAgent", "SessionEnd", "SessionStart"]
+        world.run(SIMPLE)
+        [record] = world.wait_for_records(1)
+        assert (record["agent"], record["input"], record["outcome"]) == ("gemini-cli", SIMPLE, "success")
+        world.install(capture=False)  # the user scope too: the same commands, which Gemini CLI runs once
+        world.run(SIMPLE)
+        assert len(world.wait_for_records(3, timeout=8)) == 2  # one more record, not two
+        world.artibot("uninstall", "gemini-cli", "--scope", "user")
+        assert world.settings.read_bytes() == before and not (world.home / ".gemini" / "commands").exists()
+        world.artibot("uninstall", "gemini-cli", "--scope", "project")
+        assert not folder.exists()
+
+
 HARD = ("#sc:plain migrate the billing service from REST to gRPC across the backend, the React frontend and the "
         "Postgres schema, step by step, then add integration tests and a rollback plan")
 
