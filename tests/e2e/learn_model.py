@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import json
 import re
+import time
+from pathlib import Path
+from typing import Callable
 
 ANSWER = re.compile(r"(?<![\w.])([123])=([a-z]+)\b")
 
@@ -30,3 +33,13 @@ def answer_command(doc: dict, typed: str, artibot: str = "artibot") -> str:
     answers = " ".join(f"--answer {q['number']}={asked.get(int(q['number']), q['default'])}"
                        for q in doc["questions"])
     return f"{artibot} review {answers}"
+
+
+def wait_for_round(data: Path, hook_log: Callable[[], str], timeout: float = 60) -> Path:
+    """``pending-review.json`` once the session end's learner has prepared the round."""
+    pending = data / "pending-review.json"
+    end = time.monotonic() + timeout
+    while not (pending.exists() or "learner finished" in hook_log()) and time.monotonic() < end:
+        time.sleep(0.2)
+    assert pending.exists(), hook_log()
+    return pending

@@ -25,7 +25,7 @@ import pytest
 from tests.e2e.codex_harness import FLAGS, VERSION, CodexWorld, codex_binary
 from tests.e2e.fake_openai import shell, text
 from tests.e2e.harness import Unavailable
-from tests.e2e.learn_model import answer_command, prepared
+from tests.e2e.learn_model import answer_command, prepared, wait_for_round
 
 pytestmark = pytest.mark.slow
 
@@ -169,12 +169,7 @@ def test_learn_skill_answers_a_pending_round_as_the_user_asked(binary: Path, tmp
         assert (world.codex_home / "skills" / "learn" / "SKILL.md").is_file()
         world.session(*(f"#sc:plain fix typo number {i} in the docs" for i in range(4)))
         assert len(world.wait_for_records(4)) == 4, world.hook_log()
-        pending = world.data / "pending-review.json"  # the session end's learner prepares the round
-        for _ in range(300):
-            if pending.exists() or "learner finished" in world.hook_log():
-                break
-            time.sleep(0.2)
-        assert pending.exists(), world.hook_log()
+        pending = wait_for_round(world.data, world.hook_log)  # the session end's learner prepares it
         world.session("$learn 2=revert #sc:learn", timeout=120)
         first = next(r for name, r in world.api.requests if name == "learn")
         assert "<name>learn</name>" in json.dumps(first["input"])  # Codex CLI sent the skill's text

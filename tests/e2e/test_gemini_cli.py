@@ -22,7 +22,7 @@ import pytest
 from tests.e2e.fake_gemini import call, text
 from tests.e2e.gemini_harness import MODEL, USER_SETTINGS, VERSION, GeminiWorld, gemini_binary
 from tests.e2e.harness import Unavailable
-from tests.e2e.learn_model import answer_command, prepared
+from tests.e2e.learn_model import answer_command, prepared, wait_for_round
 
 pytestmark = pytest.mark.slow
 
@@ -137,12 +137,7 @@ def test_learn_answers_a_pending_round_as_the_user_asked(binary: Path, tmp_path:
         assert (world.home / ".gemini" / "commands" / "learn.toml").is_file()
         world.session(*(f"#sc:plain fix typo number {i} in the docs" for i in range(4)))
         assert len(world.wait_for_records(4)) == 4, world.hook_log()
-        pending = world.data / "pending-review.json"  # the session end's learner prepares the round
-        for _ in range(300):
-            if pending.exists() or "learner finished" in world.hook_log():
-                break
-            time.sleep(0.2)
-        assert pending.exists(), world.hook_log()
+        pending = wait_for_round(world.data, world.hook_log)  # the session end's learner prepares it
         world.session("/learn 2=revert #sc:learn", timeout=120)
         [before_agent] = [p for p in world.payloads("BeforeAgent") if "#sc:learn" in p["prompt"]]
         assert before_agent["prompt"].startswith("<!-- artibot:learn -->")  # expanded before the hook runs

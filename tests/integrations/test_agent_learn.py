@@ -17,30 +17,22 @@ import pytest
 from artibot.errors import IntegrationError
 from artibot.integrations import hook_files
 from artibot.integrations.claude_code.installer import apply
-from artibot.integrations.codex_cli.installer import hook_file as codex_file
-from artibot.integrations.gemini_cli.installer import hook_file as gemini_file
 from artibot.store.experiences import ExperienceLog
 from artibot.store.home import Home
-from tests.integrations.test_adapters import CODEX, GEMINI, SID, SIMPLE, Hook, _greedy_routes  # noqa: F401
+from tests.integrations.test_adapters import SID, SIMPLE, Hook, _greedy_routes  # noqa: F401 (autouse: greedy routes)
 from tests.integrations.spools import SpoolView
+from tests.integrations.test_agent_installers import PREFIX, _files, _spec
 
-PREFIX = "/opt/venv/bin/python3 -c 'from artibot.__main__ import main; main()'"
 COMMAND = "'/opt/my tools/bin/artibot'"
-MAKERS = {"gemini-cli": gemini_file, "codex-cli": codex_file}
 WHERE = {  # the learn file's place under the user folder / the project, as each client reads it
     "gemini-cli": ("commands/learn.toml", ".gemini/commands/learn.toml"),
     "codex-cli": ("skills/learn/SKILL.md", ".codex/skills/learn/SKILL.md"),
 }
 
 
-@pytest.fixture(params=sorted(MAKERS))
+@pytest.fixture(params=sorted(WHERE))
 def agent(request: pytest.FixtureRequest) -> str:
     return request.param
-
-
-def _spec(agent: str, tmp_path: Path) -> hook_files.HookFile:
-    (tmp_path / "project").mkdir(exist_ok=True)
-    return MAKERS[agent](tmp_path / "user", tmp_path / "project")
 
 
 def _run(spec: hook_files.HookFile, scope: str, *, install: bool, command: str = COMMAND):
@@ -51,10 +43,6 @@ def _run(spec: hook_files.HookFile, scope: str, *, install: bool, command: str =
 
 def tmp_project(spec: hook_files.HookFile) -> Path:
     return spec.project_path.parent.parent
-
-
-def _files(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
 @pytest.mark.parametrize("scope", ["user", "project"])
