@@ -67,10 +67,9 @@ class LearnFile:
 
     def text(self) -> str:
         from artibot.config import shipped_config_dir
-        from artibot.store.fs import read_bytes
 
         path = shipped_config_dir() / self.template
-        data = read_bytes(path)
+        data = _read(path)
         if data is None:
             raise IntegrationError(f"the shipped {self.name} template {path} is missing; reinstall artibot")
         return data.decode("utf-8")
