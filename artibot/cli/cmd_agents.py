@@ -37,8 +37,10 @@ def run_agent_plan(agent: str, scope: str, dry_run: bool, *, install: bool, gate
         raise InvalidInput(f"--gateway is for claude-code; {agent} takes the route as context only")
     project = claude_project_dir() or Path.cwd()
     spec = hook_file(agent, project, models if install else None)
-    plan = hook_files.plan(spec, scope, hook_prefix(sys.executable), install=install, project_dir=project)
-    from artibot.cli.cmd_integrate import show_plan
+    from artibot.cli.cmd_integrate import artibot_command, show_plan
+
+    plan = hook_files.plan(spec, scope, hook_prefix(sys.executable), install=install, command=artibot_command(),
+                           project_dir=project)
 
     if not show_plan(plan, dry_run=dry_run, install=install):
         return

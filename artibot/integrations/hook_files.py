@@ -15,6 +15,11 @@ CLI take Claude Code's matcher groups (``{"matcher"?, "hooks": [{"type": "comman
 * uninstall removes only our entries, then whatever their removal left empty, and the
   file itself when install created it and nothing else is left in it (keys the client
   needs in a new file, such as Cursor's ``"version": 1``, count as ours then).
+
+A client with a ``/learn`` equivalent (:class:`LearnFile`: Gemini CLI's custom command,
+Codex CLI's skill) gets that file too, by the rules of Claude Code's ``learn.md``: it is
+artibot's only while it has the ``<!-- artibot:learn -->`` line, a file without it is
+never overwritten or removed, and a file the user edited is backed up before it changes.
 """
 
 from __future__ import annotations
@@ -26,10 +31,10 @@ from typing import Any
 
 from artibot.errors import ArtibotError, IntegrationError, InvalidInput
 from artibot.integrations.claude_code.installer import (
-    BACKUP_SUFFIX, NEW_SETTINGS_MODE, Change, InstallPlan, _mode_of, _read, _real,
+    BACKUP_SUFFIX, NEW_COMMAND_MODE, NEW_SETTINGS_MODE, Change, InstallPlan, _mode_of, _new_mode, _read, _real,
 )
 from artibot.integrations.claude_code.settings_merge import Style, detect_style, dump_settings, parse_settings
-from artibot.integrations.claude_code.templates import check_command_prefix
+from artibot.integrations.claude_code.templates import check_command_prefix, is_artibot_learn, render_learn
 
 SCOPES = ("user", "project")
 
@@ -43,6 +48,39 @@ class Hook:
     matcher: str | None = None
     env: tuple[tuple[str, str], ...] = ()
     """Variables the client sets for this hook (Gemini CLI's per-hook ``env``)."""
+
+
+@dataclass(frozen=True)
+class LearnFile:
+    """A client's ``/learn`` equivalent: a shipped template, written with the CLI command in it."""
+    template: str
+    """Its path under the shipped ``config/`` folder."""
+    user_path: Path
+    project_path: Path
+    prepare: str
+    """A regular expression whose group 1 is the command in a rendered file (to recognise an untouched one)."""
+    name: str
+    """How the user invokes it (for messages): ``/learn``, ``$learn``."""
+
+    def path(self, scope: str) -> Path:
+        return self.user_path if scope == "user" else self.project_path
+
+    def text(self) -> str:
+        from artibot.config import shipped_config_dir
+
+        path = shipped_config_dir() / self.template
+        data = _read(path)
+        if data is None:
+            raise IntegrationError(f"the shipped {self.name} template {path} is missing; reinstall artibot")
+        return data.decode("utf-8")
+
+    def pristine(self, data: bytes, template: str) -> bool:
+        """Whether ``data`` is exactly a rendering of ``template`` (for any command): nothing to back up."""
+        found = re.search(self.prepare.encode(), data)
+        try:
+            return found is not None and render_learn(found.group(1).decode("utf-8"), template) == data
+        except (ArtibotError, UnicodeDecodeError):
+            return False
 
 
 @dataclass(frozen=True)
@@ -61,6 +99,8 @@ class HookFile:
     named: bool = False
     """Give each entry a ``name`` (Gemini CLI shows and toggles hooks by name)."""
     restart_hint: str = ""
+    learn: LearnFile | None = None
+    """The client's ``/learn`` equivalent, when it has one."""
 
     def path(self, scope: str) -> Path:
         if scope not in SCOPES:
@@ -210,21 +250,58 @@ def file_change(spec: HookFile, path: Path, prefix: str, *, install: bool) -> Ch
     return Change(real, "update", before, after, None, note, _mode_of(real, NEW_SETTINGS_MODE), cleanup=cleanup)
 
 
-def plan(spec: HookFile, scope: str, prefix: str, *, install: bool, extra: tuple[Change, ...] = (),
+def learn_change(learn: LearnFile, path: Path, command: str, *, install: bool) -> Change:
+    """The change to the client's ``/learn`` file at ``path`` (see the module docstring)."""
+    real = _real(path)
+    before = _read(real)
+    template = learn.text()
+    backup = None
+    if before is not None and not learn.pristine(before, template):
+        backup = real.with_name(real.name + BACKUP_SUFFIX)
+    if install:
+        after = render_learn(command, template)
+        if before is not None and not is_artibot_learn(before):
+            raise IntegrationError(
+                f"{real} exists and is not artibot's {learn.name} (it lacks the <!-- artibot:learn --> "
+                "line); artibot will not overwrite it. Rename or move it, then run the command again.")
+        if before == after:
+            return Change(real, "unchanged", before, before, None, f"{learn.name} up to date")
+        if before is None:
+            return Change(real, "create", None, after, None, f"the {learn.name} command", _new_mode(NEW_COMMAND_MODE))
+        return Change(real, "update", before, after, backup, f"new version of {learn.name}",
+                      _mode_of(real, NEW_COMMAND_MODE))
+    if before is None:
+        return Change(real, "unchanged", None, None, None, f"no {learn.name} command")
+    if not is_artibot_learn(before):
+        return Change(real, "unchanged", before, before, None, f"not artibot's {learn.name}; left alone")
+    return Change(real, "remove", before, None, backup, f"the {learn.name} command")
+
+
+def plan(spec: HookFile, scope: str, prefix: str, *, install: bool, command: str = "artibot",
          project_dir: Path | None = None) -> InstallPlan:
     """Every change ``artibot install|uninstall <agent>`` makes; raises before anything is written.
 
-    ``extra``: the client's other files (its ``/learn`` command); ``project_dir``: the
-    project a project-scope install edits (its client folder goes if uninstall empties it).
+    ``prefix`` runs the hooks; ``command`` runs the CLI (the ``/learn`` file calls it);
+    ``project_dir``: the project a project-scope install edits (its client folder goes if
+    uninstall empties it).
     """
     check_command_prefix(prefix)
+    check_command_prefix(command)
     path = spec.path(scope)
     if scope == "project" and project_dir is not None and not project_dir.is_dir():
         raise IntegrationError(f"the project directory {project_dir} does not exist")
+    extra: tuple[Change, ...] = ()
+    if spec.learn is not None:
+        extra = (learn_change(spec.learn, spec.learn.path(scope), command, install=install),)
     changes = (file_change(spec, path, prefix, install=install),) + extra
     empty_dirs: tuple[Path, ...] = ()
     if not install:
-        dirs = [c.path.parent for c in extra]
+        dirs: list[Path] = []
+        for change in extra:  # commands/ (Gemini CLI), skills/learn/ then skills/ (Codex CLI)
+            folder = change.path.parent
+            while folder != path.parent and path.parent in folder.parents:
+                dirs.append(folder)
+                folder = folder.parent
         if scope == "project":
             dirs.append(path.parent)  # the project's client folder, if only ours was in it
         empty_dirs = tuple(dirs)

@@ -107,7 +107,8 @@ class CodexWorld:
         """One interactive session (Codex CLI fires ``SessionStart`` at the first prompt, not at launch)."""
         return type_session([str(self.binary), *FLAGS], env=self.env, cwd=self.project, prompts=prompts,
                             ready=lambda screen: b"state=idle" in screen or "›".encode() in screen,
-                            turns=lambda: len(self.payloads("Stop")), timeout=timeout)
+                            turns=lambda: len(self.payloads("Stop")), timeout=timeout,
+                            submitted=lambda: len(self.payloads("UserPromptSubmit")))
 
     def payloads(self, event: str | None = None) -> list[dict]:
         if not self.capture.exists():

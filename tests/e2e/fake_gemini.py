@@ -4,7 +4,7 @@ Gemini CLI is pointed at it with ``GOOGLE_GEMINI_BASE_URL`` (and the proxy varia
 so that a request for any other host lands here and is refused). As in
 :mod:`.fake_api`, a prompt carries ``#sc:NAME``: the answer is step *k* of scenario
 NAME, *k* being the number of ``model`` contents after the latest user text with a
-marker. A step is a list of parts (``text`` / ``functionCall``). A request that asks
+marker. A step is a list of parts (``text`` / ``functionCall``), or a function of the request that returns one. A request that asks
 for JSON (Gemini CLI's side questions: which model, who speaks next) gets a JSON
 answer that says "the user speaks next" and "use the flash model". Streams are
 server-sent events, one ``GenerateContentResponse`` per ``data:`` line.
@@ -46,7 +46,8 @@ def pick(request: dict, scenarios: dict[str, list[list[Part]]]) -> tuple[str | N
         name = found[-1]
         step = sum(1 for c in contents[index + 1:] if c.get("role") == "model")
         script = scenarios.get(name, [])
-        return name, script[step] if step < len(script) else [text(f"done with {name}")]
+        found_step = script[step] if step < len(script) else [text(f"done with {name}")]
+        return name, found_step(request) if callable(found_step) else found_step
     return None, [text("ok")]
 
 

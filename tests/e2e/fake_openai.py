@@ -4,7 +4,8 @@ Codex CLI is pointed at it by a model provider in ``config.toml``. As in
 :mod:`.fake_api`, a prompt carries ``#sc:NAME``; the answer is step *k* of scenario
 NAME, *k* being the number of tool outputs after the latest user message with a
 marker. A step is a list of items: :func:`text` (an assistant message) or
-:func:`shell` (a command for whichever shell tool the request offers). Requests
+:func:`shell` (a command for whichever shell tool the request offers), or a function of
+the request that returns one. Requests
 without a marker (titles, summaries) get a short text.
 """
 
@@ -48,7 +49,8 @@ def pick(request: dict, scenarios: dict[str, list[list[dict]]]) -> tuple[str | N
         name = found[-1]
         step = sum(1 for i in items[index + 1:] if str(i.get("type", "")).endswith("call_output"))
         script = scenarios.get(name, [])
-        return name, script[step] if step < len(script) else [text(f"done with {name}")]
+        found_step = script[step] if step < len(script) else [text(f"done with {name}")]
+        return name, found_step(request) if callable(found_step) else found_step
     return None, [text("ok")]
 
 

@@ -141,9 +141,11 @@ class GeminiWorld:
 
     def session(self, *prompts: str, timeout: float = 60) -> str:
         """One interactive session: each prompt typed once the previous turn's ``AfterAgent`` ran."""
+        started = len(self.payloads("SessionStart"))  # an earlier session's do not count
         return type_session([str(self.binary), "-m", MODEL, "--yolo"], env=self.env, cwd=self.project,
-                            prompts=prompts, ready=lambda screen: bool(self.payloads("SessionStart")),
-                            turns=lambda: len(self.payloads("AfterAgent")), timeout=timeout)
+                            prompts=prompts, ready=lambda screen: len(self.payloads("SessionStart")) > started,
+                            turns=lambda: len(self.payloads("AfterAgent")), timeout=timeout,
+                            submitted=lambda: len(self.payloads("BeforeAgent")))
 
     def payloads(self, event: str | None = None) -> list[dict]:
         if not self.capture.exists():

@@ -3,7 +3,10 @@
 :func:`type_session` starts the client on a pty, waits until ``ready()``, types each
 prompt (then Enter) once ``turns()`` — a count of finished turns, read from what the
 client's hooks captured — has grown past the previous prompt, then types ``/quit``
-and presses Enter until the client exits. It answers a cursor-position query
+and presses Enter until the client exits. With ``submitted()`` (a count of the prompt
+hook's payloads) it presses Enter again while a prompt has not gone: on a loaded
+machine a client can take the text and the Enter for one paste, and keep the Enter as
+a new line. It answers a cursor-position query
 (``ESC [6n``), which full-screen clients send before drawing.
 """
 
@@ -24,7 +27,8 @@ ROWS, COLUMNS = 40, 120
 
 
 def type_session(argv: list[str], *, env: dict[str, str], cwd: Path, prompts: tuple[str, ...],
-                 ready: Callable[[bytes], bool], turns: Callable[[], int], timeout: float = 60) -> str:
+                 ready: Callable[[bytes], bool], turns: Callable[[], int], timeout: float = 60,
+                 submitted: Callable[[], int] | None = None) -> str:
     """Run the session; returns what the client drew (for assertion messages)."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
@@ -56,10 +60,17 @@ def type_session(argv: list[str], *, env: dict[str, str], cwd: Path, prompts: tu
         wait("input box", lambda: ready(bytes(screen)))
         pump(1.0)
         for prompt in prompts:
-            before = turns()
+            before, sent = turns(), submitted() if submitted else 0
             os.write(master, prompt.encode())
-            pump(0.5)
+            pump(1.0)
             os.write(master, b"\r")
+            for _ in range(3 if submitted else 0):
+                end = time.monotonic() + 10
+                while submitted() <= sent and turns() <= before and time.monotonic() < end:
+                    pump(0.2)
+                if submitted() > sent or turns() > before:
+                    break
+                os.write(master, b"\r")
             wait(f"end of the turn for {prompt!r}", lambda: turns() > before)
         os.write(master, b"/quit")
         pump(1.5)  # let the command menu settle before Enter

@@ -19,6 +19,18 @@ for ``SessionStart`` and ``UserPromptSubmit`` is ``hookSpecificOutput.additional
   documented; an interrupted turn gets no ``Stop`` and is closed as failed by the next
   prompt, as in Claude Code).
 
+``$learn …`` is artibot's ``/learn`` equivalent, a skill (``skills/learn/SKILL.md``):
+Codex CLI hands the hook only what was typed and sends the skill's text to the model
+apart. When that skill exists (:func:`is_learn`) the hook passes the prompt on as the
+command ``/artibot:learn``, which the shared prompt rules treat as a slash command: it
+closes the previous turn, and nothing is routed or recorded.
+
+Codex CLI's plan (``update_plan``) and a sub-agent's launch (``spawn_agent``) are passed
+on as ``TodoWrite`` and ``Agent``, their counterparts in the shared turn model, so that a
+System 1 turn that plans or delegates is ``escalated`` as in Claude Code
+(:data:`PLANNING_NAMES`; whether 0.169.0 fires ``PostToolUse`` for them was not seen in the
+real client).
+
 A prompt or tool call with an ``agent_id`` is a sub-agent's: its prompt is harness
 input (never the user's), its tool calls count in the sub-agent's own turn only.
 """
@@ -76,6 +88,28 @@ def tool_failed(response: object) -> bool:
     return bool(response.get("error"))
 
 
+PLANNING_NAMES = {"update_plan": "TodoWrite", "spawn_agent": "Agent"}
+"""Codex CLI's planning and delegation tools -> the shared model's names for them."""
+
+LEARN_SKILL = "$learn"
+LEARN_COMMAND = "/artibot:learn"
+
+
+def is_learn(prompt: object, cwd: str | None) -> bool:
+    """Whether ``prompt`` invokes the ``learn`` skill (``$learn`` first, and the skill installed)."""
+    import os
+
+    if not isinstance(prompt, str):
+        return False
+    words = prompt.split(None, 1)
+    if not words or words[0] != LEARN_SKILL:
+        return False
+    homes = [os.environ.get("CODEX_HOME") or os.path.expanduser("~/.codex")]
+    if cwd:
+        homes += [os.path.join(cwd, ".codex"), os.path.join(cwd, ".agents")]
+    return any(os.path.isfile(os.path.join(home, "skills", "learn", "SKILL.md")) for home in homes)
+
+
 def translate(event: str, payload: dict) -> tuple[str, dict] | None:
     fields: dict = {"session_id": text_field(payload, "session_id"), "cwd": text_field(payload, "cwd"),
                     "prompt_id": text_field(payload, "turn_id")}
@@ -85,9 +119,11 @@ def translate(event: str, payload: dict) -> tuple[str, dict] | None:
             return None
         fields["agent_id"] = payload["agent_id"]
     if event == "UserPromptSubmit":
-        fields["prompt"] = payload.get("prompt")
+        prompt = payload.get("prompt")
+        fields["prompt"] = LEARN_COMMAND if is_learn(prompt, fields["cwd"]) else prompt
     elif event in ("PostToolUse", "PermissionRequest"):
-        fields["tool_name"] = text_field(payload, "tool_name")
+        tool = text_field(payload, "tool_name")
+        fields["tool_name"] = PLANNING_NAMES.get(tool or "", tool)
         if event == "PostToolUse" and (tool_failed(payload.get("tool_response")) or transcript_failure(
                 text_field(payload, "transcript_path"), text_field(payload, "tool_use_id"))):
             handler = "post-tool-use-failure"

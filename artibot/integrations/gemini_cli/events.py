@@ -11,11 +11,19 @@ and ``timestamp``. What artibot reads:
   prompt, as ``<hook_context>…</hook_context>`` before the user's text, and sends that
   to ``BeforeAgent``: nobody typed it, so it is cut off (:func:`typed`) before routing.
   Gemini CLI sends no prompt id to hooks, so every event of the session is taken to
-  belong to the open turn;
+  belong to the open turn. artibot's ``/learn`` command (``commands/learn.toml``)
+  reaches ``BeforeAgent`` already expanded: its text opens with :data:`LEARN_MARKER`,
+  and the hook passes it on as the command ``/artibot:learn``, which the shared prompt
+  rules treat as a slash command (it closes the previous turn; nothing is routed or
+  recorded, as for ``/learn`` in Claude Code);
 * ``AfterTool`` (``tool_name``, ``tool_response``) -> ``post-tool-use``, or
   ``post-tool-use-failure`` when the tool failed: ``tool_response.error`` is set, or a
   ``run_shell_command`` result ends in ``Exit Code: N`` with N != 0 (Gemini CLI 0.61.0
   reports a failing command that way and sets no ``error``);
+  A planning or delegation tool of Gemini CLI's (:data:`PLANNING_NAMES`: ``write_todos``,
+  plan mode, ``invoke_agent``, the task tracker) is passed on under its counterpart's name
+  in the shared turn model (``TodoWrite``, ``EnterPlanMode``, ``Agent``, ``TaskCreate``
+  …), so that a System 1 turn that plans or delegates is ``escalated`` as in Claude Code;
 * ``AfterAgent`` -> ``stop`` (fired once per turn, when no tool call is pending);
 * ``SessionEnd`` -> ``session-end`` (Gemini CLI does not wait for it; a turn it misses
   is made final by the next session's start);
@@ -47,6 +55,11 @@ MODEL_ENV = {"system1": "ARTIBOT_SYSTEM1_MODEL", "system2": "ARTIBOT_SYSTEM2_MOD
 """The variables the ``BeforeModel`` hook entry sets (in its ``env``) to name a route's model."""
 
 SHELL_TOOL = "run_shell_command"
+PLANNING_NAMES = {
+    "write_todos": "TodoWrite", "enter_plan_mode": "EnterPlanMode", "exit_plan_mode": "ExitPlanMode",
+    "invoke_agent": "Agent", "tracker_create_task": "TaskCreate", "tracker_update_task": "TaskUpdate",
+}
+"""Gemini CLI 0.61.0's planning and delegation tools -> the shared model's names for them."""
 EXIT_MARK = "Exit Code: "
 
 
@@ -86,6 +99,10 @@ def tool_failed(tool: str | None, response: object) -> bool:
 
 
 HOOK_CONTEXT = ("<hook_context>", "</hook_context>")
+LEARN_MARKER = "<!-- artibot:learn -->"
+"""The first line of artibot's ``/learn`` prompt (``config/gemini-cli/commands/learn.toml``)."""
+LEARN_COMMAND = "/artibot:learn"
+"""What the handlers are given instead of the expanded ``/learn``: a command name, so never routed."""
 
 
 def typed(prompt: object) -> object:
@@ -109,13 +126,14 @@ def translate(event: str, payload: dict) -> tuple[str, dict] | None:
     fields = {"session_id": text_field(payload, "session_id"), "cwd": text_field(payload, "cwd")}
     handler = EVENTS[event]
     if event == "BeforeAgent":
-        fields["prompt"] = typed(payload.get("prompt"))
+        prompt = typed(payload.get("prompt"))
+        fields["prompt"] = LEARN_COMMAND if isinstance(prompt, str) and prompt.startswith(LEARN_MARKER) else prompt
     elif event == "BeforeModel":
         request = payload.get("llm_request")
         fields["model"] = request.get("model") if isinstance(request, dict) else None
     elif event == "AfterTool":
         tool = text_field(payload, "tool_name")
-        fields["tool_name"] = tool
+        fields["tool_name"] = PLANNING_NAMES.get(tool or "", tool)
         if tool_failed(tool, payload.get("tool_response")):
             handler = "post-tool-use-failure"
     return handler, fields

@@ -9,6 +9,15 @@ With ``models`` (``{"system1": "gemini-2.5-flash", …}``, from ``--model ROUTE=
 sixth hook, ``BeforeModel``, sets each request's model from the open turn's route; the
 models ride in that entry's ``env``, where the user sees and edits them. Installing
 again without ``--model`` takes it out.
+
+The ``/learn`` equivalent is a custom command, ``commands/learn.toml`` beside
+``settings.json`` (user ``~/.gemini/commands/``, project ``<project>/.gemini/commands/``;
+Gemini CLI 0.61.0 loads both, the project's winning). Its prompt runs
+``artibot review --json --prepare`` through ``!{…}`` (Gemini CLI asks before it runs
+that command, except in YOLO mode or when the user allowed it) and takes the user's
+arguments (``/learn 2=revert``) through ``{{args}}``. Its first line is the
+``<!-- artibot:learn -->`` marker, which the ``BeforeAgent`` hook recognises
+(:data:`~.events.LEARN_MARKER`): the expanded command is not a prompt to route or record.
 """
 
 from __future__ import annotations
@@ -17,7 +26,7 @@ from pathlib import Path
 
 from artibot.errors import InvalidInput
 from artibot.integrations.gemini_cli.events import MODEL_ENV
-from artibot.integrations.hook_files import Hook, HookFile
+from artibot.integrations.hook_files import Hook, HookFile, LearnFile
 
 HOOKS = (
     Hook("SessionStart", 10_000),
@@ -44,6 +53,9 @@ def hook_file(user_dir: Path, project_dir: Path, models: dict[str, str] | None =
     if models:
         env = tuple((MODEL_ENV[route], model) for route, model in sorted(models.items()))
         hooks = HOOKS + (Hook("BeforeModel", 5_000, env=env),)
+    learn = LearnFile("gemini-cli/commands/learn.toml", user_dir / "commands" / "learn.toml",
+                      project_dir / ".gemini" / "commands" / "learn.toml", r"!\{(.+) review --json --prepare\}", "/learn")
     return HookFile("gemini-cli", "Gemini CLI", user_dir / "settings.json", project_dir / ".gemini" / "settings.json",
-                    hooks, grouped=True, named=True,
-                    restart_hint="start a new Gemini CLI session (or run /hooks panel) to load the hooks")
+                    hooks, grouped=True, named=True, learn=learn,
+                    restart_hint="start a new Gemini CLI session (or run /hooks panel) to load the hooks; "
+                                 "/learn reviews rounds")
