@@ -132,7 +132,7 @@ class ProductRun:
 
     def route(self, row: Row, index: int) -> tuple[bool, float, bool]:
         d = self.router.route(row.prompt, domain=row.domain)
-        self.rate[row.domain] = self.router.policy.domain_exploration  # the same for every domain here
+        self.rate[row.domain] = self.router.policy.far_exploration(row.domain)
         ok = row.s2 if d.system == "system2" else row.s1
         collect({"id": f"r{index:06d}", "input": row.prompt[:200], "domain": d.domain, "complexity": d.complexity,
                  "routed_to": d.system, "outcome": "success" if ok else "failed",
