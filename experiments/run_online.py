@@ -30,7 +30,7 @@ from experiments.replay import DATA_DIR
 from experiments.simulate import pool_map
 
 DATASETS = ("mmlu-dev", "mmlu-tuning", "mmlu-held-out", "gsm8k", "mt-bench")
-POLICIES = ("defaults", "seed", "readme-0.5", "thompson", "epsilon-greedy")
+POLICIES = ("defaults", "fixed-exploration", "seed", "readme-0.5", "thompson", "epsilon-greedy")
 REFERENCES = ("table (full information, first half)", "table (hindsight)")
 
 

@@ -48,6 +48,9 @@ PRIOR_PRICE = 0.05
 PRIOR_TRIALS = 50.0
 """Two-sided trials that weigh as much as the prior price."""
 MAX_PRICE = 0.5
+BETWEEN_SPREAD = False
+"""The prior's spread is the between-domain sd (DerSimonian–Laird, the levels' own noise taken
+out) instead of the raw sd of the levels (noisy levels of domains with few trials widen it)."""
 
 
 def between_variance(values: np.ndarray, variances: np.ndarray) -> np.ndarray:
@@ -111,10 +114,10 @@ def pooled_level(levels: Mapping[str, tuple[float, float]], exclude: str | None,
     (None, 1.5)
     """
     est = {n: (np.array([v]), np.array([var])) for n, (v, var) in levels.items()}
-    mean = pooled_mean(est, exclude=exclude)
-    if mean is None:
+    mean, tau = pooled(est, exclude=exclude)
+    if mean is None or tau is None:
         return None, floor
-    spread = float(np.std([v for v, _ in levels.values()]))
+    spread = float(tau[0]) if BETWEEN_SPREAD else float(np.std([v for v, _ in levels.values()]))
     return float(mean[0]), max(floor, spread * float(np.sqrt(bins)))
 
 
