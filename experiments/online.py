@@ -191,15 +191,15 @@ def product_config(name: str, price: float) -> Mapping[str, Any] | None:
         return None
     if name == "seed":
         return {"learning": {"lifelong": {"mode": "seed"}}}
-    if name == "fixed-exploration":  # the learned per-domain rates off: domainExploration (1%) everywhere
-        return {"cognitive": {"router": {"explorationBudget": 0}}}
+    if name == "learned-rates":  # the evidence learner's per-domain exploration rates within a 5% budget
+        return {"cognitive": {"router": {"explorationBudget": 0.05}}}
     if name == "readme-0.5":  # the configuration an earlier README recommended (kept to compare)
         return {"cognitive": {"router": {"exploration": 0.05}},
                 "learning": {"lifelong": {"mode": "evidence", "system2Cost": round(price, 3)}}}
     raise ValueError(f"unknown product policy {name!r}")
 
 
-PRODUCT = ("defaults", "fixed-exploration", "seed", "readme-0.5")
+PRODUCT = ("defaults", "learned-rates", "seed", "readme-0.5")
 BASELINES = ("always-s1", "always-s2", "thompson", "epsilon-greedy")
 
 
