@@ -110,6 +110,7 @@ _SECTIONS: dict[str, tuple[type, list[tuple[str, str, Checker]]]] = {
         ("maxThreshold", "max_threshold", checks.number(0, 1)),
         ("exploration", "exploration", checks.number(0, 0.5)),
         ("domainExploration", "domain_exploration", checks.number(0, 0.5)),
+        ("explorationBudget", "exploration_budget", checks.number(0, 0.5)),
         ("domains", "domains", checks.domains),
     ]),
     "cognitive.system1": (System1Settings, [

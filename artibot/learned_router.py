@@ -45,7 +45,8 @@ class Router:
         thresholds = load_thresholds(h, settings.router.threshold)
         cache = load_cache(h)
         policy = build_policy(settings, thresholds, cache)
-        if rng is None and (settings.router.exploration > 0 or settings.router.domain_exploration > 0):
+        if rng is None and (settings.router.exploration > 0 or settings.router.domain_exploration > 0
+                            or any(v > 0 for v in policy.domain_rates.values())):
             rng = random.Random()
         return cls(policy=policy, settings=settings, home=h, rng=rng)
 
@@ -70,6 +71,7 @@ def build_policy(settings: Settings, thresholds: Thresholds, cache: frozenset[st
         table=table,
         exploration=settings.router.exploration,
         domain_exploration=settings.router.domain_exploration,
+        domain_rates=dict(thresholds.exploration),
         min_threshold=settings.router.min_threshold,
         max_threshold=settings.router.max_threshold,
     )

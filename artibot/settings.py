@@ -19,7 +19,12 @@ class RouterSettings:
     max_threshold: float = 0.9
     exploration: float = 0.05
     domain_exploration: float = 0.01
-    """Exploration outside the band around the threshold (``cognitive.router.domainExploration``)."""
+    """Exploration outside the band around the threshold (``cognitive.router.domainExploration``) in a
+    domain the evidence learner has not rated yet; 0 turns the learned per-domain rates off too."""
+    exploration_budget: float = 0.0
+    """The share of requests the evidence learner's per-domain rates may explore in all, with the
+    band's (``cognitive.router.explorationBudget``); 0 (the default: they measured no better)
+    keeps ``domainExploration`` everywhere."""
     domains: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Extra domain keywords (``cognitive.router.domains``), merged over the shipped table."""
 

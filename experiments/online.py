@@ -132,7 +132,7 @@ class ProductRun:
 
     def route(self, row: Row, index: int) -> tuple[bool, float, bool]:
         d = self.router.route(row.prompt, domain=row.domain)
-        self.rate[row.domain] = self.router.policy.domain_exploration  # the same for every domain here
+        self.rate[row.domain] = self.router.policy.far_exploration(row.domain)
         ok = row.s2 if d.system == "system2" else row.s1
         collect({"id": f"r{index:06d}", "input": row.prompt[:200], "domain": d.domain, "complexity": d.complexity,
                  "routed_to": d.system, "outcome": "success" if ok else "failed",
@@ -191,13 +191,15 @@ def product_config(name: str, price: float) -> Mapping[str, Any] | None:
         return None
     if name == "seed":
         return {"learning": {"lifelong": {"mode": "seed"}}}
+    if name == "learned-rates":  # the evidence learner's per-domain exploration rates within a 5% budget
+        return {"cognitive": {"router": {"explorationBudget": 0.05}}}
     if name == "readme-0.5":  # the configuration an earlier README recommended (kept to compare)
         return {"cognitive": {"router": {"exploration": 0.05}},
                 "learning": {"lifelong": {"mode": "evidence", "system2Cost": round(price, 3)}}}
     raise ValueError(f"unknown product policy {name!r}")
 
 
-PRODUCT = ("defaults", "seed", "readme-0.5")
+PRODUCT = ("defaults", "learned-rates", "seed", "readme-0.5")
 BASELINES = ("always-s1", "always-s2", "thompson", "epsilon-greedy")
 
 

@@ -32,9 +32,23 @@ def test_one_reader_of_thresholds_for_cycle_router_and_status(home: Home) -> Non
     assert status()["thresholds"] == learned.to_json()
 
 
+def test_learned_exploration_rates_reach_the_router_and_older_files_read_without_them(home: Home) -> None:
+    home.ensure()
+    home.thresholds.write_bytes(orjson.dumps({"schema_version": 1, "default": 0.4, "domains": {"law": 0.3}}))
+    old = read_thresholds(home)
+    assert old is not None and old.exploration == {} and "exploration" not in old.to_json()
+    assert Router.load(home).policy.far_exploration("law") == 0.01  # the configured domainExploration
+    home.thresholds.write_bytes(orjson.dumps({"schema_version": 1, "default": 0.4, "domains": {"law": 0.3},
+                                              "exploration": {"law": 0.12}}))
+    assert Router.load(home).policy.far_exploration("law") == 0.12
+    assert read_thresholds(home) == Thresholds(0.4, {"law": 0.3}, {"law": 0.12})
+
+
 @pytest.mark.parametrize("doc, problem", [({"default": 2, "domains": {}}, "thresholds.default"),
                                           ({"default": 0.4, "domains": {"law": "high"}}, "thresholds.domains.law"),
-                                          ({"default": 0.4}, "thresholds.domains")])
+                                          ({"default": 0.4}, "thresholds.domains"),
+                                          ({"default": 0.4, "domains": {}, "exploration": {"law": 2}},
+                                           "thresholds.exploration.law")])
 def test_a_damaged_thresholds_file_is_named_everywhere(home: Home, doc: dict, problem: str) -> None:
     home.ensure()
     data = orjson.dumps({"schema_version": 1, **doc})

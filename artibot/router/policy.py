@@ -17,7 +17,10 @@ Rule, first match wins:
 
 4. ``explore`` — only with an ``rng``: near the threshold (``|c - t| <=
    EXPLORATION_BAND``) the other system is taken with probability ``e =
-   exploration``; farther away with probability ``e = domain_exploration``. Near the
+   exploration``; farther away with probability ``e =`` the domain's own rate in
+   ``domain_rates`` (set by the learner from its evidence: high where the domain's
+   call is marginal or rests on few trials, 0 where it is settled), else
+   ``domain_exploration`` (a domain the learner has not rated yet). Near the
    threshold is where a step would move requests; the small rate everywhere else is
    what shows the learner a domain whose complexity score does not separate the
    systems (all its requests far on one side of any threshold), and it gives every
@@ -113,7 +116,9 @@ class RoutingPolicy:
     min_threshold: float = 0.1
     max_threshold: float = 0.9
     domain_exploration: float = 0.0
-    """Exploration rate outside the band around the threshold."""
+    """Exploration rate outside the band around the threshold, for a domain without its own rate."""
+    domain_rates: Mapping[str, float] = factory(dict)
+    """Per domain: the learned exploration rate outside the band (replaces ``domain_exploration``)."""
     _keywords: KeywordIndex
     """The complexity score's keyword index, held like the table's: a policy read back from
     the prompt hook's cache brings it along instead of building it."""
@@ -132,11 +137,16 @@ class RoutingPolicy:
         for name, value in (("exploration", self.exploration), ("domain_exploration", self.domain_exploration)):
             if not (_finite(value) and 0 <= value <= MAX_EXPLORATION):
                 problems.append(f"{name} must be a number in [0, {MAX_EXPLORATION}], not {value!r}")
+        for name, value in self.domain_rates.items():
+            if not (_finite(value) and 0 <= value <= MAX_EXPLORATION):
+                problems.append(f"the exploration rate of domain {name!r} must be a number in "
+                                f"[0, {MAX_EXPLORATION}], not {value!r}")
         if problems:
             from artibot.errors import InvalidInput  # errors.py loads enum: not at import
 
             raise InvalidInput("invalid routing policy: " + "; ".join(problems))
         object.__setattr__(self, "domain_thresholds", dict(self.domain_thresholds))
+        object.__setattr__(self, "domain_rates", dict(self.domain_rates))
         object.__setattr__(self, "cache", frozenset(self.cache))
         object.__setattr__(self, "_keywords", keyword_index())
 
@@ -145,9 +155,15 @@ class RoutingPolicy:
         value = self.domain_thresholds.get(domain, self.default_threshold)
         return float(min(self.max_threshold, max(self.min_threshold, value)))
 
-    def exploration_rate(self, complexity: float, threshold: float) -> float:
+    def far_exploration(self, domain: str) -> float:
+        """The domain's exploration rate away from its threshold: its learned rate, else the configured one."""
+        return float(self.domain_rates.get(domain, self.domain_exploration))
+
+    def exploration_rate(self, complexity: float, threshold: float, domain: str | None = None) -> float:
         """The probability of taking the other system at this complexity (before the rng is asked)."""
-        return self.exploration if abs(complexity - threshold) <= EXPLORATION_BAND else self.domain_exploration
+        if abs(complexity - threshold) <= EXPLORATION_BAND:
+            return self.exploration
+        return self.far_exploration(domain) if domain is not None else self.domain_exploration
 
     def decide(self, text: str, domain: str | None = None, rng: RandomSource | None = None) -> Decision:
         """Route ``text`` (already anonymized); ``domain`` overrides the classification."""
@@ -186,7 +202,7 @@ class RoutingPolicy:
             greedy, other = SYSTEM2, SYSTEM1
             confidence = 0.5 + 0.5 * ((c - t) / (1 - t) if t < 1 else 0.0)
         confidence = min(1.0, max(0.5, confidence))
-        e = self.exploration_rate(c, t)
+        e = self.exploration_rate(c, t, domain)
         if rng is None or e <= 0:
             return decision(greedy, confidence, 1.0, "threshold")
         if rng.random() < e:

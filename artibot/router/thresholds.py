@@ -33,23 +33,36 @@ def _fraction(value: Any, where: str) -> float:
 
 @dataclass(frozen=True)
 class Thresholds:
-    """The default threshold and one learned threshold per domain (kept sorted by name)."""
+    """The default threshold and one learned threshold per domain (kept sorted by name).
+
+    ``exploration``: per domain, the rate at which the router tries the other system away
+    from the threshold, set by the evidence learner (empty: the configured
+    ``domainExploration`` everywhere, as the seed's rule and files written before it have).
+    It lives here because it is learned state the router reads with the thresholds, and
+    is applied, reverted and rolled back with them.
+    """
 
     default: float
     domains: Mapping[str, float] = field(default_factory=dict)
+    exploration: Mapping[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "default", float(self.default))
         object.__setattr__(self, "domains", {k: float(v) for k, v in sorted(self.domains.items())})
+        object.__setattr__(self, "exploration", {k: float(v) for k, v in sorted(self.exploration.items())})
 
     def __hash__(self) -> int:
-        return hash((self.default, tuple(self.domains.items())))
+        return hash((self.default, tuple(self.domains.items()), tuple(self.exploration.items())))
 
     def for_domain(self, domain: str) -> float:
         return self.domains.get(domain, self.default)
 
     def to_json(self) -> dict[str, Any]:
-        return {"default": self.default, "domains": dict(self.domains)}
+        """The file's content; ``exploration`` only when learned (the older shape otherwise)."""
+        out: dict[str, Any] = {"default": self.default, "domains": dict(self.domains)}
+        if self.exploration:
+            out["exploration"] = dict(self.exploration)
+        return out
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> Thresholds:
@@ -67,4 +80,8 @@ class Thresholds:
         domains = d.get("domains")
         if not isinstance(domains, Mapping):
             raise ValueError("thresholds.domains must be a JSON object")
-        return cls(default, {str(name): _fraction(value, f"domains.{name}") for name, value in domains.items()})
+        rates = d.get("exploration", {})
+        if not isinstance(rates, Mapping):
+            raise ValueError("thresholds.exploration must be a JSON object")
+        return cls(default, {str(name): _fraction(value, f"domains.{name}") for name, value in domains.items()},
+                   {str(name): _fraction(value, f"exploration.{name}") for name, value in rates.items()})

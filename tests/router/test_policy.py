@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from artibot.errors import InvalidInput
 from artibot.router import EXPLORATION_BAND, Decision, RoutingPolicy, pattern_key, score
+from artibot.router.domains import DomainTable
 from artibot.router.policy import CACHE_CONFIDENCE
 
 from . import shipped_table
@@ -217,3 +218,24 @@ def test_the_logged_propensity_is_the_probability_of_the_route(c, t, e, far, see
         assert d.propensity == pytest.approx(1 - rate)
     else:
         assert (d.reason, d.propensity) == ("explore", rate)
+
+
+def test_a_learned_domain_rate_replaces_domain_exploration_away_from_the_threshold():
+    p = RoutingPolicy(0.4, {}, frozenset(), DomainTable.from_mapping({}), exploration=0.05, domain_exploration=0.01,
+                      domain_rates={"law": 0.2, "art": 0.0})
+    assert p.exploration_rate(0.9, 0.4, "law") == 0.2
+    assert p.exploration_rate(0.9, 0.4, "art") == 0.0
+    assert p.exploration_rate(0.9, 0.4, "other") == 0.01
+    assert p.exploration_rate(0.45, 0.4, "law") == 0.05  # the band keeps its own rate
+    rng = random.Random(3)
+    decisions = [p.decide_scored(0.9, "law", rng=rng) for _ in range(4000)]
+    flipped = [d for d in decisions if d.reason == "explore"]
+    assert 0.17 < len(flipped) / len(decisions) < 0.23
+    assert all(d.propensity == 0.2 and d.system == "system1" for d in flipped)
+    assert all(d.system == "system2" and d.propensity == 1.0
+               for d in (p.decide_scored(0.9, "art", rng=rng) for _ in range(200)))
+
+
+def test_a_domain_rate_outside_the_allowed_range_is_rejected():
+    with pytest.raises(InvalidInput, match="exploration rate of domain 'law'"):
+        RoutingPolicy(0.4, {}, frozenset(), DomainTable.from_mapping({}), domain_rates={"law": 0.9})
