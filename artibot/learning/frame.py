@@ -58,7 +58,7 @@ class Frame:
     def __post_init__(self) -> None:
         n = len(self.ids)
         for name, dtype in _ARRAYS.items():
-            arr = np.asarray(getattr(self, name), dtype=dtype)
+            arr: np.ndarray = np.asarray(getattr(self, name), dtype=dtype)
             if arr.shape != (n,):
                 raise ValueError(f"frame column {name} has shape {arr.shape}, expected ({n},)")
             view = arr.view()
@@ -217,7 +217,7 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _assemble(*, ids: list, stamps: list, domains: _Coder, patterns: _Coder, complexity: np.ndarray,
+def _assemble(*, ids: list[str], stamps: list[str], domains: _Coder, patterns: _Coder, complexity: np.ndarray,
               confidence: np.ndarray, system2: np.ndarray, outcome: np.ndarray, propensity: np.ndarray
               ) -> tuple[Frame, np.ndarray | None]:
     """Codes, timestamps and the stable sort by time shared by both builders."""
@@ -227,20 +227,19 @@ def _assemble(*, ids: list, stamps: list, domains: _Coder, patterns: _Coder, com
     ts = parse_timestamps(stamps)
 
     order = np.argsort(ts, kind="stable")
-    if n and np.any(order != np.arange(n)):
+    moved = bool(n) and bool(np.any(order != np.arange(n)))
+    if moved:
         pick = order.tolist()
         ids = [ids[i] for i in pick]
         stamps = [stamps[i] for i in pick]
         ts, domain, complexity, system2, outcome, confidence, pattern, propensity = (
             a[order] for a in (ts, domain, complexity, system2, outcome, confidence, pattern, propensity))
-    else:
-        order = None
     frame = Frame(
         ids=tuple(ids), ts=ts, timestamps=tuple(stamps), domain=domain, domains=domain_names,
         complexity=complexity, system2=system2, success=outcome == SUCCESS, outcome=outcome,
         confidence=confidence, pattern=pattern, patterns=pattern_names, propensity=propensity,
     )
-    return frame, order
+    return frame, order if moved else None
 
 
 _OPTIONAL = ("pattern", "propensity")
@@ -257,7 +256,7 @@ def _table(records: Sequence[Mapping[str, Any]]) -> np.ndarray:
     A million records are visited once, not once per field: reaching the records is
     most of the cost of building a frame.
     """
-    names = _TABLE.names
+    names = _TABLE.names or ()
     try:
         return _fill(map(itemgetter(*names), records), len(records))
     except KeyError as exc:
@@ -271,7 +270,7 @@ def _table(records: Sequence[Mapping[str, Any]]) -> np.ndarray:
         raise _lacks(exc) from exc
 
 
-def _fill(rows: Iterable[tuple], n: int) -> np.ndarray:
+def _fill(rows: Iterable[tuple[Any, ...]], n: int) -> np.ndarray:
     try:
         return np.fromiter(rows, dtype=_TABLE, count=n)
     except (TypeError, ValueError) as exc:

@@ -147,7 +147,7 @@ def read_marker(home: Home, marker: str) -> dict[str, Any] | None:
     if raw is None:
         return None
     try:
-        info = orjson.loads(raw)
+        info: dict[str, Any] = orjson.loads(raw)
         info["archive"] = Path(info["archive"]).name
     except (orjson.JSONDecodeError, KeyError, TypeError):
         raise CorruptFileError(path, "unreadable marker of an interrupted archive move or restore") from None

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import stat
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Literal
 
@@ -237,7 +238,7 @@ class _Examination(LogChecks):
         ]
         for path, kind, reader, lost in table:
             lost = f"{lost}{self.restore_hint(path)}"
-            self.document(path, kind, lambda reader=reader: reader(self.home), lost, lock=home.state_lock)
+            self.document(path, kind, partial(reader, self.home), lost, lock=home.state_lock)
 
     def restore_hint(self, path: Path) -> str:
         name = self.rel(path).replace("/", "__")
@@ -284,7 +285,7 @@ class _Examination(LogChecks):
         for path in sorted(folder.glob("*.json")):
             if path.name in archive.MARKERS:
                 continue
-            self.document(path, "archive", lambda p=path: archive.read_path(p),
+            self.document(path, "archive", partial(archive.read_path, path),
                           "the processed experiences in it are no longer replayed (the copy stays in quarantine/)",
                           lock=self.home.experiences_lock)
         for name, what, finish in (
@@ -343,7 +344,7 @@ class _Examination(LogChecks):
                          "it?); `artibot rollback` cannot use it", "nothing to repair; leave it or move it by hand")
             for path in sorted(snap.rglob("*.json")):
                 kind = _SNAPSHOT_KINDS.get(path.name)
-                self.document(path, kind or "snapshot", lambda p=path, k=kind: self.parse(p, k),
+                self.document(path, kind or "snapshot", partial(self.parse, path, kind),
                               f"`artibot rollback {snap.name}` will stop, naming the missing copy")
 
     @staticmethod
@@ -364,7 +365,7 @@ class _Examination(LogChecks):
             if kind == "session" and path.name in hookio.CACHES:
                 continue  # rebuilt by the hooks whenever it does not parse (see hookio.CACHES)
             hidden = path.name.startswith(".")  # sessions/.learner-stamp.json
-            self.document(path, kind, lambda p=path: self.parse(p, kind),
+            self.document(path, kind, partial(self.parse, path, kind),
                           "the learner's start stamp is forgotten: the next session end may start the learner "
                           "again" if hidden else lost,
                           lock=folder / f".{path.stem}.lock" if kind == "session" and not hidden else None)

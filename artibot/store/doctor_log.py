@@ -112,7 +112,7 @@ class LogChecks:
         return int(prints.size)
 
     @staticmethod
-    def _fingerprints_if_healthy(fd: int, lock_fd: int | None, lock_path: Path) -> array | None:
+    def _fingerprints_if_healthy(fd: int, lock_fd: int | None, lock_path: Path) -> array[int] | None:
         size = os.fstat(fd).st_size
         if size < len(EMPTY) or os.pread(fd, len(HEADER), 0) != HEADER or os.pread(fd, len(TAIL), size - 3) != TAIL:
             return None

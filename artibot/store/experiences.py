@@ -292,7 +292,8 @@ class ExperienceLog:
     def _read_locked(self) -> list[dict[str, Any]]:
         """Every record, read while this object holds the exclusive lock."""
         try:
-            return orjson.loads(self._bytes_locked())
+            records: list[dict[str, Any]] = orjson.loads(self._bytes_locked())
+            return records
         except orjson.JSONDecodeError as exc:
             raise CorruptFileError(self.path, f"not valid JSON ({exc})") from None
 

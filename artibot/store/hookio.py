@@ -27,6 +27,15 @@ import os
 import stat
 import time
 
+TYPE_CHECKING = False  # not typing's own: every hook imports this module (bench_hooks.py)
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from types import TracebackType
+    from typing import Any
+
+    SpoolDoc = dict[str, Any]
+    """A session spool as parsed (see the module docstring for its keys)."""
+
 SCHEMA_VERSION = 1
 DIR_MODE = 0o700
 FILE_MODE = 0o600
@@ -75,12 +84,12 @@ class _ScanContext:
         raise ValueError(f"{name} is not JSON")
 
 
-_scanner = None
-_encoder = None
+_scanner: Any = None
+_encoder: Any = None
 _WS = " \t\n\r"
 
 
-def loads(data: bytes | str):
+def loads(data: bytes | str) -> Any:
     """Parse one JSON document (``ValueError`` if it is not one)."""
     global _scanner
     try:
@@ -91,7 +100,7 @@ def loads(data: bytes | str):
         return json.loads(data)
     text = data.decode("utf-8") if isinstance(data, bytes) else data
     if _scanner is None:
-        _scanner = _json.make_scanner(_ScanContext)
+        _scanner = _json.make_scanner(_ScanContext)  # type: ignore[arg-type]  # duck-typed decoder
     start = len(text) - len(text.lstrip(_WS))
     try:
         value, end = _scanner(text, start)
@@ -102,7 +111,7 @@ def loads(data: bytes | str):
     return value
 
 
-def dumps(value) -> str:
+def dumps(value: object) -> str:
     """Compact JSON text (non-ASCII escaped; NaN and infinities refused)."""
     global _encoder
     try:
@@ -112,7 +121,7 @@ def dumps(value) -> str:
 
         return json.dumps(value, separators=(",", ":"), allow_nan=False)
     if _encoder is None:
-        def unknown(obj):
+        def unknown(obj: object) -> None:
             raise TypeError(f"{type(obj).__name__} is not JSON serializable")
 
         _encoder = _json.make_encoder(None, unknown, _json.encode_basestring_ascii, None,
@@ -178,12 +187,13 @@ def spool_name(session_id: str | None) -> str:
         return session_id
     data = session_id.encode("utf-8", "replace")
     try:
-        import _sha256  # CPython's own: the same digest as hashlib's without loading OpenSSL (~5 ms)
+        import _sha256  # type: ignore[import-not-found]  # CPython's own: hashlib's digest without OpenSSL (~5 ms)
     except ImportError:  # pragma: no cover - Python 3.12 renamed it
         import hashlib
 
         return "h-" + hashlib.sha256(data).hexdigest()[:32]
-    return "h-" + _sha256.sha256(data).hexdigest()[:32]
+    digest: str = _sha256.sha256(data).hexdigest()
+    return "h-" + digest[:32]
 
 
 def now_ms() -> int:
@@ -217,7 +227,7 @@ def _read(path: str) -> bytes | None:
     except OSError as exc:
         raise HookIOError(f"cannot read {path}: {exc.strerror}") from None
     try:
-        chunks = []
+        chunks: list[bytes] = []
         while True:
             chunk = os.read(fd, 1 << 16)
             if not chunk:
@@ -263,12 +273,12 @@ class Spool:
     def exists(self) -> bool:
         return os.path.isfile(self.path) and not os.path.islink(self.path)
 
-    def read(self) -> dict | None:
+    def read(self) -> SpoolDoc | None:
         """The document without the lock (a snapshot), or None; ``ValueError`` if damaged."""
         data = _read(self.path)
         return None if data is None else self._parse(data)
 
-    def _parse(self, data: bytes) -> dict:
+    def _parse(self, data: bytes) -> SpoolDoc:
         doc = loads(data)
         if not isinstance(doc, dict) or doc.get("schema_version") != SCHEMA_VERSION:
             raise ValueError(f"not a version-{SCHEMA_VERSION} session spool")
@@ -307,9 +317,9 @@ class _Edit:
         self.spool, self.create, self.timeout = spool, create, timeout
         self.fd = -1
         self.before: str | None = None
-        self.doc: dict | None = None
+        self.doc: SpoolDoc | None = None
 
-    def __enter__(self) -> dict | None:
+    def __enter__(self) -> SpoolDoc | None:
         spool = self.spool
         if not self.create and not spool.exists():
             return None
@@ -328,10 +338,11 @@ class _Edit:
             self.before = dumps(self.doc)
         return self.doc
 
-    def __exit__(self, exc_type, exc, tb) -> None:
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
         try:
             if exc_type is None and self.doc is not None and dumps(self.doc) != self.before:
-                body = {"schema_version": SCHEMA_VERSION}
+                body: SpoolDoc = {"schema_version": SCHEMA_VERSION}
                 body.update((k, v) for k, v in self.doc.items() if k != "schema_version")
                 body["updated_ms"] = now_ms()
                 _write_atomic(self.spool.path, dumps(body).encode("ascii") + b"\n")
@@ -422,9 +433,9 @@ def read_tail(path: str, max_bytes: int) -> bytes | None:
 
 
 # --------------------------------------------------------------------- the router cache
-def stamps(paths) -> list:
-    """``[path, mtime_ns, size]`` of each path (``None`` for a missing one): a cache key."""
-    out = []
+def stamps(paths: Iterable[str]) -> list[list[str | int | None]]:
+    """``[path, mtime_ns, size]`` of each path (``[path, None, None]`` for a missing one): a cache key."""
+    out: list[list[str | int | None]] = []
     for path in paths:
         try:
             st = os.stat(path)

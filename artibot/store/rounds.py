@@ -211,7 +211,9 @@ def _one_row_per_line(entry: Any) -> Any:
     out = entry
     for name in _TABLES:
         table = entry.get(name)
-        rows = table.get("rows") if isinstance(table, dict) else None
+        if not isinstance(table, dict):
+            continue
+        rows = table.get("rows")
         if isinstance(rows, (list, tuple)) and rows and {*map(type, rows)} <= {list, tuple}:
             compact = orjson.dumps(rows)[1:-1]
             lines = compact.replace(b"],[", b"]," + _ROW + b"[")
