@@ -42,6 +42,20 @@ def mixed(n: int, seed: int = 0, *, start: int = 0, domains: tuple[str, ...] = (
 
 
 # --------------------------------------------------------------------- for the learning math
+def cycling(n: int, start: int = 0) -> list[dict[str, Any]]:
+    """``n`` terse :func:`rec` records that cycle by index through systems, outcomes, the
+    domains ``api``/``web`` and the patterns ``None``/``p1``/``p2``: every batch of the
+    specification's algorithm sees both systems in both domains, with no randomness
+    (:func:`mixed` is the random sample with a real System 2 advantage)."""
+    out = []
+    for i in range(start, start + n):
+        system = "system2" if i % 3 else "system1"
+        outcome = ("success", "failed", "escalated")[(i * 7) % 3 if system == "system1" else (i % 5 == 0)]
+        out.append(rec(i, system, outcome, domain=("api", "web")[i % 2], complexity=(i * 37 % 100) / 100,
+                       confidence=0.5 + (i % 5) / 10, pattern=(None, "p1", "p2")[i % 3]))
+    return out
+
+
 def rec(i: int, system: str = "system1", outcome: str = "success", *, domain: str = "backend",
         complexity: float = 0.5, confidence: float = 0.9, pattern: str | None = None,
         seconds: float | None = None, **extra: Any) -> dict[str, Any]:
