@@ -11,13 +11,11 @@ frame row came from. Timestamps are parsed by :mod:`artibot.learning.timestamps`
 
 from __future__ import annotations
 
-import contextlib
-import gc
 from collections import defaultdict
 from dataclasses import dataclass, fields
 from itertools import count
 from operator import itemgetter
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -134,13 +132,10 @@ def frame_from_chunks(chunks: Iterable[Sequence[Mapping[str, Any]]]) -> tuple[Fr
     canonical shape (every field present, numbers as numbers, names as strings); anything
     else raises :class:`UnusualRecords`. Each chunk's fields are read while its records
     are fresh in the CPU cache (a few hundred at a time): reading a million parsed records
-    field by field afterwards costs more than parsing them.
+    field by field afterwards costs more than parsing them. The caller decides about the
+    garbage collector (:func:`artibot.cycle.collector_paused`): a pure function does not
+    switch off process-wide machinery.
     """
-    with collector_paused():
-        return _frame_from_chunks(chunks)
-
-
-def _frame_from_chunks(chunks: Iterable[Sequence[Mapping[str, Any]]]) -> tuple[Frame, np.ndarray | None]:
     get = itemgetter(*_FIELDS)
     ids: list[Any] = []
     stamps: list[Any] = []
@@ -197,24 +192,6 @@ def set_aside_interrupted(frame: Frame) -> tuple[Frame, np.ndarray, np.ndarray]:
         patterns=frame.patterns, propensity=frame.propensity[kept],
     )
     return out, kept, aside
-
-
-@contextlib.contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector (if it runs) for the block.
-
-    Reading a million records makes a tuple per record and lists of a million items, a
-    round makes tables of a few hundred thousand rows: none of them in a reference cycle,
-    but each full collection walks them all again (a fifth of building a frame). Whatever
-    becomes garbage is still freed at once by reference counting.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _assemble(*, ids: list[str], stamps: list[str], domains: _Coder, patterns: _Coder, complexity: np.ndarray,
