@@ -456,6 +456,28 @@ def files_in(directory: str, *, skip: tuple[str, ...] = ()) -> list[str]:
         return []
 
 
+def mtime_ns(path: str) -> int | None:
+    """When ``path`` last changed (nanoseconds), None if there is nothing there."""
+    try:
+        return os.stat(path).st_mtime_ns
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+
+
+def file_exists(path: str) -> bool:
+    """Whether ``path`` is a regular file (through a symbolic link, as :func:`os.path.isfile`)."""
+    return os.path.isfile(path)
+
+
+def review_waiting(root: str) -> bool:
+    """Whether a round waits for review (``pending-review.json``: ``Home.pending_review``,
+    without loading the store); a symbolic link there is refused, never followed."""
+    path = f"{root}/pending-review.json"
+    if os.path.islink(path):
+        raise HookIOError(f"{path} is a symbolic link; artibot will not read it")
+    return os.path.isfile(path)
+
+
 def read_cache(root: str, name: str) -> bytes | None:
     """The bytes of ``sessions/<name>``, or None."""
     return _read(f"{root}/sessions/{name}")

@@ -159,7 +159,7 @@ def _command_exists(call, name: str) -> bool:
     project = call.field("cwd") or os.environ.get("CLAUDE_PROJECT_DIR") or "."
     user = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.expanduser("~/.claude")
     for root in (f"{project}/.claude", user):
-        if os.path.isfile(f"{root}/commands/{base}.md") or os.path.isfile(f"{root}/skills/{base}/SKILL.md"):
+        if hookio.file_exists(f"{root}/commands/{base}.md") or hookio.file_exists(f"{root}/skills/{base}/SKILL.md"):
             return True
     return False
 
