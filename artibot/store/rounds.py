@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from operator import attrgetter
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Literal, Mapping, NotRequired, TypedDict, TypeGuard
 
 import orjson
 
@@ -20,6 +20,71 @@ from artibot.learning.types import RoundProposal
 from artibot.store.documents import list_field, read_document, write_document
 from artibot.store.fs import check_regular
 from artibot.store.home import Home
+
+
+# --------------------------------------------------------------------- learning-log entries
+class RoundInputs(TypedDict):
+    """What a round was computed from."""
+
+    unprocessed: int | None
+    processed: int
+    remainder: int
+    batches: int
+    flush: bool
+
+
+class RowTable(TypedDict):
+    """A table of a round entry, one row per line in the file (``groups``, ``steps``)."""
+
+    columns: list[str]
+    rows: list[Any]
+
+
+class ThresholdChange(TypedDict):
+    old: float
+    new: float
+
+
+class RoundEntry(TypedDict):
+    """A round that ended (applied, reset, discarded by a rollback): :func:`round_entry`.
+
+    A round discarded by a rollback has only ``type``, ``round_id``, ``status``,
+    ``finished`` and ``reason``; an applied one also says what it applied.
+    """
+
+    type: Literal["round"]
+    round_id: str
+    status: str
+    finished: str | None
+    mode: NotRequired[str]
+    prepared: NotRequired[str | None]
+    inputs: NotRequired[RoundInputs]
+    params: NotRequired[dict[str, Any]]
+    groups: NotRequired[RowTable]
+    steps: NotRequired[RowTable]
+    threshold_changes: NotRequired[dict[str, ThresholdChange]]
+    answers: NotRequired[list[dict[str, Any]]]
+    thresholds_applied: NotRequired[bool]
+    transfers: NotRequired[dict[str, str]]
+    archive: NotRequired[str]
+    reason: NotRequired[str]
+
+
+class RollbackEntry(TypedDict):
+    """A rollback: the rounds it undid (``round_id`` is the first of them)."""
+
+    type: Literal["rollback"]
+    round_id: str
+    at: str
+    undone: list[str]
+    reason: str | None
+    experiences_restored: int
+    replaced_state_kept_in: str
+    rollback_id: str
+
+
+LogEntry = RoundEntry | RollbackEntry
+"""An entry of ``learning-log.json``; entries written before ``type`` existed are rounds."""
 
 
 # --------------------------------------------------------------------- records
@@ -147,25 +212,31 @@ def clear_pending(home: Home) -> None:
 
 
 # --------------------------------------------------------------------- learning log
-def read_learning_log(home: Home) -> list[dict[str, Any]]:
+def read_learning_log(home: Home) -> list[LogEntry]:
     doc = read_document(home.learning_log, "learning-log", require=list_field("rounds"))
-    return doc["rounds"] if doc else []
+    entries: list[LogEntry] = doc["rounds"] if doc else []
+    return entries
 
 
-def write_learning_log(home: Home, rounds: list[dict[str, Any]]) -> None:
+def write_learning_log(home: Home, rounds: list[LogEntry]) -> None:
     home.ensure()
     write_document(home.learning_log, {"rounds": [_one_row_per_line(r) for r in rounds]}, "learning-log")
 
 
-def append_round(home: Home, entry: dict[str, Any]) -> None:
+def append_round(home: Home, entry: LogEntry) -> None:
     rounds = read_learning_log(home)
     rounds.append(entry)
     write_learning_log(home, rounds)
 
 
-def last_round(rounds: list[dict[str, Any]]) -> dict[str, Any] | None:
+def last_round(rounds: list[LogEntry]) -> RoundEntry | None:
     """The latest entry that is a round (not a rollback)."""
-    return next((r for r in reversed(rounds) if r.get("type", "round") == "round"), None)
+    return next((r for r in reversed(rounds) if is_round(r)), None)
+
+
+def is_round(entry: LogEntry) -> TypeGuard[RoundEntry]:
+    """Whether ``entry`` is a round (entries written before ``type`` existed are)."""
+    return entry.get("type", "round") == "round"
 
 
 GROUP_COLUMNS = ["batch", "domain", "size", "complexity_min", "complexity_max", "n1", "k1", "n2", "k2",
@@ -174,9 +245,11 @@ STEP_COLUMNS = ["batch", "domain", "advantage", "raw_delta", "delta", "old", "ne
 
 
 def round_entry(proposal: RoundProposal, context: RoundContext, status: str, answers: AnswerLog, finished: str,
-                **extra: Any) -> dict[str, Any]:
-    """A round's record in the learning log: inputs, parameters, its tables, answers and outcome."""
-    return {
+                *, thresholds_applied: bool | None = None, transfers: dict[str, str] | None = None,
+                archive: str | None = None) -> RoundEntry:
+    """A round's record in the learning log: inputs, parameters, its tables, answers and outcome;
+    an applied round also says what it changed (the keyword arguments)."""
+    entry: RoundEntry = {
         "type": "round", "round_id": context.round_id, "status": status, "mode": proposal.mode,
         "prepared": context.created, "finished": finished,
         "inputs": {"unprocessed": context.unprocessed, "processed": len(proposal.processed_ids),
@@ -186,8 +259,14 @@ def round_entry(proposal: RoundProposal, context: RoundContext, status: str, ans
         "steps": {"columns": STEP_COLUMNS, "rows": _rows(proposal.steps, STEP_COLUMNS)},
         "threshold_changes": {d: {"old": o, "new": n} for d, (o, n) in proposal.net_changes().items()},
         "answers": answers.to_json(),
-        **extra,
     }
+    if thresholds_applied is not None:
+        entry["thresholds_applied"] = thresholds_applied
+    if transfers is not None:
+        entry["transfers"] = transfers
+    if archive is not None:
+        entry["archive"] = archive
+    return entry
 
 
 def _rows(table: Any, cols: list[str]) -> list[tuple[Any, ...]]:
