@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
+
+if TYPE_CHECKING:
+    from artibot.shapes import ThresholdsJson
 
 DEFAULT_KEY = "*"
 """The key under which the default threshold appears in steps and net changes."""
@@ -48,7 +51,7 @@ class Thresholds:
     def for_domain(self, domain: str) -> float:
         return self.domains.get(domain, self.default)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ThresholdsJson:
         return {"default": self.default, "domains": dict(self.domains)}
 
     @classmethod

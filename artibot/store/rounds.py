@@ -11,80 +11,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from operator import attrgetter
 from pathlib import Path
-from typing import Any, Iterable, Literal, Mapping, NotRequired, TypedDict, TypeGuard
+from typing import Any, Iterable, Mapping, TypeGuard
 
 import orjson
 
 from artibot.errors import CorruptFileError
 from artibot.learning.types import RoundProposal
+from artibot.shapes import LogEntry, RoundEntry
 from artibot.store.documents import list_field, read_document, write_document
 from artibot.store.fs import check_regular
 from artibot.store.home import Home
-
-
-# --------------------------------------------------------------------- learning-log entries
-class RoundInputs(TypedDict):
-    """What a round was computed from."""
-
-    unprocessed: int | None
-    processed: int
-    remainder: int
-    batches: int
-    flush: bool
-
-
-class RowTable(TypedDict):
-    """A table of a round entry, one row per line in the file (``groups``, ``steps``)."""
-
-    columns: list[str]
-    rows: list[Any]
-
-
-class ThresholdChange(TypedDict):
-    old: float
-    new: float
-
-
-class RoundEntry(TypedDict):
-    """A round that ended (applied, reset, discarded by a rollback): :func:`round_entry`.
-
-    A round discarded by a rollback has only ``type``, ``round_id``, ``status``,
-    ``finished`` and ``reason``; an applied one also says what it applied.
-    """
-
-    type: Literal["round"]
-    round_id: str
-    status: str
-    finished: str | None
-    mode: NotRequired[str]
-    prepared: NotRequired[str | None]
-    inputs: NotRequired[RoundInputs]
-    params: NotRequired[dict[str, Any]]
-    groups: NotRequired[RowTable]
-    steps: NotRequired[RowTable]
-    threshold_changes: NotRequired[dict[str, ThresholdChange]]
-    answers: NotRequired[list[dict[str, Any]]]
-    thresholds_applied: NotRequired[bool]
-    transfers: NotRequired[dict[str, str]]
-    archive: NotRequired[str]
-    reason: NotRequired[str]
-
-
-class RollbackEntry(TypedDict):
-    """A rollback: the rounds it undid (``round_id`` is the first of them)."""
-
-    type: Literal["rollback"]
-    round_id: str
-    at: str
-    undone: list[str]
-    reason: str | None
-    experiences_restored: int
-    replaced_state_kept_in: str
-    rollback_id: str
-
-
-LogEntry = RoundEntry | RollbackEntry
-"""An entry of ``learning-log.json``; entries written before ``type`` existed are rounds."""
 
 
 # --------------------------------------------------------------------- records

@@ -18,6 +18,7 @@ ALLOWED_IMPORTS = {
     "__future__", "re", "math", "random", "dataclasses", "hashlib", "_sha1", "unicodedata", "typing",
     "types", "collections", "collections.abc", "itertools", "functools", "artibot.errors",
     "artibot.frozen",  # immutable records without dataclasses (pure, stdlib-free)
+    "artibot.shapes",  # the JSON shapes, imported for the type checker only
 }
 
 
