@@ -241,7 +241,6 @@ def test_status_counts_patterns_not_the_evidence_learners_cells(artibot_home: Pa
     from artibot.status import status
     from artibot.store import patterns
 
-    assert patterns.CELL_PREFIX == bandit.CELL_PREFIX
     state.write_pattern_stats(Home(artibot_home), {"patterns": {
         "p:a": PatternStats("p:a").to_json(), f"{bandit.CELL_PREFIX}api#3": PatternStats("~cell:api#3").to_json()}})
     assert status()["patterns_tracked"] == 1

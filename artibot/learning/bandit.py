@@ -47,13 +47,13 @@ from typing import Mapping
 import numpy as np
 from scipy import stats as sstats
 
+from artibot.names import CELL_PREFIX
 from artibot.learning.posterior import Pair, Prior, fit_pair, normal_cdf
 from artibot.learning.types import PatternStats
 
 BINS = 20
 WIDTH = 1.0 / BINS
 CENTERS = (np.arange(BINS) + 0.5) * WIDTH
-CELL_PREFIX = "~cell:"
 HALF_LIFE = 1000.0
 """A domain's evidence loses half its weight over this many of its new records."""
 SCALE = 16

@@ -22,6 +22,7 @@ from typing import Any, Callable, Literal
 
 import orjson
 
+from artibot import names
 from artibot.config import load_config_file
 from artibot.errors import ArtibotError, ConfigError, CorruptFileError, UnsafePathError
 from artibot.store.doctor_log import LOCK_WAIT_S, LogChecks
@@ -362,8 +363,8 @@ class _Examination(LogChecks):
         if kind_of(folder) != "dir":
             return
         for path in sorted(folder.glob("*.json")):
-            if kind == "session" and path.name in hookio.CACHES:
-                continue  # rebuilt by the hooks whenever it does not parse (see hookio.CACHES)
+            if kind == "session" and path.name in names.HOOK_CACHES:
+                continue  # rebuilt by the hooks whenever it does not parse (see names.HOOK_CACHES)
             hidden = path.name.startswith(".")  # sessions/.learner-stamp.json
             self.document(path, kind, partial(self.parse, path, kind),
                           "the learner's start stamp is forgotten: the next session end may start the learner "

@@ -27,6 +27,8 @@ import os
 import stat
 import time
 
+from artibot.names import HOOK_LOG, LOGS_DIR, PENDING_REVIEW, QUARANTINE_DIR, SESSIONS_DIR, home_path
+
 TYPE_CHECKING = False  # not typing's own: every hook imports this module (bench_hooks.py)
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -49,17 +51,8 @@ under the shortest timeout Claude Code is given for a hook that takes a lock (5 
 SessionEnd). A ``learn`` over 300k records holds the log's lock for under half a second,
 so a hook that still finds it held leaves its work queued for the next hook."""
 
-HOOK_LOG = "hooks.log"
 HOOK_LOG_MAX_BYTES = 1_000_000
 UNKNOWN_SESSION = "unknown-session"
-DEFAULT_HOME = "~/.claude/artibot"
-"""Must agree with :data:`artibot.config.DEFAULT_HOME` (a test checks it)."""
-
-CACHES = (".learner-check.json", ".router-summary.json", ".router-cache.pickle", ".round-notices.json")
-"""The hooks' own caches under ``sessions/``: each rebuilt by the hooks whenever it is
-missing, stale or does not parse, so ``doctor`` neither checks their shape nor moves them
-aside (the next session would only write them again). The names are the hooks' (a test
-checks they agree)."""
 
 _PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
 _NOFOLLOW = os.O_NOFOLLOW | os.O_CLOEXEC
@@ -162,7 +155,7 @@ def lock_wait_left(default: float | None) -> float | None:
 def home_root() -> str:
     """The data home: ``$ARTIBOT_HOME``, else ``~/.claude/artibot``; a home that is itself a
     symbolic link is used through its real path (as ``config.resolve_home``)."""
-    root = os.path.expanduser(os.environ.get("ARTIBOT_HOME") or DEFAULT_HOME)
+    root = home_path()
     return os.path.realpath(root) if os.path.islink(root) else root
 
 
@@ -264,7 +257,7 @@ class Spool:
     def __init__(self, root: str, session_id: str | None):
         self.root = root
         self.session_id = session_id
-        self.dir = f"{root}/sessions"
+        self.dir = f"{root}/{SESSIONS_DIR}"
         name = spool_name(session_id)
         self.path = f"{self.dir}/{name}.json"
         self.lock_path = f"{self.dir}/.{name}.lock"
@@ -305,7 +298,7 @@ class Spool:
                 pass
 
     def _quarantine(self, data: bytes) -> str:
-        qdir = ensure_dir(f"{self.root}/quarantine")
+        qdir = ensure_dir(f"{self.root}/{QUARANTINE_DIR}")
         target = f"{qdir}/session-{os.path.basename(self.path)[:-5]}-{now_ms()}.json"
         _write_atomic(target, data)
         os.unlink(self.path)
@@ -371,7 +364,7 @@ def _lock(path: str, timeout: float) -> int:
 
 def stale_spools(root: str, *, older_than_ms: int, now: int, exclude: str | None = None) -> list[Spool]:
     """Spools not written for ``older_than_ms``, oldest name first."""
-    sessions = f"{root}/sessions"
+    sessions = f"{root}/{SESSIONS_DIR}"
     skip = spool_name(exclude) if exclude is not None else None
     out = []
     try:
@@ -395,7 +388,7 @@ def stale_spools(root: str, *, older_than_ms: int, now: int, exclude: str | None
 def append_log(root: str, line: str) -> None:
     """Append one line to ``logs/hooks.log`` (0600), renaming it ``hooks.log.1`` past 1 MB."""
     ensure_dir(root)
-    logs = ensure_dir(f"{root}/logs")
+    logs = ensure_dir(f"{root}/{LOGS_DIR}")
     path = f"{logs}/{HOOK_LOG}"
     fd = _open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
     try:
@@ -472,7 +465,7 @@ def file_exists(path: str) -> bool:
 def review_waiting(root: str) -> bool:
     """Whether a round waits for review (``pending-review.json``: ``Home.pending_review``,
     without loading the store); a symbolic link there is refused, never followed."""
-    path = f"{root}/pending-review.json"
+    path = f"{root}/{PENDING_REVIEW}"
     if os.path.islink(path):
         raise HookIOError(f"{path} is a symbolic link; artibot will not read it")
     return os.path.isfile(path)
@@ -480,10 +473,10 @@ def review_waiting(root: str) -> bool:
 
 def read_cache(root: str, name: str) -> bytes | None:
     """The bytes of ``sessions/<name>``, or None."""
-    return _read(f"{root}/sessions/{name}")
+    return _read(f"{root}/{SESSIONS_DIR}/{name}")
 
 
 def write_cache(root: str, name: str, data: bytes) -> None:
     """Replace ``sessions/<name>`` atomically (a cache: no ``fsync``)."""
     ensure_dir(root)
-    _write_atomic(f"{ensure_dir(f'{root}/sessions')}/{name}", data)
+    _write_atomic(f"{ensure_dir(f'{root}/{SESSIONS_DIR}')}/{name}", data)

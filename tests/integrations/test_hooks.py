@@ -651,12 +651,3 @@ def test_doctor_finds_nothing_after_an_ordinary_session(hook: Driver, home: Home
     doctor.repair(home)
     assert {p.name: p.read_bytes() for p in home.sessions_dir.iterdir()} == before
     assert not home.quarantine_dir.exists() or not any(home.quarantine_dir.iterdir())
-
-
-def test_the_hooks_cache_names_agree_with_the_doctor() -> None:
-    from artibot.integrations.claude_code import routecache
-
-    from artibot.integrations.claude_code import notices
-
-    assert {learner.CHECK_STAMP, routecache.SUMMARY_NAME, routecache.CACHE_NAME,
-            notices.NOTICES_NAME} <= set(hookio.CACHES)

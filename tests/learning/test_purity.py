@@ -18,6 +18,7 @@ ALLOWED_IMPORTS = {
     "__future__", "math", "re", "sys", "dataclasses", "typing", "types", "collections", "collections.abc",
     "itertools", "functools", "operator", "statistics", "datetime", "numpy", "scipy",
     "artibot.settings",  # frozen settings values, passed in
+    "artibot.names",  # names shared with the hooks (the cells' key prefix): constants only
 }
 # calls that read a clock, the environment or a random source owned by the process
 FORBIDDEN_CALLS = {"now", "utcnow", "today", "getenv", "open", "print", "input"}

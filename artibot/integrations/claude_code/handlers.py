@@ -33,6 +33,7 @@ session end, at the next ``SessionStart`` that finds them, or by a ``Stop`` once
 from __future__ import annotations
 
 from artibot.integrations.claude_code import turns
+from artibot.names import MAX_ROUTED_CHARS
 from artibot.store import hookio
 
 STALE_SESSION_MS = 24 * 3600 * 1000
@@ -44,9 +45,6 @@ MAX_STALE_PER_START = 20
 FLUSH_AT = 8
 """Final turns kept in a spool before a ``Stop`` appends them to the experience log."""
 
-MAX_ROUTED_CHARS = 20_000
-"""Only the start of a prompt is routed, anonymized and kept: a 20 MB paste costs what 20 KB does.
-(``artibot.experience.MAX_INPUT_CHARS``, not imported for it: a test checks they agree.)"""
 
 
 # --------------------------------------------------------------------- settling turns

@@ -7,10 +7,9 @@ numpy; here it runs at most once per change of the learning log (see
 
 from __future__ import annotations
 
+from artibot.names import LEARNING_LOG
+from artibot.names import ROUND_NOTICES as NOTICES_NAME
 from artibot.store import hookio
-
-NOTICES_NAME = ".round-notices.json"
-"""Applied rounds measured worse, as the last learner run found them (``sessions/``)."""
 
 
 def worse_rounds(call) -> list[str]:
@@ -21,7 +20,7 @@ def worse_rounds(call) -> list[str]:
     log — by the detached learner right after its run (:func:`save_round_notices`), or
     here when a round was applied another way — and read from ``sessions/`` otherwise.
     """
-    changed = hookio.mtime_ns(f"{call.root}/learning-log.json")
+    changed = hookio.mtime_ns(f"{call.root}/{LEARNING_LOG}")
     if changed is None:
         return []  # no round yet: nothing to measure
     measured = hookio.mtime_ns(f"{call.root}/sessions/{NOTICES_NAME}")
@@ -37,7 +36,7 @@ def worse_rounds(call) -> list[str]:
 
 def save_round_notices(call) -> list[str]:
     """Measure the applied rounds and keep the notices for the next SessionStart."""
-    if hookio.mtime_ns(f"{call.root}/learning-log.json") is None:
+    if hookio.mtime_ns(f"{call.root}/{LEARNING_LOG}") is None:
         return []
     from artibot.config import load_settings
     from artibot.round_checks import notices

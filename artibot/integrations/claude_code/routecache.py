@@ -18,6 +18,10 @@ from __future__ import annotations
 
 import os
 
+from artibot.names import CONFIG_NAME
+from artibot.names import ROUTER_CACHE as CACHE_NAME
+from artibot.names import ROUTER_CACHE_IGNORES as _NOT_STATE
+from artibot.names import ROUTER_SUMMARY as SUMMARY_NAME
 from artibot.store import hookio
 
 try:  # the C pickler alone: `pickle.py` would also load `re`'s and `struct`'s modules first
@@ -25,12 +29,7 @@ try:  # the C pickler alone: `pickle.py` would also load `re`'s and `struct`'s m
 except ImportError:  # pragma: no cover - other Pythons
     import pickle  # type: ignore[no-redef]
 
-CACHE_NAME = ".router-cache.pickle"
-SUMMARY_NAME = ".router-summary.json"
 FORMAT = 1
-_NOT_STATE = ("daily-experiences", ".daily-experiences", ".learner.lock", ".state.lock")
-"""Name prefixes of data-home files the policy does not depend on: the experience log and
-its sidecar files change with every session, and would rebuild the cache each time."""
 
 
 def _key(call) -> list:
@@ -41,7 +40,7 @@ def _key(call) -> list:
     config_env = os.environ.get("ARTIBOT_CONFIG")
     paths = [*hookio.files_in(call.root, skip=_NOT_STATE), *hookio.files_in(code),
              *hookio.files_in(shipped), *hookio.files_in(os.path.join(os.path.dirname(artibot.__file__), "_config")),
-             os.path.join(os.getcwd(), "artibot.config.json")]
+             os.path.join(os.getcwd(), CONFIG_NAME)]
     if config_env:
         paths.append(os.path.expanduser(config_env))
     return [FORMAT, artibot.__version__, config_env, os.getcwd(), hookio.stamps(paths)]
