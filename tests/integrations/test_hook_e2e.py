@@ -18,6 +18,7 @@ import pytest
 from artibot.store import sessions
 from artibot.store.experiences import ExperienceLog
 from artibot.store.home import Home
+from tests.factories import write_thresholds
 from tests.integrations.spools import SpoolView
 
 pytestmark = pytest.mark.slow
@@ -199,9 +200,7 @@ def test_the_router_cache_follows_the_state_files(env: dict[str, str]) -> None:
     home = home_of(env)
     first = hook(env, "session-start", payload("session_start"))
     assert "default 0.40" in context_of(first, "SessionStart")
-    from artibot.store import state
-
-    state.write_thresholds(home, {"default": 0.25, "domains": {}})
+    write_thresholds(home, {"default": 0.25, "domains": {}})
     again = hook(env, "session-start", payload("session_start"))
     assert "default 0.25" in context_of(again, "SessionStart")
     routed = hook(env, "user-prompt-submit", payload("user_prompt_submit", prompt=ROUTINE))
