@@ -28,7 +28,7 @@ from artibot.learning.frame import Frame, frame_from_chunks, set_aside_interrupt
 from artibot.learning.types import domain_label
 from artibot.store import patterns as pattern_store
 from artibot.store import cache, rounds, snapshots
-from artibot.store.experiences import ExperienceLog, LogRead
+from artibot.store.log.experiences import ExperienceLog, LogRead
 from artibot.store.fs import FileLock
 from artibot.store.home import Home, HomeArg
 from artibot.store.rounds import AnswerLog, RoundContext

@@ -16,7 +16,7 @@ from typing import Any, cast
 from artibot.errors import NotFoundError, ReviewError
 from artibot.router.thresholds import domain_label
 from artibot.store import archive, quarantine, rollback_journal, rounds, snapshots
-from artibot.store.experiences import ExperienceLog
+from artibot.store.log.experiences import ExperienceLog
 from artibot.store.fs import FileLock
 from artibot.store.home import Home, HomeArg
 from artibot.shapes import HistoryLine, RollbackEntry

@@ -11,7 +11,7 @@ from artibot.config import load_settings
 from artibot.settings import Settings
 from artibot.store import cache as cache_store
 from artibot.store import patterns, rounds
-from artibot.store.experiences import ExperienceLog
+from artibot.store.log.experiences import ExperienceLog
 from artibot.store.thresholds import load_thresholds
 from artibot.shapes import PriceInForce, RoundEntry, StatusReport
 

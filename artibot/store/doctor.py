@@ -25,13 +25,13 @@ import orjson
 from artibot import names
 from artibot.config import load_config_file
 from artibot.errors import ArtibotError, ConfigError, CorruptFileError, UnsafePathError
-from artibot.store.doctor_log import LOCK_WAIT_S, LogChecks
+from artibot.store.log.doctor_log import LOCK_WAIT_S, LogChecks
 from artibot.store import archive, hookio, rollback_journal, state
 from artibot.store.documents import CURRENT_VERSION, parse_document
-from artibot.store.experiences import ExperienceLog
+from artibot.store.log.experiences import ExperienceLog
 from artibot.store.fs import DIR_MODE, FILE_MODE, FileLock, read_bytes
 from artibot.store.home import Home
-from artibot.store.log_scan import LogScan, scan_log  # noqa: F401  (public names of this module before the split)
+from artibot.store.log.log_scan import LogScan, scan_log  # noqa: F401  (public names of this module before the split)
 from artibot.store.quarantine import is_dead_temp, kind_of, move_aside
 
 Severity = Literal["ok", "warning", "error"]

@@ -16,7 +16,7 @@ import orjson
 import pytest
 
 from artibot.store import sessions
-from artibot.store.experiences import ExperienceLog
+from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home
 from tests.factories import write_thresholds
 from tests.integrations.spools import SpoolView
@@ -168,7 +168,7 @@ def _alive(pid: int) -> bool:
 LEAN = ("re", "typing", "pathlib", "dataclasses", "inspect", "orjson", "artibot.router", "artibot.privacy",
         "artibot.config", "artibot.store.home", "artibot.errors")
 """Not on the tool and stop paths: each costs a share of the interpreter's own start-up."""
-ROUTED = ("artibot.config", "artibot.collector", "artibot.learned_router", "artibot.store.experiences", "orjson",
+ROUTED = ("artibot.config", "artibot.collector", "artibot.learned_router", "artibot.store.log.experiences", "orjson",
           "pickle", "runpy", "dataclasses", "inspect", "typing", "pathlib")
 """Not on the prompt path once the router cache is warm."""
 

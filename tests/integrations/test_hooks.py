@@ -19,7 +19,7 @@ import pytest
 from artibot.errors import CorruptFileError
 from artibot.integrations.claude_code import context, handlers, hooks, learner, turns
 from artibot.store import hookio, sessions, state
-from artibot.store.experiences import ExperienceLog
+from artibot.store.log.experiences import ExperienceLog
 from artibot.store.fs import FileLock
 from artibot.store.home import Home
 from tests.factories import write_thresholds

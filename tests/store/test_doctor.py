@@ -13,7 +13,7 @@ import pytest
 from artibot.experience import validate
 from artibot.store import doctor, snapshots, state
 from artibot.store.documents import dump_document, write_document
-from artibot.store.experiences import MOVE_MARKER, ExperienceLog, encode, render
+from artibot.store.log.experiences import MOVE_MARKER, ExperienceLog, encode, render
 from artibot.store.home import Home
 from tests.factories import record, write_pattern_stats, write_pending, write_thresholds
 

@@ -44,7 +44,7 @@ class Spawn:
 
 
 def has_full_batch(home: "Home", settings: "Settings") -> bool:
-    from artibot.store.experiences import ExperienceLog
+    from artibot.store.log.experiences import ExperienceLog
 
     return ExperienceLog(home).count() >= settings.lifelong.batch_size
 

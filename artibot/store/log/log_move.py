@@ -12,8 +12,8 @@ from typing import Any, Callable, ContextManager, Mapping, Sequence
 
 import orjson
 
-from artibot.store.log_layout import EMPTY, FOOTER, HEADER, joined, render_lines
-from artibot.store.log_read import LogRead
+from artibot.store.log.log_layout import EMPTY, FOOTER, HEADER, joined, render_lines
+from artibot.store.log.log_read import LogRead
 
 Plan = tuple[Any, Callable[[bytes, bytes], ContextManager[Any]], bytes]
 """``(positions, archive(head, tail), new log)``: ``archive`` gives the archive document

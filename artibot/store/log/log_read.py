@@ -14,7 +14,7 @@ from typing import Any, Iterator, Sequence
 
 import orjson
 
-from artibot.store.log_layout import EMPTY, FOOTER, HEADER, is_intact, parse_records
+from artibot.store.log.log_layout import EMPTY, FOOTER, HEADER, is_intact, parse_records
 
 CHUNK_BYTES = 32 * 1024
 """Bytes of log parsed at a time by :meth:`LogRead.chunks`: the dicts of one run stay in the

@@ -35,9 +35,9 @@ import orjson
 
 from artibot.errors import CorruptFileError, StoreError
 from artibot.store.fs import atomic_write_bytes, check_regular, ensure_dir, open_fd
-from artibot.store import log_tail
+from artibot.store.log import log_tail
 from artibot.store.home import Home
-from artibot.store.log_layout import FOOTER, HEADER, TAIL, record_on
+from artibot.store.log.log_layout import FOOTER, HEADER, TAIL, record_on
 
 JOURNAL_SIZE = 64
 _BLANK = b" " * JOURNAL_SIZE
