@@ -124,10 +124,11 @@ def register(app: typer.Typer) -> None:
                                                                         "are moved aside, never deleted."),
                    as_json: bool = typer.Option(False, "--json")) -> None:
         """Verify every file in the data home."""
+        from artibot.rollback import recover_interrupted
         from artibot.store import doctor
 
         home = Home.of(None)
-        findings = doctor.repair(home) if repair else doctor.check(home)
+        findings = doctor.repair(home, finish_rollback=recover_interrupted) if repair else doctor.check(home)
         problems = [f for f in findings if f.severity != "ok"]
         if as_json:
             emit_json({"home": str(home.root), "findings": [

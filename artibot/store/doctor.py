@@ -68,9 +68,14 @@ def check(home: Home) -> list[Finding]:
     return [item.finding for item in _Examination(home).run()]
 
 
-def repair(home: Home) -> list[Finding]:
-    """Check, then apply every available fix; findings say what was repaired and moved where."""
-    items = _Examination(home).run()
+def repair(home: Home, *, finish_rollback: Callable[[Home], None] | None = None) -> list[Finding]:
+    """Check, then apply every available fix; findings say what was repaired and moved where.
+
+    ``finish_rollback``: how to finish a rollback found interrupted (the library's
+    ``artibot.rollback.recover_interrupted``, passed in: the store does not import the code
+    that orchestrates it). Without it such a rollback is reported, not finished.
+    """
+    items = _Examination(home, finish_rollback).run()
     results = [item.finding for item in items]
     for index in sorted(range(len(items)), key=lambda i: items[i].order):
         item = items[index]
@@ -102,8 +107,9 @@ _SNAPSHOT_KINDS = {"manifest.json": "snapshot", "thresholds.json": "thresholds",
 
 
 class _Examination(LogChecks):
-    def __init__(self, home: Home):
+    def __init__(self, home: Home, recover_rollback: Callable[[Home], None] | None = None):
         self.home = home
+        self.recover_rollback = recover_rollback
         self.root = home.root
         self.items: list[_Item] = []
         self.reported: set[Path] = set()
@@ -322,13 +328,12 @@ class _Examination(LogChecks):
         rounds = ", ".join(plan["rounds"]) if plan else "?"
         self.add(path, "warning", f"a rollback of round(s) {rounds} was interrupted",
                  "run `artibot learn` or `artibot rollback` (or this repair): it finishes the rollback",
-                 self.finish_rollback, _AFTER_LOG)
+                 self.finish_rollback if self.recover_rollback is not None else None, _AFTER_LOG)
 
     def finish_rollback(self) -> None:
-        from artibot.rollback import recover_interrupted  # the orchestration lives outside store/
-
+        assert self.recover_rollback is not None  # the action is offered only with it
         with FileLock(self.home.learner_lock, timeout=LOCK_WAIT_S, holder="another artibot learner"):
-            recover_interrupted(self.home)
+            self.recover_rollback(self.home)
 
     def finish_move(self) -> None:
         log = ExperienceLog(self.home, lock_timeout=LOCK_WAIT_S)
