@@ -3,7 +3,7 @@ policies that answer them (their words in English and Korean: :mod:`artibot.chec
 
 A :class:`Checkpoints` object is asked by the cycle at each checkpoint. Policies here
 answer without a terminal (pre-approved defaults, scripted answers, deferral for an
-unattended run); the terminal policy lives in ``artibot/cli/prompts.py``.
+unattended run); the terminal policy lives in ``artibot/cli/checkpoint_prompts.py``.
 """
 
 from __future__ import annotations

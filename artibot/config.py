@@ -20,8 +20,8 @@ from typing import Any, Mapping
 
 import orjson
 
-from artibot import config_checks as checks
-from artibot.config_checks import Checker
+from artibot import config_validators as checks
+from artibot.config_validators import Checker
 from artibot.errors import ConfigError, InvalidInput
 from artibot.names import CONFIG_NAME, home_path
 from artibot.settings import (  # noqa: F401  (re-exported: callers import them from here)
@@ -99,7 +99,7 @@ def claude_user_dir() -> Path:
 
 # ---------------------------------------------------------------------------
 # Validation: one table of (json key, dataclass attribute, checker) per section
-# (the checkers are in artibot.config_checks)
+# (the checkers are in artibot.config_validators)
 _SECTIONS: dict[str, tuple[type, list[tuple[str, str, Checker]]]] = {
     "cognitive.router": (RouterSettings, [
         ("threshold", "threshold", checks.number(0, 1)),

@@ -26,8 +26,9 @@ from artibot.errors import ReviewError
 from artibot.learning import PatternStats, RoundProposal, Thresholds, apply_decisions, frame_from_records
 from artibot.learning.frame import Frame, frame_from_chunks, set_aside_interrupted
 from artibot.learning.types import domain_label
-from artibot.store import patterns as pattern_store
-from artibot.store import cache, rounds, snapshots
+from artibot.store import pattern_stats as pattern_store
+from artibot.store import rounds, snapshots
+from artibot.store import system1_cache as cache
 from artibot.store.log.experiences import ExperienceLog, LogRead
 from artibot.store.fs import FileLock
 from artibot.store.home import Home, HomeArg
@@ -114,7 +115,7 @@ def propose_frame(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, P
         from artibot.learning.evidence import propose_round as propose_evidence
 
         return propose_evidence(frame, thresholds, patterns, settings, flush=flush, measured=measured)
-    from artibot.learning.seed import propose_round as propose_seed
+    from artibot.learning.seed_mode import propose_round as propose_seed
 
     return propose_seed(frame, thresholds, patterns, settings, flush=flush)
 

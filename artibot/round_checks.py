@@ -37,7 +37,7 @@ from artibot.learning.types import PatternStats, RoundProposal, TransferDecision
 from artibot.learning.validation import validate
 from artibot.router.policy import CACHE_CONFIDENCE
 from artibot.shapes import LogEntry
-from artibot.store import cache as cache_store
+from artibot.store import system1_cache as cache_store
 from artibot.store import rounds as round_store
 from artibot.store.archive_window import recent_archived
 from artibot.store.home import Home

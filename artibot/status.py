@@ -9,8 +9,9 @@ from artibot.costs import report_and_counts
 from artibot.store.home import Home, HomeArg
 from artibot.config import load_settings
 from artibot.settings import Settings
-from artibot.store import cache as cache_store
-from artibot.store import patterns, rounds
+from artibot.store import system1_cache as cache_store
+from artibot.store import rounds
+from artibot.store import pattern_stats as patterns
 from artibot.store.log.experiences import ExperienceLog
 from artibot.store.thresholds import load_thresholds
 from artibot.shapes import PriceInForce, RoundEntry, StatusReport

@@ -239,7 +239,7 @@ def test_collect_then_route_uses_learned_state(artibot_home: Path) -> None:
 def test_status_counts_patterns_not_the_evidence_learners_cells(artibot_home: Path) -> None:
     from artibot.learning import bandit
     from artibot.status import status
-    from artibot.store import patterns
+    from artibot.store import pattern_stats as patterns
 
     write_pattern_stats(Home(artibot_home), {"patterns": {
         "p:a": PatternStats("p:a").to_json(), f"{bandit.CELL_PREFIX}api#3": PatternStats("~cell:api#3").to_json()}})
@@ -249,7 +249,7 @@ def test_status_counts_patterns_not_the_evidence_learners_cells(artibot_home: Pa
 
 def test_evidence_cells_have_their_own_key_space_on_disk(artibot_home: Path) -> None:
     from artibot.learning import bandit
-    from artibot.store import patterns
+    from artibot.store import pattern_stats as patterns
 
     collect_many(mixed(200))
     home = Home(artibot_home)

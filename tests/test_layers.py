@@ -21,7 +21,7 @@ LAYERS = {
     "artibot.errors": 0, "artibot.frozen": 0, "artibot.shapes": 0, "artibot.names": 0,
     # 1: values and pure functions: no files, no clock, no environment
     "artibot.experience": 1, "artibot.privacy": 1, "artibot.router": 1, "artibot.learning": 1,
-    "artibot.settings": 1, "artibot.config_checks": 1, "artibot.checkpoint_texts": 1,
+    "artibot.settings": 1, "artibot.config_validators": 1, "artibot.checkpoint_texts": 1,
     "artibot.gateway.profiles": 1, "artibot.gateway.pricing": 1, "artibot.gateway.usage": 1,
     # 2: the files: configuration and the data home
     "artibot.config": 2, "artibot.store": 2,

@@ -13,7 +13,7 @@ from artibot.rollback import history, plan_rollback, rollback
 from artibot.router.thresholds import domain_label
 from artibot.status import status
 from artibot.cli.render import NBSP, Hanging, Listing, console, emit_json, fmt
-from artibot.cli.render_checks import validation_block
+from artibot.cli.render_round_checks import validation_block
 
 
 def register(app: typer.Typer) -> None:

@@ -1,7 +1,7 @@
 """One round of the evidence learner (``mode: "evidence"``, the default).
 
 Same inputs, outputs, checkpoints and files as the seed's rule
-(:func:`artibot.learning.seed.propose_round`); different statistics.
+(:func:`artibot.learning.seed_mode.propose_round`); different statistics.
 
 **What it optimizes.** Utility per request = ``P(success) - price * [System 2]``. The
 price is ``learning.lifelong.system2Cost``; with ``targetSystem2Share`` instead, the

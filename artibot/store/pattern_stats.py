@@ -5,7 +5,7 @@ The evidence learner keeps its per-bin state as :class:`PatternStats` under rese
 ``~cell:`` keys; on disk they have their own key space, ``"cells"``, beside
 ``"patterns"``, so that every entry under ``"patterns"`` is a pattern. (Files written
 before kept them under ``"patterns"``; they are read either way.) The System 1 cache
-those decisions change is :mod:`artibot.store.cache`.
+those decisions change is :mod:`artibot.store.system1_cache`.
 """
 
 from __future__ import annotations
