@@ -3,7 +3,7 @@ policies that answer them (their words in English and Korean: :mod:`artibot.chec
 
 A :class:`Checkpoints` object is asked by the cycle at each checkpoint. Policies here
 answer without a terminal (pre-approved defaults, scripted answers, deferral for an
-unattended run); the terminal policy lives in ``artibot/cli/prompts.py``.
+unattended run); the terminal policy lives in ``artibot/cli/checkpoint_prompts.py``.
 """
 
 from __future__ import annotations
@@ -310,7 +310,7 @@ def _group_rows(proposal: Any) -> tuple[tuple[Mapping[str, Any], ...], Mapping[s
     for i, g in enumerate(proposal.groups):
         row = {"batch": g.batch, "domain": g.domain,
                "complexity": [_r(g.complexity_min), _r(g.complexity_max)],
-               "s1": f"{g.k1}/{g.n1}", "s2": f"{g.k2}/{g.n2}",
+               "k1": g.k1, "n1": g.n1, "k2": g.k2, "n2": g.n2,
                "advantage": _r(g.advantage), "one_sided": g.one_sided}
         extra = intervals[i] if i < len(intervals) else None
         if extra is not None:
@@ -363,7 +363,7 @@ def _transfer_rows(proposal: Any) -> tuple[tuple[Mapping[str, Any], ...], Mappin
         s = d.stats
         row = {"key": d.key, "status": s.status, "automatic": d.action, "reason": d.reason,
                "promotion_streak": s.promotion_streak, "demotion_streak": s.demotion_streak,
-               "s1": f"{s.k1}/{s.n1}", "s2": f"{s.k2}/{s.n2}", "confidence": _r(s.confidence)}
+               "k1": s.k1, "n1": s.n1, "k2": s.k2, "n2": s.n2, "confidence": _r(s.confidence)}
         bounds = bounds_of.get(d.key)
         if bounds is not None:
             row["bounds"] = [_r(bounds[0]), _r(bounds[1])]

@@ -22,7 +22,7 @@ from typing import Any, Iterable, Mapping
 from artibot.errors import ValidationError
 from artibot.experience import FIELDS, MAX_INPUT_CHARS, now_iso, validate
 from artibot.privacy import anonymize, anonymize_many, anonymize_prefix
-from artibot.store.experiences import ExperienceLog
+from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home, HomeArg
 
 _CUT_MARK = " …[cut]"

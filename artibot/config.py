@@ -20,9 +20,10 @@ from typing import Any, Mapping
 
 import orjson
 
-from artibot import config_checks as checks
-from artibot.config_checks import Checker
+from artibot import config_validators as checks
+from artibot.config_validators import Checker
 from artibot.errors import ConfigError, InvalidInput
+from artibot.names import CONFIG_NAME, home_path
 from artibot.settings import (  # noqa: F401  (re-exported: callers import them from here)
     CheckpointSettings, FreshnessSettings, GatewayPricingSettings, GatewayProfileSettings, GatewayServerSettings,
     LifelongSettings, OffPolicySettings, RouterSettings, ScheduleSettings, Settings, System1Settings,
@@ -31,10 +32,8 @@ from artibot.settings import (  # noqa: F401  (re-exported: callers import them 
 
 log = logging.getLogger(__name__)
 
-CONFIG_NAME = "artibot.config.json"
 TOP_LEVEL = ("lang", "cognitive", "learning", "gateway")
 """The top-level keys artibot reads (a ``$``-prefixed key such as ``$schema`` is an editor's)."""
-DEFAULT_HOME = Path("~/.claude/artibot")
 
 
 def shipped_config_dir() -> Path:
@@ -60,8 +59,7 @@ def resolve_home(home: str | os.PathLike[str] | None = None) -> Path:
     could be used, but not written into the JSON artibot prints and stores.
     """
     env = os.environ.get("ARTIBOT_HOME")
-    path = Path(home).expanduser() if home is not None else Path(env).expanduser() if env \
-        else DEFAULT_HOME.expanduser()
+    path = Path(home_path(home))
     try:
         str(path).encode("utf-8")
     except UnicodeEncodeError:
@@ -101,7 +99,7 @@ def claude_user_dir() -> Path:
 
 # ---------------------------------------------------------------------------
 # Validation: one table of (json key, dataclass attribute, checker) per section
-# (the checkers are in artibot.config_checks)
+# (the checkers are in artibot.config_validators)
 _SECTIONS: dict[str, tuple[type, list[tuple[str, str, Checker]]]] = {
     "cognitive.router": (RouterSettings, [
         ("threshold", "threshold", checks.number(0, 1)),

@@ -12,7 +12,7 @@ from typing import Any, Iterator, Mapping
 
 from artibot.learning.costs import CostReport, summarize
 from artibot.store import archive
-from artibot.store.experiences import ExperienceLog
+from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home, HomeArg
 
 

@@ -9,24 +9,27 @@ served by :mod:`artibot.review`. A learner lock makes sure two cycles never run 
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import logging
 import os
 import time
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from enum import StrEnum
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from artibot import checkpoints as cp
 from artibot import round_checks
 from artibot.config import Settings, load_settings
 from artibot.errors import ReviewError
 from artibot.learning import PatternStats, RoundProposal, Thresholds, apply_decisions, frame_from_records
-from artibot.learning.frame import Frame, collector_paused, frame_from_chunks, set_aside_interrupted
+from artibot.learning.frame import Frame, frame_from_chunks, set_aside_interrupted
 from artibot.learning.types import domain_label
-from artibot.store import patterns as pattern_store
-from artibot.store import cache, rounds, snapshots
-from artibot.store.experiences import ExperienceLog, LogRead
+from artibot.store import pattern_stats as pattern_store
+from artibot.store import rounds, snapshots
+from artibot.store import system1_cache as cache
+from artibot.store.log.experiences import ExperienceLog, LogRead
 from artibot.store.fs import FileLock
 from artibot.store.home import Home, HomeArg
 from artibot.store.rounds import AnswerLog, RoundContext
@@ -35,6 +38,26 @@ from artibot.store.thresholds import load_thresholds, write_thresholds
 log = logging.getLogger(__name__)
 
 Progress = Callable[[str], None]
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector (if it runs) for the block.
+
+    Reading a million records makes a tuple per record and lists of a million items, a
+    round makes tables of a few hundred thousand rows: none of them in a reference cycle,
+    but each full collection walks them all again (a fifth of building a frame). Whatever
+    becomes garbage is still freed at once by reference counting. It lives here, at the
+    edge that runs a round, because the switch is the whole process's: the pure learning
+    code never touches it.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _now() -> str:
@@ -92,7 +115,7 @@ def propose_frame(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, P
         from artibot.learning.evidence import propose_round as propose_evidence
 
         return propose_evidence(frame, thresholds, patterns, settings, flush=flush, measured=measured)
-    from artibot.learning.seed import propose_round as propose_seed
+    from artibot.learning.seed_mode import propose_round as propose_seed
 
     return propose_seed(frame, thresholds, patterns, settings, flush=flush)
 

@@ -16,6 +16,7 @@ from datetime import datetime, timezone
 from typing import Any, Mapping
 
 from artibot.errors import ValidationError
+from artibot.names import MAX_ROUTED_CHARS
 
 SCHEMA_VERSION = 1
 
@@ -32,7 +33,7 @@ FIELDS = (
 )
 REQUIRED = ("input", "domain", "complexity", "routed_to", "outcome", "latency_ms", "confidence")
 
-MAX_INPUT_CHARS = 20_000
+MAX_INPUT_CHARS = MAX_ROUTED_CHARS
 """Longer request text is cut (with a marker) when it is stored, after it is anonymized
 (see ``collector``): the log is for learning, not archiving prompts."""
 

@@ -28,19 +28,46 @@ AttributeError: cannot assign to field 'x' of a frozen Point
 
 from __future__ import annotations
 
+TYPE_CHECKING = False  # not typing's own: the prompt hook imports this module (bench_hooks.py)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, TypeVar, dataclass_transform
+
+    _T = TypeVar("_T")
+else:
+    def dataclass_transform(**_kwargs):
+        return lambda fn: fn
+
 _MISSING = object()
 
 
-class factory:
+class _Factory:
     """A default made fresh for each instance: ``features: dict = factory(dict)``."""
 
     __slots__ = ("make",)
 
-    def __init__(self, make) -> None:
+    def __init__(self, make: Callable[[], object]) -> None:
         self.make = make
 
 
-def frozen(cls):
+if TYPE_CHECKING:
+    # To the type checker ``factory(dict)`` is the default itself (a ``dict``), which is
+    # what the field holds on every instance.
+    def factory(make: Callable[[], _T]) -> _T: ...
+else:
+    factory = _Factory
+
+
+def private(*, init: bool = False) -> Any:
+    """Declares a ``_x`` field that ``__post_init__`` sets: ``_index: Index = private(init=False)``.
+
+    The decorator leaves ``_x`` fields out of ``__init__`` by their name; the type checker
+    learns it from ``init=False``, spelled out at the call because it reads it there."""
+    return None
+
+
+@dataclass_transform(frozen_default=True, eq_default=True, field_specifiers=(private,))
+def frozen(cls: type[_T]) -> type[_T]:
     """Make ``cls`` an immutable record (see the module docstring)."""
     names = tuple(cls.__dict__.get("__annotations__", {}))
     public = tuple(n for n in names if not n.startswith("_"))
@@ -49,11 +76,12 @@ def frozen(cls):
         delattr(cls, n)  # instance values live in __dict__; the default is kept in the closure
     # Generated like dataclasses does, so that construction costs what a hand-written
     # __init__ would (the anonymizer makes a record per finding).
-    params, body = [], []
+    params: list[str] = []
+    body: list[str] = []
     for n in public:
         if n not in defaults:
             params.append(n)
-        elif isinstance(defaults[n], factory):
+        elif isinstance(defaults[n], _Factory):
             params.append(f"{n}=_MISSING")
             body.append(f" if {n} is _MISSING: {n} = _defaults[{n!r}].make()")
         else:
@@ -64,29 +92,29 @@ def frozen(cls):
     key = "(" + "".join(f"self.{n}, " for n in public) + ")"
     source = (f"def __init__(self, {', '.join(params)}):\n" + ("\n".join(body) or " pass") + "\n"
               f"def _key(self): return {key}\n")
-    scope = {"_MISSING": _MISSING, "_defaults": defaults, "_set": object.__setattr__}
+    scope: dict[str, Any] = {"_MISSING": _MISSING, "_defaults": defaults, "_set": object.__setattr__}
     exec(source, scope)  # noqa: S102 - generated from the class's own field names
     _key = scope["_key"]
 
-    def __eq__(self, other):
+    def __eq__(self: object, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return _key(self) == _key(other)
+        return bool(_key(self) == _key(other))
 
-    def __hash__(self):
+    def __hash__(self: object) -> int:
         return hash(_key(self))
 
-    def __repr__(self):
+    def __repr__(self: object) -> str:
         return f"{cls.__qualname__}({', '.join(f'{n}={getattr(self, n)!r}' for n in public)})"
 
-    def __setattr__(self, name, value):
+    def __setattr__(self: object, name: str, value: object) -> None:
         raise AttributeError(f"cannot assign to field {name!r} of a frozen {cls.__name__}")
 
-    def __delattr__(self, name):
+    def __delattr__(self: object, name: str) -> None:
         raise AttributeError(f"cannot delete field {name!r} of a frozen {cls.__name__}")
 
     for fn in (scope["__init__"], __eq__, __hash__, __repr__, __setattr__, __delattr__):
         fn.__qualname__ = f"{cls.__qualname__}.{fn.__name__}"
         setattr(cls, fn.__name__, fn)
-    cls.__match_args__ = public
+    setattr(cls, "__match_args__", public)  # noqa: B010 - the type checker reads the class as written
     return cls

@@ -3,6 +3,7 @@
 ``Router.load()`` reads ``thresholds.json`` and ``system1-patterns.json`` (the state the
 last applied round left) and the settings; ``route()`` anonymizes the text, then asks
 the pure :class:`~artibot.router.policy.RoutingPolicy`. On the hook path: no numpy.
+It lives beside ``router/``, not in it, because it reads the store and ``router/`` does no I/O.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from artibot.privacy import anonymize_prefix
 from artibot.router import Decision, DomainTable, RoutingPolicy
 from artibot.router.thresholds import Thresholds
 from artibot.store.home import Home
-from artibot.store.cache import load_cache
+from artibot.store.system1_cache import load_cache
 from artibot.store.thresholds import load_thresholds
 
 

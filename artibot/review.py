@@ -16,7 +16,7 @@ from artibot.config import Settings, load_settings
 from artibot.cycle import RoundReport, _now, decide_and_commit, learn
 from artibot.errors import LockTimeout, ReviewError
 from artibot.store import rounds
-from artibot.store.experiences import ExperienceLog
+from artibot.store.log.experiences import ExperienceLog
 from artibot.rollback import recover_interrupted
 from artibot.store.fs import FileLock
 from artibot.store.thresholds import load_thresholds

@@ -11,29 +11,32 @@ from __future__ import annotations
 
 import os
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, cast
 
 from artibot.errors import NotFoundError, ReviewError
 from artibot.router.thresholds import domain_label
 from artibot.store import archive, quarantine, rollback_journal, rounds, snapshots
-from artibot.store.experiences import ExperienceLog
+from artibot.store.log.experiences import ExperienceLog
 from artibot.store.fs import FileLock
 from artibot.store.home import Home, HomeArg
+from artibot.shapes import HistoryLine, RollbackEntry
 
 
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-def history(*, home: HomeArg = None) -> list[dict[str, Any]]:
+def history(*, home: HomeArg = None) -> list[HistoryLine]:
     """One summary line per learning-log entry, oldest first."""
     h = Home.of(home)
-    out = []
-    for entry in rounds.read_learning_log(h):
-        if entry.get("type") == "rollback":
-            out.append({"type": "rollback", "round_id": entry["round_id"], "at": entry.get("at"),
-                        "undone": entry.get("undone", []), "reason": entry.get("reason")})
+    out: list[HistoryLine] = []
+    for logged in rounds.read_learning_log(h):
+        if not rounds.is_round(logged):
+            undo = cast(RollbackEntry, logged)
+            out.append({"type": "rollback", "round_id": undo["round_id"], "at": undo.get("at"),
+                        "undone": undo.get("undone", []), "reason": undo.get("reason")})
             continue
+        entry = logged
         out.append({
             "type": "round", "round_id": entry["round_id"], "status": entry.get("status"),
             "mode": entry.get("mode"), "finished": entry.get("finished"),
@@ -77,7 +80,7 @@ def _run(h: Home, plan: dict[str, Any]) -> dict[str, Any]:
     entries = rounds.read_learning_log(h)
     if not any(entry.get("rollback_id") == plan["id"] for entry in entries):
         for entry in entries:
-            if entry.get("round_id") in round_ids and entry.get("type", "round") == "round":
+            if entry.get("round_id") in round_ids and rounds.is_round(entry):
                 entry["rolled_back"] = True
         entries.append({"type": "rollback", "round_id": first, "at": plan["at"], "undone": round_ids,
                        "reason": plan["reason"], "experiences_restored": plan["experiences"],
@@ -141,8 +144,8 @@ def _refuse_inexact(h: Home, undo: list[str]) -> None:
         raise ReviewError(f"the snapshot of round {undo[0]} lacks its copy of {missing[0]} (in "
                           f"{snapshots.snapshot_dir(h, undo[0])}), so the state before it cannot be restored "
                           "exactly; nothing was changed")
-    processed = {e.get("round_id"): (e.get("inputs") or {}).get("processed") for e in rounds.read_learning_log(h)
-                 if e.get("type", "round") == "round"}
+    processed = {e["round_id"]: e["inputs"]["processed"] if "inputs" in e else None
+                 for e in rounds.read_learning_log(h) if rounds.is_round(e)}
     for rid in undo:
         if processed.get(rid) and archive.read(h, rid) is None:
             raise ReviewError(f"round {rid} processed {processed[rid]} experience(s) but {archive.path_of(h, rid)} "

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from artibot.experience import learnable
 from artibot.config import Settings
@@ -36,7 +36,8 @@ from artibot.learning.offpolicy import evaluate
 from artibot.learning.types import PatternStats, RoundProposal, TransferDecision
 from artibot.learning.validation import validate
 from artibot.router.policy import CACHE_CONFIDENCE
-from artibot.store import cache as cache_store
+from artibot.shapes import LogEntry
+from artibot.store import system1_cache as cache_store
 from artibot.store import rounds as round_store
 from artibot.store.archive_window import recent_archived
 from artibot.store.home import Home
@@ -140,7 +141,7 @@ def freshness_updates(proposal: RoundProposal, final: Mapping[str, str]) -> dict
     return {k: v for k, v in states.items() if final.get(k) != "demote"}
 
 
-def validations(h: Home, settings: Settings, rounds: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+def validations(h: Home, settings: Settings, rounds: Sequence[LogEntry] | None = None) -> list[dict[str, Any]]:
     """Every applied round that changed something, measured on the experiences after it (oldest first);
     ``rounds``: the learning log when the caller has read it already."""
     v = settings.validation

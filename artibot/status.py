@@ -7,11 +7,14 @@ from typing import Any
 from artibot import round_checks
 from artibot.costs import report_and_counts
 from artibot.store.home import Home, HomeArg
-from artibot.config import Settings, load_settings
-from artibot.store import cache as cache_store
-from artibot.store import patterns, rounds, sessions
-from artibot.store.experiences import ExperienceLog
+from artibot.config import load_settings
+from artibot.settings import Settings
+from artibot.store import system1_cache as cache_store
+from artibot.store import rounds, sessions
+from artibot.store import pattern_stats as patterns
+from artibot.store.log.experiences import ExperienceLog
 from artibot.store.thresholds import load_thresholds
+from artibot.shapes import PriceInForce, RoundEntry, StatusReport
 
 
 PER_AGENT_REASON = (
@@ -22,7 +25,7 @@ PER_AGENT_REASON = (
     "outcomes differ")
 
 
-def status(*, home: HomeArg = None, settings: Settings | None = None) -> dict[str, Any]:
+def status(*, home: HomeArg = None, settings: Settings | None = None) -> StatusReport:
     """Sensible zeros before any learning; every damaged file raises (it is never shown as empty)."""
     h = Home.of(home)
     settings = settings or load_settings(h.root)
@@ -46,7 +49,7 @@ def status(*, home: HomeArg = None, settings: Settings | None = None) -> dict[st
         "batch_size": settings.lifelong.batch_size,
         "mode": settings.lifelong.mode,
         "patterns_tracked": tracked,
-        "rounds": sum(1 for r in log if r.get("type", "round") == "round"),
+        "rounds": sum(1 for r in log if rounds.is_round(r)),
         "home": str(h.root),
         "config": str(settings.source) if settings.source else None,
         # applied rounds measured on the experiences after them (never rolled back here)
@@ -57,14 +60,15 @@ def status(*, home: HomeArg = None, settings: Settings | None = None) -> dict[st
         "costs": costs.to_json(),
         # turns cut off by something other than the route (kept, left out of learning), and
         # the clients the turns came from, with why they share one set of thresholds
-        **counts,
+        "interrupted": counts["interrupted"],
+        "agents": counts["agents"],
         "thresholds_per_agent": {"kept": False, "reason": PER_AGENT_REASON},
         # each ended session's last turn, waiting for a correction from the resumed session
         "held_for_resume": sessions.held_turns(h),
     }
 
 
-def price_in_force(settings: Settings, last: dict[str, Any] | None) -> dict[str, Any] | None:
+def price_in_force(settings: Settings, last: RoundEntry | None) -> PriceInForce | None:
     """The price of a System 2 call the learner uses, and where it comes from (None in seed mode).
 
     The configured ``system2Cost``; else what the last round used (``estimated`` from the
@@ -76,7 +80,7 @@ def price_in_force(settings: Settings, last: dict[str, Any] | None) -> dict[str,
         return None
     if lifelong.system2_cost is not None:
         return {"value": float(lifelong.system2_cost), "source": "system2Cost"}
-    params = (last or {}).get("params") or {}
+    params = (last.get("params") if last else None) or {}
     if last and last.get("mode") == lifelong.mode and "price" in params:
         return {"value": float(params["price"]), "source": str(params.get("price_source")),
                 "round": last.get("round_id")}

@@ -39,7 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from artibot.store import id_index  # noqa: E402
+from artibot.store.log import id_index  # noqa: E402
 from tests.store import hook_power_cuts as hpc  # noqa: E402
 from tests.store import powercut  # noqa: E402
 

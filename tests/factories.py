@@ -1,7 +1,8 @@
 """Experience records and settings for tests: deterministic, valid, with controllable outcomes.
 
 One factory, :func:`record`, builds every record the tests use; the others are its
-presets (any field can be overridden by keyword, e.g. ``id=``, ``timestamp=``).
+presets (any field can be overridden by keyword, e.g. ``id=``, ``timestamp=``). At the
+end, writers of whole state files as given, for homes built by hand.
 """
 
 from __future__ import annotations
@@ -9,9 +10,12 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
-from typing import Any
+from typing import Any, Mapping
 
 from artibot.config import LifelongSettings, RouterSettings, Settings, System1Settings, TransferSettings
+from artibot.store.documents import write_document
+from artibot.store.fs import ensure_dir
+from artibot.store.home import Home
 
 BASE = datetime(2026, 1, 1, tzinfo=timezone.utc)
 
@@ -42,6 +46,20 @@ def mixed(n: int, seed: int = 0, *, start: int = 0, domains: tuple[str, ...] = (
 
 
 # --------------------------------------------------------------------- for the learning math
+def cycling(n: int, start: int = 0) -> list[dict[str, Any]]:
+    """``n`` terse :func:`rec` records that cycle by index through systems, outcomes, the
+    domains ``api``/``web`` and the patterns ``None``/``p1``/``p2``: every batch of the
+    specification's algorithm sees both systems in both domains, with no randomness
+    (:func:`mixed` is the random sample with a real System 2 advantage)."""
+    out = []
+    for i in range(start, start + n):
+        system = "system2" if i % 3 else "system1"
+        outcome = ("success", "failed", "escalated")[(i * 7) % 3 if system == "system1" else (i % 5 == 0)]
+        out.append(rec(i, system, outcome, domain=("api", "web")[i % 2], complexity=(i * 37 % 100) / 100,
+                       confidence=0.5 + (i % 5) / 10, pattern=(None, "p1", "p2")[i % 3]))
+    return out
+
+
 def rec(i: int, system: str = "system1", outcome: str = "success", *, domain: str = "backend",
         complexity: float = 0.5, confidence: float = 0.9, pattern: str | None = None,
         seconds: float | None = None, **extra: Any) -> dict[str, Any]:
@@ -75,3 +93,21 @@ def group_of(systems_outcomes: list[tuple[str, str]], *, start: int = 0, domain:
     """Records with increasing complexity (so a batch sorts them in this order)."""
     return [rec(start + j, s, o, domain=domain, complexity=round(c0 + 0.01 * j, 4), **kw)
             for j, (s, o) in enumerate(systems_outcomes)]
+
+
+# --------------------------------------------------------------------- whole state files as given
+# For tests that build a home with a damaged or hand-made file: the learner writes through
+# the typed functions of each store module, never these.
+def write_thresholds(home: Home, doc: Mapping[str, Any]) -> None:
+    home.ensure()
+    write_document(home.thresholds, doc, "thresholds")
+
+
+def write_pattern_stats(home: Home, doc: Mapping[str, Any]) -> None:
+    ensure_dir(home.patterns_dir)
+    write_document(home.pattern_stats, doc, "pattern-stats")
+
+
+def write_pending(home: Home, doc: Mapping[str, Any]) -> None:
+    home.ensure()
+    write_document(home.pending_review, doc, "pending-review")

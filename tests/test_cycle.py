@@ -18,7 +18,7 @@ from artibot.rollback import history, rollback
 from artibot.store import state
 from artibot.store.fs import FileLock
 from artibot.store.home import Home
-from tests.factories import mixed, record
+from tests.factories import mixed, record, write_pattern_stats, write_thresholds
 
 
 def tree(root: Path) -> dict[str, str]:
@@ -226,7 +226,7 @@ def test_crash_mid_commit_is_rolled_back_by_the_next_cycle(artibot_home: Path,
 def test_collect_then_route_uses_learned_state(artibot_home: Path) -> None:
     from artibot import Router
 
-    state.write_thresholds(Home(artibot_home), {"default": 0.4, "domains": {"frontend": 0.85}})
+    write_thresholds(Home(artibot_home), {"default": 0.4, "domains": {"frontend": 0.85}})
     state.write_system1_patterns(Home(artibot_home), {"patterns": []})
     router = Router.load()
     assert router.policy.threshold_for("frontend") == 0.85
@@ -239,10 +239,9 @@ def test_collect_then_route_uses_learned_state(artibot_home: Path) -> None:
 def test_status_counts_patterns_not_the_evidence_learners_cells(artibot_home: Path) -> None:
     from artibot.learning import bandit
     from artibot.status import status
-    from artibot.store import patterns
+    from artibot.store import pattern_stats as patterns
 
-    assert patterns.CELL_PREFIX == bandit.CELL_PREFIX
-    state.write_pattern_stats(Home(artibot_home), {"patterns": {
+    write_pattern_stats(Home(artibot_home), {"patterns": {
         "p:a": PatternStats("p:a").to_json(), f"{bandit.CELL_PREFIX}api#3": PatternStats("~cell:api#3").to_json()}})
     assert status()["patterns_tracked"] == 1
     assert set(patterns.load_pattern_stats(Home(artibot_home))) == {"p:a", f"{bandit.CELL_PREFIX}api#3"}
@@ -250,7 +249,7 @@ def test_status_counts_patterns_not_the_evidence_learners_cells(artibot_home: Pa
 
 def test_evidence_cells_have_their_own_key_space_on_disk(artibot_home: Path) -> None:
     from artibot.learning import bandit
-    from artibot.store import patterns
+    from artibot.store import pattern_stats as patterns
 
     collect_many(mixed(200))
     home = Home(artibot_home)

@@ -1,5 +1,7 @@
 """Files are touched in one place: no module outside ``artibot/store/`` opens, renames,
-deletes or globs a file, or reaches for the store's low-level file primitives.
+deletes, globs or looks at a file (exists, is it a file, its size or times), or reaches
+for the store's low-level file primitives. Looking counts: a check made beside the
+store's back can race the store's own locks and atomic renames.
 
 Checked on the source (like tests/router/test_purity.py): every call and import of every
 module under ``artibot/`` except ``artibot/store/``.
@@ -17,7 +19,9 @@ PACKAGE = Path(artibot.__file__).parent
 # module.function calls that touch the file system
 MODULE_CALLS = {
     "os": {"open", "replace", "rename", "renames", "unlink", "remove", "removedirs", "rmdir", "mkdir", "makedirs",
-           "listdir", "scandir", "walk", "link", "symlink", "truncate", "chmod"},
+           "listdir", "scandir", "walk", "link", "symlink", "truncate", "chmod", "stat", "lstat", "access"},
+    "os.path": {"exists", "lexists", "isfile", "isdir", "islink", "getsize", "getmtime", "getatime", "getctime",
+                "samefile"},
     "shutil": {"move", "copy", "copy2", "copyfile", "copytree", "rmtree"},
     "glob": {"glob", "iglob"},
     "tempfile": {"mkdtemp", "mkstemp", "NamedTemporaryFile", "TemporaryDirectory"},
@@ -25,7 +29,8 @@ MODULE_CALLS = {
 # pathlib.Path methods that touch the file system (``replace`` only with one argument:
 # ``str.replace`` takes two)
 PATH_METHODS = {"open", "read_text", "write_text", "read_bytes", "write_bytes", "unlink", "rename", "glob",
-                "rglob", "iterdir", "mkdir", "rmdir", "touch", "symlink_to", "hardlink_to", "chmod"}
+                "rglob", "iterdir", "mkdir", "rmdir", "touch", "symlink_to", "hardlink_to", "chmod", "exists",
+                "is_file", "is_dir", "is_symlink", "is_fifo", "is_socket", "stat", "lstat", "samefile"}
 # the store's primitives: whoever imports them is writing files by hand
 STORE_PRIMITIVES = {"artibot.store.fs": {"atomic_write_bytes", "read_bytes", "ensure_dir", "check_regular",
                                          "append_bytes"},
@@ -43,6 +48,9 @@ ALLOWED = {
     "integrations/claude_code/learner.py": "checks for a pending review",
     # the shipped /learn command template, not data
     "integrations/claude_code/templates.py": "reads the shipped template",
+    # whether the project folder a project-scope install edits exists: the user's project,
+    # not artibot's data (the client's own files are written through artibot.store.fs)
+    "integrations/hook_files.py": "checks that the project directory exists",
     # the demo makes a temporary home, writes its config there, and removes it at the end
     "demo.py": "creates and removes the demo's temporary home",
     # points stdout at /dev/null when the reader of a pipe goes away (`artibot demo | head`)
@@ -63,7 +71,7 @@ def touches(path: Path) -> list[str]:
             if isinstance(f, ast.Name) and f.id == "open":
                 what = "open()"
             elif isinstance(f, ast.Attribute):
-                owner = f.value.id if isinstance(f.value, ast.Name) else None
+                owner = ast.unparse(f.value) if isinstance(f.value, (ast.Name, ast.Attribute)) else None
                 if owner in MODULE_CALLS:
                     what = f"{owner}.{f.attr}()" if f.attr in MODULE_CALLS[owner] else None
                 elif f.attr in PATH_METHODS or (f.attr == "replace" and len(node.args) == 1):
@@ -89,9 +97,11 @@ def test_the_check_sees_file_access(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text("import os\nfrom artibot.store.fs import atomic_write_bytes, FileLock\n"
                       "def f(p, q):\n    os.replace(p, q)\n    p.read_text()\n    q.replace('a', 'b')\n"
-                      "    p.replace(q)\n    open(p)\n    list(p.glob('*.json'))\n")
-    assert touches(sample) == ["2: imports atomic_write_bytes from artibot.store.fs", "4: os.replace()",
-                               "5: .read_text()", "7: .replace()", "8: open()", "9: .glob()"]
+                      "    p.replace(q)\n    open(p)\n    list(p.glob('*.json'))\n    os.path.isfile(p)\n"
+                      "    os.stat(p)\n    p.exists()\n    p.is_dir()\n    os.path.join(p, q)\n")
+    assert sorted(touches(sample), key=lambda found: int(found.split(":")[0])) == ["2: imports atomic_write_bytes from artibot.store.fs", "4: os.replace()",
+                               "5: .read_text()", "7: .replace()", "8: open()", "9: .glob()", "10: os.path.isfile()",
+                               "11: os.stat()", "12: .exists()", "13: .is_dir()"]
 
 
 def test_the_allowlist_names_real_modules() -> None:

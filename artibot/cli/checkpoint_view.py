@@ -45,7 +45,7 @@ def group_view(ev: Evidence) -> RenderableType:
     with_interval = any("interval" in r for r in compared)
     columns = ["batch", "domain", "complexity", "S1 ok/n", "S2 ok/n", "S2−S1"] + (["90% interval"] * with_interval)
     rows = [[r["batch"], r["domain"], f"{fmt(r['complexity'][0], 2)}–{fmt(r['complexity'][1], 2)}",
-             r["s1"], r["s2"], _signed(r["advantage"])] + ([_interval(r.get("interval"))] * with_interval)
+             _ok(r, 1), _ok(r, 2), _signed(r["advantage"])] + ([_interval(r.get("interval"))] * with_interval)
             for r in compared[:MAX_GROUP_ROWS]]
     caption = (f"{s['groups']} groups in {s['batches']} batch(es): {s['two_sided']} with both systems, "
                f"{s['one_sided']} one-sided (not used)")
@@ -57,12 +57,16 @@ def group_view(ev: Evidence) -> RenderableType:
     return Group(Listing(texts(ev.lang)["title"][1], columns, rows, caption=caption), Text(""), by_domain)
 
 
+def _ok(row: Mapping[str, Any], system: int) -> str:
+    """``successes/records`` of System ``system`` in an evidence row."""
+    return f"{row[f'k{system}']}/{row[f'n{system}']}"
+
+
 def _domain_rows(groups: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
     """Each domain's compared groups summed: the overall picture behind the group rows."""
     totals: dict[str, list[float]] = {}
     for r in groups:
-        k1, n1 = map(int, r["s1"].split("/"))
-        k2, n2 = map(int, r["s2"].split("/"))
+        k1, n1, k2, n2 = r["k1"], r["n1"], r["k2"], r["n2"]
         t = totals.setdefault(r["domain"], [0, 0, 0, 0, 0, 0.0])
         for i, v in enumerate((1, k1, n1, k2, n2, r["advantage"] or 0.0)):
             t[i] += v
@@ -89,7 +93,7 @@ def transfer_view(ev: Evidence) -> RenderableType:
     ordered = transfer_order(ev.rows, moves_last=True)
     for r in ordered:
         rows.append([r["automatic"], r["key"]])
-        numbers = (f"now {r['status']}; S1 ok {r['s1']}, S2 ok {r['s2']}; confidence {fmt(r['confidence'], 2)}; "
+        numbers = (f"now {r['status']}; S1 ok {_ok(r, 1)}, S2 ok {_ok(r, 2)}; confidence {fmt(r['confidence'], 2)}; "
                    f"streaks: S2 success {r['promotion_streak']}, S1 failure {r['demotion_streak']}")
         if "bounds" in r and "success" not in r["reason"]:
             numbers += f"; S1 success {_interval(r['bounds'])}"

@@ -77,7 +77,7 @@ def register(app: typer.Typer) -> None:
                 raise ValidationError([f"--{next(iter(given)).replace('_', '-')} cannot be combined with --stdin"])
             # a bulk import makes a few dicts per record, none in a cycle: the cyclic collector
             # would only walk them again and again (the CLI has loaded the learner already)
-            from artibot.learning.frame import collector_paused
+            from artibot.cycle import collector_paused
 
             with collector_paused():
                 records, label = parse_stdin(sys.stdin.buffer.read())

@@ -15,10 +15,10 @@ from artibot.config import load_settings
 from artibot.cycle import RoundReport, RoundStatus, learn
 from artibot.review import answer_pending, discard_pending, pending_questions, prepare_for_review
 from artibot.errors import ArtibotError, InvalidInput
-from artibot.cli.prompts import TerminalCheckpoints
+from artibot.cli.checkpoint_prompts import TerminalCheckpoints
 from artibot.cli.checkpoint_view import evidence_table, threshold_result, transfer_result
 from artibot.cli.render import Hanging, console, emit_json, err_console
-from artibot.cli.render_checks import offpolicy_block
+from artibot.cli.render_round_checks import offpolicy_block
 
 
 # what --quiet keeps quiet about: the outcomes a cron job expects

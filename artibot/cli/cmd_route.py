@@ -13,7 +13,7 @@ from artibot.errors import ValidationError
 from artibot.experience import OUTCOMES, new_id, now_iso
 from artibot.privacy import anonymize
 from artibot.learned_router import Router
-from artibot.store import pending
+from artibot.store import pending_decisions as pending
 from artibot.cli.render import console, emit_json, fmt
 
 

@@ -13,7 +13,7 @@ from artibot.rollback import history, plan_rollback, rollback
 from artibot.router.thresholds import domain_label
 from artibot.status import status
 from artibot.cli.render import NBSP, Hanging, Listing, console, emit_json, fmt
-from artibot.cli.render_checks import validation_block
+from artibot.cli.render_round_checks import validation_block
 
 
 def register(app: typer.Typer) -> None:
@@ -127,10 +127,11 @@ def register(app: typer.Typer) -> None:
                                                                         "are moved aside, never deleted."),
                    as_json: bool = typer.Option(False, "--json")) -> None:
         """Verify every file in the data home."""
+        from artibot.rollback import recover_interrupted
         from artibot.store import doctor
 
         home = Home.of(None)
-        findings = doctor.repair(home) if repair else doctor.check(home)
+        findings = doctor.repair(home, finish_rollback=recover_interrupted) if repair else doctor.check(home)
         problems = [f for f in findings if f.severity != "ok"]
         if as_json:
             emit_json({"home": str(home.root), "findings": [

@@ -16,7 +16,7 @@ import signal
 import sys
 
 from artibot.config import gateway_upstream_env, load_settings, resolve_home
-from artibot.config_checks import upstream_url
+from artibot.config_validators import upstream_url
 from artibot.errors import ArtibotError, ExitCode, GatewayError, InvalidInput
 from artibot.gateway.profiles import Profile
 from artibot.gateway.server import Counters, GatewayConfig, serve

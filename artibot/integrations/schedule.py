@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Protocol
 
 from artibot.config import ScheduleSettings
-from artibot.config_checks import cron_problem
+from artibot.config_validators import cron_problem
 from artibot.errors import IntegrationError, InvalidInput
 
 TAG = "# artibot:"

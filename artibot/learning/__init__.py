@@ -9,7 +9,7 @@ actions to the pattern stats.
 
 from artibot.learning.columns import Batches, Table
 from artibot.learning.frame import Frame, frame_from_records
-from artibot.learning.seed import apply_decisions, propose_round
+from artibot.learning.seed_mode import apply_decisions, propose_round
 from artibot.learning.types import (
     DEFAULT_KEY,
     DomainStep,

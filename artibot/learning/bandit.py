@@ -47,13 +47,13 @@ from typing import Mapping
 import numpy as np
 from scipy import stats as sstats
 
+from artibot.names import CELL_PREFIX
 from artibot.learning.posterior import Pair, Prior, fit_pair, normal_cdf
 from artibot.learning.types import PatternStats
 
 BINS = 20
 WIDTH = 1.0 / BINS
 CENTERS = (np.arange(BINS) + 0.5) * WIDTH
-CELL_PREFIX = "~cell:"
 HALF_LIFE = 1000.0
 """A domain's evidence loses half its weight over this many of its new records."""
 SCALE = 16
@@ -164,7 +164,8 @@ def merge(history: np.ndarray, fresh: np.ndarray, reset: set[int]) -> np.ndarray
     for system, cols in ((1, [N1, K1]), (2, [N2, K2])):
         if system in reset:
             out[:, cols] = 0.0
-    return out + fresh
+    decayed: np.ndarray = out + fresh
+    return decayed
 
 
 def z_critical(alpha: float, tests: int) -> float:
@@ -205,7 +206,8 @@ class Fit:
 
     def gain(self) -> np.ndarray:
         """Posterior mean of ``p2 - p1`` at :data:`POINTS`."""
-        return self.pair.gain[POINT_BIN]
+        gain: np.ndarray = self.pair.gain[POINT_BIN]
+        return gain
 
 
 POINT_BIN = bin_of(POINTS)
@@ -230,7 +232,8 @@ def _between(t: float, candidates: np.ndarray) -> np.ndarray:
     lo = np.minimum(t, candidates)[:, None]
     hi = np.maximum(t, candidates)[:, None]
     switch = ((POINTS[None, :] >= lo) & (POINTS[None, :] < hi)).astype(float)
-    return switch * np.where(candidates < t, 1.0, -1.0)[:, None]
+    signed: np.ndarray = switch * np.where(candidates < t, 1.0, -1.0)[:, None]
+    return signed
 
 
 def improvement(f: Fit, t_new: float, price: float) -> float:

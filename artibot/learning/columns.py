@@ -15,15 +15,15 @@ from __future__ import annotations
 
 import math
 from operator import itemgetter
-from typing import Any, Generic, Iterable, Iterator, Mapping, Sequence, TypeVar
+from typing import Any, ClassVar, Generic, Iterable, Iterator, Mapping, Protocol, Sequence, TypeVar
 
-_TYPES = {"int": {int}, "float": {float, int}, "float?": {float, int, type(None)},
+_TYPES: dict[str, set[type]] = {"int": {int}, "float": {float, int}, "float?": {float, int, type(None)},
           "str": {str}, "str?": {str, type(None)}, "bool": {bool}}
 _WORDS = {"int": "a whole number", "float": "a finite number", "float?": "a finite number or null",
           "str": "a string", "str?": "a string or null", "bool": "true or false"}
 
 
-def check_column(kind: str, values: list, what: str) -> list:
+def check_column(kind: str, values: list[Any], what: str) -> list[Any]:
     """``values`` checked against ``kind`` (numbers as float where the kind is a float)."""
     allowed = _TYPES[kind]
     found = set(map(type, values))
@@ -55,14 +55,22 @@ def get_object(d: Mapping[str, Any], name: str, what: str) -> Any:
     return value
 
 
-def get_list(d: Mapping[str, Any], name: str, what: str) -> list:
+def get_list(d: Mapping[str, Any], name: str, what: str) -> list[Any]:
     value = d.get(name) if isinstance(d, Mapping) else None
     if not isinstance(value, list):
         raise ValueError(f"{what}.{name} must be a list")
     return value
 
 
-R = TypeVar("R")
+class Row(Protocol):
+    """A row kind: a frozen dataclass whose ``JSON`` maps each field to its JSON kind."""
+
+    JSON: ClassVar[dict[str, str]]
+
+    def __init__(self, *fields: Any) -> None: ...
+
+
+R = TypeVar("R", bound=Row)
 
 
 class Table(Sequence[R], Generic[R]):
@@ -113,10 +121,10 @@ class Table(Sequence[R], Generic[R]):
         return [dict(zip(names, row)) for row in zip(*self.columns.values())]
 
     @classmethod
-    def from_json(cls, kind: type[R], items: list, what: str) -> Table[R]:
+    def from_json(cls, kind: type[R], items: list[Any], what: str) -> Table[R]:
         if not all(isinstance(item, Mapping) for item in items):
             raise ValueError(f"{what}: every item must be a JSON object")
-        columns = {}
+        columns: dict[str, list[Any]] = {}
         for name, spec in kind.JSON.items():
             try:
                 values = list(map(itemgetter(name), items))
@@ -142,7 +150,7 @@ class Batches(Sequence[tuple[Any, ...]]):
         self.bounds = tuple(bounds)
 
     @classmethod
-    def of(cls, kind: type, batches: Iterable[Iterable[Any]]) -> Batches:
+    def of(cls, kind: type[Row], batches: Iterable[Iterable[Any]]) -> Batches:
         nested = [tuple(b) for b in batches]
         return cls(Table.of(kind, (g for b in nested for g in b)), [len(b) for b in nested])
 
@@ -176,7 +184,7 @@ class Batches(Sequence[tuple[Any, ...]]):
         return [flat[self.bounds[i]:self.bounds[i + 1]] for i in range(len(self))]
 
     @classmethod
-    def from_json(cls, kind: type, items: list, what: str) -> Batches:
+    def from_json(cls, kind: type[Row], items: list[Any], what: str) -> Batches:
         if not all(isinstance(b, list) for b in items):
             raise ValueError(f"{what}: every batch must be a list of groups")
         return cls(Table.from_json(kind, [g for b in items for g in b], what), [len(b) for b in items])

@@ -1,7 +1,7 @@
 """One round of the evidence learner (``mode: "evidence"``, the default).
 
 Same inputs, outputs, checkpoints and files as the seed's rule
-(:func:`artibot.learning.seed.propose_round`); different statistics.
+(:func:`artibot.learning.seed_mode.propose_round`); different statistics.
 
 **What it optimizes.** Utility per request = ``P(success) - price * [System 2]``. The
 price is ``learning.lifelong.system2Cost``; with ``targetSystem2Share`` instead, the
@@ -83,11 +83,11 @@ with this round's counts.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 
 import numpy as np
 
-from artibot.config import Settings
+from artibot.settings import Settings
 from artibot.learning import bandit, exploration, pooling
 from artibot.learning.bandit import K1, K2, N1, N2
 from artibot.learning.costs import MeasuredPrice
@@ -97,6 +97,7 @@ from artibot.learning.posterior import Prior, beta_bounds, beta_mean_var
 from artibot.learning.thresholds import MAX_STEP
 from artibot.learning.transfer import apply_decisions, update_patterns
 from artibot.router.policy import EXPLORATION_BAND
+from artibot.learning.columns import Batches, Table
 from artibot.learning.types import DEFAULT_KEY, DomainStep, GroupResult, PatternStats, RoundProposal, Thresholds, \
     TransferDecision
 
@@ -171,7 +172,7 @@ def propose_round(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, P
     new_default = thresholds.default
     new_domains = dict(thresholds.domains)
     if seen_domains:
-        pooled = sum(after_cells.values())
+        pooled = cast(np.ndarray, sum(after_cells.values()))  # seen_domains: at least one array
         default_fit = bandit.fit(pooled, _clip(thresholds.default, lo, hi), PRIOR)
         step, evidence[DEFAULT_KEY] = _step(DEFAULT_KEY, thresholds.default, default_fit, price, source, lo, hi,
                                             reach)
@@ -212,7 +213,8 @@ def propose_round(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, P
                       "patterns": {d.key: list(beta_bounds(d.stats.k1, d.stats.n1, CREDIBLE)) for d in decisions}},
     }
     return RoundProposal(
-        mode=MODE, batches=(tuple(groups),) if processed else (), steps=tuple(steps), old=thresholds,
+        mode=MODE, batches=Batches.of(GroupResult, (tuple(groups),) if processed else ()),
+        steps=Table.of(DomainStep, steps), old=thresholds,
         new=Thresholds(new_default, new_domains, rates), processed_ids=frame.ids[:processed],
         remainder=len(frame) - processed, patterns_before=patterns, patterns_after=patterns_after,
         decisions=decisions, params=params,
@@ -305,7 +307,8 @@ def _groups(frame: Frame, processed: int, use: np.ndarray, fresh: np.ndarray, ce
     c = frame.complexity[:processed][use]
     d = frame.domain[:processed][use]
     b = bandit.bin_of(c)
-    groups, intervals = [], []
+    groups: list[GroupResult] = []
+    intervals: list[list[float] | None] = []
     for i in seen_domains:
         name = frame.domains[i]
         for cell in np.flatnonzero(fresh[i, :, N1] + fresh[i, :, N2]).tolist():
@@ -315,7 +318,7 @@ def _groups(frame: Frame, processed: int, use: np.ndarray, fresh: np.ndarray, ce
             s2 = k2 / n2 if n2 else None
             groups.append(GroupResult(batch=0, domain=name, size=n1 + n2, complexity_min=float(members.min()),
                                       complexity_max=float(members.max()), n1=n1, k1=k1, n2=n2, k2=k2, s1=s1,
-                                      s2=s2, advantage=(s2 - s1) if n1 and n2 else None))
+                                      s2=s2, advantage=s2 - s1 if s1 is not None and s2 is not None else None))
             acc = cells[name][cell]
             if acc[N1] >= 1 and acc[N2] >= 1:
                 (m1, m2), (v1, v2) = beta_mean_var(acc[[K1, K2]], acc[[N1, N2]])

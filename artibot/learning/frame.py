@@ -11,13 +11,11 @@ frame row came from. Timestamps are parsed by :mod:`artibot.learning.timestamps`
 
 from __future__ import annotations
 
-import contextlib
-import gc
 from collections import defaultdict
 from dataclasses import dataclass, fields
 from itertools import count
 from operator import itemgetter
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -58,7 +56,7 @@ class Frame:
     def __post_init__(self) -> None:
         n = len(self.ids)
         for name, dtype in _ARRAYS.items():
-            arr = np.asarray(getattr(self, name), dtype=dtype)
+            arr: np.ndarray = np.asarray(getattr(self, name), dtype=dtype)
             if arr.shape != (n,):
                 raise ValueError(f"frame column {name} has shape {arr.shape}, expected ({n},)")
             view = arr.view()
@@ -134,13 +132,10 @@ def frame_from_chunks(chunks: Iterable[Sequence[Mapping[str, Any]]]) -> tuple[Fr
     canonical shape (every field present, numbers as numbers, names as strings); anything
     else raises :class:`UnusualRecords`. Each chunk's fields are read while its records
     are fresh in the CPU cache (a few hundred at a time): reading a million parsed records
-    field by field afterwards costs more than parsing them.
+    field by field afterwards costs more than parsing them. The caller decides about the
+    garbage collector (:func:`artibot.cycle.collector_paused`): a pure function does not
+    switch off process-wide machinery.
     """
-    with collector_paused():
-        return _frame_from_chunks(chunks)
-
-
-def _frame_from_chunks(chunks: Iterable[Sequence[Mapping[str, Any]]]) -> tuple[Frame, np.ndarray | None]:
     get = itemgetter(*_FIELDS)
     ids: list[Any] = []
     stamps: list[Any] = []
@@ -199,25 +194,7 @@ def set_aside_interrupted(frame: Frame) -> tuple[Frame, np.ndarray, np.ndarray]:
     return out, kept, aside
 
 
-@contextlib.contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector (if it runs) for the block.
-
-    Reading a million records makes a tuple per record and lists of a million items, a
-    round makes tables of a few hundred thousand rows: none of them in a reference cycle,
-    but each full collection walks them all again (a fifth of building a frame). Whatever
-    becomes garbage is still freed at once by reference counting.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
-def _assemble(*, ids: list, stamps: list, domains: _Coder, patterns: _Coder, complexity: np.ndarray,
+def _assemble(*, ids: list[str], stamps: list[str], domains: _Coder, patterns: _Coder, complexity: np.ndarray,
               confidence: np.ndarray, system2: np.ndarray, outcome: np.ndarray, propensity: np.ndarray
               ) -> tuple[Frame, np.ndarray | None]:
     """Codes, timestamps and the stable sort by time shared by both builders."""
@@ -227,20 +204,19 @@ def _assemble(*, ids: list, stamps: list, domains: _Coder, patterns: _Coder, com
     ts = parse_timestamps(stamps)
 
     order = np.argsort(ts, kind="stable")
-    if n and np.any(order != np.arange(n)):
+    moved = bool(n) and bool(np.any(order != np.arange(n)))
+    if moved:
         pick = order.tolist()
         ids = [ids[i] for i in pick]
         stamps = [stamps[i] for i in pick]
         ts, domain, complexity, system2, outcome, confidence, pattern, propensity = (
             a[order] for a in (ts, domain, complexity, system2, outcome, confidence, pattern, propensity))
-    else:
-        order = None
     frame = Frame(
         ids=tuple(ids), ts=ts, timestamps=tuple(stamps), domain=domain, domains=domain_names,
         complexity=complexity, system2=system2, success=outcome == SUCCESS, outcome=outcome,
         confidence=confidence, pattern=pattern, patterns=pattern_names, propensity=propensity,
     )
-    return frame, order
+    return frame, order if moved else None
 
 
 _OPTIONAL = ("pattern", "propensity")
@@ -257,7 +233,7 @@ def _table(records: Sequence[Mapping[str, Any]]) -> np.ndarray:
     A million records are visited once, not once per field: reaching the records is
     most of the cost of building a frame.
     """
-    names = _TABLE.names
+    names = _TABLE.names or ()
     try:
         return _fill(map(itemgetter(*names), records), len(records))
     except KeyError as exc:
@@ -271,7 +247,7 @@ def _table(records: Sequence[Mapping[str, Any]]) -> np.ndarray:
         raise _lacks(exc) from exc
 
 
-def _fill(rows: Iterable[tuple], n: int) -> np.ndarray:
+def _fill(rows: Iterable[tuple[Any, ...]], n: int) -> np.ndarray:
     try:
         return np.fromiter(rows, dtype=_TABLE, count=n)
     except (TypeError, ValueError) as exc:

@@ -124,7 +124,8 @@ def reward_model(n_b: np.ndarray, k_b: np.ndarray) -> np.ndarray:
     base = (k_a + 0.5 * PRIOR_WEIGHT) / (n_a + PRIOR_WEIGHT)
     n_d, k_d = n_b.sum(axis=2), k_b.sum(axis=2)
     dom = (k_d + base[:, None] * PRIOR_WEIGHT) / (n_d + PRIOR_WEIGHT)
-    return (k_b + dom[:, :, None] * PRIOR_WEIGHT) / (n_b + PRIOR_WEIGHT)
+    q: np.ndarray = (k_b + dom[:, :, None] * PRIOR_WEIGHT) / (n_b + PRIOR_WEIGHT)
+    return q
 
 
 def _bin(complexity: np.ndarray) -> np.ndarray:
@@ -181,7 +182,8 @@ def fixed_records(system2: np.ndarray, propensity: np.ndarray, confidence: np.nd
     deterministic = ~(np.asarray(propensity) < 1.0)  # NaN counts as deterministic
     forced = deterministic & np.asarray(system2) & (np.asarray(confidence) >= 1.0 - 1e-12)
     unexplained = deterministic & (np.asarray(system2) != np.asarray(greedy_s2))
-    return np.asarray(in_cache, bool) | forced | unexplained
+    undecided: np.ndarray = np.asarray(in_cache, bool) | forced | unexplained
+    return undecided
 
 
 def _round(x: float, nd: int = 4) -> float | None:

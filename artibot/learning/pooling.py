@@ -65,7 +65,8 @@ def between_variance(values: np.ndarray, variances: np.ndarray) -> np.ndarray:
     mean = (w * values).sum(axis=0) / sw
     q = (w * (values - mean) ** 2).sum(axis=0)
     c = sw - (w * w).sum(axis=0) / sw
-    return np.maximum(0.0, (q - (k - 1)) / np.maximum(c, 1e-12))
+    tau2: np.ndarray = np.maximum(0.0, (q - (k - 1)) / np.maximum(c, 1e-12))
+    return tau2
 
 
 def pooled_mean(estimates: Mapping[str, tuple[np.ndarray, np.ndarray]], exclude: str | None = None) -> np.ndarray | None:

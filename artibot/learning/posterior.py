@@ -82,16 +82,19 @@ class Pair:
 
     @property
     def p2(self) -> np.ndarray:
-        return special.expit(self.mean[: self.bins])
+        p2: np.ndarray = special.expit(self.mean[: self.bins])
+        return p2
 
     @property
     def p1(self) -> np.ndarray:
-        return special.expit(self.mean[: self.bins] - self.mean[self.bins:])
+        p1: np.ndarray = special.expit(self.mean[: self.bins] - self.mean[self.bins:])
+        return p1
 
     @property
     def gain(self) -> np.ndarray:
         """``p2 - p1`` per bin at the posterior mode."""
-        return self.p2 - self.p1
+        gain: np.ndarray = self.p2 - self.p1
+        return gain
 
     def gain_jacobian(self) -> np.ndarray:
         """``d gain_b / d x`` as a ``(bins, 2 * bins)`` matrix (each row has two non-zeros)."""

@@ -33,7 +33,7 @@ from __future__ import annotations
 import unicodedata
 
 from artibot import regex
-from artibot.frozen import frozen
+from artibot.frozen import frozen, private
 
 TYPE_CHECKING = False  # not typing's own, nor collections.abc: the prompt hook imports this module
 if TYPE_CHECKING:
@@ -190,13 +190,12 @@ class KeywordIndex:
     def _scan(self, tokens: Sequence[str]) -> list[tuple[int, tuple[str, ...], str]]:
         bases = self._bases(tokens)
         entries = self._entries
-        out = []
+        out: list[tuple[int, tuple[str, ...], str]] = []
         n = len(tokens)
         skip_to = 0
-        for i in [i for i, base in enumerate(bases) if base is not None]:
+        for i, base in [(i, base) for i, base in enumerate(bases) if base is not None]:
             if i < skip_to:
                 continue
-            base = bases[i]
             phrases, labels = entries[base]
             if phrases:
                 for rest, phrase_labels, keyword in phrases:
@@ -261,7 +260,7 @@ class DomainTable:
     """
 
     keywords: Mapping[str, tuple[str, ...]]
-    _index: KeywordIndex
+    _index: KeywordIndex = private(init=False)
 
     def __post_init__(self) -> None:
         # a private copy, so the compiled index cannot drift from the caller's mapping
@@ -323,7 +322,7 @@ class DomainTable:
         domains = document.get("domains")
         if not isinstance(domains, Mapping):
             raise InvalidInput("domains.json: \"domains\" must map a domain name to a list of keywords")
-        return cls.from_mapping(domains, extra)  # type: ignore[arg-type]
+        return cls.from_mapping(domains, extra)
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -338,12 +338,13 @@ def _sha1_hex(data: bytes) -> str:
     """SHA-1 without :mod:`hashlib`, whose OpenSSL binding costs the prompt hook 4-15 ms
     (CPython's own ``_sha1`` loads in 0.3 ms and gives the same digest)."""
     try:
-        import _sha1
+        import _sha1  # type: ignore[import-not-found]
     except ImportError:  # pragma: no cover - a Python without the builtin module
         import hashlib
 
         return hashlib.sha1(data).hexdigest()
-    return _sha1.sha1(data).hexdigest()
+    digest: str = _sha1.sha1(data).hexdigest()
+    return digest
 
 
 def pattern_key(text: str, domain: str) -> str | None:

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import math
 
-from artibot.frozen import factory, frozen
+from artibot.frozen import factory, frozen, private
 from artibot.router.complexity import keyword_index, score_tokens
 from artibot.router.domains import FALLBACK, DomainTable, KeywordIndex, normalize, tokenize
 from artibot.router.patterns import pattern_key
@@ -119,7 +119,7 @@ class RoutingPolicy:
     """Exploration rate outside the band around the threshold, for a domain without its own rate."""
     domain_rates: Mapping[str, float] = factory(dict)
     """Per domain: the learned exploration rate outside the band (replaces ``domain_exploration``)."""
-    _keywords: KeywordIndex
+    _keywords: KeywordIndex = private(init=False)
     """The complexity score's keyword index, held like the table's: a policy read back from
     the prompt hook's cache brings it along instead of building it."""
 

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
+
+if TYPE_CHECKING:
+    from artibot.shapes import ThresholdsJson
 
 DEFAULT_KEY = "*"
 """The key under which the default threshold appears in steps and net changes."""
@@ -57,9 +60,9 @@ class Thresholds:
     def for_domain(self, domain: str) -> float:
         return self.domains.get(domain, self.default)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ThresholdsJson:
         """The file's content; ``exploration`` only when learned (the older shape otherwise)."""
-        out: dict[str, Any] = {"default": self.default, "domains": dict(self.domains)}
+        out: ThresholdsJson = {"default": self.default, "domains": dict(self.domains)}
         if self.exploration:
             out["exploration"] = dict(self.exploration)
         return out

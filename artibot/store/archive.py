@@ -67,7 +67,7 @@ def write(home: Home, name: str, data: Any) -> Path:
     if check_regular(target):
         raise StoreError(f"{target} already exists; refusing to overwrite an archive")
     if isinstance(data, (bytes, bytearray, memoryview)):
-        atomic_write_bytes(target, data)
+        atomic_write_bytes(target, bytes(data))
     else:  # chunks: the lines copied from the log a block at a time
         atomic_write_chunks(target, data)
     return target
@@ -150,7 +150,7 @@ def read_marker(home: Home, marker: str) -> dict[str, Any] | None:
     if raw is None:
         return None
     try:
-        info = orjson.loads(raw)
+        info: dict[str, Any] = orjson.loads(raw)
         info["archive"] = Path(info["archive"]).name
     except (orjson.JSONDecodeError, KeyError, TypeError):
         raise CorruptFileError(path, "unreadable marker of an interrupted archive move or restore") from None

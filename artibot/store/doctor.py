@@ -16,20 +16,22 @@ from __future__ import annotations
 import os
 import stat
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Literal
 
 import orjson
 
+from artibot import names
 from artibot.config import load_config_file
 from artibot.errors import ArtibotError, ConfigError, CorruptFileError, UnsafePathError
-from artibot.store.doctor_log import LOCK_WAIT_S, LogChecks
+from artibot.store.log.doctor_log import LOCK_WAIT_S, LogChecks
 from artibot.store import archive, hookio, rollback_journal, state
 from artibot.store.documents import CURRENT_VERSION, parse_document
-from artibot.store.experiences import ExperienceLog
+from artibot.store.log.experiences import ExperienceLog
 from artibot.store.fs import DIR_MODE, FILE_MODE, FileLock, read_bytes
 from artibot.store.home import Home
-from artibot.store.log_scan import LogScan, scan_log  # noqa: F401  (public names of this module before the split)
+from artibot.store.log.log_scan import LogScan, scan_log  # noqa: F401  (public names of this module before the split)
 from artibot.store.quarantine import is_dead_temp, kind_of, move_aside
 
 Severity = Literal["ok", "warning", "error"]
@@ -66,9 +68,14 @@ def check(home: Home) -> list[Finding]:
     return [item.finding for item in _Examination(home).run()]
 
 
-def repair(home: Home) -> list[Finding]:
-    """Check, then apply every available fix; findings say what was repaired and moved where."""
-    items = _Examination(home).run()
+def repair(home: Home, *, finish_rollback: Callable[[Home], None] | None = None) -> list[Finding]:
+    """Check, then apply every available fix; findings say what was repaired and moved where.
+
+    ``finish_rollback``: how to finish a rollback found interrupted (the library's
+    ``artibot.rollback.recover_interrupted``, passed in: the store does not import the code
+    that orchestrates it). Without it such a rollback is reported, not finished.
+    """
+    items = _Examination(home, finish_rollback).run()
     results = [item.finding for item in items]
     for index in sorted(range(len(items)), key=lambda i: items[i].order):
         item = items[index]
@@ -100,8 +107,9 @@ _SNAPSHOT_KINDS = {"manifest.json": "snapshot", "thresholds.json": "thresholds",
 
 
 class _Examination(LogChecks):
-    def __init__(self, home: Home):
+    def __init__(self, home: Home, recover_rollback: Callable[[Home], None] | None = None):
         self.home = home
+        self.recover_rollback = recover_rollback
         self.root = home.root
         self.items: list[_Item] = []
         self.reported: set[Path] = set()
@@ -237,7 +245,7 @@ class _Examination(LogChecks):
         ]
         for path, kind, reader, lost in table:
             lost = f"{lost}{self.restore_hint(path)}"
-            self.document(path, kind, lambda reader=reader: reader(self.home), lost, lock=home.state_lock)
+            self.document(path, kind, partial(reader, self.home), lost, lock=home.state_lock)
 
     def restore_hint(self, path: Path) -> str:
         name = self.rel(path).replace("/", "__")
@@ -284,7 +292,7 @@ class _Examination(LogChecks):
         for path in sorted(folder.glob("*.json")):
             if path.name in archive.MARKERS:
                 continue
-            self.document(path, "archive", lambda p=path: archive.read_path(p),
+            self.document(path, "archive", partial(archive.read_path, path),
                           "the processed experiences in it are no longer replayed (the copy stays in quarantine/)",
                           lock=self.home.experiences_lock)
         for name, what, finish in (
@@ -320,13 +328,12 @@ class _Examination(LogChecks):
         rounds = ", ".join(plan["rounds"]) if plan else "?"
         self.add(path, "warning", f"a rollback of round(s) {rounds} was interrupted",
                  "run `artibot learn` or `artibot rollback` (or this repair): it finishes the rollback",
-                 self.finish_rollback, _AFTER_LOG)
+                 self.finish_rollback if self.recover_rollback is not None else None, _AFTER_LOG)
 
     def finish_rollback(self) -> None:
-        from artibot.rollback import recover_interrupted  # the orchestration lives outside store/
-
+        assert self.recover_rollback is not None  # the action is offered only with it
         with FileLock(self.home.learner_lock, timeout=LOCK_WAIT_S, holder="another artibot learner"):
-            recover_interrupted(self.home)
+            self.recover_rollback(self.home)
 
     def finish_move(self) -> None:
         log = ExperienceLog(self.home, lock_timeout=LOCK_WAIT_S)
@@ -343,7 +350,7 @@ class _Examination(LogChecks):
                          "it?); `artibot rollback` cannot use it", "nothing to repair; leave it or move it by hand")
             for path in sorted(snap.rglob("*.json")):
                 kind = _SNAPSHOT_KINDS.get(path.name)
-                self.document(path, kind or "snapshot", lambda p=path, k=kind: self.parse(p, k),
+                self.document(path, kind or "snapshot", partial(self.parse, path, kind),
                               f"`artibot rollback {snap.name}` will stop, naming the missing copy")
 
     @staticmethod
@@ -361,10 +368,10 @@ class _Examination(LogChecks):
         if kind_of(folder) != "dir":
             return
         for path in sorted(folder.glob("*.json")):
-            if kind == "session" and path.name in hookio.CACHES:
-                continue  # rebuilt by the hooks whenever it does not parse (see hookio.CACHES)
+            if kind == "session" and path.name in names.HOOK_CACHES:
+                continue  # rebuilt by the hooks whenever it does not parse (see names.HOOK_CACHES)
             hidden = path.name.startswith(".")  # sessions/.learner-stamp.json
-            self.document(path, kind, lambda p=path: self.parse(p, kind),
+            self.document(path, kind, partial(self.parse, path, kind),
                           "the learner's start stamp is forgotten: the next session end may start the learner "
                           "again" if hidden else lost,
                           lock=folder / f".{path.stem}.lock" if kind == "session" and not hidden else None)

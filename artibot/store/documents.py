@@ -58,7 +58,8 @@ def parse_document(data: bytes, path: Path, kind: str) -> dict[str, Any]:
             raise CorruptFileError(path, f"schema_version {version} has no migration to {current}")
         doc = step(doc)
         version = doc["schema_version"]
-    return doc
+    out: dict[str, Any] = doc
+    return out
 
 
 def read_document(path: Path, kind: str, *, require: Callable[[dict[str, Any]], str | None] | None = None

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Union
 
+from artibot import names
 from artibot.config import resolve_home
 from artibot.store.fs import ensure_dir
 
@@ -38,87 +39,87 @@ class Home:
     # --- the files every artibot version agrees on
     @property
     def experiences(self) -> Path:
-        return self.root / "daily-experiences.json"
+        return self.root / names.EXPERIENCES
 
     @property
     def experiences_lock(self) -> Path:
         """Lock file of the experience log; its content is the append journal (see experiences.py)."""
-        return self.root / ".daily-experiences.lock"
+        return self.root / names.EXPERIENCES_LOCK
 
     @property
     def experience_ids(self) -> Path:
         """Fingerprints of every id stored, for refusing a duplicate id (see id_index.py)."""
-        return self.root / ".daily-experiences.ids"
+        return self.root / names.EXPERIENCE_IDS
 
     @property
     def archive_dir(self) -> Path:
-        return self.root / "archive"
+        return self.root / names.ARCHIVE_DIR
 
     @property
     def thresholds(self) -> Path:
-        return self.root / "thresholds.json"
+        return self.root / names.THRESHOLDS
 
     @property
     def system1_patterns(self) -> Path:
-        return self.root / "system1-patterns.json"
+        return self.root / names.SYSTEM1_PATTERNS
 
     @property
     def patterns_dir(self) -> Path:
-        return self.root / "patterns"
+        return self.root / names.PATTERNS_DIR
 
     @property
     def pattern_stats(self) -> Path:
-        return self.patterns_dir / "stats.json"
+        return self.patterns_dir / names.PATTERN_STATS
 
     @property
     def learning_log(self) -> Path:
-        return self.root / "learning-log.json"
+        return self.root / names.LEARNING_LOG
 
     @property
     def transfer_log(self) -> Path:
-        return self.root / "transfer-log.json"
+        return self.root / names.TRANSFER_LOG
 
     @property
     def pending_review(self) -> Path:
-        return self.root / "pending-review.json"
+        return self.root / names.PENDING_REVIEW
 
     @property
     def snapshots_dir(self) -> Path:
-        return self.root / "snapshots"
+        return self.root / names.SNAPSHOTS_DIR
 
     # --- housekeeping files of our own
     @property
     def quarantine_dir(self) -> Path:
         """Bytes cut from a torn log tail and bad copies moved aside by ``doctor``."""
-        return self.root / "quarantine"
+        return self.root / names.QUARANTINE_DIR
 
     @property
     def state_lock(self) -> Path:
         """Held (exclusive) while a round's state files are written, (shared) while read together."""
-        return self.root / ".state.lock"
+        return self.root / names.STATE_LOCK
 
     @property
     def learner_lock(self) -> Path:
         """Held for the whole of a learning cycle: two learners never run at once."""
-        return self.root / ".learner.lock"
+        return self.root / names.LEARNER_LOCK
 
     @property
     def sessions_dir(self) -> Path:
         """Per-session spools of the Claude Code hooks (the turn in progress)."""
-        return self.root / "sessions"
+        return self.root / names.SESSIONS_DIR
 
     @property
     def pending_dir(self) -> Path:
         """Decisions recorded by ``artibot route --record`` waiting for ``artibot outcome``."""
-        return self.root / "pending"
+        return self.root / names.PENDING_DIR
 
     @property
     def logs_dir(self) -> Path:
-        return self.root / "logs"
+        return self.root / names.LOGS_DIR
 
     @property
     def config_file(self) -> Path:
-        return self.root / "artibot.config.json"
+        return self.root / names.CONFIG_NAME
 
     def state_files(self) -> tuple[Path, ...]:
         """The learned state a snapshot captures (the experience log is handled separately)."""

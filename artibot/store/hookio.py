@@ -27,6 +27,17 @@ import os
 import stat
 import time
 
+from artibot.names import HOOK_LOG, LOGS_DIR, PENDING_REVIEW, QUARANTINE_DIR, SESSIONS_DIR, home_path
+
+TYPE_CHECKING = False  # not typing's own: every hook imports this module (bench_hooks.py)
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from types import TracebackType
+    from typing import Any
+
+    SpoolDoc = dict[str, Any]
+    """A session spool as parsed (see the module docstring for its keys)."""
+
 SCHEMA_VERSION = 1
 DIR_MODE = 0o700
 FILE_MODE = 0o600
@@ -40,18 +51,8 @@ under the shortest timeout Claude Code is given for a hook that takes a lock (5 
 SessionEnd). A ``learn`` over 300k records holds the log's lock for under half a second,
 so a hook that still finds it held leaves its work queued for the next hook."""
 
-HOOK_LOG = "hooks.log"
 HOOK_LOG_MAX_BYTES = 1_000_000
 UNKNOWN_SESSION = "unknown-session"
-DEFAULT_HOME = "~/.claude/artibot"
-"""Must agree with :data:`artibot.config.DEFAULT_HOME` (a test checks it)."""
-
-CACHES = (".learner-check.json", ".router-summary.json", ".router-cache.marshal", ".regex-programs.marshal",
-          ".round-notices.json")
-"""The hooks' own caches under ``sessions/``: each rebuilt by the hooks whenever it is
-missing, stale or does not parse, so ``doctor`` neither checks their shape nor moves them
-aside (the next session would only write them again). The names are the hooks' (a test
-checks they agree)."""
 
 _PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
 _NOFOLLOW = os.O_NOFOLLOW | os.O_CLOEXEC
@@ -76,12 +77,12 @@ class _ScanContext:
         raise ValueError(f"{name} is not JSON")
 
 
-_scanner = None
-_encoder = None
+_scanner: Any = None
+_encoder: Any = None
 _WS = " \t\n\r"
 
 
-def loads(data: bytes | str):
+def loads(data: bytes | str) -> Any:
     """Parse one JSON document (``ValueError`` if it is not one)."""
     global _scanner
     try:
@@ -92,7 +93,7 @@ def loads(data: bytes | str):
         return json.loads(data)
     text = data.decode("utf-8") if isinstance(data, bytes) else data
     if _scanner is None:
-        _scanner = _json.make_scanner(_ScanContext)
+        _scanner = _json.make_scanner(_ScanContext)  # type: ignore[arg-type]  # duck-typed decoder
     start = len(text) - len(text.lstrip(_WS))
     try:
         value, end = _scanner(text, start)
@@ -103,7 +104,7 @@ def loads(data: bytes | str):
     return value
 
 
-def dumps(value) -> str:
+def dumps(value: object) -> str:
     """Compact JSON text (non-ASCII escaped; NaN and infinities refused)."""
     global _encoder
     try:
@@ -113,7 +114,7 @@ def dumps(value) -> str:
 
         return json.dumps(value, separators=(",", ":"), allow_nan=False)
     if _encoder is None:
-        def unknown(obj):
+        def unknown(obj: object) -> None:
             raise TypeError(f"{type(obj).__name__} is not JSON serializable")
 
         _encoder = _json.make_encoder(None, unknown, _json.encode_basestring_ascii, None,
@@ -154,7 +155,7 @@ def lock_wait_left(default: float | None) -> float | None:
 def home_root() -> str:
     """The data home: ``$ARTIBOT_HOME``, else ``~/.claude/artibot``; a home that is itself a
     symbolic link is used through its real path (as ``config.resolve_home``)."""
-    root = os.path.expanduser(os.environ.get("ARTIBOT_HOME") or DEFAULT_HOME)
+    root = home_path()
     return os.path.realpath(root) if os.path.islink(root) else root
 
 
@@ -179,12 +180,13 @@ def spool_name(session_id: str | None) -> str:
         return session_id
     data = session_id.encode("utf-8", "replace")
     try:
-        import _sha256  # CPython's own: the same digest as hashlib's without loading OpenSSL (~5 ms)
+        import _sha256  # type: ignore[import-not-found]  # CPython's own: hashlib's digest without OpenSSL (~5 ms)
     except ImportError:  # pragma: no cover - Python 3.12 renamed it
         import hashlib
 
         return "h-" + hashlib.sha256(data).hexdigest()[:32]
-    return "h-" + _sha256.sha256(data).hexdigest()[:32]
+    digest: str = _sha256.sha256(data).hexdigest()
+    return "h-" + digest[:32]
 
 
 def now_ms() -> int:
@@ -218,7 +220,7 @@ def _read(path: str) -> bytes | None:
     except OSError as exc:
         raise HookIOError(f"cannot read {path}: {exc.strerror}") from None
     try:
-        chunks = []
+        chunks: list[bytes] = []
         while True:
             chunk = os.read(fd, 1 << 16)
             if not chunk:
@@ -255,7 +257,7 @@ class Spool:
     def __init__(self, root: str, session_id: str | None):
         self.root = root
         self.session_id = session_id
-        self.dir = f"{root}/sessions"
+        self.dir = f"{root}/{SESSIONS_DIR}"
         name = spool_name(session_id)
         self.path = f"{self.dir}/{name}.json"
         self.lock_path = f"{self.dir}/.{name}.lock"
@@ -264,12 +266,12 @@ class Spool:
     def exists(self) -> bool:
         return os.path.isfile(self.path) and not os.path.islink(self.path)
 
-    def read(self) -> dict | None:
+    def read(self) -> SpoolDoc | None:
         """The document without the lock (a snapshot), or None; ``ValueError`` if damaged."""
         data = _read(self.path)
         return None if data is None else self._parse(data)
 
-    def _parse(self, data: bytes) -> dict:
+    def _parse(self, data: bytes) -> SpoolDoc:
         doc = loads(data)
         if not isinstance(doc, dict) or doc.get("schema_version") != SCHEMA_VERSION:
             raise ValueError(f"not a version-{SCHEMA_VERSION} session spool")
@@ -296,7 +298,7 @@ class Spool:
                 pass
 
     def _quarantine(self, data: bytes) -> str:
-        qdir = ensure_dir(f"{self.root}/quarantine")
+        qdir = ensure_dir(f"{self.root}/{QUARANTINE_DIR}")
         target = f"{qdir}/session-{os.path.basename(self.path)[:-5]}-{now_ms()}.json"
         _write_atomic(target, data)
         os.unlink(self.path)
@@ -308,9 +310,9 @@ class _Edit:
         self.spool, self.create, self.timeout = spool, create, timeout
         self.fd = -1
         self.before: str | None = None
-        self.doc: dict | None = None
+        self.doc: SpoolDoc | None = None
 
-    def __enter__(self) -> dict | None:
+    def __enter__(self) -> SpoolDoc | None:
         spool = self.spool
         if not self.create and not spool.exists():
             return None
@@ -329,10 +331,11 @@ class _Edit:
             self.before = dumps(self.doc)
         return self.doc
 
-    def __exit__(self, exc_type, exc, tb) -> None:
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
         try:
             if exc_type is None and self.doc is not None and dumps(self.doc) != self.before:
-                body = {"schema_version": SCHEMA_VERSION}
+                body: SpoolDoc = {"schema_version": SCHEMA_VERSION}
                 body.update((k, v) for k, v in self.doc.items() if k != "schema_version")
                 body["updated_ms"] = now_ms()
                 _write_atomic(self.spool.path, dumps(body).encode("ascii") + b"\n")
@@ -361,7 +364,7 @@ def _lock(path: str, timeout: float) -> int:
 
 def stale_spools(root: str, *, older_than_ms: int, now: int, exclude: str | None = None) -> list[Spool]:
     """Spools not written for ``older_than_ms``, oldest name first."""
-    sessions = f"{root}/sessions"
+    sessions = f"{root}/{SESSIONS_DIR}"
     skip = spool_name(exclude) if exclude is not None else None
     out = []
     try:
@@ -385,7 +388,7 @@ def stale_spools(root: str, *, older_than_ms: int, now: int, exclude: str | None
 def append_log(root: str, line: str) -> None:
     """Append one line to ``logs/hooks.log`` (0600), renaming it ``hooks.log.1`` past 1 MB."""
     ensure_dir(root)
-    logs = ensure_dir(f"{root}/logs")
+    logs = ensure_dir(f"{root}/{LOGS_DIR}")
     path = f"{logs}/{HOOK_LOG}"
     fd = _open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
     try:
@@ -438,9 +441,9 @@ def read_text(path: str, max_chars: int) -> str | None:
 
 
 # --------------------------------------------------------------------- the router cache
-def stamps(paths) -> list:
-    """``[path, mtime_ns, size]`` of each path (``None`` for a missing one): a cache key."""
-    out = []
+def stamps(paths: Iterable[str]) -> list[list[str | int | None]]:
+    """``[path, mtime_ns, size]`` of each path (``[path, None, None]`` for a missing one): a cache key."""
+    out: list[list[str | int | None]] = []
     for path in paths:
         try:
             st = os.stat(path)
@@ -461,12 +464,34 @@ def files_in(directory: str, *, skip: tuple[str, ...] = ()) -> list[str]:
         return []
 
 
+def mtime_ns(path: str) -> int | None:
+    """When ``path`` last changed (nanoseconds), None if there is nothing there."""
+    try:
+        return os.stat(path).st_mtime_ns
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+
+
+def file_exists(path: str) -> bool:
+    """Whether ``path`` is a regular file (through a symbolic link, as :func:`os.path.isfile`)."""
+    return os.path.isfile(path)
+
+
+def review_waiting(root: str) -> bool:
+    """Whether a round waits for review (``pending-review.json``: ``Home.pending_review``,
+    without loading the store); a symbolic link there is refused, never followed."""
+    path = f"{root}/{PENDING_REVIEW}"
+    if os.path.islink(path):
+        raise HookIOError(f"{path} is a symbolic link; artibot will not read it")
+    return os.path.isfile(path)
+
+
 def read_cache(root: str, name: str) -> bytes | None:
     """The bytes of ``sessions/<name>``, or None."""
-    return _read(f"{root}/sessions/{name}")
+    return _read(f"{root}/{SESSIONS_DIR}/{name}")
 
 
 def write_cache(root: str, name: str, data: bytes) -> None:
     """Replace ``sessions/<name>`` atomically (a cache: no ``fsync``)."""
     ensure_dir(root)
-    _write_atomic(f"{ensure_dir(f'{root}/sessions')}/{name}", data)
+    _write_atomic(f"{ensure_dir(f'{root}/{SESSIONS_DIR}')}/{name}", data)

@@ -11,12 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from operator import attrgetter
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, TypeGuard
 
 import orjson
 
 from artibot.errors import CorruptFileError
 from artibot.learning.types import RoundProposal
+from artibot.shapes import LogEntry, RoundEntry
 from artibot.store.documents import list_field, read_document, write_document
 from artibot.store.fs import check_regular
 from artibot.store.home import Home
@@ -147,25 +148,31 @@ def clear_pending(home: Home) -> None:
 
 
 # --------------------------------------------------------------------- learning log
-def read_learning_log(home: Home) -> list[dict[str, Any]]:
+def read_learning_log(home: Home) -> list[LogEntry]:
     doc = read_document(home.learning_log, "learning-log", require=list_field("rounds"))
-    return doc["rounds"] if doc else []
+    entries: list[LogEntry] = doc["rounds"] if doc else []
+    return entries
 
 
-def write_learning_log(home: Home, rounds: list[dict[str, Any]]) -> None:
+def write_learning_log(home: Home, rounds: list[LogEntry]) -> None:
     home.ensure()
     write_document(home.learning_log, {"rounds": [_one_row_per_line(r) for r in rounds]}, "learning-log")
 
 
-def append_round(home: Home, entry: dict[str, Any]) -> None:
+def append_round(home: Home, entry: LogEntry) -> None:
     rounds = read_learning_log(home)
     rounds.append(entry)
     write_learning_log(home, rounds)
 
 
-def last_round(rounds: list[dict[str, Any]]) -> dict[str, Any] | None:
+def last_round(rounds: list[LogEntry]) -> RoundEntry | None:
     """The latest entry that is a round (not a rollback)."""
-    return next((r for r in reversed(rounds) if r.get("type", "round") == "round"), None)
+    return next((r for r in reversed(rounds) if is_round(r)), None)
+
+
+def is_round(entry: LogEntry) -> TypeGuard[RoundEntry]:
+    """Whether ``entry`` is a round (entries written before ``type`` existed are)."""
+    return entry.get("type", "round") == "round"
 
 
 GROUP_COLUMNS = ["batch", "domain", "size", "complexity_min", "complexity_max", "n1", "k1", "n2", "k2",
@@ -174,9 +181,11 @@ STEP_COLUMNS = ["batch", "domain", "advantage", "raw_delta", "delta", "old", "ne
 
 
 def round_entry(proposal: RoundProposal, context: RoundContext, status: str, answers: AnswerLog, finished: str,
-                **extra: Any) -> dict[str, Any]:
-    """A round's record in the learning log: inputs, parameters, its tables, answers and outcome."""
-    return {
+                *, thresholds_applied: bool | None = None, transfers: dict[str, str] | None = None,
+                archive: str | None = None) -> RoundEntry:
+    """A round's record in the learning log: inputs, parameters, its tables, answers and outcome;
+    an applied round also says what it changed (the keyword arguments)."""
+    entry: RoundEntry = {
         "type": "round", "round_id": context.round_id, "status": status, "mode": proposal.mode,
         "prepared": context.created, "finished": finished,
         "inputs": {"unprocessed": context.unprocessed, "processed": len(proposal.processed_ids),
@@ -186,8 +195,14 @@ def round_entry(proposal: RoundProposal, context: RoundContext, status: str, ans
         "steps": {"columns": STEP_COLUMNS, "rows": _rows(proposal.steps, STEP_COLUMNS)},
         "threshold_changes": {d: {"old": o, "new": n} for d, (o, n) in proposal.net_changes().items()},
         "answers": answers.to_json(),
-        **extra,
     }
+    if thresholds_applied is not None:
+        entry["thresholds_applied"] = thresholds_applied
+    if transfers is not None:
+        entry["transfers"] = transfers
+    if archive is not None:
+        entry["archive"] = archive
+    return entry
 
 
 def _rows(table: Any, cols: list[str]) -> list[tuple[Any, ...]]:
@@ -211,7 +226,9 @@ def _one_row_per_line(entry: Any) -> Any:
     out = entry
     for name in _TABLES:
         table = entry.get(name)
-        rows = table.get("rows") if isinstance(table, dict) else None
+        if not isinstance(table, dict):
+            continue
+        rows = table.get("rows")
         if isinstance(rows, (list, tuple)) and rows and {*map(type, rows)} <= {list, tuple}:
             compact = orjson.dumps(rows)[1:-1]
             lines = compact.replace(b"],[", b"]," + _ROW + b"[")

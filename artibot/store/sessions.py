@@ -16,10 +16,9 @@ from artibot.errors import CorruptFileError, LockTimeout
 from artibot.store.documents import dump_document, parse_document
 from artibot.store.fs import FileLock, atomic_write_bytes, ensure_dir, read_bytes
 from artibot.store.home import Home
-from artibot.store.hookio import HOOK_LOG
+from artibot.names import HOOK_LOG, LEARNER_STAMP
 
 KIND = "session"
-LEARNER_STAMP = ".learner-stamp.json"
 
 
 def _sessions_dir(home: Home) -> Path:

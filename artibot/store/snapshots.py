@@ -20,7 +20,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Mapping, get_args
+from typing import Any, Literal, Mapping, cast, get_args
 
 from artibot.errors import CorruptFileError, NotFoundError, StoreError
 from artibot.store.documents import read_document, write_document
@@ -64,7 +64,7 @@ class Manifest:
         if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool) or seq < 1):
             raise CorruptFileError(path, f'"seq" must be a whole number from 1, not {seq!r}')
         known = ("round_id", "status", "seq", "files", "created", "meta", "schema_version")
-        return cls(doc["round_id"], status, files, doc.get("created"), dict(doc.get("meta") or {}),
+        return cls(doc["round_id"], cast(SnapshotStatus, status), files, doc.get("created"), dict(doc.get("meta") or {}),
                    {k: v for k, v in doc.items() if k not in known}, seq)
 
 

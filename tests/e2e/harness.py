@@ -168,7 +168,7 @@ class World:
         return [d for d in docs if event is None or d.get("hook_event_name") == event]
 
     def experiences(self) -> list[dict]:
-        from artibot.store.experiences import ExperienceLog
+        from artibot.store.log.experiences import ExperienceLog
         from artibot.store.home import Home
 
         return ExperienceLog(Home(self.data)).read()

@@ -131,6 +131,6 @@ def test_interrupted_turns_are_archived_with_their_batch_and_scored_by_nobody(cl
     archived = list(archive.records(home))
     assert len(archived) == 55 and sum(r["outcome"] == "interrupted" for r in archived) == 5
     groups = report.evidence[1].rows
-    assert sum(int(g["s1"].split("/")[1]) + int(g["s2"].split("/")[1]) for g in groups) == 50
+    assert sum(g["n1"] + g["n2"] for g in groups) == 50
     assert cli("status", "--json").json()["interrupted"] == 5
     assert "interrupted turns: 5" in cli("status").out

@@ -19,7 +19,7 @@ import orjson
 import pytest
 
 from artibot.integrations import adapter
-from artibot.store.experiences import ExperienceLog
+from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home
 from tests.integrations.spools import SpoolView
 

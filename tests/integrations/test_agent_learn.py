@@ -17,7 +17,7 @@ import pytest
 from artibot.errors import IntegrationError
 from artibot.integrations import hook_files
 from artibot.integrations.claude_code.installer import apply
-from artibot.store.experiences import ExperienceLog
+from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home
 from tests.integrations.test_adapters import SID, SIMPLE, Hook, _greedy_routes  # noqa: F401 (autouse: greedy routes)
 from tests.integrations.spools import SpoolView

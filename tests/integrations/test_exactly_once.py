@@ -7,7 +7,7 @@ import pytest
 
 from artibot.integrations.claude_code import handlers
 from artibot.store import hookio
-from artibot.store.experiences import ExperienceLog
+from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home
 from tests.integrations.test_hooks import Driver, SIMPLE  # noqa: F401  (fixtures below)
 from tests.integrations.test_hooks import _deterministic_routes, hook  # noqa: F401  (greedy routes)

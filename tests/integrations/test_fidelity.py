@@ -241,11 +241,6 @@ def test_a_huge_prompt_is_capped_before_routing_and_anonymizing(hook: Driver, ho
     assert len(kept) <= handlers.MAX_ROUTED_CHARS and "ghp_" not in kept and "Zx9Qw8" not in kept
 
 
-def test_the_cap_agrees_with_the_stored_input_and_the_learning_log_path(home: Home) -> None:
-    from artibot.experience import MAX_INPUT_CHARS
-
-    assert handlers.MAX_ROUTED_CHARS == MAX_INPUT_CHARS
-    assert str(home.learning_log) == f"{home.root}/learning-log.json"
 
 
 def test_the_hooks_find_the_same_data_home_as_the_library(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:

@@ -16,8 +16,9 @@ import orjson
 import pytest
 
 from artibot.store import sessions
-from artibot.store.experiences import ExperienceLog
+from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home
+from tests.factories import write_thresholds
 from tests.integrations.spools import SpoolView
 
 pytestmark = pytest.mark.slow
@@ -167,7 +168,7 @@ def _alive(pid: int) -> bool:
 LEAN = ("re", "typing", "pathlib", "dataclasses", "inspect", "orjson", "artibot.router", "artibot.privacy",
         "artibot.config", "artibot.store.home", "artibot.errors")
 """Not on the tool and stop paths: each costs a share of the interpreter's own start-up."""
-ROUTED = ("artibot.config", "artibot.collector", "artibot.learned_router", "artibot.store.experiences", "orjson",
+ROUTED = ("artibot.config", "artibot.collector", "artibot.learned_router", "artibot.store.log.experiences", "orjson",
           "pickle", "runpy", "dataclasses", "inspect", "typing", "pathlib")
 """Not on the prompt path once the router cache is warm."""
 WARM_PROMPT = ("re", "enum", "functools", "collections", "types", "random", "_pickle", "copyreg", "artibot.errors",
@@ -203,9 +204,7 @@ def test_the_router_cache_follows_the_state_files(env: dict[str, str]) -> None:
     home = home_of(env)
     first = hook(env, "session-start", payload("session_start"))
     assert "default 0.40" in context_of(first, "SessionStart")
-    from artibot.store import state
-
-    state.write_thresholds(home, {"default": 0.25, "domains": {}})
+    write_thresholds(home, {"default": 0.25, "domains": {}})
     again = hook(env, "session-start", payload("session_start"))
     assert "default 0.25" in context_of(again, "SessionStart")
     routed = hook(env, "user-prompt-submit", payload("user_prompt_submit", prompt=ROUTINE))

@@ -19,9 +19,10 @@ import pytest
 from artibot.errors import CorruptFileError
 from artibot.integrations.claude_code import context, ended, handlers, hooks, learner, turns
 from artibot.store import hookio, sessions, state
-from artibot.store.experiences import ExperienceLog
+from artibot.store.log.experiences import ExperienceLog
 from artibot.store.fs import FileLock
 from artibot.store.home import Home
+from tests.factories import write_thresholds
 from tests.integrations.spools import SpoolView
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -331,7 +332,7 @@ def test_session_start_does_not_close_its_own_open_turn(hook: Driver, home: Home
 
 # ----------------------------------------------------------------------------- session context
 def test_session_start_context_shows_state_and_pending_review(hook: Driver, home: Home) -> None:
-    state.write_thresholds(home, {"default": 0.45, "domains": {"backend": 0.5, "docs": 0.3}})
+    write_thresholds(home, {"default": 0.45, "domains": {"backend": 0.5, "docs": 0.3}})
     keys = [f"docs:fix:pattern{i}" for i in range(8)]
     state.write_system1_patterns(home, {"patterns": [{"key": k, "status": "active"} for k in keys]
                                         + [{"key": "x:y", "status": "demoted"}]})
@@ -651,12 +652,3 @@ def test_doctor_finds_nothing_after_an_ordinary_session(hook: Driver, home: Home
     doctor.repair(home)
     assert {p.name: p.read_bytes() for p in home.sessions_dir.iterdir()} == before
     assert not home.quarantine_dir.exists() or not any(home.quarantine_dir.iterdir())
-
-
-def test_the_hooks_cache_names_agree_with_the_doctor() -> None:
-    from artibot.integrations.claude_code import routecache
-
-    from artibot.integrations.claude_code import notices
-
-    assert {learner.CHECK_STAMP, routecache.SUMMARY_NAME, routecache.CACHE_NAME, routecache.PROGRAMS_NAME,
-            notices.NOTICES_NAME} <= set(hookio.CACHES)

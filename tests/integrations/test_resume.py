@@ -9,7 +9,7 @@ import pytest
 
 from artibot.integrations.claude_code import ended, turns
 from artibot.store import hookio
-from artibot.store.experiences import ExperienceLog
+from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home
 from tests.integrations.spools import SpoolView
 from tests.integrations.test_hooks import Driver, SIMPLE  # noqa: F401  (fixtures below)

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from artibot.integrations.claude_code import hooks
-from artibot.store.experiences import ExperienceLog
+from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "sessions.jsonl"

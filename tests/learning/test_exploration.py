@@ -78,7 +78,7 @@ def test_no_learned_rates_when_domain_exploration_or_the_budget_is_off(router):
 def test_the_seed_mode_learns_no_rates():
     records = world(500, 19, lambda c: 0.05)
     s = settings_from_mapping({"learning": {"lifelong": {"mode": "seed"}}})
-    from artibot.learning.seed import propose_round as seed_round
+    from artibot.learning.seed_mode import propose_round as seed_round
     assert seed_round(frame_from_records(records), Thresholds(0.5, {}), {}, s).new.exploration == {}
 
 

@@ -18,21 +18,11 @@ from artibot.learning import (
     propose_round,
 )
 
-from tests.factories import rec, settings
-
-
-def mixed(n: int, start: int = 0) -> list[dict]:
-    out = []
-    for i in range(start, start + n):
-        system = "system2" if i % 3 else "system1"
-        outcome = ("success", "failed", "escalated")[(i * 7) % 3 if system == "system1" else (i % 5 == 0)]
-        out.append(rec(i, system, outcome, domain=("api", "web")[i % 2], complexity=(i * 37 % 100) / 100,
-                       confidence=0.5 + (i % 5) / 10, pattern=(None, "p1", "p2")[i % 3]))
-    return out
+from tests.factories import cycling, rec, settings
 
 
 def test_remainder_waits_and_flush_processes_it() -> None:
-    records = mixed(25)
+    records = cycling(25)
     waiting = propose_round(frame_from_records(records), Thresholds(0.4), {}, settings(batch=10))
     assert len(waiting.batches) == 2 and waiting.remainder == 5
     assert waiting.processed_ids == tuple(r["id"] for r in records[:20])
@@ -44,13 +34,13 @@ def test_remainder_waits_and_flush_processes_it() -> None:
 
 
 def test_flush_of_a_single_record_is_one_one_sided_group() -> None:
-    p = propose_round(frame_from_records(mixed(21)), Thresholds(0.4), {}, settings(batch=10), flush=True)
+    p = propose_round(frame_from_records(cycling(21)), Thresholds(0.4), {}, settings(batch=10), flush=True)
     (last,) = p.batches[2]
     assert last.size == 1 and last.one_sided and all(s.batch < 2 for s in p.steps)
 
 
 def test_fewer_records_than_a_batch_process_nothing() -> None:
-    p = propose_round(frame_from_records(mixed(9)), Thresholds(0.4, {"api": 0.3}), {}, settings(batch=10))
+    p = propose_round(frame_from_records(cycling(9)), Thresholds(0.4, {"api": 0.3}), {}, settings(batch=10))
     assert (len(p.batches), len(p.steps), p.processed_ids, p.remainder) == (0, 0, (), 9)
     assert p.new == p.old and p.decisions == () and p.patterns_after == {}
     empty = propose_round(frame_from_records([]), Thresholds(0.4), {}, settings())
@@ -58,7 +48,7 @@ def test_fewer_records_than_a_batch_process_nothing() -> None:
 
 
 def test_processed_in_timestamp_order_whatever_the_input_order() -> None:
-    records = mixed(20)
+    records = cycling(20)
     shuffled = records[7:] + records[:7]
     p = propose_round(frame_from_records(shuffled), Thresholds(0.4), {}, settings(batch=10))
     assert p.processed_ids == tuple(r["id"] for r in records)
@@ -66,8 +56,8 @@ def test_processed_in_timestamp_order_whatever_the_input_order() -> None:
 
 def test_proposal_round_trips_through_json_exactly() -> None:
     s = settings(batch=10)
-    first = propose_round(frame_from_records(mixed(40)), Thresholds(0.4, {"web": 0.45}), {}, s)
-    second = propose_round(frame_from_records(mixed(35, start=40)), first.new, first.patterns_after, s,
+    first = propose_round(frame_from_records(cycling(40)), Thresholds(0.4, {"web": 0.45}), {}, s)
+    second = propose_round(frame_from_records(cycling(35, start=40)), first.new, first.patterns_after, s,
                            flush=True)
     for p in (first, second):
         data = p.to_json()
@@ -83,7 +73,7 @@ def test_proposal_round_trips_through_json_exactly() -> None:
 
 
 def test_proposal_compares_equal_to_plain_tuples() -> None:
-    p = propose_round(frame_from_records(mixed(20)), Thresholds(0.4), {}, settings(batch=10))
+    p = propose_round(frame_from_records(cycling(20)), Thresholds(0.4), {}, settings(batch=10))
     rebuilt = RoundProposal(p.mode, tuple(tuple(b) for b in p.batches), tuple(p.steps), p.old, p.new,
                             p.processed_ids, p.remainder, p.patterns_before, p.patterns_after, p.decisions,
                             p.params)
@@ -118,7 +108,7 @@ def test_from_json_names_what_is_wrong() -> None:
         Thresholds.from_json({"default": True, "domains": {}})
     with pytest.raises(ValueError, match="must be a finite number"):
         Thresholds.from_json({"default": 0.4, "domains": {"a": float("nan")}})
-    p = propose_round(frame_from_records(mixed(10)), Thresholds(0.4), {}, settings(batch=10)).to_json()
+    p = propose_round(frame_from_records(cycling(10)), Thresholds(0.4), {}, settings(batch=10)).to_json()
     p["batches"][0][0]["advantage"] = "high"
     with pytest.raises(ValueError, match="advantage must be a finite number or null"):
         RoundProposal.from_json(p)
@@ -126,7 +116,7 @@ def test_from_json_names_what_is_wrong() -> None:
 
 
 def test_net_changes_lists_default_first_and_new_domains_from_the_old_default() -> None:
-    p = propose_round(frame_from_records(mixed(40)), Thresholds(0.5, {"web": 0.45}), {}, settings(batch=10))
+    p = propose_round(frame_from_records(cycling(40)), Thresholds(0.5, {"web": 0.45}), {}, settings(batch=10))
     changes = p.net_changes()
     assert list(changes) == ["*", "api", "web"]
     assert changes["api"][0] == 0.5 and changes["web"][0] == 0.45

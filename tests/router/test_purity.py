@@ -19,6 +19,7 @@ ALLOWED_IMPORTS = {
     "types", "collections", "collections.abc", "itertools", "functools", "artibot.errors",
     "artibot.frozen",  # immutable records without dataclasses (pure, stdlib-free)
     "artibot.regex",  # re.compile without importing re (pure: programs come in as arguments)
+    "artibot.shapes",  # the JSON shapes, imported for the type checker only
 }
 
 

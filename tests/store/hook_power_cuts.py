@@ -32,7 +32,7 @@ import orjson
 
 from artibot.store import archive, hookio
 from artibot.store.home import Home
-from artibot.store.log_layout import record_on
+from artibot.store.log.log_layout import record_on
 from tests.store import powercut
 from tests.store.forked import run_child
 
@@ -58,7 +58,7 @@ def _ids_in(data: bytes) -> set[str]:
 
 def stored(home: Home) -> Counter[str]:
     """Every record id in the log (as a reader sees it) and in the live archives, counted."""
-    from artibot.store.experiences import ExperienceLog
+    from artibot.store.log.experiences import ExperienceLog
 
     found: Counter[str] = Counter(r["id"] for r in ExperienceLog(home).read())
     found.update(archive.ids(home))

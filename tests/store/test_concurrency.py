@@ -12,7 +12,7 @@ import orjson
 import pytest
 
 from artibot.experience import validate
-from artibot.store.experiences import ExperienceLog
+from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home
 from tests import factories
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from artibot.store.experiences import ExperienceLog
+from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home
 
 pytestmark = pytest.mark.slow
@@ -25,7 +25,7 @@ CHILD = r"""
 import os, random, string, sys
 from pathlib import Path
 from artibot.experience import validate
-from artibot.store.experiences import ExperienceLog
+from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home
 
 home, ack, attempt, seed, mode, prefix = sys.argv[1:]
@@ -122,8 +122,9 @@ MOVE_CHILD = r"""
 import os, signal, sys
 from pathlib import Path
 from artibot.experience import validate
-from artibot.store import archive, documents, experiences, fs
-from artibot.store.experiences import ExperienceLog
+from artibot.store import archive, documents, fs
+from artibot.store.log import experiences
+from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home
 
 home, where = sys.argv[1:]

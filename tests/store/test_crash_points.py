@@ -22,7 +22,7 @@ import pytest
 
 from artibot.store import archive, doctor
 from artibot.store.home import Home
-from artibot.store.log_layout import record_on
+from artibot.store.log.log_layout import record_on
 from tests.store.forked import KILLED, run_child
 
 pytestmark = pytest.mark.slow
@@ -176,7 +176,7 @@ def test_a_retry_after_a_crash_is_stored_exactly_once(env, monkeypatch, between,
     that loses the unsynced id index, then ``between``, then the client retries the same
     batch: the retry is refused exactly when the first try stored it, and each id is stored
     once."""
-    from artibot.store import id_index
+    from artibot.store.log import id_index
 
     boot = env / "boot_id"
     boot.write_text("boot-0\n")

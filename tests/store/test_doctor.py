@@ -13,9 +13,9 @@ import pytest
 from artibot.experience import validate
 from artibot.store import doctor, snapshots, state
 from artibot.store.documents import dump_document, write_document
-from artibot.store.experiences import MOVE_MARKER, ExperienceLog, encode, render
+from artibot.store.log.experiences import MOVE_MARKER, ExperienceLog, encode, render
 from artibot.store.home import Home
-from tests.factories import record
+from tests.factories import record, write_pattern_stats, write_pending, write_thresholds
 
 
 def make(i: int) -> dict:
@@ -30,13 +30,13 @@ def home(artibot_home) -> Home:
     log = ExperienceLog(home)
     log.append([make(i) for i in range(6)])
     log.move_to_archive(["r000", "r001"], "round-0001")
-    state.write_thresholds(home, {"default": 0.4, "domains": {"data": 0.35}})
+    write_thresholds(home, {"default": 0.4, "domains": {"data": 0.35}})
     state.write_system1_patterns(home, {"patterns": [{"key": "data:sql", "status": "active"}]})
     snapshots.take(home, "round-0002")
-    state.write_pattern_stats(home, {"patterns": {"data:sql": {"s2_streak": 1}}})
+    write_pattern_stats(home, {"patterns": {"data:sql": {"s2_streak": 1}}})
     state.write_learning_log(home, [{"round_id": "round-0001"}])
     state.write_transfer_log(home, [])
-    state.write_pending(home, {"round_id": "round-0003", "proposal": {}})
+    write_pending(home, {"round_id": "round-0003", "proposal": {}})
     (home.root / "sessions").mkdir(mode=0o700)
     write_document(home.root / "sessions" / "abc.json", {"session_id": "abc", "turn": None}, "session")
     (home.root / "pending").mkdir(mode=0o700)

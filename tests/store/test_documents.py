@@ -15,6 +15,7 @@ from artibot.store import documents, state
 from artibot.store.documents import dump_document, read_document, write_document
 from artibot.store.fs import atomic_write_bytes
 from artibot.store.home import Home
+from tests.factories import write_pattern_stats, write_thresholds
 
 GOOD = {
     "thresholds": {"default": 0.4, "domains": {"frontend": 0.35}},
@@ -126,7 +127,7 @@ def test_a_symlink_in_place_of_a_state_file_is_refused(home, tmp_path):
     with pytest.raises(UnsafePathError):
         state.read_thresholds(home)
     with pytest.raises(UnsafePathError):
-        state.write_thresholds(home, {"default": 0.5, "domains": {}})
+        write_thresholds(home, {"default": 0.5, "domains": {}})
     assert target.read_bytes() == original and os.path.islink(home.thresholds)
 
 
@@ -137,15 +138,15 @@ def test_a_folder_in_place_of_a_state_file_is_refused(home):
 
 
 def test_writes_are_atomic_private_and_versioned(home):
-    state.write_thresholds(home, {"default": 0.5, "domains": {}})
+    write_thresholds(home, {"default": 0.5, "domains": {}})
     assert stat.S_IMODE(home.thresholds.stat().st_mode) == 0o600
     assert orjson.loads(home.thresholds.read_bytes())["schema_version"] == 1
-    state.write_pattern_stats(home, {"patterns": {}})
+    write_pattern_stats(home, {"patterns": {}})
     assert stat.S_IMODE(home.patterns_dir.stat().st_mode) == 0o700
 
 
 def test_a_write_that_fails_leaves_the_old_file_and_no_temp(home, monkeypatch):
-    state.write_thresholds(home, {"default": 0.5, "domains": {}})
+    write_thresholds(home, {"default": 0.5, "domains": {}})
     before = home.thresholds.read_bytes()
 
     def boom(src, dst):
@@ -153,7 +154,7 @@ def test_a_write_that_fails_leaves_the_old_file_and_no_temp(home, monkeypatch):
 
     monkeypatch.setattr(os, "replace", boom)
     with pytest.raises(StoreError, match="thresholds.json: No space left on device; the disk is full"):
-        state.write_thresholds(home, {"default": 0.6, "domains": {}})
+        write_thresholds(home, {"default": 0.6, "domains": {}})
     monkeypatch.undo()
     assert home.thresholds.read_bytes() == before
     assert [p.name for p in home.root.iterdir() if p.name.endswith(".tmp")] == []
@@ -174,7 +175,7 @@ def test_migrations_run_in_memory_and_the_next_write_stores_the_new_version(home
     doc = state.read_thresholds(home)
     assert doc["schema_version"] == 2 and doc["history"] == []
     assert path.read_bytes() == old  # reading never writes
-    state.write_thresholds(home, doc)
+    write_thresholds(home, doc)
     assert orjson.loads(path.read_bytes())["schema_version"] == 2
 
 

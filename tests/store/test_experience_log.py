@@ -14,8 +14,8 @@ from artibot.errors import CorruptFileError, StoreError, UnsafePathError, Valida
 from artibot.experience import validate
 from artibot.store import archive as archive_module
 from artibot.store import documents, fs
-from artibot.store import experiences as experiences_module
-from artibot.store.experiences import EMPTY, MOVE_MARKER, ExperienceLog, encode, render
+from artibot.store.log import experiences as experiences_module
+from artibot.store.log.experiences import EMPTY, MOVE_MARKER, ExperienceLog, encode, render
 from artibot.store.home import Home
 from tests.factories import record
 
@@ -393,7 +393,7 @@ def test_a_pretty_printed_array_from_another_writer_is_adopted_not_cut(tmp_path)
     """The old JavaScript plugin wrote the log with JSON.stringify(..., null, 2) and no newline."""
     import json as _json
 
-    from artibot.store.experiences import ExperienceLog
+    from artibot.store.log.experiences import ExperienceLog
     from artibot.store.home import Home
 
     home = Home(tmp_path / "h").ensure()
@@ -452,7 +452,7 @@ def _torn_out_of_page_order(home: Home, log: ExperienceLog, batch: int) -> tuple
     """An append whose last page (with the closing bracket) reached the disk while the page
     with its start still holds the old bytes and zeros: plausible with ext4 data=ordered.
     Returns (ids stored before, ids of the batch)."""
-    from artibot.store import log_journal
+    from artibot.store.log import log_journal
 
     old = [make(i) for i in range(3)]
     log.append(old)
@@ -504,7 +504,7 @@ def test_doctor_sees_an_append_torn_out_of_page_order_and_repairs_it_whole(home,
 
 
 def test_a_finished_append_with_its_journal_left_armed_is_kept(home, log):
-    from artibot.store import log_journal
+    from artibot.store.log import log_journal
 
     log.append([make(0)])
     size = home.experiences.stat().st_size
@@ -542,7 +542,7 @@ def test_a_zero_filled_tail_is_described_in_quarantine_not_copied(home, log, spa
 def test_without_a_boot_id_the_id_index_is_synced_as_written(home, log, monkeypatch, tmp_path):
     """Where a restart cannot be told, an unsynced index could be trusted after a power cut
     that lost part of it: each index write is synced instead."""
-    from artibot.store import id_index
+    from artibot.store.log import id_index
 
     monkeypatch.setattr(id_index, "BOOT_ID", tmp_path / "no-such-file")
     synced: list[str] = []
@@ -554,7 +554,7 @@ def test_without_a_boot_id_the_id_index_is_synced_as_written(home, log, monkeypa
 
 
 def test_an_id_index_from_an_earlier_boot_is_rebuilt(home, log, monkeypatch, tmp_path):
-    from artibot.store import id_index
+    from artibot.store.log import id_index
 
     boot = tmp_path / "boot_id"
     boot.write_text("boot-a\n")

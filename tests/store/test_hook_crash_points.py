@@ -20,7 +20,7 @@ import pytest
 
 from artibot.store import hookio
 from artibot.store.home import Home
-from artibot.store.log_layout import record_on
+from artibot.store.log.log_layout import record_on
 from tests.store.forked import KILLED, run_child
 from tests.store.test_crash_points import env  # noqa: F401  (the scratch folder fixture)
 

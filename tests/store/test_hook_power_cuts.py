@@ -14,7 +14,7 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from artibot.store import id_index
+from artibot.store.log import id_index
 from tests.store import hook_power_cuts as hpc
 from tests.store import powercut
 from tests.store.test_crash_points import env  # noqa: F401  (the scratch folder fixture)

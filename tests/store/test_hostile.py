@@ -15,7 +15,7 @@ import orjson
 import pytest
 
 from artibot.store import doctor
-from artibot.store.experiences import ExperienceLog
+from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home
 from tests.store.forked import ENOSPC, EROFS, fail_writes, run_child
 

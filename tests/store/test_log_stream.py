@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from artibot import cycle
 from artibot.config import settings_from_mapping
 from artibot.experience import validate
-from artibot.store import log_read
-from artibot.store.experiences import ExperienceLog, render
+from artibot.store.log import log_read
+from artibot.store.log.experiences import ExperienceLog, render
 from artibot.store.home import Home
 from tests.factories import mixed, record
 

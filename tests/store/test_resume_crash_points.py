@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from artibot.integrations.claude_code import ended, turns
-from artibot.store.experiences import ExperienceLog
+from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home
 from tests.store.forked import KILLED
 from tests.store.test_crash_points import env  # noqa: F401  (the scratch folder fixture)

@@ -37,14 +37,12 @@ experience log.
 from __future__ import annotations
 
 from artibot.integrations.claude_code import turns
+from artibot.names import MAX_ROUTED_CHARS
 from artibot.store import hookio
 
 FLUSH_AT = 8
 """Final turns kept in a spool before a ``Stop`` appends them to the experience log."""
 
-MAX_ROUTED_CHARS = 20_000
-"""Only the start of a prompt is routed, anonymized and kept: a 20 MB paste costs what 20 KB does.
-(``artibot.experience.MAX_INPUT_CHARS``, not imported for it: a test checks they agree.)"""
 
 
 # --------------------------------------------------------------------- settling turns

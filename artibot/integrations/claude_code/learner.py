@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import os
 
+from artibot.names import LEARNER_CHECK as CHECK_STAMP  # under sessions/
+from artibot.names import LEARNER_STAMP  # written by artibot.store.sessions
 from artibot.store import hookio
 
 TYPE_CHECKING = False  # not typing's: SessionStart imports this module on every session
@@ -28,11 +30,6 @@ if TYPE_CHECKING:
 STALE_AFTER_MS = 20 * 3600 * 1000
 """SessionStart starts a learner when none was started for this long (or ever)."""
 
-LEARNER_STAMP = ".learner-stamp.json"
-"""Under ``sessions/``; written by :func:`artibot.store.sessions.write_learner_stamp`."""
-
-CHECK_STAMP = ".learner-check.json"
-"""Under ``sessions/``: when SessionStart last looked for a batch and found no learner needed."""
 
 CHECK_EVERY_MS = 3600 * 1000
 """SessionStart looks for a waiting batch at most this often (it costs the experience log's
@@ -47,7 +44,7 @@ class Spawn:
 
 
 def has_full_batch(home: "Home", settings: "Settings") -> bool:
-    from artibot.store.experiences import ExperienceLog
+    from artibot.store.log.experiences import ExperienceLog
 
     return ExperienceLog(home).count() >= settings.lifelong.batch_size
 

@@ -7,10 +7,9 @@ numpy; here it runs at most once per change of the learning log (see
 
 from __future__ import annotations
 
+from artibot.names import LEARNING_LOG
+from artibot.names import ROUND_NOTICES as NOTICES_NAME
 from artibot.store import hookio
-
-NOTICES_NAME = ".round-notices.json"
-"""Applied rounds measured worse, as the last learner run found them (``sessions/``)."""
 
 
 def worse_rounds(call) -> list[str]:
@@ -21,17 +20,11 @@ def worse_rounds(call) -> list[str]:
     log — by the detached learner right after its run (:func:`save_round_notices`), or
     here when a round was applied another way — and read from ``sessions/`` otherwise.
     """
-    import os
-
-    try:
-        changed = os.stat(f"{call.root}/learning-log.json").st_mtime_ns
-    except FileNotFoundError:
+    changed = hookio.mtime_ns(f"{call.root}/{LEARNING_LOG}")
+    if changed is None:
         return []  # no round yet: nothing to measure
-    try:
-        measured = os.stat(f"{call.root}/sessions/{NOTICES_NAME}").st_mtime_ns
-    except FileNotFoundError:
-        measured = -1
-    if measured < changed:
+    measured = hookio.mtime_ns(f"{call.root}/sessions/{NOTICES_NAME}")
+    if measured is None or measured < changed:
         return save_round_notices(call)
     try:
         doc = hookio.loads(hookio.read_cache(call.root, NOTICES_NAME) or b"{}")
@@ -43,9 +36,7 @@ def worse_rounds(call) -> list[str]:
 
 def save_round_notices(call) -> list[str]:
     """Measure the applied rounds and keep the notices for the next SessionStart."""
-    import os
-
-    if not os.path.exists(f"{call.root}/learning-log.json"):
+    if hookio.mtime_ns(f"{call.root}/{LEARNING_LOG}") is None:
         return []
     from artibot.config import load_settings
     from artibot.round_checks import notices
@@ -57,9 +48,4 @@ def save_round_notices(call) -> list[str]:
 
 
 def pending_review(call) -> bool:
-    import os
-
-    path = f"{call.root}/pending-review.json"  # Home.pending_review, without loading the store
-    if os.path.islink(path):
-        raise OSError(f"{path} is a symbolic link; artibot will not read it")
-    return os.path.isfile(path)
+    return hookio.review_waiting(call.root)

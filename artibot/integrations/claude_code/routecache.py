@@ -29,17 +29,16 @@ import marshal
 import os
 
 from artibot import regex
+from artibot.names import CONFIG_NAME
+from artibot.names import REGEX_PROGRAMS as PROGRAMS_NAME
+from artibot.names import ROUTER_CACHE as CACHE_NAME
+from artibot.names import ROUTER_CACHE_IGNORES as _NOT_STATE
+from artibot.names import ROUTER_SUMMARY as SUMMARY_NAME
 from artibot.store import hookio
 
-CACHE_NAME = ".router-cache.marshal"
-SUMMARY_NAME = ".router-summary.json"
-PROGRAMS_NAME = ".regex-programs.marshal"
 FORMAT = 2
 MAX_PROGRAMS = 400
 """More kept programs than this means patterns that changed over many versions: start afresh."""
-_NOT_STATE = ("daily-experiences", ".daily-experiences", ".learner.lock", ".state.lock")
-"""Name prefixes of data-home files the policy does not depend on: the experience log and
-its sidecar files change with every session, and would rebuild the cache each time."""
 _ROUTER = "artibot.router."
 
 
@@ -51,7 +50,7 @@ def _key(call) -> list:
     config_env = os.environ.get("ARTIBOT_CONFIG")
     paths = [*hookio.files_in(call.root, skip=_NOT_STATE), *hookio.files_in(code),
              *hookio.files_in(shipped), *hookio.files_in(os.path.join(os.path.dirname(artibot.__file__), "_config")),
-             os.path.join(os.getcwd(), "artibot.config.json")]
+             os.path.join(os.getcwd(), CONFIG_NAME)]
     if config_env:
         paths.append(os.path.expanduser(config_env))
     return [FORMAT, artibot.__version__, config_env, os.getcwd(), hookio.stamps(paths)]

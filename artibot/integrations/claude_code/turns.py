@@ -48,6 +48,8 @@ TYPE_CHECKING = False  # not typing's: this module is on every hook's path
 if TYPE_CHECKING:
     from typing import Any, Mapping
 
+    from artibot.shapes import Turn
+
 PLANNING_TOOLS = frozenset({
     "TaskCreate", "TaskUpdate",  # task lists in Claude Code 2.1 (loaded through ToolSearch)
     "TodoWrite",                 # the task list of earlier versions
@@ -78,7 +80,8 @@ DECISION_FIELDS = ("system", "complexity", "domain", "pattern", "confidence", "t
 DEFAULT_AGENT = "claude-code"
 """The client a turn came from when it names none (every turn before other clients had hooks)."""
 
-Turn = dict  # a plain JSON object (kept in the spool between hook processes)
+# A turn is a plain JSON object kept in the spool between hook processes: its keys are
+# declared in artibot.shapes.Turn.
 
 
 def open_turn(decision: Mapping[str, Any], text: str, *, now: int, prompt_id: str | None = None,
@@ -88,7 +91,7 @@ def open_turn(decision: Mapping[str, Any], text: str, *, now: int, prompt_id: st
     ``turn_id`` becomes the experience record's id: fixed when the turn opens, so a
     hand-over to the log that a crash makes run twice stores the record once.
     """
-    turn = {
+    turn: Turn = {
         "id": turn_id,
         "decision": {k: decision.get(k) for k in DECISION_FIELDS},
         "input": text,
@@ -111,7 +114,7 @@ def open_turn(decision: Mapping[str, Any], text: str, *, now: int, prompt_id: st
 def add_tool(turn: Turn, *, tool: str | None, failed: bool, interrupted: bool,
              duration_ms: float | None, now: int) -> Turn:
     """The turn after one more tool call (``PostToolUse`` or ``PostToolUseFailure``)."""
-    out = dict(turn)
+    out = turn.copy()
     out["tools"] = int(turn.get("tools", 0)) + 1
     out["tool_failures"] = int(turn.get("tool_failures", 0)) + (1 if failed else 0)
     # A failure stands until a call that started after it ended succeeds: parallel calls
@@ -153,7 +156,7 @@ def add_unoffered(turn: Turn, *, tool: str, now: int) -> Turn:
 
 def ask_permission(turn: Turn, *, tool: str | None, now: int) -> Turn:
     """The turn after a ``PermissionRequest`` for ``tool``: refused unless the tool then runs."""
-    out = dict(turn)
+    out = turn.copy()
     waiting = list(turn.get("awaiting_permission") or [])
     if len(waiting) < MAX_TOOL_NAMES:
         waiting.append(tool or "?")

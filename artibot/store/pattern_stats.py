@@ -5,7 +5,7 @@ The evidence learner keeps its per-bin state as :class:`PatternStats` under rese
 ``~cell:`` keys; on disk they have their own key space, ``"cells"``, beside
 ``"patterns"``, so that every entry under ``"patterns"`` is a pattern. (Files written
 before kept them under ``"patterns"``; they are read either way.) The System 1 cache
-those decisions change is :mod:`artibot.store.cache`.
+those decisions change is :mod:`artibot.store.system1_cache`.
 """
 
 from __future__ import annotations
@@ -13,15 +13,12 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from artibot.errors import CorruptFileError
+from artibot.names import CELL_PREFIX
 from artibot.learning.types import PatternStats, TransferDecision
 from artibot.store.documents import list_field, read_document, write_document
 from artibot.store.fs import ensure_dir
 from artibot.store.home import Home
 
-CELL_PREFIX = "~cell:"
-"""Keys the evidence learner reserves in the stats for its per-bin state
-(:data:`artibot.learning.bandit.CELL_PREFIX`, equal by test; not imported, because that
-module brings scipy into ``artibot status``): never decided upon, never counted as patterns."""
 
 
 def _check_stats(doc: dict[str, Any]) -> str | None:

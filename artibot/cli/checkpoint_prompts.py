@@ -23,7 +23,7 @@ from artibot.checkpoints import (
 from artibot.errors import InvalidInput
 from artibot.cli.checkpoint_view import evidence_table, transfer_order
 from artibot.cli.render import Hanging
-from artibot.cli.render_checks import offpolicy_block
+from artibot.cli.render_round_checks import offpolicy_block
 
 MAX_TRIES = 5
 

@@ -28,15 +28,16 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 import orjson
 
 from artibot.errors import CorruptFileError, StoreError, ValidationError
-from artibot.store import archive, log_journal, log_tail
+from artibot.store import archive
+from artibot.store.log import log_journal, log_tail
 from artibot.store.fs import FileLock, atomic_write_bytes, atomic_write_chunks, check_regular, open_fd
 from artibot.store.home import Home
-from artibot.store.id_index import IdIndex, appended_ids
-from artibot.store.log_journal import Repair
-from artibot.store.log_layout import (EMPTY, FOOTER, HEADER, TAIL, append_payload, encode, is_intact, parse_records,
+from artibot.store.log.id_index import IdIndex, appended_ids
+from artibot.store.log.log_journal import Repair
+from artibot.store.log.log_layout import (EMPTY, FOOTER, HEADER, TAIL, append_payload, encode, is_intact, parse_records,
                                       record_lines, record_on, render, render_lines)
-from artibot.store.log_move import Plan, plan_from_lines, plan_from_source, put_back
-from artibot.store.log_read import LogRead, checked_records
+from artibot.store.log.log_move import Plan, plan_from_lines, plan_from_source, put_back
+from artibot.store.log.log_read import LogRead, checked_records
 
 __all__ = ["EMPTY", "MOVE_MARKER", "ExperienceLog", "LogRead", "Repair", "encode", "render"]
 
@@ -281,7 +282,8 @@ class ExperienceLog:
     def _read_locked(self) -> list[dict[str, Any]]:
         """Every record, read while this object holds the exclusive lock."""
         try:
-            return orjson.loads(self._bytes_locked())
+            records: list[dict[str, Any]] = orjson.loads(self._bytes_locked())
+            return records
         except orjson.JSONDecodeError as exc:
             raise CorruptFileError(self.path, f"not valid JSON ({exc})") from None
 

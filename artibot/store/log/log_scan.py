@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 import orjson
 
-from artibot.store.log_layout import HEADER
+from artibot.store.log.log_layout import HEADER
 
 
 @dataclass(frozen=True)

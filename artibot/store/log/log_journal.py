@@ -35,9 +35,9 @@ import orjson
 
 from artibot.errors import CorruptFileError, StoreError
 from artibot.store.fs import atomic_write_bytes, check_regular, ensure_dir, open_fd
-from artibot.store import log_tail
+from artibot.store.log import log_tail
 from artibot.store.home import Home
-from artibot.store.log_layout import FOOTER, HEADER, TAIL, record_on
+from artibot.store.log.log_layout import FOOTER, HEADER, TAIL, record_on
 
 JOURNAL_SIZE = 64
 _BLANK = b" " * JOURNAL_SIZE
@@ -238,7 +238,7 @@ def adopt_foreign_layout(home: Home, rewrite: Callable[[Iterable[bytes]], None])
     """Relay a log in another layout (:func:`foreign_layout`) in artibot's, a run of records at
     a time, the original kept in ``quarantine/`` (a hard link: no copy); returns where.
     A body that is not an array of objects (a torn tail) is left for the writer's repair."""
-    from artibot.store.log_read import relaid_chunks
+    from artibot.store.log.log_read import relaid_chunks
 
     path = home.experiences
     span = foreign_layout(path)

@@ -38,7 +38,7 @@ from typing import Callable, Iterable
 
 from artibot.store.fs import open_fd
 from artibot.store.home import Home
-from artibot.store.log_layout import EMPTY, FOOTER, record_on
+from artibot.store.log.log_layout import EMPTY, FOOTER, record_on
 
 _HEADER = 64
 _FP = 8

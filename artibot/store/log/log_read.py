@@ -20,7 +20,7 @@ import orjson
 
 from artibot.errors import CorruptFileError
 from artibot.store.fs import open_fd
-from artibot.store.log_layout import EMPTY, FOOTER, HEADER, check_records, is_intact, parse_records
+from artibot.store.log.log_layout import EMPTY, FOOTER, HEADER, check_records, is_intact, parse_records
 
 CHUNK_BYTES = 32 * 1024
 """Bytes of log parsed at a time by :meth:`LogRead.chunks`: the dicts of one run stay in the

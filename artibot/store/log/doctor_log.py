@@ -15,14 +15,16 @@ import numpy as np
 import orjson
 
 from artibot.errors import CorruptFileError, LockTimeout, StoreError
-from artibot.store import archive, log_journal, log_tail
-from artibot.store.experiences import ExperienceLog
+from artibot.store import archive
+from artibot.store.log import log_tail
+from artibot.store.log import log_journal
+from artibot.store.log.experiences import ExperienceLog
 from artibot.store.fs import FileLock, atomic_write_bytes, ensure_dir, open_fd, read_bytes
-from artibot.store.id_index import fingerprint
+from artibot.store.log.id_index import fingerprint
 from artibot.store.home import Home
-from artibot.store.log_layout import (EMPTY, FOOTER, HEADER, TAIL, record_on, record_problems, render,
+from artibot.store.log.log_layout import (EMPTY, FOOTER, HEADER, TAIL, record_on, record_problems, render,
                                       render_lines)
-from artibot.store.log_scan import scan_log
+from artibot.store.log.log_scan import scan_log
 from artibot.store.quarantine import kind_of, stamp
 
 LOCK_WAIT_S = 10.0
@@ -112,7 +114,7 @@ class LogChecks:
         return int(prints.size)
 
     @staticmethod
-    def _fingerprints_if_healthy(fd: int, lock_fd: int | None, lock_path: Path) -> array | None:
+    def _fingerprints_if_healthy(fd: int, lock_fd: int | None, lock_path: Path) -> array[int] | None:
         size = os.fstat(fd).st_size
         if size < len(EMPTY) or os.pread(fd, len(HEADER), 0) != HEADER or os.pread(fd, len(TAIL), size - 3) != TAIL:
             return None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from artibot.config import Settings
+from artibot.settings import Settings
 from artibot.learning.batching import batch_plan, make_groups
 from artibot.learning.frame import Frame
 from artibot.learning.grpo import batch_advantages, group_results, group_stats

@@ -1,0 +1,182 @@
+"""The shapes that cross modules as JSON objects: one TypedDict each, read by key.
+
+A value the code builds and uses in one place is a dataclass; a shape written to a file
+or returned as a report, and read by key in several modules, is declared here once, so
+that a key renamed in one place is an error in every other. Nothing here runs: the
+module imports nothing of artibot and does no work.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, NotRequired, TypedDict
+
+
+# --------------------------------------------------------------------- learning-log.json
+class RoundInputs(TypedDict):
+    """What a round was computed from."""
+
+    unprocessed: int | None
+    processed: int
+    remainder: int
+    batches: int
+    flush: bool
+
+
+class RowTable(TypedDict):
+    """A table of a round entry, one row per line in the file (``groups``, ``steps``)."""
+
+    columns: list[str]
+    rows: list[Any]
+
+
+class ThresholdChange(TypedDict):
+    old: float
+    new: float
+
+
+class RoundEntry(TypedDict):
+    """A round that ended (applied, reset, discarded by a rollback).
+
+    Built by :func:`artibot.store.rounds.round_entry`. A round discarded by a rollback has only ``type``, ``round_id``, ``status``,
+    ``finished`` and ``reason``; an applied one also says what it applied.
+    """
+
+    type: NotRequired[Literal["round"]]
+    round_id: str
+    status: str
+    finished: str | None
+    mode: NotRequired[str]
+    prepared: NotRequired[str | None]
+    inputs: NotRequired[RoundInputs]
+    params: NotRequired[dict[str, Any]]
+    groups: NotRequired[RowTable]
+    steps: NotRequired[RowTable]
+    threshold_changes: NotRequired[dict[str, ThresholdChange]]
+    answers: NotRequired[list[dict[str, Any]]]
+    thresholds_applied: NotRequired[bool]
+    transfers: NotRequired[dict[str, str]]
+    archive: NotRequired[str]
+    reason: NotRequired[str]
+    rolled_back: NotRequired[bool]
+
+
+class RollbackEntry(TypedDict):
+    """A rollback: the rounds it undid (``round_id`` is the first of them)."""
+
+    type: Literal["rollback"]
+    round_id: str
+    at: str
+    undone: list[str]
+    reason: str | None
+    experiences_restored: int
+    replaced_state_kept_in: str
+    rollback_id: str
+
+
+LogEntry = RoundEntry | RollbackEntry
+"""An entry of ``learning-log.json``; entries written before ``type`` existed are rounds."""
+
+
+# --------------------------------------------------------------------- reports
+class ThresholdsJson(TypedDict):
+    default: float
+    domains: dict[str, float]
+    exploration: NotRequired[dict[str, float]]
+
+
+class PriceInForce(TypedDict):
+    """The price of a System 2 call the learner uses, and where it comes from."""
+
+    value: float
+    source: str
+    round: NotRequired[str | None]
+
+
+class StatusReport(TypedDict):
+    """``artibot status --json`` (:func:`artibot.status.status`): a contract other tools read."""
+
+    thresholds: ThresholdsJson
+    system1_patterns: list[str]
+    unprocessed: int
+    pending_review: bool
+    last_round: str | None
+    last_round_status: str | None
+    pending_round: str | None
+    full_batches: int
+    batch_size: int
+    mode: str
+    patterns_tracked: int
+    rounds: int
+    held_for_resume: NotRequired[int]
+    home: str
+    config: str | None
+    validation: dict[str, Any]
+    price: PriceInForce | None
+    costs: dict[str, Any]
+    interrupted: int
+    agents: dict[str, int]
+    thresholds_per_agent: dict[str, Any]
+
+
+class RoundLine(TypedDict):
+    """A round in ``artibot history --json``."""
+
+    type: Literal["round"]
+    round_id: str
+    status: str | None
+    mode: str | None
+    finished: str | None
+    processed: int | None
+    batches: int | None
+    threshold_changes: dict[str, ThresholdChange]
+    thresholds_applied: bool | None
+    transfers: dict[str, str]
+    rolled_back: bool
+    costs: dict[str, Any] | None
+
+
+class RollbackLine(TypedDict):
+    """A rollback in ``artibot history --json``."""
+
+    type: Literal["rollback"]
+    round_id: str
+    at: str | None
+    undone: list[str]
+    reason: str | None
+
+
+HistoryLine = RoundLine | RollbackLine
+"""One line of :func:`artibot.rollback.history`, oldest first."""
+
+
+# --------------------------------------------------------------------- the hooks' turn
+class Turn(TypedDict):
+    """One prompt's turn as the hooks keep it in the session spool between processes
+    (opened by ``turns.open_turn``, changed by each tool call, closed at ``Stop``).
+
+    A spool is read back from JSON that an older artibot may have written, so readers
+    still use ``.get`` with a default for every key.
+    """
+
+    id: str | None
+    decision: dict[str, Any]  # turns.DECISION_FIELDS of the routing decision
+    input: str
+    prompt_id: str | None
+    started_ms: int
+    last_ms: int
+    tools: int
+    tool_failures: int
+    last_failed: bool
+    interrupted: bool
+    tool_names: list[str]
+    tool_duration_ms: float
+    awaiting_permission: list[str]
+    agent: NotRequired[str]
+    open_failures: NotRequired[list[int]]
+    stopped_ms: NotRequired[int]
+    outcome: NotRequired[str]
+    outcome_reason: NotRequired[str]
+    usage: NotRequired[dict[str, Any]]
+    unoffered: NotRequired[str]
+    cut_off: NotRequired[bool]
+    hold_until: NotRequired[int]
