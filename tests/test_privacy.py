@@ -523,3 +523,12 @@ def test_every_match_of_a_rule_holds_its_family() -> None:
 def test_anonymize_is_idempotent_on_disguised_secrets(text: str) -> None:
     once = anonymize(text)
     assert anonymize(once) == once
+
+
+def test_a_placeholder_that_opens_a_word_boundary_is_scanned_again() -> None:
+    # found by the idempotence property: the card number glued to ``secret = '…'`` hid the
+    # assignment until the card became a placeholder
+    text = "charged 5555-5555-5555-4444secret = 'hunter2hunter2'"
+    once = anonymize(text)
+    assert "hunter2" not in once
+    assert anonymize(once) == once

@@ -235,6 +235,11 @@ def anonymize_prefix(text: str, limit: int) -> str:
     """
     if len(text) <= limit:
         return anonymize(text)
+    again = anonymize(_prefix_once(text, limit))  # the later passes, as anonymize makes them
+    return again if len(again) <= limit else _prefix_once(again, limit)
+
+
+def _prefix_once(text: str, limit: int) -> str:
     window = text[:limit + WINDOW_MARGIN]
     pos, out, size = 0, [], 0
     for f in find_secrets(window):
@@ -306,15 +311,35 @@ def _anonymize_group(out: list[str], group: list[int]) -> None:
                 parts += (text[at:f.start - base], _PLACEHOLDER_OF[f.kind])
                 at = f.end - base
             parts.append(text[at:])
-            out[k] = "".join(parts)
+            out[k] = anonymize("".join(parts))  # the rest of the passes (see anonymize)
 
 
 def anonymize(text: str) -> str:
     """Replace secrets and personal data by typed placeholders; idempotent.
 
+    A placeholder can open a word boundary that the secret it replaced did not leave (in
+    ``4444secret = 'x'``, the card number hides the assignment), so the text is scanned
+    again until a pass finds nothing (at most :data:`MAX_PASSES`; a text without a finding
+    costs one pass).
+
     >>> anonymize("DB_PASSWORD=hunter2 psql -h 10.0.0.7 -U alice")
     'DB_PASSWORD=<PASSWORD> psql -h <IP> -U alice'
+    >>> anonymize("charged 5555-5555-5555-4444secret = 'hunter2hunter2'")
+    "charged <CARD>secret = '<SECRET>'"
     """
+    for _ in range(MAX_PASSES):
+        once = _one_pass(text)
+        if once is text:
+            break
+        text = once
+    return text
+
+
+MAX_PASSES = 4
+
+
+def _one_pass(text: str) -> str:
+    """Every finding of one scan replaced; ``text`` itself (the same object) when none."""
     parts: list[str] = []
     pos = 0
     for f in find_secrets(text):
