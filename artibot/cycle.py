@@ -136,10 +136,6 @@ def learn(*, home: HomeArg = None, answers: cp.AnswersArg = "defaults", checkpoi
     policy = checkpoints or cp.policy_for(answers, settings)
     say = progress or (lambda _msg: None)
     h.ensure()
-    if not dry_run:  # the agent hooks' turns whose session ended and whose hold is over are learned too
-        from artibot.integrations.claude_code.ended import settle_waiting_turns
-
-        settle_waiting_turns(str(h.root))
     with FileLock(h.learner_lock, timeout=lock_timeout, holder="another artibot learner"):
         from artibot.rollback import recover_interrupted
 

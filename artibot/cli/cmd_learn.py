@@ -65,6 +65,8 @@ def register(app: typer.Typer) -> None:
         else:
             policy = TerminalCheckpoints(out, settings.lang, read=lambda prompt: _read_line(out, prompt))
         spinner = out.is_terminal and not dry_run and (yes or unattended)
+        if not dry_run:
+            settle_hook_turns(home)
         with out.status("learning…", spinner="dots") if spinner else nullcontext():
             report = learn(home=home, checkpoints=policy, flush=flush, dry_run=dry_run, settings=settings)
         if as_json:
@@ -99,6 +101,7 @@ def register(app: typer.Typer) -> None:
             # /learn inlines this output: a non-zero exit would abort the whole command,
             # so an error is reported inside the JSON instead.
             try:
+                settle_hook_turns(home)
                 doc = prepare_for_review(home=home, flush=flush)
             except ArtibotError as exc:
                 doc = {"pending": False, "error": str(exc), "message": f"artibot could not prepare a round: {exc}"}
@@ -133,3 +136,12 @@ def _read_line(out: Console, prompt: str) -> str:
     if not line:
         raise EOFError
     return line
+
+
+def settle_hook_turns(home: Home) -> None:
+    """Before a round: the agent hooks' turns whose session ended and whose hold for a
+    resumed session is over join the log, so that the round sees them (the learning cycle
+    itself sits below the integrations and does not reach up to them)."""
+    from artibot.integrations.claude_code.ended import settle_waiting_turns
+
+    settle_waiting_turns(str(home.root))

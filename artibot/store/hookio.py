@@ -425,7 +425,7 @@ def read_tail(path: str, max_bytes: int) -> bytes | None:
     return data
 
 
-def read_text(path: str, max_chars: int) -> str | None:
+def read_start(path: str, max_chars: int) -> str | None:
     """The start of a small text file (a slash command's), decoded leniently; None if it is
     missing or cannot be read (never blocks on a FIFO)."""
     try:

@@ -159,17 +159,16 @@ def test_learn_and_collect_write_held_turns_whose_hold_is_over(hook: Driver, hom
     from typer.testing import CliRunner
 
     from artibot.cli.app import app
-    from artibot.cycle import learn
 
     for sid in ("s1", "s2"):
         hook.turn(SIMPLE, [("Edit", True)], sid=sid)
         hook("session-end", session_id=sid)
-    learn(home=home.root, answers="defaults")
+    assert CliRunner().invoke(app, ["learn", "--yes"]).exit_code == 0
     assert log(home) == []  # still held: learn leaves them waiting
     clock(turns.RESUME_WINDOW_MS / MINUTE + 1)
     for sid in ("s1", "s2"):
         _age(home, sid, turns.FOLLOWUP_WINDOW_MS / MINUTE + 1)
-    learn(home=home.root, answers="defaults")
+    assert CliRunner().invoke(app, ["learn", "--yes"]).exit_code == 0  # the CLI's learn settles them first
     assert sorted(r["session_id"] for r in log(home)) == ["s1", "s2"]
 
     hook.turn(SIMPLE, [("Edit", True)], sid="s3")

@@ -387,6 +387,9 @@ def nightly_learner(call) -> None:
         call.log(f"learner not available ({exc})")
         return
     call.log("learner running")
+    from artibot.integrations.claude_code.ended import settle_waiting_turns
+
+    settle_waiting_turns(str(call.home().root))  # the held turns whose hold is over join this round
     try:
         report = learn(home=call.home().root, answers="unattended")
     except LockTimeout as exc:

@@ -107,7 +107,9 @@ def is_learn(prompt: object, cwd: str | None) -> bool:
     homes = [os.environ.get("CODEX_HOME") or os.path.expanduser("~/.codex")]
     if cwd:
         homes += [os.path.join(cwd, ".codex"), os.path.join(cwd, ".agents")]
-    return any(os.path.isfile(os.path.join(home, "skills", "learn", "SKILL.md")) for home in homes)
+    from artibot.store import hookio
+
+    return any(hookio.file_exists(os.path.join(home, "skills", "learn", "SKILL.md")) for home in homes)
 
 
 def translate(event: str, payload: dict) -> tuple[str, dict] | None:
