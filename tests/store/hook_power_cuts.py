@@ -75,7 +75,10 @@ def _config(root: Path) -> None:
     os.environ["ARTIBOT_HOME"] = str(root)
     cfg = root.parent / "cfg" / "artibot.config.json"
     cfg.parent.mkdir(parents=True, exist_ok=True)
-    cfg.write_text('{"cognitive": {"router": {"exploration": 0, "domainExploration": 0}}}')
+    # batchSize: no full batch, so no hook starts the detached learner, which would write
+    # into the home while a crash state is being rebuilt there (learn --flush still learns)
+    cfg.write_text('{"cognitive": {"router": {"exploration": 0, "domainExploration": 0}},'
+                   ' "learning": {"lifelong": {"batchSize": 100000}}}')
     os.environ["ARTIBOT_CONFIG"] = str(cfg)
 
 
