@@ -4,6 +4,11 @@
 CLI, Cursor) are dispatched here, before the CLI framework is imported: hooks run on
 every prompt and tool call, and typer/rich alone cost ~100 ms to import. Asked for its
 help, ``hook`` goes through the CLI like any command.
+
+The registered hook commands start the interpreter with ``-S`` (no :mod:`site`: see
+``HOOK_LAUNCHER`` in ``integrations/claude_code/templates.py``); :func:`_site_on_demand`
+runs :func:`site.main` the first time such a process imports a module the standard library
+and artibot's folder do not hold, so that ``orjson`` or ``numpy`` are found as usual.
 """
 
 from __future__ import annotations
@@ -11,7 +16,29 @@ from __future__ import annotations
 import sys
 
 
+class _SiteOnDemand:
+    """The last import finder under ``python -S``: loads :mod:`site` at the first top-level
+    module nothing else found, then looks again on the paths it added."""
+
+    @staticmethod
+    def find_spec(name: str, path: object = None, target: object = None) -> object:
+        if path is not None or _SiteOnDemand not in sys.meta_path:
+            return None  # a submodule: its package's own path was searched
+        sys.meta_path.remove(_SiteOnDemand)
+        import site
+        from importlib.machinery import PathFinder
+
+        site.main()
+        return PathFinder.find_spec(name)
+
+
+def _site_on_demand() -> None:
+    if sys.flags.no_site and "site" not in sys.modules and _SiteOnDemand not in sys.meta_path:
+        sys.meta_path.append(_SiteOnDemand)
+
+
 def main(argv: list[str] | None = None) -> int:
+    _site_on_demand()
     args = sys.argv[1:] if argv is None else list(argv)
     if args[:1] == ["hook"] and not {"-h", "--help"} & set(args[1:]):
         if args[1:2] and args[1] in ("gemini-cli", "codex-cli", "cursor"):  # artibot.integrations.adapter.AGENTS

@@ -15,6 +15,7 @@ from pathlib import Path
 import orjson
 import pytest
 
+from artibot.integrations.claude_code.templates import hook_command, hook_launcher, hook_prefix
 from artibot.store import sessions
 from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home
@@ -165,12 +166,12 @@ def _alive(pid: int) -> bool:
         return False
 
 
-LEAN = ("re", "typing", "pathlib", "dataclasses", "inspect", "orjson", "artibot.router", "artibot.privacy",
+LEAN = ("site", "re", "typing", "pathlib", "dataclasses", "inspect", "orjson", "artibot.router", "artibot.privacy",
         "artibot.config", "artibot.store.home", "artibot.errors")
 """Not on the tool and stop paths: each costs a share of the interpreter's own start-up."""
-ROUTED = ("artibot.config", "artibot.collector", "artibot.learned_router", "artibot.store.log.experiences", "orjson",
-          "pickle", "runpy", "dataclasses", "inspect", "typing", "pathlib")
-"""Not on the prompt path once the router cache is warm."""
+ROUTED = ("site", "artibot.config", "artibot.collector", "artibot.learned_router", "artibot.store.log.experiences",
+          "orjson", "pickle", "runpy", "dataclasses", "inspect", "typing", "pathlib")
+"""Not on the prompt path once the router cache is warm (``site``: the launcher's ``-S``)."""
 WARM_PROMPT = ("re", "enum", "functools", "collections", "types", "random", "_pickle", "copyreg", "artibot.errors",
                "hashlib")
 """Not on the prompt path either once a prompt hook kept the regular expressions' programs
@@ -189,8 +190,8 @@ def test_hook_paths_import_only_what_they_need(env: dict[str, str], event: str, 
                                                forbidden: tuple[str, ...]) -> None:
     hook(env, "session-start", payload("session_start"))  # warms the router cache
     hook(env, "user-prompt-submit", payload("user_prompt_submit"))  # an open turn to work on
-    launcher = ["-c", "import sys; sys.path[0] or sys.path.pop(0); from artibot.__main__ import main; sys.exit(main())"]
-    proc = subprocess.run([sys.executable, "-X", "importtime", *launcher, "hook", event], input=payload(fixture),
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-S", "-c", hook_launcher(), "hook", event],
+                          input=payload(fixture),
                           env=env, cwd=Path(env["ARTIBOT_HOME"]).parent, capture_output=True, timeout=60)
     assert proc.returncode == 0
     imported = {line.split("|")[-1].strip() for line in proc.stderr.decode().splitlines()
@@ -209,6 +210,34 @@ def test_the_router_cache_follows_the_state_files(env: dict[str, str]) -> None:
     assert "default 0.25" in context_of(again, "SessionStart")
     routed = hook(env, "user-prompt-submit", payload("user_prompt_submit", prompt=ROUTINE))
     assert "threshold 0.25" in context_of(routed, "UserPromptSubmit")
+
+
+def registered(env: dict[str, str], prefix: str, event: str, data: bytes) -> subprocess.CompletedProcess[bytes]:
+    """The hook as Claude Code runs it: the registered command through ``sh -c``."""
+    proc = subprocess.run(["/bin/sh", "-c", hook_command(prefix, event)], input=data, env=env,
+                          cwd=Path(env["ARTIBOT_HOME"]).parent, capture_output=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr.decode()
+    return proc
+
+
+def test_the_registered_launcher_finds_the_installed_packages_when_a_hook_needs_them(env: dict[str, str]) -> None:
+    """``-S`` skips ``site``: a cold session start (the router built through the config,
+    ``orjson``) still finds what ``site`` would have put on the path."""
+    prefix = hook_prefix(sys.executable)
+    assert " -S -c " in prefix
+    start = registered(env, prefix, "session-start", payload("session_start"))
+    assert "Thresholds: default 0.40" in context_of(start, "SessionStart")
+    routed = registered(env, prefix, "user-prompt-submit", payload("user_prompt_submit", prompt=ROUTINE))
+    assert "threshold 0.40" in context_of(routed, "UserPromptSubmit")
+    log = sessions.hook_log_path(home_of(env))
+    assert "Error" not in (log.read_text() if log.exists() else "")  # nothing failed on the way
+
+
+def test_a_launcher_whose_folder_no_longer_holds_artibot_falls_back_to_site(env: dict[str, str],
+                                                                             tmp_path: Path) -> None:
+    prefix = hook_prefix(sys.executable, root=str(tmp_path / "moved away"))
+    start = registered(env, prefix, "session-start", payload("session_start"))
+    assert "Thresholds: default 0.40" in context_of(start, "SessionStart")
 
 
 @pytest.mark.parametrize("data", [b"", b"not json at all", b"[]"])

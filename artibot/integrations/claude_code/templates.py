@@ -56,22 +56,52 @@ KNOWN_CLI_EVENTS = frozenset({
 _OURS = re.compile(r"\shook\s+(" + "|".join(sorted(KNOWN_CLI_EVENTS, key=len, reverse=True)) + r")\s*$")
 
 
-HOOK_LAUNCHER = "import sys; sys.path[0] or sys.path.pop(0); from artibot.__main__ import main; sys.exit(main())"
-"""What the registered hook command runs with ``python -c``.
+HOOK_LAUNCHER = ("import sys, os; sys.path[0] or sys.path.pop(0); "
+                 "sys.path.append({root}) if os.path.isfile({main}) else __import__(\"site\").main(); "
+                 "from artibot.__main__ import main; sys.exit(main())")
+"""What the registered hook command runs with ``python -S -c`` (``{root}``: the folder that
+holds the ``artibot`` package the installer ran from).
 
 Not the ``artibot`` console script: pip's wrapper imports ``re`` (~8 ms) before anything
-else. Not ``python -m artibot``: ``runpy`` costs ~4 ms. Each hook is a new process on
-every prompt and tool call, so these count (``scripts/bench_hooks.py``). The current
-directory (the user's project, where Claude Code runs hooks) is taken off ``sys.path``
-so that a project's own ``json.py`` or ``artibot/`` cannot stand in for ours.
+else. Not ``python -m artibot``: ``runpy`` costs ~4 ms. ``-S``: the interpreter skips
+:mod:`site` (its ``.pth`` files, ``_distutils_hack``, the ``sitecustomize`` search: ~2 ms)
+and the launcher puts artibot's folder on ``sys.path`` itself; a hook that needs another
+installed package (``orjson``, ``numpy``: the rebuilds, the learner) runs :func:`site.main`
+at its first such import (``artibot.__main__``), and a folder that no longer holds artibot
+(moved, reinstalled elsewhere) falls back to the interpreter's own search. Each hook is a
+new process on every prompt and tool call, so these count (``scripts/bench_hooks.py``).
+The current directory (the user's project, where Claude Code runs hooks) is taken off
+``sys.path`` so that a project's own ``json.py`` or ``artibot/`` cannot stand in for ours.
 """
 
 
-def hook_prefix(python: str) -> str:
-    """The hook command prefix for the interpreter at ``python``: ``<python> -c '<launcher>'``."""
+def package_root() -> str:
+    """The folder that holds the running ``artibot`` package (site-packages, or the
+    checkout of an editable install)."""
+    import os
+
+    import artibot
+
+    return os.path.dirname(os.path.dirname(os.path.abspath(artibot.__file__)))
+
+
+def hook_launcher(root: str | None = None) -> str:
+    """The launcher code for the package in ``root`` (default: the running one)."""
+    import os
+
+    import json
+
+    root = package_root() if root is None else root
+    # JSON's string literal is Python's too, and double-quoted: no quote to escape in ``sh``.
+    return HOOK_LAUNCHER.format(root=json.dumps(root, ensure_ascii=False),
+                                main=json.dumps(os.path.join(root, "artibot", "__main__.py"), ensure_ascii=False))
+
+
+def hook_prefix(python: str, root: str | None = None) -> str:
+    """The hook command prefix for the interpreter at ``python``: ``<python> -S -c '<launcher>'``."""
     import shlex
 
-    return f"{shlex.quote(python)} -c {shlex.quote(HOOK_LAUNCHER)}"
+    return f"{shlex.quote(python)} -S -c {shlex.quote(hook_launcher(root))}"
 
 
 def hook_command(command: str, cli_event: str) -> str:
