@@ -7,7 +7,9 @@ the anonymizer's patterns cost about as much as the interpreter's own start. Wha
 integers (the compiled program); :func:`compile` builds the same object from that list
 when it is known (:func:`preload`), and falls back to ``re`` otherwise. The hook keeps
 the programs of the patterns it compiled (:func:`programs`) in its data home and
-preloads them in the next process (``integrations/claude_code/routecache.py``).
+preloads them in the next process (``integrations/claude_code/routecache.py``). A program
+may be given as its :mod:`marshal` bytes: it is decoded only when its pattern is compiled (a
+prompt needs ~20 of the ~150 kept, and decoding them all costs ~1 ms of a hook).
 
 A program is kept only if the pattern built from it compares equal to the one
 ``re.compile`` returns — same source, flags and program (``Pattern.__eq__`` compares
@@ -19,6 +21,7 @@ Pure: no I/O; the one piece of state is the table of known programs (:func:`rese
 
 from __future__ import annotations
 
+import marshal
 import sys
 
 import _sre
@@ -41,7 +44,8 @@ RUNTIME = f"{sys.version}|{_sre.MAGIC}|{_sre.CODESIZE}"
 _SPECIAL = {i: "\\" + chr(i) for i in b"()[]{}?*+-|^$\\.&~# \t\n\r\v\f"}  # re._special_chars_map
 
 Program = tuple  # (flags, code, groups, groupindex, indexgroup): _sre.compile's arguments
-_known: dict[tuple[str, int], Program] = {}
+_known: dict[tuple[str, int], Program | bytes] = {}
+"""Programs given by :func:`preload`, each as given: a program, or its marshal bytes."""
 _compiled: dict[tuple[str, int], Program] = {}
 """Programs compiled by ``re`` in this process, not yet known (what is worth keeping)."""
 
@@ -57,8 +61,10 @@ def compile(source: str, flags: int = 0) -> re.Pattern[str]:  # noqa: A001 - the
     program = _known.get(key)
     if program is not None:
         try:
+            if isinstance(program, bytes):
+                program = _known[key] = _decoded(program)
             return _sre.compile(source, *program)
-        except Exception:  # noqa: BLE001 - a program that does not validate: compile it again
+        except Exception:  # noqa: BLE001 - a program that does not decode or validate: compile it again
             del _known[key]
     import re
 
@@ -88,8 +94,16 @@ def _program(source: str, flags: int, pattern: re.Pattern[str]) -> Program | Non
         return None
 
 
+def _decoded(data: bytes) -> Program:
+    program = marshal.loads(data)
+    if not (isinstance(program, tuple) and len(program) == 5):
+        raise ValueError("not a program")
+    return program
+
+
 def preload(runtime: object, programs: object) -> int:
-    """Make ``programs`` (as :func:`programs` returned them) known; returns how many.
+    """Make ``programs`` (as :func:`programs` returned them, or each as its marshal bytes)
+    known; returns how many.
 
     Nothing is loaded unless ``runtime`` is this interpreter's :data:`RUNTIME` and the
     table has the expected shape.
@@ -99,15 +113,23 @@ def preload(runtime: object, programs: object) -> int:
     count = 0
     for key, program in programs.items():
         if (isinstance(key, tuple) and len(key) == 2 and isinstance(key[0], str) and isinstance(key[1], int)
-                and isinstance(program, tuple) and len(program) == 5):
+                and (isinstance(program, bytes) or isinstance(program, tuple) and len(program) == 5)):
             _known[key] = program
             count += 1
     return count
 
 
 def programs(*, known: bool = True) -> dict[tuple[str, int], Program]:
-    """Every program compiled in this process, and those it was given unless ``known=False``."""
-    return {**_known, **_compiled} if known else dict(_compiled)
+    """Every program compiled in this process, and those it was given unless ``known=False``
+    (each decoded; one that does not decode is left out)."""
+    out: dict[tuple[str, int], Program] = {}
+    for key, program in _known.items() if known else ():
+        try:
+            out[key] = _decoded(program) if isinstance(program, bytes) else program
+        except Exception:  # noqa: BLE001 - damaged: compiled again when needed
+            continue
+    out.update(_compiled)
+    return out
 
 
 def compiled_here() -> int:

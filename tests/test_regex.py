@@ -122,6 +122,27 @@ def test_a_program_that_does_not_validate_is_compiled_again(clean_table: None) -
     assert regex.compiled_here() == 1
 
 
+def test_programs_kept_as_marshal_bytes_are_decoded_when_their_pattern_is_built(clean_table: None) -> None:
+    """As the prompt hook keeps them (``routecache.keep_patterns``): one marshal blob a program."""
+    sources = [r"(?P<key>[a-z]+)=(\d+)", "a+b", "x*y"]
+    for source in sources:
+        regex.compile(source)
+    kept = {key: marshal.dumps(program) for key, program in regex.programs().items()}
+    regex.reset()
+    assert regex.preload(regex.RUNTIME, kept) == 3
+    assert regex.compile("a+b") == re.compile("a+b") and regex.compiled_here() == 0
+    assert regex.programs() == {key: marshal.loads(data) for key, data in kept.items()}
+    assert regex.compile(sources[0]).match("port=80").group("key") == "port"
+
+
+@pytest.mark.parametrize("data", [b"", b"not marshal", marshal.dumps((1, 2)), marshal.dumps([0, [1], 0, {}, ()])])
+def test_a_kept_program_that_does_not_decode_is_compiled_again(clean_table: None, data: bytes) -> None:
+    assert regex.preload(regex.RUNTIME, {("x+", 0): data}) == 1
+    assert regex.programs() == {}
+    assert regex.compile("x+") == re.compile("x+")
+    assert regex.compiled_here() == 1
+
+
 def test_escape_is_re_escape() -> None:
     text = "".join(map(chr, range(128))) + "é한\u2028"
     assert regex.escape(text) == re.escape(text)

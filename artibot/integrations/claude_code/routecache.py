@@ -18,7 +18,8 @@ start), ``marshal`` is built in. The policy's records are kept as their fields
 
 The programs of the router's and the anonymizer's regular expressions are kept beside
 it, in ``sessions/.regex-programs.marshal`` (:mod:`artibot.regex`): with them the
-prompt hook neither imports :mod:`re` nor compiles a pattern.
+prompt hook neither imports :mod:`re` nor compiles a pattern (each program is kept as its
+own marshal bytes, decoded when its pattern is first built).
 
 Both files live in the user's 0700 data home and only artibot writes them.
 """
@@ -37,6 +38,8 @@ from artibot.names import ROUTER_SUMMARY as SUMMARY_NAME
 from artibot.store import hookio
 
 FORMAT = 2
+PROGRAMS_FORMAT = 2
+"""``(2, runtime, {(source, flags): marshal bytes of the program})``."""
 MAX_PROGRAMS = 400
 """More kept programs than this means patterns that changed over many versions: start afresh."""
 _ROUTER = "artibot.router."
@@ -114,7 +117,10 @@ def preload_patterns(call) -> None:
     if data is None:
         return
     try:
-        regex.preload(*marshal.loads(data))
+        kept = marshal.loads(data)
+        if isinstance(kept, tuple) and len(kept) == 3 and kept[0] == PROGRAMS_FORMAT:
+            regex.preload(kept[1], kept[2])
+        # else: an earlier version's file (every program decoded at once): compiled, kept anew
     except Exception as exc:  # noqa: BLE001 - any damage: the patterns are compiled, and kept again
         call.log(f"regular expression programs unreadable, compiled again ({type(exc).__name__})")
 
@@ -135,7 +141,9 @@ def keep_patterns(call) -> None:
     programs = regex.programs()
     if len(programs) > MAX_PROGRAMS:
         programs = regex.programs(known=False)
-    hookio.write_cache(call.root, PROGRAMS_NAME, marshal.dumps((regex.RUNTIME, programs)))
+    # Each program as its own marshal bytes: the next hook decodes only those it compiles.
+    kept = {key: marshal.dumps(program) for key, program in programs.items()}
+    hookio.write_cache(call.root, PROGRAMS_NAME, marshal.dumps((PROGRAMS_FORMAT, regex.RUNTIME, kept)))
 
 
 def load_summary(call) -> dict:
