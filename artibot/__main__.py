@@ -13,6 +13,7 @@ and artibot's folder do not hold, so that ``orjson`` or ``numpy`` are found as u
 
 from __future__ import annotations
 
+import gc
 import sys
 
 
@@ -41,19 +42,51 @@ def main(argv: list[str] | None = None) -> int:
     _site_on_demand()
     args = sys.argv[1:] if argv is None else list(argv)
     if args[:1] == ["hook"] and not {"-h", "--help"} & set(args[1:]):
-        if args[1:2] and args[1] in ("gemini-cli", "codex-cli", "cursor"):  # artibot.integrations.adapter.AGENTS
-            from artibot.integrations.adapter import main as adapter_main
-
-            return adapter_main(args[1], args[2:])
-        from artibot.integrations.claude_code.hooks import main as hook_main
-
-        return hook_main(args[1:])
+        return _hook(args[1:])
     try:
         from artibot.cli.app import run
     except KeyboardInterrupt:  # Ctrl-C while the CLI is still loading: one line, as later
         sys.stderr.write("\nartibot: interrupted; nothing half-written was kept\n")
         return 130
     return run(args)
+
+
+def _hook(args: list[str]) -> int:
+    """``artibot hook [AGENT] EVENT``, its modules served from the code kept by the last hook
+    of its kind (:mod:`artibot.store.hookcode`)."""
+    agent = args[0] if args[:1] and args[0] in ("gemini-cli", "codex-cli", "cursor") else None
+    event = (args[1:2] if agent else args[:1]) or [""]
+    kind = f"{agent or 'claude-code'}.{event[0]}"
+    root, finder = "", None
+    # A hook lives for tens of milliseconds and frees what it allocates as it goes; the cyclic
+    # collector's passes over the modules and caches it loads cost it ~5% (the detached
+    # learner, which runs for long, keeps it).
+    collect = gc.isenabled() and kind != "claude-code.nightly-learner"
+    if collect:
+        gc.disable()
+    try:
+        from artibot.store import hookcode, hookio
+
+        root = hookio.home_root()
+        finder = hookcode.install(root, kind)
+    except Exception:  # noqa: BLE001 - without the kept code, the modules import as usual
+        pass
+    try:
+        if agent is not None:  # artibot.integrations.adapter.AGENTS
+            from artibot.integrations.adapter import main as adapter_main
+
+            return adapter_main(agent, args[1:])
+        from artibot.integrations.claude_code.hooks import main as hook_main
+
+        return hook_main(args)
+    finally:
+        if collect:
+            gc.enable()
+        if finder is not None:
+            try:
+                hookcode.keep(root, kind, finder)
+            except Exception:  # noqa: BLE001 - a cache: the hook's own work is done
+                pass
 
 
 if __name__ == "__main__":
