@@ -1,8 +1,9 @@
 """Each Claude Code hook as Claude Code runs it, against bare ``python -c pass`` of the same venv.
 
-Every hook runs the command ``artibot install claude-code`` registers, through ``sh -c``,
-with its payload on stdin, in a temporary data home and project — the way Claude Code
-starts it. The bare interpreter is timed the same way (``sh -c '<python> -c pass'``), in
+Every hook runs the command ``artibot install claude-code`` registers — the install is run
+into a temporary ``HOME`` and the command read back from the ``settings.json`` it wrote —
+through ``/bin/sh -c``, with its payload on stdin, in a temporary data home and project: the
+way Claude Code starts it (``python -S -c '<launcher>' hook EVENT``). The bare interpreter is timed the same way (``sh -c '<python> -c pass'``), in
 the same loop, so that both see the same machine: the table gives medians and their
 ratio. A session is replayed in order (start, prompt, tool calls, stop, the next prompt
 judging the last turn …) so that each hook finds the state it would in a real session.
@@ -43,8 +44,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from artibot.integrations.claude_code import installer  # noqa: E402
-from artibot.integrations.claude_code.templates import hook_prefix  # noqa: E402
 
 PROMPTS = (
     "fix the typo in the README title",
@@ -92,13 +91,14 @@ def run(cmd: list[str], stdin: bytes, env: dict[str, str], cwd: Path) -> tuple[f
 
 
 def registered_commands(tmp: Path) -> dict[str, str]:
-    """``{cli event: command}`` exactly as ``artibot install claude-code`` writes them."""
-    user_dir = tmp / "home" / ".claude"
-    user_dir.mkdir(parents=True)
-    script = Path(sys.executable).with_name("artibot")
-    plan = installer.plan_install("user", user_dir=user_dir, project_dir=tmp,
-                                  command=shlex.quote(str(script)), hook_prefix=hook_prefix(sys.executable))
-    settings = json.loads(plan.changes[0].after)
+    """``{cli event: command}`` as Claude Code reads them: ``artibot install claude-code`` is
+    run (this interpreter, this checkout) into a temporary ``HOME`` and its ``settings.json`` read back."""
+    home = tmp / "home"
+    (home / ".claude").mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, HOME=str(home), ARTIBOT_HOME=str(tmp / "install-data"), PYTHONPATH=str(ROOT))
+    subprocess.run([sys.executable, "-m", "artibot", "install", "claude-code"], env=env, cwd=tmp, check=True,
+                   stdout=subprocess.DEVNULL)
+    settings = json.loads((home / ".claude" / "settings.json").read_text())
     out = {}
     for groups in settings["hooks"].values():
         for group in groups:
@@ -175,7 +175,7 @@ def bench(args: argparse.Namespace, tmp: Path) -> dict[tuple[str, str], list[flo
             # No learner during the measurement: it would compete for the CPU (a spawn is timed
             # by tests/integrations/test_hook_e2e.py, not here).
             (data / "artibot.config.json").write_text('{"learning": {"lifelong": {"batchSize": 100000}}}')
-    bare_sh = ["sh", "-c", f"{shlex.quote(sys.executable)} -c pass"]
+    bare_sh = ["/bin/sh", "-c", f"{shlex.quote(sys.executable)} -c pass"]
     times: dict[tuple[str, str], list[float]] = {}
 
     def timed(home: str, name: str, cmd: list[str], stdin: bytes, measured: bool) -> None:
@@ -187,7 +187,7 @@ def bench(args: argparse.Namespace, tmp: Path) -> dict[tuple[str, str], list[flo
         measured = i >= args.warmup
         for home in HOMES:
             def hook(event: str, data: bytes, measured: bool = measured, home: str = home) -> None:
-                timed(home, event, ["sh", "-c", commands[event]], data, measured)
+                timed(home, event, ["/bin/sh", "-c", commands[event]], data, measured)
 
             sid = f"bench-{home}-{i}"
             timed("", "python -c pass (sh -c)", bare_sh, b"", measured)
@@ -217,9 +217,9 @@ def huge_prompt(tmp: Path) -> tuple[float, int, int]:
     env = dict(os.environ, HOME=str(tmp / "huge" / "home"), ARTIBOT_HOME=str(tmp / "huge" / "data"))
     text = "please review this log: " + ("2026-11-24 ERROR worker-7 retry 3/5 token=abc123 " * 400_000)[:19_500_000]
     data = payload("UserPromptSubmit", "huge", "p1", prompt=text)
-    run(["sh", "-c", commands["user-prompt-submit"]], payload("UserPromptSubmit", "huge", "p0", prompt="warm up"),
+    run(["/bin/sh", "-c", commands["user-prompt-submit"]], payload("UserPromptSubmit", "huge", "p0", prompt="warm up"),
         env, tmp)
-    ms, rss = run(["sh", "-c", commands["user-prompt-submit"]], data, env, tmp)
+    ms, rss = run(["/bin/sh", "-c", commands["user-prompt-submit"]], data, env, tmp)
     return ms, rss // 1024, len(data) // 1_000_000
 
 

@@ -532,3 +532,13 @@ def test_a_placeholder_that_opens_a_word_boundary_is_scanned_again() -> None:
     once = anonymize(text)
     assert "hunter2" not in once
     assert anonymize(once) == once
+
+
+@given(st.lists(st.integers(-50, 50)), st.integers(-60, 60))
+def test_the_claims_bisection_is_the_standard_librarys(values: list[int], x: int) -> None:
+    import bisect
+
+    from artibot.privacy.gates import bisect_left
+
+    values.sort()
+    assert bisect_left(values, x) == bisect.bisect_left(values, x)

@@ -4,8 +4,6 @@ claims non-overlapping, so that a later rule never takes text an earlier one too
 
 from __future__ import annotations
 
-from bisect import bisect_left
-
 from artibot import regex
 
 TYPE_CHECKING = False  # not typing's own: the prompt hook imports this module
@@ -26,7 +24,7 @@ from .rules import (
     _Rule,
 )
 from . import disguise
-from .gates import _Claims, _Gates
+from .gates import _Claims, _Gates, bisect_left
 from .more_rules import MORE_TOKEN_RULES
 
 

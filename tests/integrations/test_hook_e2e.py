@@ -173,7 +173,7 @@ ROUTED = ("site", "artibot.config", "artibot.collector", "artibot.learned_router
           "orjson", "pickle", "runpy", "dataclasses", "inspect", "typing", "pathlib")
 """Not on the prompt path once the router cache is warm (``site``: the launcher's ``-S``)."""
 WARM_PROMPT = ("re", "enum", "functools", "collections", "types", "random", "_pickle", "copyreg", "artibot.errors",
-               "hashlib")
+               "hashlib", "bisect", "_bisect")
 """Not on the prompt path either once a prompt hook kept the regular expressions' programs
 (``artibot.regex``): together about as long as the interpreter's own start."""
 
