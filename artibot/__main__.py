@@ -89,5 +89,16 @@ def _hook(args: list[str]) -> int:
                 pass
 
 
+def hook_process() -> int:
+    """What the registered hook command runs (``HOOK_LAUNCHER``): :func:`main` in a process
+    that ends with it. The cyclic collector stays off to the end and what is still alive is
+    frozen (:func:`gc.freeze`), so that the interpreter's exit does not walk every object the
+    hook loaded (~10% of a prompt hook); modules are torn down and files closed as usual."""
+    code = main()
+    gc.disable()
+    gc.freeze()
+    return code
+
+
 if __name__ == "__main__":
     sys.exit(main())

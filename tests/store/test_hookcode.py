@@ -105,3 +105,24 @@ def test_a_hook_on_a_rare_path_does_not_replace_the_file(artibot_home: Path) -> 
     hookcode.keep(str(artibot_home), KIND, finder)
     assert not (artibot_home / "sessions" / f".hook-code.{KIND}.marshal").exists()
     assert finder not in sys.meta_path
+
+
+def test_a_hook_run_in_process_leaves_the_collector_as_it_found_it(monkeypatch: pytest.MonkeyPatch,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """``main(["hook", …])`` switches the cyclic collector off for the hook only; the launcher's
+    ``hook_process`` leaves it off and freezes what is alive, for the process's exit."""
+    import gc
+
+    from artibot import __main__ as entry
+
+    monkeypatch.setattr(sys, "stdin", None)  # no payload: the hook logs it and returns
+    assert gc.isenabled()
+    assert entry.main(["hook", "stop"]) == 0
+    assert gc.isenabled()
+    monkeypatch.setattr(sys, "argv", ["-c", "hook", "stop"])
+    try:
+        assert entry.hook_process() == 0
+        assert not gc.isenabled() and gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.enable()

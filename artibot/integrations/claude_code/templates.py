@@ -58,7 +58,7 @@ _OURS = re.compile(r"\shook\s+(" + "|".join(sorted(KNOWN_CLI_EVENTS, key=len, re
 
 HOOK_LAUNCHER = ("import sys, os; sys.path[0] or sys.path.pop(0); "
                  "sys.path.append({root}) if os.path.isfile({main}) else __import__(\"site\").main(); "
-                 "from artibot.__main__ import main; sys.exit(main())")
+                 "from artibot.__main__ import hook_process; sys.exit(hook_process())")
 """What the registered hook command runs with ``python -S -c`` (``{root}``: the folder that
 holds the ``artibot`` package the installer ran from).
 
