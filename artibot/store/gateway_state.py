@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from artibot.store import hookio
+from artibot.store import hookfiles, hookio
 
 LOCK_TIMEOUT_S = 1.0
 """A hook holds a spool lock for a millisecond or two; a request must not wait for more."""
@@ -148,7 +148,7 @@ def remove_pid(root: str, port: int, pid: int) -> None:
 
 def ports(root: str) -> list[int]:
     """The ports with a gateway pid file in this data home."""
-    names = hookio.files_in(f"{root}/run")
+    names = hookfiles.files_in(f"{root}/run")
     out = []
     for path in names:
         name = path.rsplit("/", 1)[-1]

@@ -27,11 +27,10 @@ import os
 import stat
 import time
 
-from artibot.names import HOOK_LOG, LOGS_DIR, PENDING_REVIEW, QUARANTINE_DIR, SESSIONS_DIR, home_path
+from artibot.names import HOOK_LOG, LOGS_DIR, QUARANTINE_DIR, SESSIONS_DIR, home_path
 
 TYPE_CHECKING = False  # not typing's own: every hook imports this module (bench_hooks.py)
 if TYPE_CHECKING:
-    from collections.abc import Iterable
     from types import TracebackType
     from typing import Any
 
@@ -193,7 +192,7 @@ def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
-def _open(path: str, flags: int) -> int:
+def open_regular(path: str, flags: int) -> int:
     """Open a regular file without ever blocking: a FIFO in its place would hang the hook
     until Claude Code kills it (opening one blocks until a peer comes), so it is refused."""
     try:
@@ -212,7 +211,7 @@ def _open(path: str, flags: int) -> int:
 
 def _read(path: str) -> bytes | None:
     try:
-        fd = _open(path, os.O_RDONLY)
+        fd = open_regular(path, os.O_RDONLY)
     except FileNotFoundError:
         return None
     except HookIOError:
@@ -345,7 +344,7 @@ class _Edit:
 
 
 def _lock(path: str, timeout: float) -> int:
-    fd = _open(path, os.O_RDWR | os.O_CREAT)
+    fd = open_regular(path, os.O_RDWR | os.O_CREAT)
     timeout = lock_wait_left(timeout) or 0.0
     deadline = time.monotonic() + timeout
     delay = 0.001
@@ -362,35 +361,13 @@ def _lock(path: str, timeout: float) -> int:
             delay = min(delay * 2, 0.05)
 
 
-def stale_spools(root: str, *, older_than_ms: int, now: int, exclude: str | None = None) -> list[Spool]:
-    """Spools not written for ``older_than_ms``, oldest name first."""
-    sessions = f"{root}/{SESSIONS_DIR}"
-    skip = spool_name(exclude) if exclude is not None else None
-    out = []
-    try:
-        entries = list(os.scandir(sessions))
-    except (FileNotFoundError, NotADirectoryError):
-        return []
-    for entry in entries:
-        name = entry.name
-        if name.startswith(".") or not name.endswith(".json") or not entry.is_file(follow_symlinks=False):
-            continue
-        if name[:-5] == skip:
-            continue
-        if now - int(entry.stat(follow_symlinks=False).st_mtime * 1000) >= older_than_ms:
-            spool = Spool(root, None)
-            spool.path, spool.lock_path = entry.path, f"{sessions}/.{name[:-5]}.lock"
-            out.append(spool)
-    return sorted(out, key=lambda s: s.path)
-
-
 # --------------------------------------------------------------------- hooks.log
 def append_log(root: str, line: str) -> None:
     """Append one line to ``logs/hooks.log`` (0600), renaming it ``hooks.log.1`` past 1 MB."""
     ensure_dir(root)
     logs = ensure_dir(f"{root}/{LOGS_DIR}")
     path = f"{logs}/{HOOK_LOG}"
-    fd = _open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+    fd = open_regular(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
     try:
         if os.fstat(fd).st_size > HOOK_LOG_MAX_BYTES:
             os.replace(path, path + ".1")
@@ -399,93 +376,7 @@ def append_log(root: str, line: str) -> None:
         os.close(fd)
 
 
-# --------------------------------------------------------------------- Claude Code's transcript
-def read_tail(path: str, max_bytes: int) -> bytes | None:
-    """The last ``max_bytes`` of a regular file, from a line start; None if it cannot be read
-    (missing, not a regular file, a FIFO: the hook must never block on it)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | _NOFOLLOW)
-    except OSError:
-        return None
-    try:
-        import stat
-
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            return None
-        start = max(0, st.st_size - max_bytes)
-        data = os.pread(fd, st.st_size - start, start)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    if start:
-        cut = data.find(b"\n")
-        data = data[cut + 1:] if cut >= 0 else b""
-    return data
-
-
-def read_start(path: str, max_chars: int) -> str | None:
-    """The start of a small text file (a slash command's), decoded leniently; None if it is
-    missing or cannot be read (never blocks on a FIFO)."""
-    try:
-        fd = _open(path, os.O_RDONLY)
-    except OSError:
-        return None
-    try:
-        return os.read(fd, 4 * max_chars).decode("utf-8", "replace")[:max_chars]
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-
-
-# --------------------------------------------------------------------- the router cache
-def stamps(paths: Iterable[str]) -> list[list[str | int | None]]:
-    """``[path, mtime_ns, size]`` of each path (``[path, None, None]`` for a missing one): a cache key."""
-    out: list[list[str | int | None]] = []
-    for path in paths:
-        try:
-            st = os.stat(path)
-            out.append([path, st.st_mtime_ns, st.st_size])
-        except OSError:
-            out.append([path, None, None])
-    return out
-
-
-def files_in(directory: str, *, skip: tuple[str, ...] = ()) -> list[str]:
-    """The regular files directly in ``directory`` whose names do not start with one of
-    ``skip``, sorted; none if it is missing."""
-    try:
-        with os.scandir(directory) as entries:
-            return sorted(e.path for e in entries
-                          if not e.name.startswith(skip) and e.is_file(follow_symlinks=False))
-    except (FileNotFoundError, NotADirectoryError):
-        return []
-
-
-def mtime_ns(path: str) -> int | None:
-    """When ``path`` last changed (nanoseconds), None if there is nothing there."""
-    try:
-        return os.stat(path).st_mtime_ns
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-
-
-def file_exists(path: str) -> bool:
-    """Whether ``path`` is a regular file (through a symbolic link, as :func:`os.path.isfile`)."""
-    return os.path.isfile(path)
-
-
-def review_waiting(root: str) -> bool:
-    """Whether a round waits for review (``pending-review.json``: ``Home.pending_review``,
-    without loading the store); a symbolic link there is refused, never followed."""
-    path = f"{root}/{PENDING_REVIEW}"
-    if os.path.islink(path):
-        raise HookIOError(f"{path} is a symbolic link; artibot will not read it")
-    return os.path.isfile(path)
-
-
+# --------------------------------------------------------------------- the hooks' caches under sessions/
 def read_cache(root: str, name: str) -> bytes | None:
     """The bytes of ``sessions/<name>``, or None."""
     return _read(f"{root}/{SESSIONS_DIR}/{name}")

@@ -64,7 +64,8 @@ def held_turns(home: Home) -> int:
     """Turns of ended sessions waiting in their spool for a resumed session's first prompt
     (``done`` with ``hold_until``; not in the experience log yet). A spool that does not
     parse is not counted: the next hook moves it aside and ``doctor`` names it."""
-    from artibot.store.hookio import Spool, files_in
+    from artibot.store.hookfiles import files_in
+    from artibot.store.hookio import Spool
 
     count = 0
     for path in files_in(str(home.sessions_dir), skip=(".",)):

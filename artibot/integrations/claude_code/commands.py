@@ -8,7 +8,7 @@ commands).
 
 from __future__ import annotations
 
-from artibot.store import hookio
+from artibot.store import hookfiles
 
 def file_of(call, name: str) -> str | None:
     """The file of ``/name`` if it is a command or skill the user installed (project or user scope)."""
@@ -19,7 +19,7 @@ def file_of(call, name: str) -> str | None:
     user = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.expanduser("~/.claude")
     for root in (f"{project}/.claude", user):
         for path in (f"{root}/commands/{base}.md", f"{root}/skills/{base}/SKILL.md"):
-            if hookio.file_exists(path):
+            if hookfiles.file_exists(path):
                 return path
     return None
 
@@ -34,7 +34,7 @@ def text_of(call, prompt: str, *, max_chars: int) -> str | None:
     if ":" in name or name in prompts.BUILTIN_COMMANDS:
         return None
     path = file_of(call, name)
-    data = hookio.read_start(path, max_chars) if path else None
+    data = hookfiles.read_start(path, max_chars) if path else None
     if not data or prompts.LEARN_MARKER in data:
         return None
     return prompts.expand(data, args) or None

@@ -15,7 +15,7 @@ exactly-once under kills. Why a hold rather than a later amendment: docs/outcome
 from __future__ import annotations
 
 from artibot.integrations.claude_code import handlers, turns
-from artibot.store import hookio
+from artibot.store import hookfiles, hookio
 
 STALE_SESSION_MS = 24 * 3600 * 1000
 """A spool not written for this long belongs to a session that crashed or never came back."""
@@ -32,7 +32,7 @@ def settle_idle_sessions(call) -> None:
     stopped or held turn is final once no prompt can judge it any more; past a day, all is."""
     window = resume_window_ms(call)
     idle_for = min(turns.FOLLOWUP_WINDOW_MS, window or turns.FOLLOWUP_WINDOW_MS)
-    idle = hookio.stale_spools(call.root, older_than_ms=idle_for, now=call.now, exclude=call.session_id)
+    idle = hookfiles.stale_spools(call.root, older_than_ms=idle_for, now=call.now, exclude=call.session_id)
     for spool in idle[:MAX_STALE_PER_START]:
         def settle_one(spool: hookio.Spool = spool) -> None:
             with spool.edit(create=False, timeout=0) as doc:

@@ -258,8 +258,9 @@ def _judge_last_batch(call, turn: dict) -> dict:
     if not path:
         return turn
     from artibot.integrations.claude_code.transcript import TAIL_BYTES, last_batch_failed
+    from artibot.store import hookfiles
 
-    tail = hookio.read_tail(path, TAIL_BYTES)
+    tail = hookfiles.read_tail(path, TAIL_BYTES)
     failed = last_batch_failed(tail) if tail else None
     return turn if failed is None else {**turn, "last_failed": failed, "batch_from": "transcript"}
 
@@ -271,13 +272,14 @@ def _unoffered_call(call, turn: dict) -> dict:
     if not path:
         return turn
     from artibot.integrations.claude_code.transcript import PEEK_BYTES, TAIL_BYTES, UNOFFERED
+    from artibot.store import hookfiles
 
-    peek = hookio.read_tail(path, PEEK_BYTES)
+    peek = hookfiles.read_tail(path, PEEK_BYTES)
     if not peek or UNOFFERED not in peek:
         return turn
     from artibot.integrations.claude_code.transcript import unoffered_call
 
-    tail = hookio.read_tail(path, TAIL_BYTES)
+    tail = hookfiles.read_tail(path, TAIL_BYTES)
     name = unoffered_call(tail) if tail else None
     return turns.add_unoffered(turn, tool=name, now=call.now) if name else turn
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from artibot.names import LEARNING_LOG
 from artibot.names import ROUND_NOTICES as NOTICES_NAME
-from artibot.store import hookio
+from artibot.store import hookfiles, hookio
 
 
 def worse_rounds(call) -> list[str]:
@@ -20,10 +20,10 @@ def worse_rounds(call) -> list[str]:
     log — by the detached learner right after its run (:func:`save_round_notices`), or
     here when a round was applied another way — and read from ``sessions/`` otherwise.
     """
-    changed = hookio.mtime_ns(f"{call.root}/{LEARNING_LOG}")
+    changed = hookfiles.mtime_ns(f"{call.root}/{LEARNING_LOG}")
     if changed is None:
         return []  # no round yet: nothing to measure
-    measured = hookio.mtime_ns(f"{call.root}/sessions/{NOTICES_NAME}")
+    measured = hookfiles.mtime_ns(f"{call.root}/sessions/{NOTICES_NAME}")
     if measured is None or measured < changed:
         return save_round_notices(call)
     try:
@@ -36,7 +36,7 @@ def worse_rounds(call) -> list[str]:
 
 def save_round_notices(call) -> list[str]:
     """Measure the applied rounds and keep the notices for the next SessionStart."""
-    if hookio.mtime_ns(f"{call.root}/{LEARNING_LOG}") is None:
+    if hookfiles.mtime_ns(f"{call.root}/{LEARNING_LOG}") is None:
         return []
     from artibot.config import load_settings
     from artibot.round_checks import notices
@@ -48,4 +48,4 @@ def save_round_notices(call) -> list[str]:
 
 
 def pending_review(call) -> bool:
-    return hookio.review_waiting(call.root)
+    return hookfiles.review_waiting(call.root)

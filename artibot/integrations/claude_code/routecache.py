@@ -35,7 +35,7 @@ from artibot.names import REGEX_PROGRAMS as PROGRAMS_NAME
 from artibot.names import ROUTER_CACHE as CACHE_NAME
 from artibot.names import ROUTER_CACHE_IGNORES as _NOT_STATE
 from artibot.names import ROUTER_SUMMARY as SUMMARY_NAME
-from artibot.store import hookio
+from artibot.store import hookfiles, hookio
 
 FORMAT = 2
 PROGRAMS_FORMAT = 2
@@ -51,12 +51,12 @@ def _key(call) -> list:
     code = os.path.join(os.path.dirname(artibot.__file__), "router")
     shipped = os.path.join(os.path.dirname(os.path.dirname(artibot.__file__)), "config")
     config_env = os.environ.get("ARTIBOT_CONFIG")
-    paths = [*hookio.files_in(call.root, skip=_NOT_STATE), *hookio.files_in(code),
-             *hookio.files_in(shipped), *hookio.files_in(os.path.join(os.path.dirname(artibot.__file__), "_config")),
+    paths = [*hookfiles.files_in(call.root, skip=_NOT_STATE), *hookfiles.files_in(code),
+             *hookfiles.files_in(shipped), *hookfiles.files_in(os.path.join(os.path.dirname(artibot.__file__), "_config")),
              os.path.join(os.getcwd(), CONFIG_NAME)]
     if config_env:
         paths.append(os.path.expanduser(config_env))
-    return [FORMAT, artibot.__version__, config_env, os.getcwd(), hookio.stamps(paths)]
+    return [FORMAT, artibot.__version__, config_env, os.getcwd(), hookfiles.stamps(paths)]
 
 
 def load_policy(call):

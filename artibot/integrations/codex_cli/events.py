@@ -55,9 +55,9 @@ TRANSCRIPT_TAIL_BYTES = 256 * 1024
 
 def transcript_failure(path: str | None, call_id: str | None) -> bool:
     """Whether the transcript at ``path`` says the call ``call_id`` failed (see the module docstring)."""
-    from artibot.store import hookio
+    from artibot.store import hookfiles, hookio
 
-    tail = hookio.read_tail(path, TRANSCRIPT_TAIL_BYTES) if path and call_id else None
+    tail = hookfiles.read_tail(path, TRANSCRIPT_TAIL_BYTES) if path and call_id else None
     if not tail:
         return False
     needle = f'"id":"{call_id}"'.encode()
@@ -107,9 +107,9 @@ def is_learn(prompt: object, cwd: str | None) -> bool:
     homes = [os.environ.get("CODEX_HOME") or os.path.expanduser("~/.codex")]
     if cwd:
         homes += [os.path.join(cwd, ".codex"), os.path.join(cwd, ".agents")]
-    from artibot.store import hookio
+    from artibot.store import hookfiles
 
-    return any(hookio.file_exists(os.path.join(home, "skills", "learn", "SKILL.md")) for home in homes)
+    return any(hookfiles.file_exists(os.path.join(home, "skills", "learn", "SKILL.md")) for home in homes)
 
 
 def translate(event: str, payload: dict) -> tuple[str, dict] | None:
