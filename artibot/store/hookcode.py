@@ -12,8 +12,9 @@ Never stale: each module is served only while its source file has the size and
 modification time it had when its code was kept (one ``stat``), by the interpreter that
 kept it (version, bytecode magic number, optimization level) and from the same artibot
 folder; anything else is imported as usual, and the file is written again at the end of
-that hook. A hook that imported more than :data:`MAX_MODULES` artibot modules was on a rare
-path (a rebuild of the router cache, the learner): it does not replace the file.
+that hook, with the modules other runs of that kind needed while they are unchanged. A hook
+that imported more than :data:`MAX_MODULES` artibot modules was on a rare path (a rebuild of
+the router cache, the learner): it does not replace the file.
 
 The file lives in the user's 0700 data home, written 0600 by artibot only, as the other
 hook caches (and as the ``.pyc`` files beside an installed package); a file that does not
@@ -164,6 +165,14 @@ def keep(root: str, kind: str, finder: CodeFinder | None) -> None:
         if entry is None:
             return  # one module's code cannot be had: keeping the rest would miss again each time
         table[module_name] = entry
+    # The modules other runs of this kind needed and this one did not (a Stop with a failed tool
+    # reads the transcript, one without does not): kept too while unchanged, or the variants of
+    # one hook would take turns rewriting the file.
+    for module_name, entry in finder.table.items():
+        if len(table) >= MAX_MODULES:
+            break
+        if module_name not in table and _unchanged(entry):
+            table[module_name] = entry
     hookio.write_cache(root, name, marshal.dumps((_key(), table)))
 
 

@@ -82,6 +82,19 @@ def test_a_changed_source_is_imported_from_its_file_and_kept_again(artibot_home:
     assert _kept(artibot_home)[1]["artibot.regex"][1] == mtime_ns
 
 
+def test_what_other_runs_of_the_kind_needed_stays_kept(artibot_home: Path) -> None:
+    """A Stop that reads the transcript and one that does not must not take turns rewriting the file."""
+    hookcode.keep(str(artibot_home), KIND, _finder_that_saw(SMALL))
+    finder = hookcode.install(str(artibot_home), KIND)
+    assert finder is not None
+    import artibot.frozen  # noqa: F401
+
+    finder.before -= {"artibot.frozen"}  # this run imported another module, not the two kept
+    finder.missed = True
+    hookcode.keep(str(artibot_home), KIND, finder)
+    assert sorted(_kept(artibot_home)[1]) == sorted((*SMALL, "artibot.frozen"))
+
+
 @pytest.mark.parametrize("data", [b"garbage", marshal.dumps(("another interpreter", {"artibot.regex": ()})),
                                   marshal.dumps([1, 2, 3])])
 def test_a_file_that_does_not_load_or_is_anothers_is_ignored(artibot_home: Path, data: bytes) -> None:
