@@ -24,7 +24,11 @@ Targets (a hook runs on every prompt and tool call, so it must stay near a bare 
 start), on both homes: the prompt hook <= 2.5x, session-start and stop <= 3x, tool hooks <= 2x
 the bare interpreter; a prompt of any size in under 1 s.
 
-    python scripts/bench_hooks.py --runs 30 --seed 0
+``--instructions`` also counts the instructions a warm prompt, tool and stop hook execute
+against the bare interpreter's (``valgrind --tool=callgrind``, ~30 s): a ratio the other
+jobs on the machine do not move, unlike the wall-clock medians.
+
+    python scripts/bench_hooks.py --runs 30 --seed 0 [--instructions]
 """
 
 from __future__ import annotations
@@ -67,6 +71,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=0, help="seeds the prompts and tools")
     parser.add_argument("--warmup", type=int, default=3, help="unmeasured sessions first (page cache, .pyc, caches)")
     parser.add_argument("--no-extras", action="store_true", help="skip the huge prompt and the transcript tail")
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count the instructions of a warm session's hooks and of the bare interpreter "
+                             "(valgrind; not changed by the machine's load)")
     parser.add_argument("--agents", action="store_true",
                         help="then the same for Gemini CLI, Codex CLI and Cursor (scripts/bench_agent_hooks.py)")
     return parser.parse_args()
@@ -208,7 +215,38 @@ def bench(args: argparse.Namespace, tmp: Path) -> dict[tuple[str, str], list[flo
                   [sys.executable, "-m", "artibot", "hook", "user-prompt-submit"],
                   payload("UserPromptSubmit", sid, f"p{i}-m", prompt=rng.choice(PROMPTS)), measured)
             hook("session-end", payload("SessionEnd", sid, "", reason="other"))
+    if args.instructions:
+        instruction_counts(commands, envs, project, times)
     return times
+
+
+def instruction_counts(commands: dict[str, str], envs: dict[str, dict[str, str]], project: Path,
+                       times: dict[tuple[str, str], list[float]]) -> None:
+    """Instructions executed (``valgrind --tool=callgrind``) by one warm session's hooks and by
+    the bare interpreter, under the keys ``("ir", home)``: a count the machine's load does not change."""
+    import shutil
+
+    if shutil.which("valgrind") is None:
+        print("(--instructions: valgrind is not installed; skipped)", file=sys.stderr)
+        return
+
+    def count(argv: list[str], stdin: bytes, env: dict[str, str]) -> float:
+        proc = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *argv],
+                              input=stdin, env=env, cwd=project, capture_output=True, check=True)
+        line = next(x for x in proc.stderr.decode().splitlines() if "Collected :" in x)
+        return float(line.rsplit(":", 1)[1])
+
+    times[("ir", "")] = [count([sys.executable, "-c", "pass"], b"", envs["fresh"])]
+    for home in HOMES:
+        sid, pid, env = f"bench-{home}-ir", "p-ir", envs[home]
+        run(["/bin/sh", "-c", commands["session-start"]], payload("SessionStart", sid, "", source="startup"), env,
+            project)
+        for event, data in (
+                ("user-prompt-submit", payload("UserPromptSubmit", sid, pid, prompt=PROMPTS[3])),
+                ("post-tool-use", payload("PostToolUse", sid, pid, tool_name="Edit", tool_input={},
+                                          tool_response={"stdout": "ok"}, duration_ms=12)),
+                ("stop", payload("Stop", sid, pid, stop_hook_active=False, last_assistant_message="done"))):
+            times[("ir", f"{home} {event}")] = [count(shlex.split(commands[event]), data, env)]
 
 
 def huge_prompt(tmp: Path) -> tuple[float, int, int]:
@@ -271,6 +309,9 @@ def main() -> None:
         extras = None if args.no_extras else (huge_prompt(tmp), transcript_tail(tmp, max(3, args.runs // 3)))
     print(f"runs={args.runs} seed={args.seed} python={sys.version.split()[0]} "
           f"load={os.getloadavg()[0]:.2f} cpus={os.cpu_count()}")
+    counts = {key[1]: values[0] for key, values in times.items() if key[0] == "ir"}
+    for key in [key for key in times if key[0] == "ir"]:
+        del times[key]
     bare_sh_runs = times.pop(("", "python -c pass (sh -c)"))
     bare_runs = times.pop(("", "python -c pass"))
     bare_sh, bare = statistics.median(bare_sh_runs), statistics.median(bare_runs)
@@ -293,6 +334,12 @@ def main() -> None:
         verdict = "" if target is None else (f"<={target:g}x " + ("ok" if worst <= target else "MISSED"))
         print(f"{name:<44} {' '.join(cells)}  {verdict}")
     print(f"(python -m artibot …: no sh, against python -c pass without sh, {bare:.1f} ms)")
+    if counts:
+        bare_ir = counts.pop("")
+        print(f"\nInstructions (valgrind callgrind, one warm run each; not changed by the load): "
+              f"python -c pass {bare_ir / 1e6:.1f} M")
+        for name, value in counts.items():
+            print(f"  {name:<40} {value / 1e6:7.1f} M  {value / bare_ir:5.2f}x")
     if extras is not None:
         (ms, rss, mb), tail = extras
         print(f"\n{mb} MB prompt: user-prompt-submit {ms:.0f} ms, peak RSS {rss} MB (target < 1000 ms)")
