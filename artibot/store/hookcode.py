@@ -2,19 +2,19 @@
 
 Every hook is a new process, and each of the ~25 artibot modules on the prompt path costs
 the import system a search, a ``stat``, an ``open`` and a read of its own ``.pyc`` before
-the code runs: ~0.15 ms a module, ~3 ms of a ~20 ms interpreter start. So a hook keeps
-the compiled code of the artibot modules it imported in ``sessions/.hook-code.<event>.marshal``
-(one file per client and event: each path imports its own modules), and the next hook of
-that kind serves them from there through a finder placed first on ``sys.meta_path``:
-one read for all of them.
+its code runs. So a hook keeps the compiled code of the artibot modules it imported in
+``sessions/.hook-code.<client>.<event>.marshal`` (one file per kind of hook: each path
+imports its own modules), and the next hook of that kind serves them from there through a
+finder placed first on ``sys.meta_path``: one read for all of them.
 
 Never stale: each module is served only while its source file has the size and
-modification time it had when its code was kept (one ``stat``), by the interpreter that
-kept it (version, bytecode magic number, optimization level) and from the same artibot
-folder; anything else is imported as usual, and the file is written again at the end of
-that hook, with the modules other runs of that kind needed while they are unchanged. A hook
-that imported more than :data:`MAX_MODULES` artibot modules was on a rare path (a rebuild of
-the router cache, the learner): it does not replace the file.
+modification time it had when its code was kept (one ``stat``: the check the import system
+makes of a ``.pyc``, to the nanosecond), by the interpreter that kept it (version, bytecode
+magic number, optimization level) and from the same artibot folder; anything else is
+imported as usual, and the file is written again at the end of that hook, with the modules
+other runs of that kind needed while they are unchanged. A hook that imported more than
+:data:`MAX_MODULES` artibot modules was on a rare path (a rebuild of the router cache, the
+learner): it does not replace the file.
 
 The file lives in the user's 0700 data home, written 0600 by artibot only, as the other
 hook caches (and as the ``.pyc`` files beside an installed package); a file that does not
