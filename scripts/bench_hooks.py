@@ -3,9 +3,9 @@
 Every hook runs the command ``artibot install claude-code`` registers — the install is run
 into a temporary ``HOME`` and the command read back from the ``settings.json`` it wrote —
 through ``/bin/sh -c``, with its payload on stdin, in a temporary data home and project: the
-way Claude Code starts it (``python -S -c '<launcher>' hook EVENT``). The bare interpreter is timed the same way (``sh -c '<python> -c pass'``), in
-the same loop, so that both see the same machine: the table gives medians and their
-ratio. A session is replayed in order (start, prompt, tool calls, stop, the next prompt
+way Claude Code starts it (``python -S -c '<launcher>' hook EVENT``). The bare interpreter
+is timed the same way (``sh -c '<python> -c pass'``), in the same loop, so that both see the
+same machine: the table gives medians and their ratio. A session is replayed in order (start, prompt, tool calls, stop, the next prompt
 judging the last turn …) so that each hook finds the state it would in a real session.
 ``python -m artibot hook user-prompt-submit`` is also timed without ``sh``, against
 ``python -c pass`` without ``sh``.

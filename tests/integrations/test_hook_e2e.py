@@ -211,7 +211,8 @@ of its kind kept (``artibot.store.hookcode``), one read instead of one a module.
 def test_a_warm_hook_reads_its_modules_from_the_kept_code(env: dict[str, str], event: str, fixture: str) -> None:
     def run(*flags: str) -> subprocess.CompletedProcess[bytes]:
         proc = subprocess.run([sys.executable, *flags, "-S", "-c", hook_launcher(), "hook", event],
-                              input=payload(fixture), env=env, cwd=Path(env["ARTIBOT_HOME"]).parent, capture_output=True, timeout=60)
+                              input=payload(fixture), env=env, cwd=Path(env["ARTIBOT_HOME"]).parent,
+                              capture_output=True, timeout=60)
         assert proc.returncode == 0, proc.stderr.decode()
         return proc
 

@@ -52,7 +52,8 @@ def _key(call) -> list:
     shipped = os.path.join(os.path.dirname(os.path.dirname(artibot.__file__)), "config")
     config_env = os.environ.get("ARTIBOT_CONFIG")
     paths = [*hookfiles.files_in(call.root, skip=_NOT_STATE), *hookfiles.files_in(code),
-             *hookfiles.files_in(shipped), *hookfiles.files_in(os.path.join(os.path.dirname(artibot.__file__), "_config")),
+             *hookfiles.files_in(shipped),
+             *hookfiles.files_in(os.path.join(os.path.dirname(artibot.__file__), "_config")),
              os.path.join(os.getcwd(), CONFIG_NAME)]
     if config_env:
         paths.append(os.path.expanduser(config_env))
