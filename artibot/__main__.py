@@ -52,25 +52,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _hook(args: list[str]) -> int:
-    """``artibot hook [AGENT] EVENT``, its modules served from the code kept by the last hook
-    of its kind (:mod:`artibot.store.hookcode`)."""
+    """``artibot hook [AGENT] EVENT``, without the cyclic garbage collector."""
     agent = args[0] if args[:1] and args[0] in ("gemini-cli", "codex-cli", "cursor") else None
-    event = (args[1:2] if agent else args[:1]) or [""]
-    kind = f"{agent or 'claude-code'}.{event[0]}"
-    root, finder = "", None
     # A hook lives for tens of milliseconds and frees what it allocates as it goes; the cyclic
     # collector's passes over the modules and caches it loads cost it ~5% (the detached
     # learner, which runs for long, keeps it).
-    collect = gc.isenabled() and kind != "claude-code.nightly-learner"
+    collect = gc.isenabled() and args[:1] != ["nightly-learner"]
     if collect:
         gc.disable()
-    try:
-        from artibot.store import hookcode, hookio
-
-        root = hookio.home_root()
-        finder = hookcode.install(root, kind)
-    except Exception:  # noqa: BLE001 - without the kept code, the modules import as usual
-        pass
     try:
         if agent is not None:  # artibot.integrations.adapter.AGENTS
             from artibot.integrations.adapter import main as adapter_main
@@ -82,11 +71,6 @@ def _hook(args: list[str]) -> int:
     finally:
         if collect:
             gc.enable()
-        if finder is not None:
-            try:
-                hookcode.keep(root, kind, finder)
-            except Exception:  # noqa: BLE001 - a cache: the hook's own work is done
-                pass
 
 
 def hook_process() -> int:

@@ -201,36 +201,6 @@ def test_hook_paths_import_only_what_they_need(env: dict[str, str], event: str, 
     assert heavy == []
 
 
-FROM_FILES = ("artibot/__init__", "artibot/__main__", "artibot/names", "artibot/store/__init__",
-              "artibot/store/hookcode", "artibot/store/hookio")
-"""What a warm hook reads from artibot's own files: the rest comes from the code the last hook
-of its kind kept (``artibot.store.hookcode``), one read instead of one a module."""
-
-
-@pytest.mark.parametrize("event, fixture", [("user-prompt-submit", "user_prompt_submit"), ("stop", "stop")])
-def test_a_warm_hook_reads_its_modules_from_the_kept_code(env: dict[str, str], event: str, fixture: str) -> None:
-    def run(*flags: str) -> subprocess.CompletedProcess[bytes]:
-        proc = subprocess.run([sys.executable, *flags, "-S", "-c", hook_launcher(), "hook", event],
-                              input=payload(fixture), env=env, cwd=Path(env["ARTIBOT_HOME"]).parent,
-                              capture_output=True, timeout=60)
-        assert proc.returncode == 0, proc.stderr.decode()
-        return proc
-
-    hook(env, "session-start", payload("session_start"))
-    for _ in range(2):  # the first keeps the code (and the router's caches)
-        hook(env, "user-prompt-submit", payload("user_prompt_submit"))
-        first = run()
-    verbose = run("-v")
-    assert bool(verbose.stdout) is bool(first.stdout) is (event == "user-prompt-submit")  # the hook did its work
-    read = set()
-    for line in verbose.stderr.decode().splitlines():
-        if line.startswith("# code object from"):
-            path = line.split(" from ", 1)[1].strip("'").replace("/__pycache__", "")
-            if "/artibot/" in path:
-                read.add(path[path.rindex("/artibot/") + 1:].split(".")[0])
-    assert read == set(FROM_FILES)
-
-
 def test_the_router_cache_follows_the_state_files(env: dict[str, str]) -> None:
     home = home_of(env)
     first = hook(env, "session-start", payload("session_start"))
