@@ -49,7 +49,28 @@ systems' outcomes, so a wrong move is seen and undone, while waiting for 80% cer
 left most MMLU subjects on System 2 for the whole pass (tuning subjects, 10 seeds:
 0.093 at 0.5, 0.067 at 0.8; W1 and W2 regret no worse). Thresholds stay in
 ``[minThreshold, maxThreshold]``; a domain seen for the first time starts from the
-default. ``params["evidence"][domain]["reason"]`` says each change in a user's words
+default.
+
+**The first round of a domain** (:data:`FIRST_LIMIT`). Where a domain's traffic lies around
+its threshold (at least :data:`FIRST_BAND_MASS` of it within the exploration band), its first
+round has both systems' outcomes mostly within the band: System 1's below the threshold and
+System 2's above it, and the other system's only where the router explored, 5% within the
+band and 1% beyond it. A longer move would rest on one system's curve carried past its
+data, so unless the other system was tried at least :data:`FIRST_TRIALS` times beyond the
+band on each side, the first round moves at most the band's width (0.15); from the second
+round on the moved traffic has been tried by both. W1's first
+round used to send every domain to 0.9 on that extrapolation, costing 65 regret per 1k in
+the next night (21 now; tuning seeds). A domain whose traffic lies away from its threshold
+(an MMLU subject: all its requests score 0.66-0.90 against 0.4) has no traffic the band
+could show, and its first round may still switch it whole: that switch is how the other
+system gets tried there at all (waiting for the 1% domain-wide exploration left subjects
+on System 2 for the whole pass).
+
+**The default threshold** moves at :data:`DEFAULT_LEVEL` (0.8), from a fit of all domains'
+cells whose gap prior is break-even (:func:`_default_fit`): with System 1 barely tried,
+the fit no longer takes it for as good as System 2, and a handful of trials does not move
+the threshold that every new domain starts from (on MMLU the first round used to move it
+from 0.4 to 0.9 on six System 1 trials; it now stays, and follows the evidence later). ``params["evidence"][domain]["reason"]`` says each change in a user's words
 (:func:`reason`).
 
 **Transfers** (per pattern, on its Beta(1, 1) posteriors, one-sided
@@ -93,6 +114,7 @@ from artibot.learning.bandit import K1, K2, N1, N2
 from artibot.learning.costs import MeasuredPrice
 from artibot.learning.batching import batch_plan
 from artibot.learning.frame import Frame
+from artibot.learning.evidence_transfers import CREDIBLE, decide, demotion_level
 from artibot.learning.posterior import Prior, beta_bounds, beta_mean_var
 from artibot.learning.thresholds import MAX_STEP
 from artibot.learning.transfer import apply_decisions, update_patterns
@@ -106,6 +128,17 @@ __all__ = ["propose_round", "apply_decisions", "decide"]
 MODE = "evidence"
 LEVEL = 0.5
 """Posterior probability that a threshold step improves utility, needed to take it (see the module doc)."""
+DEFAULT_LEVEL = 0.8
+"""The same for the default threshold, the one every domain seen for the first time starts from and
+is routed by until its first round: a handful of trials must not set it (see the module doc)."""
+FIRST_LIMIT = True
+"""A domain's first round moves its threshold no farther than the exploration band when its
+traffic lies around the threshold (False: as far as the round's reach; for ablations)."""
+FIRST_TRIALS = 20.0
+"""Trials of the other system beyond the band, on each side, that lift the first round's limit."""
+FIRST_BAND_MASS = 0.1
+"""Share of a domain's traffic within the band around its threshold above which its first round is
+limited to the band (below it the domain's traffic lies away from the threshold: see the module doc)."""
 CHAIN = True
 """A round's batches chain their steps (False: one step of MAX_STEP per round; for ablations)."""
 POOL = True
@@ -114,16 +147,14 @@ RAW_PRIOR = Prior(gap_sd=5.0)
 """A domain's fit on its own data, before pooling: a gap prior too weak to bias the pooled mean."""
 PRIOR = Prior()
 """Smoothness of the success curves (see :class:`artibot.learning.posterior.Prior`)."""
-CREDIBLE = 0.95
-"""One-sided credible level of the transfer bounds."""
 DRIFT_ALPHA = 0.01
+"""Family-wise false alarm rate per round of the change test (Bonferroni over domain-systems)."""
 SLOW_Z = 0.0
 """A slow start from the posterior's width (0: off, for ablations): a move longer than one
 ``MAX_STEP`` is taken only when System 2's gain over the traffic it moves is at least ``SLOW_Z``
 posterior sds from the price; else one step. Off because it measured worse: with 1.0, tuning
 subjects (10 seeds, learned rates on) 0.043 ± 0.077 against 0.101 ± 0.040 (most subjects stay
 on System 2 for the whole pass, S2 share 0.66)."""
-"""Family-wise false alarm rate per round of the change test (Bonferroni over domain-systems)."""
 
 
 def propose_round(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, PatternStats],
@@ -173,13 +204,15 @@ def propose_round(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, P
     new_domains = dict(thresholds.domains)
     if seen_domains:
         pooled = cast(np.ndarray, sum(after_cells.values()))  # seen_domains: at least one array
-        default_fit = bandit.fit(pooled, _clip(thresholds.default, lo, hi), PRIOR)
+        default_fit = _default_fit(pooled, _clip(thresholds.default, lo, hi), price)
         step, evidence[DEFAULT_KEY] = _step(DEFAULT_KEY, thresholds.default, default_fit, price, source, lo, hi,
-                                            reach)
+                                            reach, DEFAULT_LEVEL)
         steps.append(step)
         new_default = step.new
     for name in sorted(names[i] for i in seen_domains):
-        step, evidence[name] = _step(name, thresholds.for_domain(name), fits[name], price, source, lo, hi, reach)
+        first_reach = _first_reach(name, cells, after_cells[name], fits[name], reach)
+        step, evidence[name] = _step(name, thresholds.for_domain(name), fits[name], price, source, lo, hi,
+                                     first_reach)
         steps.append(step)
         new_domains[name] = step.new
     rates = _rates(fits, after_cells, new_domains, price, settings) if seen_domains else dict(thresholds.exploration)
@@ -201,7 +234,7 @@ def propose_round(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, P
         "batch_size": lifelong.batch_size, "batches": n_batches, "flush": flush,
         "price": price, "price_source": source, "target_system2_share": lifelong.target_system2_share,
         "measured_cost": measured.to_json() if measured is not None else None,
-        "level": LEVEL, "prior": PRIOR.to_json(), "bins": bandit.BINS, "half_life": bandit.HALF_LIFE,
+        "level": LEVEL, "default_level": DEFAULT_LEVEL, "prior": PRIOR.to_json(), "bins": bandit.BINS, "half_life": bandit.HALF_LIFE,
         "max_step": MAX_STEP, "reach": reach, "exploration_budget": settings.router.exploration_budget,
         "min_threshold": lo, "max_threshold": hi, "credible": CREDIBLE,
         "promotion_level": transfer.promotion_confidence, "demotion_level": demotion_level(settings),
@@ -249,6 +282,33 @@ def _rates(fits: Mapping[str, bandit.Fit], cells: Mapping[str, np.ndarray], thre
                              budget=router.exploration_budget)[0]
 
 
+def _default_fit(counts: np.ndarray, t: float, price: float) -> bandit.Fit:
+    """The default threshold's fit: all domains' cells, with the gap's prior at break-even.
+
+    Per bin, the prior gap is the one at which System 1 falls short of System 2 by exactly
+    the price (System 2's curve from a first fit), so where System 1 was hardly tried the
+    fit is indifferent instead of taking System 1 for as good as System 2 (the base prior's
+    gap of 0), and the default moves only where both systems' outcomes move it.
+    """
+    p2 = np.clip(bandit.fit(counts, t, PRIOR).pair.p2, 0.01, 0.99)
+    p1 = np.clip(p2 - price, 0.01, 0.99)  # any price: a budget's may be negative or above p2
+    even: np.ndarray = np.log(p2 / (1 - p2)) - np.log(p1 / (1 - p1))
+    return bandit.fit(counts, t, PRIOR, even)
+
+
+def _first_reach(name: str, history: Mapping[str, np.ndarray], counts: np.ndarray, f: bandit.Fit,
+                 reach: float) -> float:
+    """How far the domain's threshold may move this round: the round's ``reach``, or the
+    exploration band in the domain's first round when its traffic lies around its threshold
+    and the systems were hardly tried beyond the band (see the module doc)."""
+    if not FIRST_LIMIT or name in history or exploration.band_mass(f, f.t, EXPLORATION_BAND) < FIRST_BAND_MASS:
+        return reach
+    below = bandit.CENTERS < f.t - EXPLORATION_BAND
+    above = bandit.CENTERS > f.t + EXPLORATION_BAND
+    beyond = min(float(counts[above, N1].sum()), float(counts[below, N2].sum()))  # the other system, each side
+    return reach if beyond >= FIRST_TRIALS else min(reach, EXPLORATION_BAND)
+
+
 def _pooled_fit(counts: np.ndarray, t: float, levels: Mapping[str, tuple[float, float]], name: str) -> bandit.Fit:
     """A domain's fit whose gap prior is the pooled gap level of the other domains
     (:func:`artibot.learning.pooling.pooled_level`); the base prior when there is no other domain."""
@@ -259,13 +319,13 @@ def _pooled_fit(counts: np.ndarray, t: float, levels: Mapping[str, tuple[float, 
 
 
 def _step(name: str, old: float, f: bandit.Fit, price: float, source: str, lo: float, hi: float,
-          reach: float) -> tuple[DomainStep, dict[str, Any]]:
+          reach: float, level: float = LEVEL) -> tuple[DomainStep, dict[str, Any]]:
     start = f.t
-    choice = bandit.choose(f, price=price, lo=lo, hi=hi, max_step=reach, level=LEVEL)
+    choice = bandit.choose(f, price=price, lo=lo, hi=hi, max_step=reach, level=level)
     if SLOW_Z > 0 and abs(choice.new - start) > MAX_STEP + 1e-9:
         mean, sd = bandit.region_gain(f, min(start, choice.new), max(start, choice.new))
         if abs(mean - price) < SLOW_Z * sd:  # the posterior is too wide to settle the move: one step
-            choice = bandit.choose(f, price=price, lo=lo, hi=hi, max_step=MAX_STEP, level=LEVEL)
+            choice = bandit.choose(f, price=price, lo=lo, hi=hi, max_step=MAX_STEP, level=level)
     step = DomainStep(batch=0, domain=name, advantage=choice.gain_mean, raw_delta=old - choice.best,
                       delta=old - choice.new, old=old, new=choice.new,
                       clamped=abs(choice.best - start) > reach + 1e-9, bounded=start != old)
@@ -274,7 +334,7 @@ def _step(name: str, old: float, f: bandit.Fit, price: float, source: str, lo: f
         bandit.region_gain(f, 0.0, 1.01)
     evidence = {"best": choice.best, "probability": choice.probability, "improvement": choice.improvement,
                 "gain": [choice.gain_mean, *choice.gain_interval], "trials": list(choice.trials),
-                "price": price, "seeking": choice.seeking, "region_gain": [gain, sd],
+                "price": price, "seeking": choice.seeking, "region_gain": [gain, sd], "reach": reach,
                 "reason": reason(name, gain, sd, price, source, old, choice.new)}
     return step, evidence
 
@@ -338,31 +398,3 @@ def _cell_stamps(frame: Frame, processed: int, use: np.ndarray) -> dict[str, tup
         first = out.get(key, (frame.timestamps[row],))[0]
         out[key] = (first, frame.timestamps[row])
     return out
-
-
-# --------------------------------------------------------------------- transfers
-def demotion_level(settings: Settings) -> float:
-    return 0.5 * (settings.system1.min_confidence + settings.transfer.promotion_confidence)
-
-
-def decide(stats: PatternStats, settings: Settings) -> TransferDecision:
-    """The automatic decision for one pattern from its posterior bounds (see the module doc)."""
-    bar = settings.transfer.promotion_confidence
-    floor = demotion_level(settings)
-    lo1, hi1 = beta_bounds(stats.k1, stats.n1, CREDIBLE)
-    lo2, _ = beta_bounds(stats.k2, stats.n2, CREDIBLE)
-    s1 = f"System 1 {stats.k1}/{stats.n1} (success {lo1:.2f}-{hi1:.2f})"
-    if stats.status == "active":
-        if hi1 < floor:
-            return TransferDecision(stats.key, "demote", f"{s1}: credibly below {floor:.2f}", stats, "demote_bound")
-        return TransferDecision(stats.key, "hold", f"active; {s1} not credibly below {floor:.2f}", stats,
-                                "hold_active")
-    if lo1 >= bar:
-        return TransferDecision(stats.key, "promote", f"{s1}: credibly at least {bar:.2f}", stats, "promote_s1")
-    if lo2 >= bar and hi1 >= bar:
-        return TransferDecision(stats.key, "promote", (
-            f"System 2 {stats.k2}/{stats.n2} (success at least {lo2:.2f}) and {s1} not against it: "
-            "System 1 tried on probation"), stats, "promote_s2")
-    return TransferDecision(stats.key, "hold", (
-        f"{s1}, System 2 {stats.k2}/{stats.n2} (success at least {lo2:.2f}): "
-        f"not enough evidence for {bar:.2f}"), stats, "hold_evidence")

@@ -352,3 +352,57 @@ def test_a_round_of_many_batches_moves_as_far_as_the_evidence_supports():
     # with a single batch the trust region is one step
     few = propose_round(frame_from_records(records[:50]), Thresholds(0.2, {}), {}, config(system2Cost=0.05))
     assert abs(few.new.for_domain("api") - 0.2) <= 0.1 + 1e-9
+
+
+# --------------------------------------------------------------------- the first round
+def routed(n: int, seed: int, *, t: float, lo: float = 0.0, hi: float = 1.0, band: float = 0.05,
+           far: float = 0.01, domain: str = "api", gain: float = 0.0) -> list[dict]:
+    """Records as the shipped router makes them at threshold ``t``: the other system is tried at
+    ``band`` within 0.15 of ``t`` and at ``far`` beyond; System 2 succeeds 80%, System 1 ``gain`` less."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        c = round(lo + (hi - lo) * rng.random(), 3)
+        s2 = (c >= t) != (rng.random() < (band if abs(c - t) <= 0.15 else far))
+        out.append(record(i, "system2" if s2 else "system1", rng.random() < (0.8 if s2 else 0.8 - gain),
+                          domain=domain, c=c))
+    return out
+
+
+def test_a_first_round_moves_no_farther_than_the_band_where_the_traffic_lies_around_the_threshold():
+    # System 2 buys nothing here, so the evidence points up; but System 1 was tried beyond the
+    # band only by the 1% exploration: the first round stops at the band's edge, the next goes on
+    records = routed(1000, 21, t=0.4)
+    s = config(system2Cost=0.05)
+    first = propose_round(frame_from_records(records), Thresholds(0.4, {}), {}, s)
+    assert first.new.for_domain("api") == pytest.approx(0.55)
+    assert first.params["evidence"]["api"]["reach"] == pytest.approx(0.15)
+    more = routed(1000, 22, t=0.55)
+    second = propose_round(frame_from_records(more), first.new, first.patterns_after, s)
+    assert second.new.for_domain("api") > 0.55 + 0.1
+    # tried widely beyond the band (50% exploration everywhere), the first round goes as far as its evidence
+    wide = routed(1000, 21, t=0.4, band=0.5, far=0.5)
+    assert propose_round(frame_from_records(wide), Thresholds(0.4, {}), {}, s).new.for_domain("api") > 0.55 + 0.1
+
+
+def test_a_first_round_may_switch_a_domain_whose_traffic_lies_away_from_its_threshold():
+    # every request scores 0.66-0.90 against 0.4 (an MMLU subject): no traffic the band could show
+    records = routed(1000, 23, t=0.4, lo=0.66, hi=0.9)
+    p = propose_round(frame_from_records(records), Thresholds(0.4, {}), {}, config(system2Cost=0.05))
+    assert p.new.for_domain("api") > 0.66
+
+
+def test_the_default_threshold_does_not_move_on_a_handful_of_system1_trials():
+    # all System 2 but for six System 1 successes, in three domains: the default stays where it is
+    records = [r for k, d in enumerate(("a", "b", "c"))
+               for r in routed(300, 30 + k, t=0.4, lo=0.66, hi=0.9, far=0.0, domain=d)]
+    for i in range(6):
+        records.append(record(900 + i, "system1", True, domain="abc"[i % 3], c=0.7 + 0.01 * i))
+    records = [dict(r, id=f"e{i:06d}", timestamp=(BASE + timedelta(seconds=i)).isoformat())
+               for i, r in enumerate(records)]
+    p = propose_round(frame_from_records(records), Thresholds(0.4, {}), {}, config(system2Cost=0.05))
+    assert p.new.default == pytest.approx(0.4)
+    assert p.params["default_level"] == 0.8
+    # both systems tried widely, System 2 buying nothing: the default follows the evidence
+    wide = routed(1500, 33, t=0.4, band=0.5, far=0.5)
+    assert propose_round(frame_from_records(wide), Thresholds(0.4, {}), {}, config(system2Cost=0.05)).new.default > 0.55
