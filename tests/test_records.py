@@ -27,8 +27,9 @@ def test_one_reader_of_thresholds_for_cycle_router_and_status(home: Home) -> Non
     collect_many(mixed(100))
     learn(answers="defaults")
     learned = read_thresholds(home)
-    assert learned is not None and learned.default != 0.4
-    assert Router.load(home).policy.default_threshold == learned.default
+    assert learned is not None and learned.domains and learned != Thresholds(0.4)
+    policy = Router.load(home).policy
+    assert policy.default_threshold == learned.default and policy.domain_thresholds == learned.domains
     assert status()["thresholds"] == learned.to_json()
 
 
