@@ -42,6 +42,8 @@ ALLOWED = {
     "config.py": "reads configuration files",
     # Claude Code's own settings and command files, outside the data home, with backups
     "integrations/claude_code/installer.py": "writes Claude Code's settings",
+    # every client's planned install or uninstall: backups, modes, atomic writes, removals
+    "integrations/install_files.py": "applies an install plan to the clients' files",
     # points stdout at /dev/null when Claude Code stops reading; asks check_regular whether a
     # review is pending (as learner.py does; artibot.store.rounds.has_pending is the store's way)
     "integrations/claude_code/hooks.py": "opens os.devnull; checks for a pending review",

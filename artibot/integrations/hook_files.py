@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from artibot.errors import ArtibotError, IntegrationError, InvalidInput
-from artibot.integrations.claude_code.installer import (
-    BACKUP_SUFFIX, NEW_COMMAND_MODE, NEW_SETTINGS_MODE, Change, InstallPlan, _mode_of, _new_mode, _read, _real,
+from artibot.integrations.install_files import (
+    BACKUP_SUFFIX, NEW_COMMAND_MODE, NEW_SETTINGS_MODE, Change, InstallPlan, mode_of, new_mode, read, real_path,
 )
 from artibot.integrations.claude_code.settings_merge import Style, detect_style, dump_settings, parse_settings
 from artibot.integrations.claude_code.templates import check_command_prefix, is_artibot_learn, render_learn
@@ -69,7 +69,7 @@ class LearnFile:
         from artibot.config import shipped_config_dir
 
         path = shipped_config_dir() / self.template
-        data = _read(path)
+        data = read(path)
         if data is None:
             raise IntegrationError(f"the shipped {self.name} template {path} is missing; reinstall artibot")
         return data.decode("utf-8")
@@ -202,7 +202,7 @@ def _created_by_install(spec: HookFile, path: Path, merged: dict, prefix: str) -
     if any(k not in spec.new_file_keys or merged[k] != spec.new_file_keys[k] for k in merged):
         return False
     backup = path.with_name(path.name + BACKUP_SUFFIX)
-    data = _read(backup)
+    data = read(backup)
     if data is None:
         return True
     try:
@@ -221,8 +221,8 @@ def _parses_to(path: Path, data: bytes, value: dict) -> bool:
 
 
 def file_change(spec: HookFile, path: Path, prefix: str, *, install: bool) -> Change:
-    real = _real(path)
-    before = _read(real)
+    real = real_path(path)
+    before = read(real)
     data = parse_settings(real, before)
     _check(real, data)
     merged, added, removed, kept = merge(spec, data, prefix, install=install)
@@ -237,23 +237,23 @@ def file_change(spec: HookFile, path: Path, prefix: str, *, install: bool) -> Ch
         note = f"add {added} artibot hooks" + (f", replacing {removed} from an earlier install" if removed else "")
         backup = real.with_name(real.name + BACKUP_SUFFIX) if before is not None else None
         return Change(real, "create" if before is None else "update", before, after, backup, f"{note} {others}",
-                      _mode_of(real, NEW_SETTINGS_MODE))
+                      mode_of(real, NEW_SETTINGS_MODE))
     note = f"remove {removed} artibot hooks {others}"
     old_backup = real.with_name(real.name + BACKUP_SUFFIX)
-    cleanup = (old_backup,) if _read(old_backup) is not None else ()
+    cleanup = (old_backup,) if read(old_backup) is not None else ()
     if _created_by_install(spec, real, merged, prefix):
         return Change(real, "remove", before, None, None, note + "; nothing else in it, artibot created it",
                       cleanup=cleanup)
-    saved = _read(old_backup)
+    saved = read(old_backup)
     if saved is not None and _parses_to(old_backup, saved, merged):
         after = saved  # the user's own bytes, layout and all, not a re-serialisation
-    return Change(real, "update", before, after, None, note, _mode_of(real, NEW_SETTINGS_MODE), cleanup=cleanup)
+    return Change(real, "update", before, after, None, note, mode_of(real, NEW_SETTINGS_MODE), cleanup=cleanup)
 
 
 def learn_change(learn: LearnFile, path: Path, command: str, *, install: bool) -> Change:
     """The change to the client's ``/learn`` file at ``path`` (see the module docstring)."""
-    real = _real(path)
-    before = _read(real)
+    real = real_path(path)
+    before = read(real)
     template = learn.text()
     backup = None
     if before is not None and not learn.pristine(before, template):
@@ -267,9 +267,9 @@ def learn_change(learn: LearnFile, path: Path, command: str, *, install: bool) -
         if before == after:
             return Change(real, "unchanged", before, before, None, f"{learn.name} up to date")
         if before is None:
-            return Change(real, "create", None, after, None, f"the {learn.name} command", _new_mode(NEW_COMMAND_MODE))
+            return Change(real, "create", None, after, None, f"the {learn.name} command", new_mode(NEW_COMMAND_MODE))
         return Change(real, "update", before, after, backup, f"new version of {learn.name}",
-                      _mode_of(real, NEW_COMMAND_MODE))
+                      mode_of(real, NEW_COMMAND_MODE))
     if before is None:
         return Change(real, "unchanged", None, None, None, f"no {learn.name} command")
     if not is_artibot_learn(before):

@@ -32,97 +32,23 @@ original bytes of a file in this format. It leaves nothing install made:
 
 from __future__ import annotations
 
-import difflib
-import os
 import re
-import stat
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from artibot.errors import ArtibotError, IntegrationError, InvalidInput, UnsafePathError
+from artibot.errors import ArtibotError, IntegrationError, InvalidInput
 from artibot.integrations.claude_code.settings_merge import (
     Style, detect_style, dump_settings, handlers_of, is_ours, merge_env, merge_hooks, parse_settings,
 )
 from artibot.integrations.claude_code.templates import check_command_prefix, is_artibot_learn, render_learn
-from artibot.store.fs import atomic_write_bytes, ensure_dir, read_bytes
+from artibot.integrations.install_files import (
+    BACKUP_SUFFIX, NEW_COMMAND_MODE, NEW_SETTINGS_MODE, Change, InstallPlan, apply, mode_of, new_mode, read, real_path,
+)
+
+__all__ = ["SCOPES", "BACKUP_SUFFIX", "Change", "InstallPlan", "apply", "commands_dir_for", "plan_install",
+           "plan_uninstall", "settings_path_for"]
+"""``apply``, ``Change`` and ``InstallPlan`` live in :mod:`artibot.integrations.install_files`."""
 
 SCOPES = ("user", "project", "local")
-BACKUP_SUFFIX = ".artibot-backup"
-NEW_SETTINGS_MODE = 0o644
-NEW_COMMAND_MODE = 0o644
-"""At most: a file created outside the data home also honours the user's umask (077 gives
-0600), as any other program's would; an existing file keeps its own mode."""
-BACKUP_MODE = 0o600  # settings can hold tokens in "env"
-
-
-@dataclass(frozen=True)
-class Change:
-    path: Path
-    action: str
-    """``create`` | ``update`` | ``unchanged`` | ``remove``."""
-    before: bytes | None
-    after: bytes | None
-    backup: Path | None
-    """Where ``before`` is saved when the change is applied (None: no backup)."""
-    note: str = ""
-    """What the change does, in words (for :meth:`InstallPlan.summary`)."""
-    mode: int | None = None
-    """File mode to write with (an existing file keeps its own)."""
-    cleanup: tuple[Path, ...] = ()
-    """Files deleted once the change is written (backups of a file uninstall restored)."""
-
-
-@dataclass(frozen=True)
-class InstallPlan:
-    scope: str
-    settings_path: Path
-    command_path: Path
-    changes: tuple[Change, ...]
-    warnings: tuple[str, ...] = field(default=())
-    empty_dirs: tuple[Path, ...] = field(default=())
-    """Directories removed after the changes if they are then empty (uninstall)."""
-
-    @property
-    def changed(self) -> bool:
-        return any(c.action != "unchanged" for c in self.changes)
-
-    def summary(self) -> list[str]:
-        lines = []
-        for c in self.changes:
-            line = f"{c.action} {c.path}"
-            if c.note:
-                line += f": {c.note}"
-            if c.backup is not None:
-                line += f" (backup: {c.backup.name})"
-            for gone in c.cleanup:
-                line += f"; remove {gone.name}"
-            lines.append(line)
-        return lines + [f"warning: {w}" for w in self.warnings]
-
-    def diff(self) -> str:
-        """A unified diff of every change (what ``--dry-run`` shows)."""
-        out: list[str] = []
-        for c in self.changes:
-            if c.action == "unchanged":
-                continue
-            old = _lines(c.before)
-            new = _lines(c.after)
-            out.extend(difflib.unified_diff(
-                old, new,
-                fromfile=str(c.path) if c.before is not None else "/dev/null",
-                tofile=str(c.path) if c.after is not None else "/dev/null",
-            ))
-        return "".join(out)
-
-
-def _lines(data: bytes | None) -> list[str]:
-    if data is None:
-        return []
-    lines = data.decode("utf-8", errors="replace").splitlines(keepends=True)
-    if lines and not lines[-1].endswith("\n"):
-        lines[-1] += "\n\\ No newline at end of file\n"
-    return lines
-
 
 # ---------------------------------------------------------------------------
 # Paths
@@ -148,49 +74,13 @@ def commands_dir_for(scope: str, *, user_dir: Path, project_dir: Path) -> Path:
     return Path(project_dir) / ".claude" / "commands"
 
 
-def _real(path: Path) -> Path:
-    """``path``, or the file it links to (we edit through a dotfiles link, not over it)."""
-    if not path.is_symlink():
-        return path
-    target = path.resolve()
-    if not target.is_file():
-        raise IntegrationError(
-            f"{path} is a symbolic link to {target}, which is not a regular file; "
-            "fix the link, then run the command again"
-        )
-    return target
-
-
-def _read(path: Path) -> bytes | None:
-    try:
-        return read_bytes(path)
-    except UnsafePathError as exc:
-        raise IntegrationError(f"{path} is not a regular file; move it aside, then run the command again") from exc
-    except OSError as exc:
-        raise IntegrationError(f"cannot read {path}: {exc.strerror or exc}") from exc
-
-
-def _mode_of(path: Path, default: int) -> int:
-    try:
-        return stat.S_IMODE(os.stat(path).st_mode)
-    except FileNotFoundError:
-        return _new_mode(default)
-
-
-def _new_mode(mode: int) -> int:
-    """``mode`` narrowed by the process's umask (read by setting it back at once)."""
-    mask = os.umask(0o077)
-    os.umask(mask)
-    return mode & ~mask
-
-
 # ---------------------------------------------------------------------------
 # settings.json (parsing and merging: settings_merge)
 
 
 def _settings_change(path: Path, command: str, *, install: bool, gateway_port: int | None = None) -> Change:
-    real = _real(path)
-    before = _read(real)
+    real = real_path(path)
+    before = read(real)
     data = parse_settings(real, before)
     merged, count = merge_hooks(data, command, install=install)
     merged = merge_env(merged, gateway_port, install=install)
@@ -212,7 +102,7 @@ def _settings_change(path: Path, command: str, *, install: bool, gateway_port: i
         if install:
             backup = real.with_name(real.name + BACKUP_SUFFIX) if before is not None else None
             return Change(real, "create" if before is None else "update", before, after, backup, count_note,
-                          _mode_of(real, NEW_SETTINGS_MODE))
+                          mode_of(real, NEW_SETTINGS_MODE))
     old = sorted({c for c in count.removed if c})
     replaced = [c for c in old if not c.startswith(command + " hook ")]
     if install:
@@ -229,13 +119,13 @@ def _settings_change(path: Path, command: str, *, install: bool, gateway_port: i
     if install:
         action = "create" if before is None else "update"
         backup = real.with_name(real.name + BACKUP_SUFFIX) if before is not None else None
-        return Change(real, action, before, after, backup, note, _mode_of(real, NEW_SETTINGS_MODE))
+        return Change(real, action, before, after, backup, note, mode_of(real, NEW_SETTINGS_MODE))
     old_backup = real.with_name(real.name + BACKUP_SUFFIX)
-    cleanup = (old_backup,) if _read(old_backup) is not None else ()
+    cleanup = (old_backup,) if read(old_backup) is not None else ()
     if merged == {} and _install_created(old_backup, command):
         return Change(real, "remove", before, None, None, note + "; nothing else in it, artibot created it",
                       cleanup=cleanup)
-    return Change(real, "update", before, after, None, note, _mode_of(real, NEW_SETTINGS_MODE), cleanup=cleanup)
+    return Change(real, "update", before, after, None, note, mode_of(real, NEW_SETTINGS_MODE), cleanup=cleanup)
 
 
 def _env_note(before: object, after: object) -> str:
@@ -254,7 +144,7 @@ def _env_note(before: object, after: object) -> str:
 def _install_created(backup: Path, command: str) -> bool:
     """Whether install created a settings file: no backup of a user's version exists, or the
     backup holds nothing but an earlier install's hooks (a re-install over its own file)."""
-    data = _read(backup)
+    data = read(backup)
     if data is None:
         return True
     try:
@@ -284,8 +174,8 @@ def _pristine(data: bytes) -> bool:
 
 
 def _learn_change(path: Path, command: str, *, install: bool) -> Change:
-    real = _real(path)
-    before = _read(real)
+    real = real_path(path)
+    before = read(real)
     backup = None
     if before is not None and not _pristine(before):
         backup = real.with_name(real.name + BACKUP_SUFFIX)
@@ -300,9 +190,9 @@ def _learn_change(path: Path, command: str, *, install: bool) -> Change:
         if before == after:
             return Change(real, "unchanged", before, before, None, "/learn command up to date")
         if before is None:
-            return Change(real, "create", None, after, None, "the /learn command", _new_mode(NEW_COMMAND_MODE))
+            return Change(real, "create", None, after, None, "the /learn command", new_mode(NEW_COMMAND_MODE))
         return Change(real, "update", before, after, backup, "new version of the /learn command",
-                      _mode_of(real, NEW_COMMAND_MODE))
+                      mode_of(real, NEW_COMMAND_MODE))
     if before is None:
         return Change(real, "unchanged", None, None, None, "no /learn command")
     if not is_artibot_learn(before):
@@ -323,7 +213,7 @@ def _other_scope_warnings(scope: str, *, user_dir: Path, project_dir: Path, comm
         if other == scope or path.resolve() == mine:  # project scope run from ~ is the user file
             continue
         try:
-            data = parse_settings(path, _read(_real(path)))
+            data = parse_settings(path, read(real_path(path)))
         except (ArtibotError, OSError):
             continue  # a warning only; that file is not the one being edited
         found = [h.get("command") for groups in (data.get("hooks") or {}).values()
@@ -377,49 +267,3 @@ def plan_uninstall(scope: str = "user", *, user_dir: Path, project_dir: Path,
                    command: str = "artibot", hook_prefix: str | None = None) -> InstallPlan:
     """Every change ``artibot uninstall claude-code`` makes (only artibot's own entries)."""
     return _plan(scope, user_dir, project_dir, command, install=False, hook_prefix=hook_prefix)
-
-
-def apply(plan: InstallPlan) -> None:
-    """Write the plan: for each changed file, the backup first, then the new content atomically."""
-    for change in plan.changes:
-        if change.action == "unchanged":
-            continue
-        if _read(change.path) != change.before:
-            raise IntegrationError(
-                f"{change.path} changed since the plan was made; nothing more was written. "
-                "Run the command again."
-            )
-    for change in plan.changes:
-        if change.action == "unchanged":
-            continue
-        try:
-            if change.backup is not None and change.before is not None:
-                atomic_write_bytes(change.backup, change.before, mode=BACKUP_MODE)
-            if change.action == "remove":
-                os.unlink(change.path)
-                continue
-            if not change.path.parent.is_dir():
-                ensure_dir(change.path.parent)
-            mode = change.mode if change.mode is not None else _new_mode(NEW_SETTINGS_MODE)
-            atomic_write_bytes(change.path, change.after or b"", mode=mode)
-        except OSError as exc:
-            raise IntegrationError(f"cannot write {change.path}: {exc.strerror or exc}") from exc
-        finally:
-            _cleanup(change)
-    for directory in plan.empty_dirs:
-        try:
-            directory.rmdir()  # only ever succeeds on an empty directory
-        except OSError:
-            pass  # not empty, not there, or not ours to remove: left as it is
-
-
-def _cleanup(change: Change) -> None:
-    if _read(change.path) != change.after:
-        return  # the change was not written: keep the backup
-    for path in change.cleanup:
-        try:
-            os.unlink(path)
-        except FileNotFoundError:
-            pass
-        except OSError as exc:
-            raise IntegrationError(f"cannot remove {path}: {exc.strerror or exc}") from exc
