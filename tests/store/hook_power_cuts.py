@@ -35,6 +35,8 @@ from artibot.store.home import Home
 from artibot.store.log.log_layout import record_on
 from tests.store import powercut
 from tests.store.forked import run_child
+from tests.store.test_crash_points import jsonl
+from tests.store.test_hook_crash_points import play
 
 SID = "cut-session"
 CLI = {"SessionStart": "session-start", "UserPromptSubmit": "user-prompt-submit", "PostToolUse": "post-tool-use",
@@ -91,13 +93,7 @@ def build(root: Path, turns: int, *, open_last: bool, idle: bool = False, stored
     _config(root)
     if stored:
         collected(root, [f"kept-{i}" for i in range(stored)])
-    assert hook("SessionStart", source="startup") == 0
-    for i in range(turns):
-        assert hook("UserPromptSubmit", prompt=f"fix the typo number {i} in the readme", prompt_id=f"p{i}") == 0
-        assert hook("PostToolUse", tool_name="Edit", prompt_id=f"p{i}", tool_response={}) == 0
-        assert hook("Stop", prompt_id=f"p{i}") == 0
-    if open_last:
-        assert hook("UserPromptSubmit", prompt="now update the changelog", prompt_id="open") == 0
+    play(hook, turns, open_last=open_last)
     if idle:
         spool = hookio.Spool(str(root), SID)
         doc = spool.read()
@@ -116,22 +112,13 @@ def _payload(event: str, sid: str = SID, **fields: object) -> bytes:
     return orjson.dumps({"session_id": sid, "hook_event_name": event, "cwd": "/tmp", **fields})
 
 
-def _records(ids: list[str]) -> bytes:
-    return b"\n".join(orjson.dumps({"id": i, "input": f"fix the failing test in module {i}", "domain": "backend",
-                                    "complexity": 0.3 + (n % 5) / 10, "routed_to": "system1" if n % 3 else "system2",
-                                    "outcome": "success" if n % 4 else "escalated", "latency_ms": 20,
-                                    "confidence": 0.7, "pattern": f"backend:fix:{n % 3}",
-                                    "timestamp": f"2026-01-{1 + n % 28:02d}T09:00:00+00:00"})
-                      for n, i in enumerate(ids))
-
-
 LEARN = ["learn", "--yes", "--flush", "--quiet"]
 
 
 def collected(root: Path, *batches: list[str], learn_after: bool = False) -> set[str]:
     _config(root)
     for batch in batches:
-        assert run_child(["collect", "--stdin"], stdin=_records(batch)) == 0
+        assert run_child(["collect", "--stdin"], stdin=jsonl(batch)) == 0
         if learn_after:
             assert run_child(LEARN) == 0
     return {i for batch in batches for i in batch}
@@ -175,8 +162,8 @@ SCENARIOS = {
 
 COMMANDS = {
     "collect": Scenario("collect", lambda r: collected(r, [f"old-{i}" for i in range(3)]),
-                        lambda r: ["collect", "--stdin"], _records(NEW),
-                        ((["collect", "--stdin"], _records(["next-0"])),), frozenset(NEW), True),
+                        lambda r: ["collect", "--stdin"], jsonl(NEW),
+                        ((["collect", "--stdin"], jsonl(["next-0"])),), frozenset(NEW), True),
     "learn": Scenario("learn", lambda r: collected(r, [f"r-{i}" for i in range(30)]), lambda r: LEARN, b"",
                       ((LEARN, b""),), acknowledged=True),
     "rollback": Scenario("rollback", lambda r: collected(r, [f"a-{i}" for i in range(20)],

@@ -53,6 +53,18 @@ def turn_ids(home: Home) -> set[str]:
     return ids
 
 
+def play(run, turns: int, *, open_last: bool) -> None:
+    """A session through the hook runner ``run``: started, ``turns`` turns of a prompt, an edit
+    and a stop, and with ``open_last`` one more prompt left open."""
+    assert run("SessionStart", source="startup") == 0
+    for i in range(turns):
+        assert run("UserPromptSubmit", prompt=f"fix the typo number {i} in the readme", prompt_id=f"p{i}") == 0
+        assert run("PostToolUse", tool_name="Edit", prompt_id=f"p{i}", tool_response={}) == 0
+        assert run("Stop", prompt_id=f"p{i}") == 0
+    if open_last:
+        assert run("UserPromptSubmit", prompt="now update the changelog", prompt_id="open") == 0
+
+
 def session(base: Path, turns: int, *, open_last: bool) -> set[str]:
     """A session in ``base`` with ``turns`` stopped turns (the last one unjudged) and,
     with ``open_last``, one more turn still open; returns every turn id."""
@@ -61,25 +73,20 @@ def session(base: Path, turns: int, *, open_last: bool) -> set[str]:
     config = base.parent / "cfg" / "artibot.config.json"
     config.write_text('{"cognitive": {"router": {"exploration": 0, "domainExploration": 0}}}')
     os.environ["ARTIBOT_CONFIG"] = str(config)
-    assert hook("SessionStart", source="startup") == 0
-    for i in range(turns):
-        assert hook("UserPromptSubmit", prompt=f"fix the typo number {i} in the readme", prompt_id=f"p{i}") == 0
-        assert hook("PostToolUse", tool_name="Edit", prompt_id=f"p{i}", tool_response={}) == 0
-        assert hook("Stop", prompt_id=f"p{i}") == 0
-    if open_last:
-        assert hook("UserPromptSubmit", prompt="now update the changelog", prompt_id="open") == 0
+    play(hook, turns, open_last=open_last)
     ids = turn_ids(Home(base))
     assert len(ids) == turns + open_last
     return ids
 
 
-def kill_everywhere(tmp: Path, base: Path, event: str, fields: dict, then: list[tuple[str, dict]],
-                    ids: set[str]) -> int:
-    """Kill ``event``'s hook at each of its mutations (on a copy of ``base``), run the hooks
-    ``then``, and check that every turn of ``ids`` is in the log exactly once."""
+def kill_at_each_mutation(tmp: Path, base: Path, event: str, fields: dict, check, *, before=lambda: None) -> int:
+    """Kill ``event``'s hook at each of its mutations, each time on a fresh copy of ``base``:
+    ``before()`` runs before the hook (on the copy), ``check(work, where)`` after the kill.
+    Returns how many mutations the hook makes."""
     probe = tmp / "probe" / "artibot"
     shutil.copytree(base, probe)
     os.environ["ARTIBOT_HOME"] = str(probe)
+    before()
     counted = tmp / "count"
     assert hook(event, count=counted, **fields) == 0
     total = int(counted.read_text())
@@ -88,15 +95,26 @@ def kill_everywhere(tmp: Path, base: Path, event: str, fields: dict, then: list[
         work = tmp / f"kill-{n}" / "artibot"
         shutil.copytree(base, work)
         os.environ["ARTIBOT_HOME"] = str(work)
+        before()
         assert hook(event, kill_at=n, **fields) == KILLED, f"{event} was not killed at mutation {n}"
+        check(work, f"{event} killed at mutation {n}/{total}")
+        shutil.rmtree(work.parent)
+    return total
+
+
+def kill_everywhere(tmp: Path, base: Path, event: str, fields: dict, then: list[tuple[str, dict]],
+                    ids: set[str]) -> int:
+    """Kill ``event``'s hook at each of its mutations (on a copy of ``base``), run the hooks
+    ``then``, and check that every turn of ``ids`` is in the log exactly once."""
+    def check(work: Path, where: str) -> None:
         for name, more in then:
             assert hook(name, **more) == 0
         found = log_ids(Home(work))
         twice = sorted(i for i, c in found.items() if c > 1)
-        assert not twice, f"{event} killed at mutation {n}/{total}: turns stored twice: {twice}"
-        assert set(found) == ids, f"{event} killed at mutation {n}/{total}: missing {sorted(ids - set(found))}"
-        shutil.rmtree(work.parent)
-    return total
+        assert not twice, f"{where}: turns stored twice: {twice}"
+        assert set(found) == ids, f"{where}: missing {sorted(ids - set(found))}"
+
+    return kill_at_each_mutation(tmp, base, event, fields, check)
 
 
 END = ("SessionEnd", {"reason": "other"})

@@ -7,7 +7,6 @@ log exactly once, and the held one is ``failed`` when the resumed prompt correct
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -15,9 +14,8 @@ import pytest
 from artibot.integrations.claude_code import ended, turns
 from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home
-from tests.store.forked import KILLED
 from tests.store.test_crash_points import env  # noqa: F401  (the scratch folder fixture)
-from tests.store.test_hook_crash_points import hook, log_ids, session
+from tests.store.test_hook_crash_points import hook, kill_at_each_mutation, log_ids, session
 
 pytestmark = pytest.mark.slow
 
@@ -54,24 +52,11 @@ def check(work: Path, ids: set[str], last: str, where: str, *, failed: bool) -> 
 
 def kill_everywhere(tmp: Path, base: Path, event: str, fields: dict, before, after, ids: set[str], last: str,
                     *, failed_always: bool) -> int:
-    probe = tmp / "probe" / "artibot"
-    shutil.copytree(base, probe)
-    os.environ["ARTIBOT_HOME"] = str(probe)
-    before()
-    counted = tmp / "count"
-    assert hook(event, count=counted, **fields) == 0
-    total = int(counted.read_text())
-    assert total > 0
-    for n in range(1, total + 1):
-        work = tmp / f"kill-{n}" / "artibot"
-        shutil.copytree(base, work)
-        os.environ["ARTIBOT_HOME"] = str(work)
-        before()
-        assert hook(event, kill_at=n, **fields) == KILLED, f"{event} was not killed at mutation {n}"
+    def then(work: Path, where: str) -> None:
         after()
-        check(work, ids, last, f"{event} killed at mutation {n}/{total}", failed=failed_always)
-        shutil.rmtree(work.parent)
-    return total
+        check(work, ids, last, where, failed=failed_always)
+
+    return kill_at_each_mutation(tmp, base, event, fields, then, before=before)
 
 
 def _last_id(base: Path) -> str:
