@@ -58,9 +58,9 @@ System 2's above it, and the other system's only where the router explored, 5% w
 band and 1% beyond it. A longer move would rest on one system's curve carried past its
 data, so unless the other system was tried at least :data:`FIRST_TRIALS` times beyond the
 band on each side, the first round moves at most the band's width (0.15); from the second
-round on the moved traffic has been tried by both. W1's first
-round used to send every domain to 0.9 on that extrapolation, costing 65 regret per 1k in
-the next night (21 now; tuning seeds). A domain whose traffic lies away from its threshold
+round on the moved traffic has been tried by both. W1's first round used to send every
+domain to 0.9 on that extrapolation, costing 65 regret per 1k in the next night (21 now;
+tuning seeds). A domain whose traffic lies away from its threshold
 (an MMLU subject: all its requests score 0.66-0.90 against 0.4) has no traffic the band
 could show, and its first round may still switch it whole: that switch is how the other
 system gets tried there at all (waiting for the 1% domain-wide exploration left subjects
@@ -70,8 +70,9 @@ on System 2 for the whole pass).
 cells whose gap prior is break-even (:func:`_default_fit`): with System 1 barely tried,
 the fit no longer takes it for as good as System 2, and a handful of trials does not move
 the threshold that every new domain starts from (on MMLU the first round used to move it
-from 0.4 to 0.9 on six System 1 trials; it now stays, and follows the evidence later). ``params["evidence"][domain]["reason"]`` says each change in a user's words
-(:func:`reason`).
+from 0.4 to 0.9 on six System 1 trials; it now stays, and follows the evidence later).
+
+``params["evidence"][domain]["reason"]`` says each change in a user's words (:func:`reason`).
 
 **Transfers** (per pattern, on its Beta(1, 1) posteriors, one-sided
 :data:`CREDIBLE` bounds):
@@ -234,7 +235,8 @@ def propose_round(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, P
         "batch_size": lifelong.batch_size, "batches": n_batches, "flush": flush,
         "price": price, "price_source": source, "target_system2_share": lifelong.target_system2_share,
         "measured_cost": measured.to_json() if measured is not None else None,
-        "level": LEVEL, "default_level": DEFAULT_LEVEL, "prior": PRIOR.to_json(), "bins": bandit.BINS, "half_life": bandit.HALF_LIFE,
+        "level": LEVEL, "default_level": DEFAULT_LEVEL, "prior": PRIOR.to_json(), "bins": bandit.BINS,
+        "half_life": bandit.HALF_LIFE,
         "max_step": MAX_STEP, "reach": reach, "exploration_budget": settings.router.exploration_budget,
         "min_threshold": lo, "max_threshold": hi, "credible": CREDIBLE,
         "promotion_level": transfer.promotion_confidence, "demotion_level": demotion_level(settings),
