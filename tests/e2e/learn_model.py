@@ -12,7 +12,7 @@ import json
 import re
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 ANSWER = re.compile(r"(?<![\w.])([123])=([a-z]+)\b")
 
@@ -43,3 +43,17 @@ def wait_for_round(data: Path, hook_log: Callable[[], str], timeout: float = 60)
         time.sleep(0.2)
     assert pending.exists(), hook_log()
     return pending
+
+
+def round_pending(world: Any, installed: Path) -> Path:
+    """In ``world`` (a client's e2e world), a config with batches of four, the install (which
+    puts the ``/learn`` equivalent at ``installed``), a session of four turns, and the round
+    the session end's learner prepared: its ``pending-review.json``."""
+    world.data.mkdir()
+    (world.data / "artibot.config.json").write_text(
+        json.dumps({"learning": {"lifelong": {"batchSize": 4, "grpoGroupSize": 2}}}))
+    world.install()
+    assert installed.is_file()
+    world.session(*(f"#sc:plain fix typo number {i} in the docs" for i in range(4)))
+    assert len(world.wait_for_records(4)) == 4, world.hook_log()
+    return wait_for_round(world.data, world.hook_log)

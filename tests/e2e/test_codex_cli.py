@@ -25,7 +25,7 @@ import pytest
 from tests.e2e.codex_harness import FLAGS, VERSION, CodexWorld, codex_binary
 from tests.e2e.fake_openai import shell, text
 from tests.e2e.harness import Unavailable
-from tests.e2e.learn_model import answer_command, prepared, wait_for_round
+from tests.e2e.learn_model import answer_command, prepared, round_pending
 
 pytestmark = pytest.mark.slow
 
@@ -162,14 +162,7 @@ def test_install_exec_uninstall_and_hook_trust(binary: Path, tmp_path: Path) -> 
 def test_learn_skill_answers_a_pending_round_as_the_user_asked(binary: Path, tmp_path: Path) -> None:
     """A session of four turns fills a batch of four; in the next, ``$learn 2=revert`` answers the round."""
     with CodexWorld(tmp_path, binary, SCENARIOS) as world:
-        world.data.mkdir()
-        (world.data / "artibot.config.json").write_text(
-            json.dumps({"learning": {"lifelong": {"batchSize": 4, "grpoGroupSize": 2}}}))
-        world.install()
-        assert (world.codex_home / "skills" / "learn" / "SKILL.md").is_file()
-        world.session(*(f"#sc:plain fix typo number {i} in the docs" for i in range(4)))
-        assert len(world.wait_for_records(4)) == 4, world.hook_log()
-        pending = wait_for_round(world.data, world.hook_log)  # the session end's learner prepares it
+        pending = round_pending(world, world.codex_home / "skills" / "learn" / "SKILL.md")
         world.session("$learn 2=revert #sc:learn", timeout=120)
         first = next(r for name, r in world.api.requests if name == "learn")
         assert "<name>learn</name>" in json.dumps(first["input"])  # Codex CLI sent the skill's text

@@ -22,7 +22,7 @@ import pytest
 from tests.e2e.fake_gemini import call, text
 from tests.e2e.gemini_harness import MODEL, USER_SETTINGS, VERSION, GeminiWorld, gemini_binary
 from tests.e2e.harness import Unavailable
-from tests.e2e.learn_model import answer_command, prepared, wait_for_round
+from tests.e2e.learn_model import answer_command, prepared, round_pending
 
 pytestmark = pytest.mark.slow
 
@@ -130,14 +130,7 @@ def test_a_secret_in_a_prompt_reaches_no_file(session: GeminiWorld) -> None:
 def test_learn_answers_a_pending_round_as_the_user_asked(binary: Path, tmp_path: Path) -> None:
     """A session of four turns fills a batch of four; in the next, ``/learn 2=revert`` answers the round."""
     with GeminiWorld(tmp_path, binary, SCENARIOS) as world:
-        world.data.mkdir()
-        (world.data / "artibot.config.json").write_text(
-            json.dumps({"learning": {"lifelong": {"batchSize": 4, "grpoGroupSize": 2}}}))
-        world.install()
-        assert (world.home / ".gemini" / "commands" / "learn.toml").is_file()
-        world.session(*(f"#sc:plain fix typo number {i} in the docs" for i in range(4)))
-        assert len(world.wait_for_records(4)) == 4, world.hook_log()
-        pending = wait_for_round(world.data, world.hook_log)  # the session end's learner prepares it
+        pending = round_pending(world, world.home / ".gemini" / "commands" / "learn.toml")
         world.session("/learn 2=revert #sc:learn", timeout=120)
         [before_agent] = [p for p in world.payloads("BeforeAgent") if "#sc:learn" in p["prompt"]]
         assert before_agent["prompt"].startswith("<!-- artibot:learn -->")  # expanded before the hook runs
