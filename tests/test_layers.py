@@ -23,6 +23,7 @@ LAYERS = {
     "artibot.experience": 1, "artibot.privacy": 1, "artibot.router": 1, "artibot.learning": 1,
     "artibot.settings": 1, "artibot.config_validators": 1, "artibot.checkpoint_texts": 1,
     "artibot.gateway.profiles": 1, "artibot.gateway.pricing": 1, "artibot.gateway.usage": 1,
+    "artibot.gateway.cachesafe": 1,
     # 2: the files: configuration and the data home
     "artibot.config": 2, "artibot.store": 2,
     # 3: the library: a round, its checkpoints, collecting, routing, reports, the gateway

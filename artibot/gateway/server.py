@@ -23,11 +23,12 @@ import logging
 import ssl
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping
 
 import orjson
 from aiohttp import ClientError, ClientSession, ClientTimeout, TCPConnector, web
 
+from artibot.gateway import cachesafe as cs
 from artibot.gateway import profiles as prof
 from artibot.gateway import usage as use
 from artibot.gateway.pricing import PriceTable
@@ -77,6 +78,14 @@ class _Route:
     session_id: str
     turn_id: str
     profile: dict[str, Any]
+    kind: str = "turn"
+    """``turn`` (the main conversation), ``agent`` (a sub-agent's) or ``housekeeping`` (compaction)."""
+    why: str | None = None
+    sent_effort: str | None = None
+
+
+AGENT_HEADER = "x-claude-code-agent-id"
+"""Claude Code sends it with every request of a sub-agent (seen in 2.1.331), never on the main loop's."""
 
 
 class Gateway:
@@ -109,68 +118,100 @@ class Gateway:
         return app
 
     # ------------------------------------------------------------------ routing
-    def _route(self, body: dict[str, Any]) -> _Route | None:
+    def _turn(self, body: dict[str, Any], session_id: str, agent_id: str | None) -> dict[str, Any] | None:
+        """The turn the request belongs to, its profile fixed (at the turn's first request)."""
+        root = self.config.root
+        turn = gateway_state.read_turn(root, session_id, agent_id)
+        if turn is not None:
+            return turn
+        profiles, prices = self.config.profiles, self.config.prices
+        requested = body.get("model") if isinstance(body.get("model"), str) else None
+        requested_effort = cs.client_effort(body)
+
+        def choose(state: dict[str, Any], turn: Mapping[str, Any]) -> dict[str, Any]:
+            decision = turn.get("decision")
+            system = decision.get("system") if isinstance(decision, Mapping) else None
+            wanted = profiles.for_route(system) or prof.Profile()
+            markers = cs.supports_markers(wanted.model or requested)
+            profile, why = prof.choose_profile(
+                wanted, system, requested_model=requested, requested_effort=requested_effort, markers=markers,
+                state=prof.SessionState.from_json(state), prices=prices, limit=profiles.switch_max_cached_tokens)
+            gateway_state.count_turn(state, system)
+            return {"route": system, "profile": profile.to_json(), "why": why,
+                    "effort": "markers" if markers else "top-level"}
+
+        return gateway_state.fix_turn(root, session_id, choose, agent_id)
+
+    def _route(self, body: dict[str, Any], headers: Mapping[str, str]) -> tuple[dict[str, Any], _Route | None, bool]:
+        """The body to send, the turn it belongs to, and whether it now carries effort markers."""
         session_id = prof.session_of(body)
         if session_id is None or not prof.is_turn_request(body):
-            return None
-        root = self.config.root
-        turn = gateway_state.open_turn(root, session_id)
+            return body, None, False
+        agent_id = headers.get(AGENT_HEADER) or None
+        messages = body.get("messages")
+        compaction = agent_id is None and isinstance(messages, list) and cs.is_compaction(messages)
+        turn = self._turn(body, session_id, agent_id)
         if turn is None:
-            return None
-        turn_id = turn["id"]
-        fixed = turn.get("gateway")
-        if not (isinstance(fixed, dict) and isinstance(fixed.get("profile"), dict)):
-            system = (turn.get("decision") or {}).get("system")
-            profiles = self.config.profiles
-            wanted = profiles.for_route(system) or prof.Profile()
-            requested = body.get("model") if isinstance(body.get("model"), str) else None
+            return body, None, False
+        fixed = turn["gateway"]
+        profile = prof.Profile.from_json(fixed.get("profile"))
+        out: dict[str, Any] = dict(body)
+        changed = False
+        if compaction:
+            kind = "housekeeping"  # the client's own profile: only the earlier turns' markers are kept
+        else:
+            kind = "agent" if agent_id is not None else "turn"
+            out = prof.apply_top(out, prof.Profile(None, profile.model))
+            if not cs.supports_markers(out.get("model")):  # effort can only be the top-level value
+                out = prof.apply_top(out, prof.Profile(profile.effort, None))
+        if cs.supports_markers(out.get("model")):
+            agent_effort = (profile.effort or cs.client_effort(body)) if kind == "agent" else None
+            out, changed = cs.rewrite(out, self.config.profiles.efforts(), agent_effort=agent_effort)
+        top = out.get("output_config")
+        route = _Route(session_id, turn["id"], dict(fixed.get("profile") or {}), kind,
+                       fixed.get("why") if isinstance(fixed.get("why"), str) else None,
+                       top.get("effort") if isinstance(top, Mapping) else None)
+        return out, route, changed
 
-            def choose(state: Any) -> dict[str, Any]:
-                model, why = prof.choose_model(wanted.model, requested=requested,
-                                               session_model=state.get("model"),
-                                               cached_tokens=int(state.get("cached_tokens") or 0),
-                                               limit=profiles.switch_max_cached_tokens)
-                return {"route": system, "profile": prof.Profile(wanted.effort, model).to_json(), "why": why}
-
-            fixed = gateway_state.fix_profile(root, session_id, turn_id, choose)
-            if fixed is None:
-                return None
-        return _Route(session_id, turn_id, fixed["profile"])
-
-    def _prepare(self, raw: bytes) -> tuple[bytes, _Route | None]:
-        """The bytes to forward and the routed turn they belong to (if any)."""
+    def _prepare(self, raw: bytes, headers: Mapping[str, str]) -> tuple[bytes, _Route | None, bool]:
+        """The bytes to forward, the routed turn they belong to (if any), and whether the
+        request now needs the per-message effort beta."""
         if b"session_id" not in raw or b'"tools"' not in raw:
-            return raw, None  # no session or no tools: never routed, so never parsed
+            return raw, None, False  # no session or no tools: never routed, so never parsed
         try:
             body = orjson.loads(raw)
         except orjson.JSONDecodeError:
-            return raw, None
+            return raw, None, False
         if not isinstance(body, dict):
-            return raw, None
+            return raw, None, False
         try:
-            route = self._route(body)
+            new, route, beta = self._route(body, headers)
         except OSError as exc:  # the data home unreadable: the request still goes through
             log.warning("routing skipped: %s", exc.strerror or type(exc).__name__)
-            return raw, None
+            return raw, None, False
         if route is None:
-            return raw, None
+            return raw, None, False
         self.counters.routed += 1
-        new = prof.apply(body, prof.Profile.from_json(route.profile))
         if new == body:
-            return raw, route
+            return raw, route, False
         try:
             out = orjson.dumps(new)
         except TypeError:  # e.g. an integer beyond 64 bits: forward what the client sent
-            return raw, route
+            return raw, route, False
         self.counters.rewritten += 1
-        return out, route
+        return out, route, beta
 
     def _record(self, route: _Route, reader_usage: use.Usage, model: str | None, ttfb: float,
                 duration: float) -> None:
-        item = use.entry(reader_usage, model=model, cost_usd=self.config.prices.cost(model, reader_usage),
-                         ttfb_ms=ttfb * 1000, duration_ms=duration * 1000, profile=route.profile)
+        prices = self.config.prices
+        row = prices.row(model)
+        item = use.entry(reader_usage, model=model, cost_usd=prices.cost(model, reader_usage),
+                         ttfb_ms=ttfb * 1000, duration_ms=duration * 1000, profile=route.profile, why=route.why,
+                         sent_effort=route.sent_effort,
+                         rewrite_price=(row["cacheWrite"] - row["cacheRead"]) / 1e6 if row else None)
         try:
-            found = gateway_state.add_usage(self.config.root, route.session_id, route.turn_id, item, use.accumulate)
+            found = gateway_state.add_usage(self.config.root, route.session_id, route.turn_id, item, use.accumulate,
+                                            kind=route.kind, empty=use.empty)
         except OSError as exc:
             log.warning("usage not recorded: %s", exc.strerror or type(exc).__name__)
             found = False
@@ -186,12 +227,16 @@ class Gateway:
             self.counters.refused += 1
             return _error(403, "permission_error", "artibot gateway: only loopback host names are served")
         raw = await request.read()
-        route = None
+        route, beta = None, False
         if request.method == "POST" and request.path == MESSAGES:
             # On the loop, not in a thread: parsing and a spool read take a fraction of a
             # millisecond, less than a hop to the thread pool and back (bench_gateway.py).
-            raw, route = self._prepare(raw)
+            raw, route, beta = self._prepare(raw, request.headers)
         headers = [(k, v) for k, v in request.headers.items() if k.lower() not in HOP_BY_HOP]
+        if beta:
+            sent = [v for k, v in headers if k.lower() == "anthropic-beta"]
+            headers = [(k, v) for k, v in headers if k.lower() != "anthropic-beta"]
+            headers.append(("anthropic-beta", cs.merge_beta(sent)))
         url = self.config.upstream.rstrip("/") + request.path_qs
         assert self._session is not None
         started = time.perf_counter()

@@ -130,11 +130,17 @@ TOKEN_FIELDS = ("input_tokens", "output_tokens", "cache_creation_input_tokens", 
 
 
 def entry(usage: Usage, *, model: str | None, cost_usd: float | None, ttfb_ms: float, duration_ms: float,
-          profile: Mapping[str, Any] | None) -> dict[str, Any]:
-    """One response as the gateway records it on its turn (numbers only: no text of the request)."""
+          profile: Mapping[str, Any] | None, why: str | None = None, sent_effort: str | None = None,
+          rewrite_price: float | None = None) -> dict[str, Any]:
+    """One response as the gateway records it on its turn (numbers only: no text of the request).
+
+    ``sent_effort`` is the top-level effort the request went out with (the session's cache
+    key) and ``rewrite_price`` the dollars a token of cache rewrite costs on its model
+    (write minus read price), for the switch rule and the report."""
     return {**usage.to_json(), "model": model, "cost_usd": cost_usd, "ttfb_ms": round(ttfb_ms, 3),
             "duration_ms": round(duration_ms, 3), "cached_tokens": usage.cached,
-            "profile": dict(profile) if profile else None}
+            "profile": dict(profile) if profile else None, "why": why, "sent_effort": sent_effort,
+            "rewrite_price": rewrite_price}
 
 
 def accumulate(total: Any, item: Mapping[str, Any]) -> dict[str, Any]:
@@ -151,20 +157,23 @@ def accumulate(total: Any, item: Mapping[str, Any]) -> dict[str, Any]:
     >>> t["requests"], t["input_tokens"], t["cost_usd"], t["unpriced"], t["ttfb_ms"], t["models"]
     (2, 11, 0.5, 1, 3.0, ['m', 'n'])
     """
-    out: dict[str, Any] = dict(total) if isinstance(total, Mapping) else {
-        "requests": 0, **{k: 0 for k in TOKEN_FIELDS}, "cost_usd": 0.0, "unpriced": 0, "ttfb_ms": None,
-        "duration_ms": 0.0, "models": [], "profile": None}
-    out["requests"] = int(out.get("requests", 0)) + 1
+    out: dict[str, Any] = dict(total) if isinstance(total, Mapping) else empty()
+    out["requests"] = _int(out.get("requests")) + 1
     for key in TOKEN_FIELDS:
-        out[key] = int(out.get(key, 0)) + int(item.get(key) or 0)
+        out[key] = _int(out.get(key)) + _int(item.get(key))
+    if item.get("rewrite_tokens"):
+        out["rewrite_tokens"] = _int(out.get("rewrite_tokens")) + _int(item.get("rewrite_tokens"))
+        extra = item.get("rewrite_cost_usd")
+        if isinstance(extra, (int, float)):
+            out["rewrite_cost_usd"] = round(_num(out.get("rewrite_cost_usd")) + float(extra), 9)
     cost = item.get("cost_usd")
-    if isinstance(cost, (int, float)):
-        out["cost_usd"] = round(float(out.get("cost_usd") or 0.0) + float(cost), 9)
+    if isinstance(cost, (int, float)) and not isinstance(cost, bool):
+        out["cost_usd"] = round(_num(out.get("cost_usd")) + float(cost), 9)
     else:
-        out["unpriced"] = int(out.get("unpriced", 0)) + 1
+        out["unpriced"] = _int(out.get("unpriced")) + 1
     if out.get("ttfb_ms") is None:
         out["ttfb_ms"] = item.get("ttfb_ms")
-    out["duration_ms"] = round(float(out.get("duration_ms") or 0.0) + float(item.get("duration_ms") or 0.0), 3)
+    out["duration_ms"] = round(_num(out.get("duration_ms")) + _num(item.get("duration_ms")), 3)
     models = list(out.get("models") or [])
     model = item.get("model")
     if isinstance(model, str) and model not in models and len(models) < 8:
@@ -172,4 +181,21 @@ def accumulate(total: Any, item: Mapping[str, Any]) -> dict[str, Any]:
     out["models"] = models
     if out.get("profile") is None and item.get("profile"):
         out["profile"] = item["profile"]
+    if out.get("why") is None and isinstance(item.get("why"), str):
+        out["why"] = item["why"]
     return out
+
+
+def empty() -> dict[str, Any]:
+    """A turn's usage before its first response."""
+    return {"requests": 0, **{k: 0 for k in TOKEN_FIELDS}, "cost_usd": 0.0, "unpriced": 0, "ttfb_ms": None,
+            "duration_ms": 0.0, "models": [], "profile": None}
+
+
+def _int(value: Any) -> int:
+    """A count read back from a spool (another version may have written anything there)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
+def _num(value: Any) -> float:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0

@@ -3,17 +3,22 @@
 The prompt hook opens a turn in ``sessions/<sid>.json`` before Claude Code sends the
 turn's first request, so the gateway finds the turn there by the request's session id.
 Reads take a snapshot without the lock (spools are replaced by rename, never written in
-place); the two writes take the spool's lock with a short timeout, the same lock the
-hooks use, so a hook and the gateway never lose each other's change:
+place); the writes take the spool's lock with a short timeout, the same lock the hooks
+use, so a hook and the gateway never lose each other's change:
 
-* :func:`fix_profile` — at a turn's first request, the profile the whole turn runs on;
+* :func:`fix_turn` — at a turn's first request, the profile the whole turn runs on; at a
+  sub-agent's first request, the turn that launched it (the agent id Claude Code sends
+  with each of its requests, kept in the session's ``gateway.agents``: the agent's later
+  requests stay with that turn however long it runs);
 * :func:`add_usage` — after each response, its tokens, cost and timing, added to the
-  turn (open, stopped, or already waiting in the queue for the log) and to the
-  session's running state (the model it is on and its cached prefix, for the
-  model-switch rule).
+  turn (open, stopped, or already waiting in the queue for the log) and, for the main
+  conversation, to the session's running state (the model and top-level effort it is on,
+  its cached prefix, its last request's tokens and routes: what the switch rule weighs).
 
 A usage whose turn has already gone to the experience log (only a request still running
 when its session ended) is reported back as not attributed; the caller counts it.
+Everything read from a spool is checked for its shape: a field of another shape (a spool
+written by another version) reads as absent, never as an error.
 """
 
 from __future__ import annotations
@@ -25,6 +30,47 @@ from artibot.store import hookfiles, hookio
 LOCK_TIMEOUT_S = 1.0
 """A hook holds a spool lock for a millisecond or two; a request must not wait for more."""
 
+MAX_AGENTS = 64
+"""Sub-agent ids kept per session (the oldest go first)."""
+
+
+def _current(doc: Mapping[str, Any]) -> dict[str, Any] | None:
+    for key in ("turn", "done"):
+        turn = doc.get(key)
+        if isinstance(turn, dict) and isinstance(turn.get("id"), str):
+            return turn
+    return None
+
+
+def _state(doc: dict[str, Any]) -> dict[str, Any]:
+    state = doc.get("gateway")
+    if not isinstance(state, dict):
+        state = doc["gateway"] = {}
+    return state
+
+
+def _fixed(turn: Mapping[str, Any]) -> dict[str, Any] | None:
+    fixed = turn.get("gateway")
+    return fixed if isinstance(fixed, dict) and isinstance(fixed.get("profile"), dict) else None
+
+
+def read_turn(root: str, session_id: str, agent_id: str | None = None) -> dict[str, Any] | None:
+    """Without the lock: the turn a request belongs to with its fixed profile, when both are
+    already settled (the common case); None when :func:`fix_turn` must settle them."""
+    try:
+        doc = hookio.Spool(root, session_id).read()
+    except ValueError:
+        return None
+    if not isinstance(doc, dict):
+        return None
+    if agent_id is not None:
+        agents = (doc.get("gateway") or {}).get("agents") if isinstance(doc.get("gateway"), dict) else None
+        tid = agents.get(agent_id) if isinstance(agents, dict) else None
+        turn = _find(doc, tid) if isinstance(tid, str) else None
+    else:
+        turn = _current(doc)
+    return turn if turn is not None and _fixed(turn) is not None else None
+
 
 def open_turn(root: str, session_id: str) -> dict[str, Any] | None:
     """The session's turn that a request now belongs to: the open one, else the one that
@@ -33,13 +79,7 @@ def open_turn(root: str, session_id: str) -> dict[str, Any] | None:
         doc = hookio.Spool(root, session_id).read()
     except ValueError:
         return None  # a damaged spool: the next hook quarantines it; the request goes through untouched
-    if doc is None:
-        return None
-    for key in ("turn", "done"):
-        turn = doc.get(key)
-        if isinstance(turn, dict) and isinstance(turn.get("id"), str):
-            return turn
-    return None
+    return _current(doc) if isinstance(doc, dict) else None
 
 
 def _find(doc: Mapping[str, Any], turn_id: str) -> dict[str, Any] | None:
@@ -47,50 +87,113 @@ def _find(doc: Mapping[str, Any], turn_id: str) -> dict[str, Any] | None:
         turn = doc.get(key)
         if isinstance(turn, dict) and turn.get("id") == turn_id:
             return turn
-    for record in doc.get("queue") or []:
+    queue = doc.get("queue")
+    for record in queue if isinstance(queue, list) else ():
         if isinstance(record, dict) and record.get("id") == turn_id:
             return record
     return None
 
 
-def fix_profile(root: str, session_id: str, turn_id: str,
-                choose: Callable[[Mapping[str, Any]], dict[str, Any]]) -> dict[str, Any] | None:
-    """The profile fixed for ``turn_id``: the one already fixed, else ``choose(session_state)``
-    stored on the turn. None when the turn is gone."""
+def fix_turn(root: str, session_id: str, choose: Callable[[dict[str, Any], Mapping[str, Any]], dict[str, Any]],
+             agent_id: str | None = None) -> dict[str, Any] | None:
+    """The turn a request belongs to, with the profile fixed for it: the one already fixed,
+    else ``choose(session_state, turn)`` stored on the turn. A sub-agent's request
+    (``agent_id``) belongs to the turn that launched it: the one bound to the agent, else the
+    current one, which it is then bound to. None when there is no turn."""
     with hookio.Spool(root, session_id).edit(create=False, timeout=LOCK_TIMEOUT_S) as doc:
-        if doc is None:
+        if not isinstance(doc, dict):
             return None
-        turn = _find(doc, turn_id)
+        turn = None
+        if agent_id is not None:
+            agents = _state(doc).get("agents")
+            if not isinstance(agents, dict):
+                agents = _state(doc)["agents"] = {}
+            tid = agents.get(agent_id)
+            turn = _find(doc, tid) if isinstance(tid, str) else None
+            if turn is None:
+                turn = _current(doc)
+                if turn is not None:
+                    agents[agent_id] = turn["id"]
+                    while len(agents) > MAX_AGENTS:
+                        del agents[next(iter(agents))]
+        else:
+            turn = _current(doc)
         if turn is None:
             return None
-        fixed = turn.get("gateway")
-        if isinstance(fixed, dict) and isinstance(fixed.get("profile"), dict):
-            return fixed
-        state = doc.get("gateway")
-        fixed = choose(state if isinstance(state, dict) else {})
-        turn["gateway"] = fixed
-        return fixed
+        if _fixed(turn) is None:
+            turn["gateway"] = choose(_state(doc), turn)
+        return turn
+
+
+def _count(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
+TOKENS = ("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+
+
+def _advance(state: dict[str, Any], entry: Mapping[str, Any], *, turn_request: bool) -> int:
+    """Move the session's state past one main-conversation response; the tokens it wrote to the
+    cache beyond what it added to the conversation (a rewrite of the prefix)."""
+    prompt = sum(_count(entry.get(k)) for k in TOKENS if k != "output_tokens")
+    added = max(prompt - _count(state.get("prompt_tokens")), 0) if "prompt_tokens" in state else prompt
+    excess = max(_count(entry.get("cache_creation_input_tokens")) - added, 0)
+    model = entry.get("model")
+    if isinstance(model, str):
+        state["model"] = model
+    effort = entry.get("sent_effort")
+    if isinstance(effort, str):
+        state["effort"] = effort
+    state["cached_tokens"] = _count(entry.get("cached_tokens"))
+    state["prompt_tokens"] = prompt
+    state["last"] = {k: _count(entry.get(k)) for k in TOKENS}
+    if turn_request:
+        state["requests"] = _count(state.get("requests")) + 1
+    return excess
 
 
 def add_usage(root: str, session_id: str, turn_id: str | None, entry: Mapping[str, Any],
-              accumulate: Callable[[Any, Mapping[str, Any]], dict[str, Any]]) -> bool:
+              accumulate: Callable[[Any, Mapping[str, Any]], dict[str, Any]], *, kind: str = "turn",
+              empty: Callable[[], dict[str, Any]] = dict) -> bool:
     """Add one response's ``entry`` to its turn (``turn_id``) and to the session state.
-    True when the turn was found; a request of no routed turn (``turn_id`` None) only
-    moves the session state."""
+
+    ``kind`` is ``turn`` (the main conversation's turn work), ``agent`` (a sub-agent's: its
+    own conversation, so the session's cache state does not move) or ``housekeeping`` (the
+    client's compaction: added to the turn's ``usage.housekeeping``, not to its own cost).
+    True when the turn was found."""
     spool = hookio.Spool(root, session_id)
     with spool.edit(create=False, timeout=LOCK_TIMEOUT_S) as doc:
-        if doc is None:
+        if not isinstance(doc, dict):
             return False
-        model = entry.get("model")
-        if turn_id is not None and isinstance(model, str):
-            doc["gateway"] = {"model": model, "cached_tokens": int(entry.get("cached_tokens") or 0)}
+        item = dict(entry)
+        if kind != "agent":
+            excess = _advance(_state(doc), entry, turn_request=kind == "turn")
+            price = entry.get("rewrite_price")
+            if excess and kind == "turn":
+                item["rewrite_tokens"] = excess
+                item["rewrite_cost_usd"] = excess * price if isinstance(price, (int, float)) else None
         if turn_id is None:
             return False
         turn = _find(doc, turn_id)
         if turn is None:
             return False
-        turn["usage"] = accumulate(turn.get("usage"), entry)
+        usage = turn.get("usage")
+        if kind == "housekeeping":
+            usage = dict(usage) if isinstance(usage, dict) else empty()
+            usage["housekeeping"] = accumulate(usage.get("housekeeping"), item)
+            turn["usage"] = usage
+        else:
+            turn["usage"] = accumulate(usage, item)
         return True
+
+
+def count_turn(state: dict[str, Any], route: str | None) -> None:
+    """Count one more routed turn on ``route`` in the session state (inside :func:`fix_turn`'s ``choose``)."""
+    turns = state.get("turns")
+    if not isinstance(turns, dict):
+        turns = state["turns"] = {}
+    key = route if route in ("system1", "system2") else "other"
+    turns[key] = _count(turns.get(key)) + 1
 
 
 # --------------------------------------------------------------------- the running gateway

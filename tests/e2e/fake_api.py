@@ -110,6 +110,7 @@ class FakeAPI:
                  log: Callable[[str], None] | None = None):
         self.scenarios = scenarios
         self.requests: list[tuple[str, str | None, dict]] = []
+        self.headers: list[dict[str, str]] = []
         self.refused: list[str] = []
         self._log = log
         api = self
@@ -152,6 +153,7 @@ class FakeAPI:
                 scenarios = api.scenarios() if callable(api.scenarios) else api.scenarios
                 name, blocks = pick(request, scenarios)
                 api.requests.append((self.path, name, request))
+                api.headers.append({k.lower(): v for k, v in self.headers.items()})
                 if api._log is not None:
                     api._log(json.dumps({"scenario": name, "answer": blocks}))
                 if isinstance(blocks, dict) and "http_error" in blocks:  # a step that is an API error

@@ -78,18 +78,33 @@ def test_a_request_of_no_routed_turn_goes_through_byte_for_byte(world, tmp_path)
     assert json.loads(data)["usage"] == {"input_tokens": 10, "output_tokens": 5}
 
 
-def test_system1_turn_gets_low_effort_everywhere_and_system2_keeps_the_clients(world, tmp_path):
+def test_on_a_model_without_per_message_effort_system1_lowers_the_top_level_effort_only(world, tmp_path):
     up, port = world()
     _open_turn(tmp_path, "system1")
     _post(port, _body())
     sent = up.seen[-1]["body"]
     assert sent["output_config"] == {"effort": "low"}
-    assert sent["messages"][1]["output_config"] == {"effort": "low"}
+    assert sent["messages"] == _body()["messages"]  # what was already sent is never rewritten
     assert sent["model"] == "claude-opus-4-5" and sent["thinking"] == {"type": "adaptive"}
+    assert "mid-conversation-output-config-2026-07-01" not in up.seen[-1]["headers"].get("anthropic-beta", "")
     _open_turn(tmp_path, "system2", turn_id="exp_0002")
     raw = json.dumps(_body()).encode()
     _post(port, raw)
-    assert up.seen[-1]["raw"] == raw  # nothing to change: the client's bytes
+    assert up.seen[-1]["raw"] == raw  # back to the client's own effort: the client's bytes
+
+
+def test_on_a_5x_model_system1_sets_the_turns_marker_and_merges_the_beta(world, tmp_path):
+    up, port = world()
+    _open_turn(tmp_path, "system1")
+    body = _body(model="claude-opus-5-5")
+    body["messages"][1]["content"] = "UserPromptSubmit hook additional context: artibot router: System 1 (fast) — x."
+    _post(port, body, headers={"anthropic-beta": "claude-code-20250219,effort-2025-11-24"})
+    sent = up.seen[-1]
+    assert sent["body"]["output_config"] == {"effort": "medium"}  # the top level, and so the cache, untouched
+    assert sent["body"]["messages"][1]["output_config"] == {"effort": "low"}
+    assert sent["headers"]["anthropic-beta"] == \
+        "claude-code-20250219,effort-2025-11-24,mid-conversation-output-config-2026-07-01"
+    assert _spool(tmp_path)["turn"]["gateway"]["effort"] == "markers"
 
 
 def test_background_calls_and_requests_without_a_session_are_untouched(world, tmp_path):
@@ -133,15 +148,17 @@ def test_every_request_of_a_turn_keeps_the_model_chosen_at_its_first(world, tmp_
     _post(port, _body(stream=True))
     assert [s["body"]["model"] for s in up.seen] == ["claude-haiku-4-5"] * 2
     assert _spool(tmp_path)["turn"]["gateway"]["why"] == "the session's first routed turn"
-    # A System 2 turn keeps the client's model; the System 1 turn after it would throw away
-    # a 90k-token cache, so it stays on the model the session is on.
+    # A System 2 turn goes back to the client's model whatever the cache; the System 1 turn
+    # after it would write a 90k-token prefix into Haiku's cache and, on the way back, into
+    # Opus's again, for less than that saves: it stays on the model the session is on.
     _open_turn(tmp_path, "system2", turn_id="exp_0002")
     _post(port, _body(stream=True))
     assert up.seen[-1]["body"]["model"] == "claude-opus-4-5"
     _open_turn(tmp_path, "system1", turn_id="exp_0003")
     _post(port, _body(stream=True))
     assert up.seen[-1]["body"]["model"] == "claude-opus-4-5"
-    assert _spool(tmp_path)["turn"]["gateway"]["why"].startswith("kept claude-opus-4-5: 90000 cached tokens")
+    why = _spool(tmp_path)["turn"]["gateway"]["why"]
+    assert why.startswith("kept claude-opus-4-5 at medium: writing 90000 cached tokens again costs $"), why
 
 
 def test_a_request_for_another_host_name_is_refused(world, tmp_path):
