@@ -179,3 +179,36 @@ class PromptCache:
         written = cum[written_to] - read if written_to > hit else 0
         return {"input_tokens": total - read - written, "cache_creation_input_tokens": written,
                 "cache_read_input_tokens": read}
+
+
+BETAS = ("mid-conversation-output-config-2026-07-01", "per-turn-control-2026-07-01")
+"""Betas under which a request may carry per-message effort: the documented one, and the one
+Claude Code 2.1.331 sends with the markers it places itself (seen in its requests)."""
+
+MARKER_MODELS = ("claude-opus-5", "claude-sonnet-5", "claude-haiku-5", "claude-fable-5", "claude-mythos-5")
+
+OUTPUT_SHARE = {"low": 0.3, "medium": 0.6, "high": 1.0, "max": 1.3}
+"""The fake's output tokens at each effort relative to ``high`` (an assumption: thinking is
+most of an answer's output, and lower efforts think less)."""
+
+
+def refusal(body: Mapping[str, Any], beta_header: str) -> str | None:
+    """Why the API would refuse the request's per-message effort (a 400), or None."""
+    if not markers(body):
+        return None
+    if str(body.get("model") or "").startswith(MARKER_MODELS) is False:
+        return f"per-message output_config is not supported on {body.get('model')}"
+    names = {v.strip() for v in beta_header.split(",")}
+    if not names.intersection(BETAS):
+        return "per-message output_config requires the mid-conversation-output-config-2026-07-01 beta"
+    for message in body.get("messages") or []:
+        if isinstance(message, Mapping) and message.get("role") == "system" and "output_config" in message:
+            config = message["output_config"]
+            if not isinstance(config, Mapping) or config.get("effort") not in (None, *OUTPUT_SHARE):
+                return "output_config.effort must be one of low, medium, high, max"
+    return None
+
+
+def output_tokens(at_high: int, effort: str) -> int:
+    """An answer's output tokens at ``effort``, from what it would be at ``high``."""
+    return max(1, round(at_high * OUTPUT_SHARE.get(effort, 1.0)))
