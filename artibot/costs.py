@@ -16,14 +16,26 @@ from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home, HomeArg
 
 
-def _rows(records: Iterator[Mapping[str, Any]]) -> Iterator[tuple[str, str, bool, float | None]]:
+def _rows(records: Iterator[Mapping[str, Any]]) -> Iterator[tuple[str, str, bool, float | None, float]]:
+    """Per turn: route, day, success, cost, and the cache rewrite its route switch caused (a
+    turn whose profile differs from the session's previous turn and whose first request
+    wrote more than it added)."""
+    last: dict[str, Any] = {}
     for record in records:
         usage = record.get("usage")
         cost = usage.get("cost_usd") if isinstance(usage, Mapping) else None
         if isinstance(usage, Mapping) and usage.get("unpriced"):
             cost = None  # part of the turn ran on a model without a price: not a measured cost
+        rewrite = 0.0
+        if isinstance(usage, Mapping):
+            session, profile = str(record.get("session_id")), usage.get("profile")
+            switched = session in last and last[session] != profile
+            last[session] = profile
+            extra = usage.get("rewrite_cost_usd")
+            if switched and isinstance(extra, (int, float)) and not isinstance(extra, bool):
+                rewrite = float(extra)
         yield (str(record.get("routed_to")), str(record.get("timestamp") or "")[:10],
-               record.get("outcome") == "success", float(cost) if isinstance(cost, (int, float)) else None)
+               record.get("outcome") == "success", float(cost) if isinstance(cost, (int, float)) else None, rewrite)
 
 
 def _records(h: Home) -> Iterator[Mapping[str, Any]]:
@@ -55,15 +67,40 @@ def report_and_counts(*, home: HomeArg = None) -> tuple[CostReport, dict[str, An
     return report, {"interrupted": interrupted, "agents": dict(sorted(agents.items()))}
 
 
-def cache_tokens(*, home: HomeArg = None) -> dict[str, dict[str, int]]:
-    """Prompt-cache tokens written and read per route: a model switch shows as writes
-    (the new model's cache starts empty), a turn that stays on its model as reads."""
-    out = {route: {"written": 0, "read": 0, "turns": 0} for route in ("system1", "system2")}
+def cache_report(*, home: HomeArg = None) -> dict[str, Any]:
+    """The prompt cache over every turn kept: tokens written and read per route, the turns whose
+    route switched the session's profile (model or effort) and what their cache rewrites cost,
+    and the client's housekeeping (compaction), which no route caused."""
+    routes = {route: {"written": 0, "read": 0, "turns": 0} for route in ("system1", "system2")}
+    switched = {"turns": 0, "rewrite_tokens": 0, "rewrite_cost_usd": 0.0}
+    housekeeping = {"requests": 0, "cost_usd": 0.0}
+    last: dict[str, Any] = {}
     for record in _records(Home.of(home)):
         usage, route = record.get("usage"), record.get("routed_to")
-        if not isinstance(usage, Mapping) or route not in out:
+        if not isinstance(usage, Mapping):
             continue
-        out[route]["turns"] += 1
-        out[route]["written"] += int(usage.get("cache_creation_input_tokens") or 0)
-        out[route]["read"] += int(usage.get("cache_read_input_tokens") or 0)
-    return out
+        chores = usage.get("housekeeping")
+        if isinstance(chores, Mapping):
+            housekeeping["requests"] += _count(chores.get("requests"))
+            housekeeping["cost_usd"] += _dollars(chores.get("cost_usd"))
+        session, profile = str(record.get("session_id")), usage.get("profile")
+        if session in last and last[session] != profile:
+            switched["turns"] += 1
+            switched["rewrite_tokens"] += _count(usage.get("rewrite_tokens"))
+            switched["rewrite_cost_usd"] += _dollars(usage.get("rewrite_cost_usd"))
+        last[session] = profile
+        if route in routes:
+            routes[route]["turns"] += 1
+            routes[route]["written"] += _count(usage.get("cache_creation_input_tokens"))
+            routes[route]["read"] += _count(usage.get("cache_read_input_tokens"))
+    switched["rewrite_cost_usd"] = round(switched["rewrite_cost_usd"], 6)
+    housekeeping["cost_usd"] = round(housekeeping["cost_usd"], 6)
+    return {"routes": routes, "switched": switched, "housekeeping": housekeeping}
+
+
+def _count(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
+def _dollars(value: Any) -> float:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0 else 0.0

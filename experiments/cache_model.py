@@ -10,7 +10,9 @@ What it models:
   anywhere changes the identity of everything after it.
 * **Separate caches.** One cache per ``(model, top-level effort)``: a request on another
   model or at another top-level effort starts from nothing.
-* **Breakpoints.** A block with ``cache_control`` is a breakpoint; a top-level
+* **Breakpoints.** A block with ``cache_control`` is a breakpoint (the marker itself is not
+  part of the block's content: a client moves it forward as the conversation grows; and a
+  string ``content`` is the same prompt as one text block holding it); a top-level
   ``cache_control`` (automatic caching) puts one on the last block. At most the last four
   count. A read looks for the longest prefix already stored that ends at a breakpoint or
   at one of the 20 blocks before it; the request then writes every breakpoint prefix
@@ -58,7 +60,12 @@ def _canon(value: Any) -> bytes:
 
 
 def tokens_of(value: Any) -> int:
-    """The stand-in token count of a block."""
+    """The stand-in token count of a block. A simulated block may state its size in
+    ``sim_tokens`` instead of carrying its text (a 150k-token conversation stays small)."""
+    if isinstance(value, tuple):
+        return max(1, sum(tokens_of(v) for v in value if v is not None))
+    if isinstance(value, Mapping) and isinstance(value.get("sim_tokens"), int):
+        return max(1, value["sim_tokens"])
     return max(1, len(_canon(value)) // 4)
 
 
@@ -74,27 +81,34 @@ def _has_cache_control(block: Any) -> bool:
     return isinstance(block, Mapping) and isinstance(block.get("cache_control"), Mapping)
 
 
+def _content(block: Any) -> Any:
+    """A block as the cache knows it: where a breakpoint sits is not part of the content."""
+    if isinstance(block, Mapping) and "cache_control" in block:
+        return {k: v for k, v in block.items() if k != "cache_control"}
+    return block
+
+
 def blocks(body: Mapping[str, Any]) -> list[Block]:
     """The request as the cache sees it: tools, then system, then messages."""
     items: list[tuple[Any, bool]] = []
     for tool in body.get("tools") or []:
-        items.append((("tool", tool), _has_cache_control(tool)))
+        items.append((("tool", _content(tool)), _has_cache_control(tool)))
     system = body.get("system")
     if isinstance(system, str):
         items.append((("system", system), False))
     elif isinstance(system, list):
         for block in system:
-            items.append((("system", block), _has_cache_control(block)))
+            items.append((("system", _content(block)), _has_cache_control(block)))
     for message in body.get("messages") or []:
         if not isinstance(message, Mapping):
             continue
         head = {k: v for k, v in message.items() if k != "content"}
         content = message.get("content")
-        if isinstance(content, str):
-            items.append(((head, content), False))
-        elif isinstance(content, list) and content:
+        if isinstance(content, str):  # the same prompt as one text block
+            content = [{"type": "text", "text": content}]
+        if isinstance(content, list) and content:
             for i, block in enumerate(content):
-                items.append(((head if i == 0 else None, block), _has_cache_control(block)))
+                items.append(((head if i == 0 else None, _content(block)), _has_cache_control(block)))
         else:
             items.append(((head, content), False))
     if items and isinstance(body.get("cache_control"), Mapping):
@@ -207,6 +221,10 @@ def refusal(body: Mapping[str, Any], beta_header: str) -> str | None:
             if not isinstance(config, Mapping) or config.get("effort") not in (None, *OUTPUT_SHARE):
                 return "output_config.effort must be one of low, medium, high, max"
     return None
+
+
+THINKING = 1500
+"""The fake's thinking tokens per answer at ``high`` (an assumption), before the answer's own."""
 
 
 def output_tokens(at_high: int, effort: str) -> int:

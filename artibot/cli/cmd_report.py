@@ -6,7 +6,7 @@ import typer
 
 from artibot.cli.render import console, emit_json, fmt
 from artibot.cli.render import Listing
-from artibot.costs import cache_tokens, cost_report
+from artibot.costs import cache_report, cost_report
 from artibot.store.home import Home
 
 report_app = typer.Typer(help="Reports over the recorded turns.", no_args_is_help=True)
@@ -37,7 +37,7 @@ def cost_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
     """Cost per route and per day (turns through the gateway), against every turn at System 2."""
     home = Home.of(None)
     doc = cost_report(home=home).to_json()
-    doc["cache_tokens"] = cache_tokens(home=home)
+    doc["cache"] = cache_report(home=home)
     if as_json:
         emit_json(doc)
         return
@@ -56,11 +56,21 @@ def cost_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
         console.print(f"total {_usd(doc['total_usd'])}; every turn at System 2: {_usd(doc['all_system2_usd'])}; "
                       f"saved {_usd(saved['estimate'])} (95% interval {_usd(saved['low'])} to {_usd(saved['high'])})")
         console.print(f"note: {doc['note']}")
-    cache = doc["cache_tokens"]
-    if any(c["turns"] for c in cache.values()):
+    cache = doc["cache"]
+    if any(c["turns"] for c in cache["routes"].values()):
         console.print("prompt cache (tokens written / read): " + "; ".join(
             f"{route.replace('system', 'System ')} {c['written']:,} / {c['read']:,}"
-            for route, c in cache.items() if c["turns"]) + " (a model switch shows as writes)")
+            for route, c in cache["routes"].items() if c["turns"]))
+        switched = cache["switched"]
+        console.print(f"route switches: {switched['turns']} turn(s) changed the session's effort or model; their "
+                      f"first requests wrote {switched['rewrite_tokens']:,} cached tokens again "
+                      f"({_usd(switched['rewrite_cost_usd'])} over reading them), charged to System 1 above")
+    if saved is not None:
+        console.print(f"net saving after cache rewrites: {_usd(saved['estimate'])}")
+    chores = cache["housekeeping"]
+    if chores["requests"]:
+        console.print(f"client housekeeping (compaction): {chores['requests']} request(s), "
+                      f"{_usd(chores['cost_usd'])}, not counted in any route")
     if doc["unmeasured_turns"]:
         console.print(f"{doc['unmeasured_turns']} turn(s) without a measured cost (recorded without the gateway, "
                       "or on a model with no price: gateway.pricing.models)")

@@ -33,6 +33,11 @@ SHIPPED: dict[str, dict[str, float]] = {
     "claude-haiku-4": {"input": 1.0, "output": 5.0, "cacheWrite": 1.25, "cacheRead": 0.1},
     "claude-3-5-haiku": {"input": 0.8, "output": 4.0, "cacheWrite": 1.0, "cacheRead": 0.08},
     "claude-haiku": {"input": 1.0, "output": 5.0, "cacheWrite": 1.25, "cacheRead": 0.1},
+    # Gemini's implicit cache: no write surcharge, cached input at a quarter of the input price
+    # (prompts up to 200k tokens).
+    "gemini-2.5-pro": {"input": 1.25, "output": 10.0, "cacheWrite": 1.25, "cacheRead": 0.3125},
+    "gemini-2.5-flash-lite": {"input": 0.1, "output": 0.4, "cacheWrite": 0.1, "cacheRead": 0.025},
+    "gemini-2.5-flash": {"input": 0.3, "output": 2.5, "cacheWrite": 0.3, "cacheRead": 0.075},
 }
 """Newer releases of a family take the family's latest known price (``claude-opus``,
 ``claude-sonnet``, ``claude-haiku``) until the table says otherwise."""

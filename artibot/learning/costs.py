@@ -10,6 +10,11 @@ answers two questions:
   standard errors (Welch). System 2 turns are the harder prompts, so their mean is, if
   anything, above what System 2 would have cost on System 1's prompts: the figure leans
   toward overstating the saving, and says so.
+* **Net of cache rewrites.** A turn whose route changed the session's model or top-level
+  effort may have written the cached conversation again (``usage.rewrite_cost_usd``, the
+  extra over reading it). Under "every turn at System 2" nothing switches, so those
+  dollars are a cost of routing to System 1: a System 2 turn's own rewrite (the way back)
+  is moved onto System 1's total. The saving and the price below are net of them.
 * **What is a System 2 call worth in points of success?** With the value of one
   successful turn (``successValueUsd``), the measured price is
   ``(mean2 - mean1) / value``, clipped to [0, 1]: the extra dollars of a System 2 turn,
@@ -87,6 +92,8 @@ class CostReport:
     days: dict[str, dict[str, RouteCost]] = field(default_factory=dict)
     unmeasured: int = 0
     """Turns without a measured cost (recorded without the gateway)."""
+    rewrites: dict[str, list[Any]] = field(default_factory=lambda: {r: [0, 0.0] for r in ROUTES})
+    """Per route: turns whose requests wrote the cached prefix again, and what that cost over reading it."""
 
     @property
     def total(self) -> float:
@@ -116,22 +123,42 @@ class CostReport:
             "all_system2_usd": None if saved is None else round(self.total + saved.estimate, 6),
             "saved_usd": None if saved is None else saved.to_json(),
             "unmeasured_turns": self.unmeasured,
+            "rewrites": {"turns": sum(int(v[0]) for v in self.rewrites.values()),
+                         "cost_usd": round(sum(float(v[1]) for v in self.rewrites.values()), 6),
+                         "routes": {r: {"turns": v[0], "cost_usd": round(v[1], 6)} for r, v in self.rewrites.items()}},
             "note": "all-System-2 prices each System 1 turn at System 2's mean cost per turn; System 2 turns "
-                    "are the harder prompts, so the saving leans high",
+                    "are the harder prompts, so the saving leans high; cache rewrites caused by route switches "
+                    "are charged to System 1, so the saving is net of them",
         }
 
 
-def summarize(rows: Iterable[tuple[str, str, bool, float | None]]) -> CostReport:
-    """A report from ``(routed_to, day, success, cost_usd or None)`` per turn."""
+def summarize(rows: Iterable[tuple[str, str, bool, float | None] | tuple[str, str, bool, float | None, float]]
+              ) -> CostReport:
+    """A report from ``(routed_to, day, success, cost_usd or None[, rewrite_usd])`` per turn.
+
+    >>> r = summarize([("system1", "d", True, 0.02, 0.01), ("system2", "d", True, 0.10, 0.04)])
+    >>> round(r.routes["system1"].total, 3), round(r.routes["system2"].total, 3), r.rewrites
+    (0.06, 0.06, {'system1': [1, 0.01], 'system2': [1, 0.04]})
+    """
     report = CostReport()
-    for route, day, success, cost in rows:
+    moved = 0.0
+    for row in rows:
+        route, day, success, cost = row[:4]
+        rewrite = row[4] if len(row) > 4 else 0.0
         if route not in ROUTES:
             continue
         if cost is None or not math.isfinite(cost) or cost < 0:
             report.unmeasured += 1
             continue
+        if isinstance(rewrite, float) and math.isfinite(rewrite) and 0 < rewrite <= cost:
+            report.rewrites[route][0] += 1
+            report.rewrites[route][1] = round(report.rewrites[route][1] + rewrite, 9)
+            if route == "system2":
+                cost -= rewrite
+                moved += rewrite
         report.routes[route].add(success, cost)
         report.days.setdefault(day, {r: RouteCost() for r in ROUTES})[route].add(success, cost)
+    report.routes["system1"].total += moved
     return report
 
 

@@ -166,18 +166,17 @@ def add_usage(root: str, session_id: str, turn_id: str | None, entry: Mapping[st
         if not isinstance(doc, dict):
             return False
         item = dict(entry)
+        turn = _find(doc, turn_id) if turn_id is not None else None
+        usage = turn.get("usage") if turn is not None else None
         if kind != "agent":
             excess = _advance(_state(doc), entry, turn_request=kind == "turn")
             price = entry.get("rewrite_price")
-            if excess and kind == "turn":
+            first = not (isinstance(usage, dict) and _count(usage.get("requests")))
+            if excess and kind == "turn" and first:  # the turn's first request wrote more than it added
                 item["rewrite_tokens"] = excess
                 item["rewrite_cost_usd"] = excess * price if isinstance(price, (int, float)) else None
-        if turn_id is None:
-            return False
-        turn = _find(doc, turn_id)
         if turn is None:
             return False
-        usage = turn.get("usage")
         if kind == "housekeeping":
             usage = dict(usage) if isinstance(usage, dict) else empty()
             usage["housekeeping"] = accumulate(usage.get("housekeeping"), item)

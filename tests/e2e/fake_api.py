@@ -14,6 +14,12 @@ the way the real API does: ``message_start``, per block ``content_block_start`` 
 ``content_block_delta`` / ``content_block_stop``, then ``message_delta`` and
 ``message_stop``.
 
+Given a :class:`~experiments.cache_model.PromptCache`, it answers as the real API does
+about the prompt cache: usage from the cache model (per model and top-level effort, the
+documented prefix rules, a 5-minute lifetime), a 400 for per-message effort without its
+beta or on a model without it, and output tokens that shrink with the effort the
+answer runs at; ``answered`` keeps each answer's effort and usage.
+
 Run standalone for a manual session: ``python tests/e2e/fake_api.py PORT LOGFILE``.
 """
 
@@ -26,6 +32,9 @@ import re
 import sys
 import threading
 from typing import Any, Callable
+
+from experiments import cache_model
+from experiments.cache_model import PromptCache
 
 MARKER = re.compile(r"#sc:([\w-]+)")
 
@@ -72,12 +81,17 @@ def pick(request: dict, scenarios: dict[str, list[Step]]) -> tuple[str | None, S
     return None, [text("ok")]
 
 
-def sse(request: dict, blocks: Step) -> bytes:
+FLAT_USAGE = {"input_tokens": 10, "output_tokens": 5}
+"""What the fake reports for every answer when it models no cache."""
+
+
+def sse(request: dict, blocks: Step, usage: dict[str, int] = FLAT_USAGE) -> bytes:
     stop = "tool_use" if any(b["type"] == "tool_use" for b in blocks) else "end_turn"
+    start = {k: v for k, v in usage.items() if k != "output_tokens"} | {"output_tokens": 1}
     events: list[tuple[str, dict]] = [("message_start", {"type": "message_start", "message": {
         "id": f"msg_{next(_ids):06d}", "type": "message", "role": "assistant",
         "model": request.get("model", "claude"), "content": [], "stop_reason": None,
-        "stop_sequence": None, "usage": {"input_tokens": 10, "output_tokens": 1}}})]
+        "stop_sequence": None, "usage": start}})]
     for i, block in enumerate(blocks):
         if block["type"] == "text":
             events.append(("content_block_start", {"type": "content_block_start", "index": i,
@@ -91,24 +105,27 @@ def sse(request: dict, blocks: Step) -> bytes:
                 "type": "input_json_delta", "partial_json": json.dumps(block["input"])}}))
         events.append(("content_block_stop", {"type": "content_block_stop", "index": i}))
     events.append(("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
-                                     "usage": {"output_tokens": 5}}))
+                                     "usage": {"output_tokens": usage["output_tokens"]}}))
     events.append(("message_stop", {"type": "message_stop"}))
     return "".join(f"event: {e}\ndata: {json.dumps(d)}\n\n" for e, d in events).encode()
 
 
-def whole(request: dict, blocks: Step) -> bytes:
+def whole(request: dict, blocks: Step, usage: dict[str, int] = FLAT_USAGE) -> bytes:
     stop = "tool_use" if any(b["type"] == "tool_use" for b in blocks) else "end_turn"
     return json.dumps({"id": f"msg_{next(_ids):06d}", "type": "message", "role": "assistant",
                        "model": request.get("model", "claude"), "content": blocks, "stop_reason": stop,
-                       "stop_sequence": None, "usage": {"input_tokens": 10, "output_tokens": 5}}).encode()
+                       "stop_sequence": None, "usage": usage}).encode()
 
 
 class FakeAPI:
     """The server, in a thread. ``requests`` keeps (path, scenario, request) for assertions."""
 
     def __init__(self, scenarios: dict[str, list[Step]] | Callable[[], dict[str, list[Step]]],
-                 log: Callable[[str], None] | None = None):
+                 log: Callable[[str], None] | None = None, cache: PromptCache | None = None):
         self.scenarios = scenarios
+        self.cache = cache
+        self.answered: list[dict[str, Any]] = []
+        """With a ``cache``: per answer, its scenario, the effort it ran at, the usage reported."""
         self.requests: list[tuple[str, str | None, dict]] = []
         self.headers: list[dict[str, str]] = []
         self.refused: list[str] = []
@@ -156,14 +173,26 @@ class FakeAPI:
                 api.headers.append({k.lower(): v for k, v in self.headers.items()})
                 if api._log is not None:
                     api._log(json.dumps({"scenario": name, "answer": blocks}))
+                usage = FLAT_USAGE
+                if api.cache is not None and not (isinstance(blocks, dict) and "http_error" in blocks):
+                    refused = cache_model.refusal(request, self.headers.get("anthropic-beta", ""))
+                    if refused is not None:
+                        blocks = {"http_error": 400, "message": refused}
+                    else:
+                        effort = cache_model.effort_of(request)
+                        at_high = cache_model.THINKING + sum(cache_model.tokens_of(b) for b in blocks)
+                        usage = {**api.cache.usage(request), "output_tokens": cache_model.output_tokens(at_high, effort)}
+                        api.answered.append({"scenario": name, "effort": effort, "usage": usage,
+                                             "model": request.get("model"),
+                                             "agent": self.headers.get("x-claude-code-agent-id")})
                 if isinstance(blocks, dict) and "http_error" in blocks:  # a step that is an API error
                     self._send(int(blocks["http_error"]), json.dumps({"type": "error", "error": {
                         "type": blocks.get("type", "invalid_request_error"),
-                        "message": "fake API error"}}).encode())
+                        "message": blocks.get("message", "fake API error")}}).encode())
                 elif request.get("stream"):
-                    self._send(200, sse(request, blocks), "text/event-stream")
+                    self._send(200, sse(request, blocks, usage), "text/event-stream")
                 else:
-                    self._send(200, whole(request, blocks))
+                    self._send(200, whole(request, blocks, usage))
 
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True

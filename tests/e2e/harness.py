@@ -19,6 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from experiments.cache_model import PromptCache
 from tests.e2e.fake_api import FakeAPI
 
 VERSION = "2.1.331"
@@ -64,7 +65,7 @@ def claude_binary() -> Path:
 class World:
     """A temporary machine with Claude Code, artibot and the fake API."""
 
-    def __init__(self, tmp: Path, binary: Path, scenarios):
+    def __init__(self, tmp: Path, binary: Path, scenarios, cache: PromptCache | None = None):
         self.tmp, self.binary = tmp, binary
         self.home = tmp / "home"
         self.data = tmp / "artibot-home"
@@ -73,7 +74,7 @@ class World:
         for path in (self.home, self.project):
             path.mkdir()
         (self.project / "README.md").write_text("# Demo\n\nA smal project.\n")
-        self.api = FakeAPI(scenarios)
+        self.api = FakeAPI(scenarios, cache=cache)
 
     def __enter__(self) -> "World":
         self.api.__enter__()

@@ -21,6 +21,7 @@ import pytest
 
 from artibot.gateway.pricing import PriceTable
 from artibot.gateway.usage import Usage
+from experiments.cache_model import effort_of
 from tests.e2e.fake_api import text, tool
 from tests.e2e.harness import World
 
@@ -104,9 +105,9 @@ def test_each_route_reaches_the_api_with_its_profile_and_its_cost_is_recorded(ma
     assert (easy["routed_to"], hard["routed_to"]) == ("system1", "system2")
     for record, effort in ((easy, "low"), (hard, "medium")):
         sent = _requests(world, record["session_id"])
-        assert sent and all(r["output_config"] == {"effort": effort} for r in sent)
-        assert all(m["output_config"] == {"effort": effort} for r in sent for m in r["messages"]
-                   if "output_config" in m)
+        # the top level (the cache's key) as the client sent it; the turn's effort on its marker
+        assert sent and all(r["output_config"] == {"effort": "medium"} for r in sent)
+        assert all(effort_of(r) == effort for r in sent)
         usage = record["usage"]
         n = len(sent)
         assert usage["requests"] == n

@@ -25,6 +25,8 @@ from tests.integrations.spools import SpoolView
 
 CURSOR = Path(__file__).parent / "fixtures" / "cursor"
 SIMPLE = "fix the typo in the README title"
+HARD = ("migrate the billing service from REST to gRPC across the backend, the React frontend and the "
+        "Postgres schema, step by step, then add integration tests and a rollback plan")
 TOKEN = "ghp_Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0LmNbVc"
 SID = "5f7c1c2e-0000-4000-8000-000000000001"
 
@@ -262,8 +264,27 @@ def test_gemini_before_model_names_the_routes_model(monkeypatch: pytest.MonkeyPa
     hook(hook.client.prompt(SIMPLE, 1))
     assert hook(before_model) == {"hookSpecificOutput": {"hookEventName": "BeforeModel",
                                                          "llm_request": {"model": "gemini-2.5-flash-lite"}}}
+    assert hook(before_model)["hookSpecificOutput"]["llm_request"]["model"] == "gemini-2.5-flash-lite"  # kept all turn
     monkeypatch.delenv("ARTIBOT_SYSTEM1_MODEL")
+    hook(hook.client.prompt(SIMPLE, 2))
     assert hook(before_model) is None  # no model for this route
+
+
+def test_gemini_before_model_keeps_the_sessions_model_when_a_switch_would_not_pay(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], home: Home) -> None:
+    hook = Hook("gemini-cli", monkeypatch, capsys)
+    monkeypatch.setenv("ARTIBOT_SYSTEM1_MODEL", "gemini-2.5-flash-lite")
+    long = {"model": "gemini-2.5-flash", "messages": [{"role": "user", "content": "x" * 600_000}], "config": {}}
+    before_model = ("BeforeModel", {**_gemini_base("BeforeModel"), "llm_request": long})
+    for n in range(1, 9):
+        hook(hook.client.prompt(f"{HARD} (step {n})", n))
+        assert hook(before_model) is None  # System 2: the client's model
+    hook(hook.client.prompt(SIMPLE, 9))
+    # After eight System 2 turns one System 1 turn is expected before the next System 2 one: 150k
+    # tokens of context sent uncached to Flash-Lite and back to Flash cost more than that turn saves
+    assert hook(before_model) is None
+    why = SpoolView(home, SID).read()["turn"]["gateway"]["why"]
+    assert why.startswith("kept gemini-2.5-flash: writing 150000 cached tokens again costs $0.0375"), why
 
 
 def test_gemini_session_context_in_a_p_prompt_is_not_the_users(monkeypatch: pytest.MonkeyPatch,

@@ -32,7 +32,9 @@ and ``timestamp``. What artibot reads:
   open turn's route picks the model from the hook's environment
   (:data:`MODEL_ENV`, set in the hook's ``env`` in ``settings.json``) and the hook
   answers ``hookSpecificOutput.llm_request.model``, which Gemini CLI uses for that
-  request. A request outside a routed turn, or a route with no model, is left as it is.
+  request. A request outside a routed turn, or a route with no model, is left as it is;
+  a switch away from the session's model is made only when it pays for the context it
+  would send uncached (:func:`apply_profile`).
 
 The hook JSON for ``BeforeAgent`` and ``SessionStart`` has Claude Code's shape, with
 Gemini CLI's event name in ``hookEventName``.
@@ -131,6 +133,7 @@ def translate(event: str, payload: dict) -> tuple[str, dict] | None:
     elif event == "BeforeModel":
         request = payload.get("llm_request")
         fields["model"] = request.get("model") if isinstance(request, dict) else None
+        fields["context_tokens"] = _context_tokens(request.get("messages") if isinstance(request, dict) else None)
     elif event == "AfterTool":
         tool = text_field(payload, "tool_name")
         fields["tool_name"] = PLANNING_NAMES.get(tool or "", tool)
@@ -140,18 +143,71 @@ def translate(event: str, payload: dict) -> tuple[str, dict] | None:
 
 
 def apply_profile(call) -> dict | None:
-    """``{"model": …}`` for the open turn's route, or None (no routed turn, no model for its route)."""
+    """``{"model": …}`` for the open turn's route, or None (no routed turn, no model for its route,
+    or a switch that does not pay).
+
+    Gemini's implicit prompt cache is per model too, so a model switch is weighed as the
+    gateway weighs one (:func:`artibot.gateway.profiles.choose_profile`): the context the
+    request carries (``llm_request.messages``, about four characters a token) is what a
+    switch would send uncached. The choice is made at the turn's first request, kept on the
+    turn (every later request of the turn reads it back), and the session remembers the
+    model it is on."""
     import os
 
     from artibot.store import hookio
 
-    doc = hookio.Spool(call.root, call.session_id).read()
+    spool = hookio.Spool(call.root, call.session_id)
+    doc = spool.read()
     turn = doc.get("turn") if isinstance(doc, dict) else None
-    system = (turn.get("decision") or {}).get("system") if isinstance(turn, dict) else None
-    model = os.environ.get(MODEL_ENV.get(system, ""), "") if system else ""
-    if not model or model == call.payload.get("model"):
+    if not isinstance(turn, dict):
+        return None
+    fixed = turn.get("gateway")
+    if not (isinstance(fixed, dict) and isinstance(fixed.get("profile"), dict)):
+        system = (turn.get("decision") or {}).get("system")
+        wanted = os.environ.get(MODEL_ENV.get(system, ""), "") if system else ""
+        context = call.payload.get("context_tokens")
+        context = context if isinstance(context, int) else 0
+        with spool.edit(create=False, timeout=1.0) as live:
+            turn = live.get("turn") if isinstance(live, dict) else None
+            if not isinstance(turn, dict):
+                return None
+            fixed = _choose(live, turn, wanted or None, call.payload.get("model"), context)
+    model = (fixed.get("profile") or {}).get("model")
+    if not isinstance(model, str) or not model or model == call.payload.get("model"):
         return None
     return {"model": model}
+
+
+def _context_tokens(messages: object) -> int:
+    if not isinstance(messages, list):
+        return 0
+    chars = 0
+    for message in messages:
+        content = message.get("content") if isinstance(message, dict) else None
+        chars += len(content) if isinstance(content, str) else len(str(content or ""))
+    return chars // 4
+
+
+def _choose(doc: dict, turn: dict, wanted: str | None, requested: object, context: int) -> dict:
+    """The model the turn runs on (see :func:`apply_profile`), stored on the turn."""
+    from artibot.gateway.pricing import PriceTable
+    from artibot.gateway.profiles import Profile, SessionState, choose_profile
+    from artibot.store.gateway_state import count_turn
+
+    state = doc.get("gateway") if isinstance(doc.get("gateway"), dict) else {}
+    doc["gateway"] = state
+    system = (turn.get("decision") or {}).get("system")
+    current = SessionState.from_json(state)
+    current = SessionState(current.model, None, context,
+                           {"input_tokens": 200, "output_tokens": 1000, "cache_read_input_tokens": context},
+                           current.requests, current.turns)
+    requested_model = requested if isinstance(requested, str) else None
+    profile, why = choose_profile(Profile(None, wanted), system, requested_model=requested_model, requested_effort=None,
+                                  markers=True, state=current, prices=PriceTable.shipped(), limit=10 ** 9)
+    count_turn(state, system)
+    state["model"] = profile.model or requested_model
+    turn["gateway"] = {"route": system, "profile": profile.to_json(), "why": why}
+    return turn["gateway"]
 
 
 OWN_HANDLERS = {"apply-profile": apply_profile}
