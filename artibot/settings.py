@@ -115,7 +115,7 @@ class GatewayProfileSettings:
 
     system1: Any = None
     system2: Any = None
-    switch_max_cached_tokens: int = 20_000
+    switch_max_cached_tokens: int = 1_000_000
 
     def profiles(self) -> Any:
         from artibot.gateway.profiles import Profile, Profiles

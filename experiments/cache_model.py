@@ -127,7 +127,7 @@ def effort_of(body: Mapping[str, Any]) -> str:
     top = body.get("output_config")
     effort = top.get("effort") if isinstance(top, Mapping) and isinstance(top.get("effort"), str) else "high"
     messages = [m for m in body.get("messages") or [] if isinstance(m, Mapping)]
-    last_turn = max((i for i, m in enumerate(messages) if _new_input(m)), default=-1)
+    last_turn = max((i for i, m in enumerate(messages) if new_input(m)), default=-1)
     head = last_turn + 1
     while 0 <= last_turn and head < len(messages) and messages[head].get("role") == "system":
         head += 1
@@ -139,7 +139,8 @@ def effort_of(body: Mapping[str, Any]) -> str:
     return effort
 
 
-def _new_input(message: Mapping[str, Any]) -> bool:
+def new_input(message: Mapping[str, Any]) -> bool:
+    """A user message with something other than tool results."""
     if message.get("role") != "user":
         return False
     content = message.get("content")

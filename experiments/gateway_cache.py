@@ -31,8 +31,10 @@ Session shapes (assumptions, drawn per seed, the same for every arm):
   turns: a cache entry unused for 5 minutes is gone, in every arm alike;
 * output: thinking and answer, lognormal with median ``900·(1 + level)`` at ``high``, scaled
   by the effort the fake API reads from the request (``low`` 0.3, ``medium`` 0.6);
-* success: :data:`experiments.gateway_week.SUCCESS` (low effort close to full effort on easy
-  work, well below it on hard work); one uniform draw per turn decides every arm.
+* prompts: four domains at four complexity levels (:data:`TASKS`; the level is hidden from
+  the router, which sees only the text);
+* success: :data:`SUCCESS` (low effort close to full effort on easy work, well below it on
+  hard work, most in security and backend); one uniform draw per turn decides every arm.
 
 Prices: the shipped table (Opus 5.x at $5 / $25 / $6.25 / $0.50 per million tokens of input,
 output, cache write and cache read; Haiku 5.x at $1 / $5 / $1.25 / $0.10). Costs are what
@@ -68,7 +70,6 @@ import numpy as np
 from artibot.collector import collect
 from artibot.cycle import learn
 from artibot.errors import StoreError
-from artibot.gateway.cachesafe import COMPACTION_SIGNS, ROUTE_LINES
 from artibot.gateway.pricing import PriceTable
 from artibot.gateway.profiles import Profile, Profiles
 from artibot.gateway.server import GatewayConfig, serve
@@ -76,15 +77,13 @@ from artibot.gateway.usage import Usage
 from artibot.learned_router import Router
 from artibot.store import hookio
 from experiments import cache_model, report
+from experiments.fake_messages_api import Threaded, Upstream
+from experiments.coding_sessions import (CLIENT_EFFORT, COMPACT_AT, SUCCESS, Conversation, Session, Turn,
+                                         sessions)
 from experiments.args import parse, run_dir, save_json
-from experiments.gateway_week import FILES, SUCCESS, TASKS, Threaded, interval
 
-MODEL = "claude-opus-5-5"
 SMALL = "claude-haiku-5-5"
-CLIENT_EFFORT = "medium"
 ARMS = ("no gateway", "previous gateway", "cache-safe gateway", "cache-safe gateway, System 1 on Haiku", "cascade")
-COMPACT_AT = 150_000
-LINES = {route: line for line, route in ROUTE_LINES}
 
 
 @dataclass(frozen=True)
@@ -103,165 +102,6 @@ class Args:
     """write gateway_cache.png"""
     out: str = ""
     """output folder (default experiments/runs/<name>)"""
-
-
-# --------------------------------------------------------------------- the sessions
-@dataclass(frozen=True)
-class Turn:
-    session: str
-    index: int
-    domain: str
-    level: int
-    text: str
-    draw: float
-    requests: int
-    results: tuple[int, ...]
-    """the tool results' tokens, one per request after the first"""
-    outputs: tuple[int, ...]
-    """each request's output tokens at ``high``"""
-    gap_s: float
-    """time since the previous turn"""
-
-
-@dataclass(frozen=True)
-class Session:
-    name: str
-    prefix: int
-    turns: tuple[Turn, ...]
-
-
-def sessions(seed: int, args: Args) -> list[list[Session]]:
-    """The sessions of each day, the same for every arm."""
-    rng = random.Random(seed)
-    days = []
-    for day in range(args.days):
-        out = []
-        for s in range(args.sessions):
-            name = f"sim-{seed}-{day}-{s:02d}"
-            turns = []
-            for i in range(rng.randint(5, 40)):
-                domain = rng.choice(list(TASKS))
-                level = rng.choices(range(4), weights=(4, 3, 2, 1))[0]
-                k = 1 + int(np.random.default_rng(rng.getrandbits(32)).poisson(0.5 + 0.5 * level))
-                turns.append(Turn(name, i, domain, level, f"{TASKS[domain][level]} in {rng.choice(FILES)}.py",
-                                  rng.random(), k, tuple(int(1500 * math.exp(0.8 * rng.gauss(0, 1)))
-                                                         for _ in range(k - 1)),
-                                  tuple(max(1, int(900 * (1 + level) * math.exp(0.5 * rng.gauss(0, 1))))
-                                        for _ in range(k)),
-                                  rng.expovariate(1 / 120)))
-            out.append(Session(name, rng.randint(14_000, 40_000), tuple(turns)))
-        days.append(out)
-    return days
-
-
-class Conversation:
-    """One session's messages as Claude Code builds them (the shape seen from 2.1.331)."""
-
-    def __init__(self, session: Session):
-        self.session = session
-        half = session.prefix // 2
-        self.tools = [{"name": "Bash", "input_schema": {"type": "object"}, "sim_tokens": half,
-                       "cache_control": {"type": "ephemeral"}}]
-        self.system = [{"type": "text", "text": "agent", "sim_tokens": session.prefix - half,
-                        "cache_control": {"type": "ephemeral"}}]
-        self.messages: list[dict[str, Any]] = []
-        self.tokens = session.prefix
-
-    def add(self, message: dict[str, Any], tokens: int) -> None:
-        self.messages.append(message)
-        self.tokens += tokens
-
-    def open_turn(self, turn: Turn, route: str | None) -> None:
-        self.add({"role": "user", "content": [{"type": "text", "text": turn.text}]}, 20)
-        context: dict[str, Any] = {"role": "system", "content": [{"type": "text", "text": (
-            f"UserPromptSubmit hook additional context: {LINES[route]} — routed." if route else "no route")}]}
-        if len(self.messages) == 1:
-            context["output_config"] = {"effort": CLIENT_EFFORT}  # the client's own first marker
-        self.add(context, 30)
-
-    def body(self, session_id: str, *, extra: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-        messages = self.messages + (extra or [])
-        last = messages[-1]
-        content = last["content"] if isinstance(last["content"], list) else [{"type": "text", "text": last["content"]}]
-        tail = {**last, "content": [*content[:-1], {**content[-1], "cache_control": {"type": "ephemeral"}}]} \
-            if content else last
-        return {"model": MODEL, "max_tokens": 32000, "stream": True, "output_config": {"effort": CLIENT_EFFORT},
-                "tools": self.tools, "system": self.system, "messages": messages[:-1] + [tail],
-                "metadata": {"user_id": json.dumps({"device_id": "sim", "account_uuid": "",
-                                                    "session_id": session_id})}}
-
-    def compact_body(self, session_id: str) -> dict[str, Any]:
-        return self.body(session_id, extra=[{"role": "user", "content": [
-            {"type": "text", "text": f"CRITICAL: Respond with TEXT ONLY. {COMPACTION_SIGNS[0]}."}]}])
-
-    def compacted(self) -> None:
-        self.messages = [{"role": "user", "content": [{"type": "text", "text": "summary", "sim_tokens": 6000}]},
-                         {"role": "system", "content": [], "output_config": {"effort": CLIENT_EFFORT}}]
-        self.tokens = self.session.prefix + 6000
-
-
-# --------------------------------------------------------------------- the fake API
-class Upstream:
-    """An aiohttp fake Messages API with one prompt cache per arm, on a simulated clock."""
-
-    def __init__(self) -> None:
-        self.caches: dict[str, cache_model.PromptCache] = {}
-        self.clock: dict[str, float] = {}
-        self.bills: dict[str, list[dict[str, Any]]] = {}
-        self.server = Threaded(self._start)
-
-    def reset(self) -> None:
-        self.caches.clear()
-        self.clock.clear()
-        self.bills.clear()
-
-    async def _handle(self, request: Any) -> Any:
-        from aiohttp import web
-
-        body = json.loads(await request.read())
-        arm = request.headers["x-sim-arm"]
-        refused = cache_model.refusal(body, request.headers.get("anthropic-beta", ""))
-        if refused is not None:
-            return web.json_response({"type": "error", "error": {"type": "invalid_request_error",
-                                                                 "message": refused}}, status=400)
-        cache = self.caches.setdefault(arm, cache_model.PromptCache(clock=lambda: self.clock.get(arm, 0.0)))
-        effort = cache_model.effort_of(body)
-        usage = {**cache.usage(body),
-                 "output_tokens": cache_model.output_tokens(int(request.headers["x-sim-out"]), effort)}
-        self.bills.setdefault(arm, []).append({"model": body["model"], "usage": usage, "effort": effort,
-                                               "kind": request.headers.get("x-sim-kind", "turn")})
-        start = {k: v for k, v in usage.items() if k != "output_tokens"} | {"output_tokens": 1}
-        events = [("message_start", {"type": "message_start", "message": {
-            "id": "msg_sim", "type": "message", "role": "assistant", "model": body["model"], "content": [],
-            "usage": start}}),
-            ("message_delta", {"type": "message_delta", "delta": {"stop_reason": "end_turn"},
-                               "usage": {"output_tokens": usage["output_tokens"]}}),
-            ("message_stop", {"type": "message_stop"})]
-        response = web.StreamResponse(status=200, headers={"Content-Type": "text/event-stream"})
-        await response.prepare(request)
-        await response.write("".join(f"event: {e}\ndata: {json.dumps(d)}\n\n" for e, d in events).encode())
-        await response.write_eof()
-        return response
-
-    async def _start(self, stop: asyncio.Event, ready: Callable[[int], None]) -> None:
-        from aiohttp import web
-
-        app = web.Application(client_max_size=64 * 1024 * 1024)
-        app.router.add_route("POST", "/v1/messages", self._handle)
-        runner = web.AppRunner(app, access_log=None)
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        ready(runner.addresses[0][1])
-        await stop.wait()
-        await runner.cleanup()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server.port}"
-
-    def close(self) -> None:
-        self.server.close()
 
 
 def gateway(root: Path, upstream_url: str, profiles: Profiles) -> Threaded:
@@ -286,7 +126,7 @@ def previous_gateway(body: dict[str, Any], route: str | None) -> dict[str, Any]:
 def marked(body: dict[str, Any], effort: str) -> dict[str, Any]:
     """The cascade's request: ``effort`` on the last turn, as an effort-only message (cache-safe)."""
     messages = body["messages"]
-    last = max(i for i, m in enumerate(messages) if cache_model._new_input(m))
+    last = max(i for i, m in enumerate(messages) if cache_model.new_input(m))
     end = last + 1
     while end < len(messages) and messages[end]["role"] == "system":
         end += 1
@@ -431,7 +271,7 @@ def one_seed(seed: int, args: Args, upstream: Upstream) -> dict[str, Any]:
         ARMS[4]: Arm(ARMS[4], upstream, tmp, seed),
     }
     try:
-        for day in sessions(seed, args):
+        for day in sessions(seed, args.days, args.sessions):
             for session in day:
                 routes = run_session(arms[ARMS[2]], session, None)
                 for name in (ARMS[0], ARMS[1], ARMS[3], ARMS[4]):
@@ -463,6 +303,16 @@ def _records(home: Path) -> list[dict[str, Any]]:
 
 
 # --------------------------------------------------------------------- summary
+def interval(values: list[float]) -> tuple[float, float]:
+    """Mean and the half-width of its 95% t-interval over seeds (0 for one seed)."""
+    from scipy import stats
+
+    a = np.asarray(values, float)
+    if len(a) < 2:
+        return float(a.mean()), 0.0
+    return float(a.mean()), float(stats.t.ppf(0.975, len(a) - 1) * a.std(ddof=1) / math.sqrt(len(a)))
+
+
 def table(runs: list[dict[str, Any]]) -> tuple[str, dict[str, Any]]:
     summary: dict[str, Any] = {}
     rows = []

@@ -182,9 +182,11 @@ class FakeAPI:
                         effort = cache_model.effort_of(request)
                         at_high = cache_model.THINKING + sum(cache_model.tokens_of(b) for b in blocks)
                         usage = {**api.cache.usage(request), "output_tokens": cache_model.output_tokens(at_high, effort)}
+                        last = (request.get("messages") or [{}])[-1]
                         api.answered.append({"scenario": name, "effort": effort, "usage": usage,
                                              "model": request.get("model"),
-                                             "agent": self.headers.get("x-claude-code-agent-id")})
+                                             "agent": self.headers.get("x-claude-code-agent-id"),
+                                             "compaction": "detailed summary of the conversation" in _user_text(last)})
                 if isinstance(blocks, dict) and "http_error" in blocks:  # a step that is an API error
                     self._send(int(blocks["http_error"]), json.dumps({"type": "error", "error": {
                         "type": blocks.get("type", "invalid_request_error"),

@@ -100,3 +100,46 @@ def test_a_routed_session_costs_less_through_the_gateway_and_keeps_the_cache(tmp
     switched = report["cache"]["switched"]
     assert switched["turns"] == TURNS - 1  # every turn changed the effort ...
     assert switched["rewrite_cost_usd"] < 0.01 * report["total_usd"], switched  # ... and rewrote nothing
+
+
+AGENT_SCENARIOS = {
+    "sub": [[tool("Agent", description="audit", prompt="#sc:inner check the README", subagent_type="general-purpose")],
+            [text("Audit done.")]],
+    "inner": [[tool("Bash", command="echo audited", description="audit")], [text("inner done")]],
+    "plain": [[text("Fixed.")]],
+}
+
+
+def test_a_sub_agent_is_billed_to_the_turn_that_launched_it_and_compaction_to_its_own_line(
+        tmp_path: Path, binary: Path) -> None:
+    world = GatewayWorld(tmp_path, binary, AGENT_SCENARIOS, cache=PromptCache()).__enter__()
+    try:
+        world.port = _free_port()
+        world.data.mkdir()
+        (world.data / "artibot.config.json").write_text(json.dumps(
+            {"cognitive": {"router": {"exploration": 0, "domainExploration": 0}},
+             "gateway": {"server": {"upstream": world.api.url, "port": world.port}}}))
+        world.artibot("install", "claude-code", "--gateway", "--port", str(world.port))
+        world.conversation(f"{SIMPLE} with a sub-agent #sc:sub", "/compact", f"{HARD} #sc:plain",
+                           extra=("--allowedTools", "Bash,Agent"), timeout=300)
+        records = world.experiences()
+    finally:
+        world.stop_gateways()
+        world.__exit__(None, None, None)
+    answered = world.api.answered
+    agent = [a for a in answered if a["agent"]]
+    compaction = [a for a in answered if a["compaction"]]
+    assert agent and compaction, answered
+    [launcher] = [r for r in records if r["input"].startswith(SIMPLE)]
+    assert launcher["routed_to"] == "system1"
+    # every request the sub-agent sent is on the turn that launched it, at that turn's effort
+    assert {a["effort"] for a in agent} == {"low"}
+    on_launcher = launcher["usage"]["requests"]
+    main_of_launcher = [a for a in answered if a["scenario"] == "sub" and not a["compaction"]]
+    assert on_launcher == len(agent) + len(main_of_launcher), (launcher["usage"], answered)
+    # compaction: the client's own effort, on a line of its own, in no route's cost
+    assert {a["effort"] for a in compaction} == {"medium"}
+    housekeeping = sum((r["usage"].get("housekeeping") or {}).get("requests", 0) for r in records if r.get("usage"))
+    assert housekeeping == len(compaction)
+    report = json.loads(world.artibot("report", "cost", "--json").stdout)
+    assert report["cache"]["housekeeping"]["requests"] == len(compaction)

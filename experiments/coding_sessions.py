@@ -1,0 +1,157 @@
+"""Simulated coding sessions shaped like Claude Code's (the world of :mod:`experiments.gateway_cache`).
+
+A session is a fixed prefix (tools and system prompt) and a run of turns; a turn is a
+prompt from one of four domains at one of four complexity levels (:data:`TASKS`; the
+level is hidden from the router, which sees only the text), a few API requests (the
+agent's tool loop) and an answer. :class:`Conversation` builds the requests' messages as
+Claude Code 2.1.331 does: the prompt, the hook context as a ``role: "system"`` message
+after it (the first one carries the client's own effort marker), tool calls and results,
+and a ``cache_control`` breakpoint on the last block. Sizes are stated in ``sim_tokens``
+(:func:`experiments.cache_model.tokens_of`) so that a 150k-token conversation stays small.
+The numbers are assumptions, listed in :mod:`experiments.gateway_cache`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from artibot.gateway.cachesafe import COMPACTION_SIGNS, ROUTE_LINES
+
+CLIENT_EFFORT = "medium"
+MODEL = "claude-opus-5-5"
+LINES = {route: line for line, route in ROUTE_LINES}
+COMPACT_AT = 150_000
+"""Where the client compacts the conversation."""
+
+TASKS = {
+    "frontend": ["fix the typo in the button label of the react component",
+                 "add a loading spinner to the react form component",
+                 "add a dark mode toggle to the react settings page and then update the css theme",
+                 "refactor the react state management of the dashboard, then migrate the components to hooks "
+                 "and update the ui tests"],
+    "backend": ["fix the typo in the api error message",
+                "add a query parameter to the rest api endpoint",
+                "add pagination to the api endpoint and then update the database query",
+                "migrate the database schema of the orders service, then refactor the api handlers and "
+                "deploy the backend to production"],
+    "docs": ["fix the typo in the readme",
+             "update the docs for the install command",
+             "write a tutorial section in the documentation and then update the changelog",
+             "restructure the documentation site, then migrate every guide and update the api reference"],
+    "security": ["rename the variable in the auth helper",
+                 "update the password hashing parameters in the auth module",
+                 "add csrf protection to the login form and then audit the session tokens",
+                 "investigate why the auth tokens leak in production logs, then rotate the secrets and fix "
+                 "the security vulnerability in the oauth flow"],
+}
+FILES = ("app", "main", "utils", "handlers", "models", "views", "config", "client", "server", "index")
+
+SUCCESS = {  # (low effort, full effort) per complexity level 0..3 (an assumption; see the module doc)
+    "frontend": ((0.94, 0.96), (0.91, 0.95), (0.72, 0.92), (0.48, 0.88)),
+    "backend": ((0.93, 0.96), (0.80, 0.94), (0.58, 0.91), (0.40, 0.87)),
+    "docs": ((0.96, 0.97), (0.95, 0.96), (0.91, 0.94), (0.78, 0.91)),
+    "security": ((0.86, 0.96), (0.66, 0.94), (0.45, 0.91), (0.30, 0.86)),
+}
+
+
+# --------------------------------------------------------------------- the sessions
+@dataclass(frozen=True)
+class Turn:
+    session: str
+    index: int
+    domain: str
+    level: int
+    text: str
+    draw: float
+    requests: int
+    results: tuple[int, ...]
+    """the tool results' tokens, one per request after the first"""
+    outputs: tuple[int, ...]
+    """each request's output tokens at ``high``"""
+    gap_s: float
+    """time since the previous turn"""
+
+
+@dataclass(frozen=True)
+class Session:
+    name: str
+    prefix: int
+    turns: tuple[Turn, ...]
+
+
+def sessions(seed: int, days: int, per_day: int) -> list[list[Session]]:
+    """The sessions of each day, the same for every arm."""
+    rng = random.Random(seed)
+    out_days = []
+    for day in range(days):
+        out = []
+        for s in range(per_day):
+            name = f"sim-{seed}-{day}-{s:02d}"
+            turns = []
+            for i in range(rng.randint(5, 40)):
+                domain = rng.choice(list(TASKS))
+                level = rng.choices(range(4), weights=(4, 3, 2, 1))[0]
+                k = 1 + int(np.random.default_rng(rng.getrandbits(32)).poisson(0.5 + 0.5 * level))
+                turns.append(Turn(name, i, domain, level, f"{TASKS[domain][level]} in {rng.choice(FILES)}.py",
+                                  rng.random(), k, tuple(int(1500 * math.exp(0.8 * rng.gauss(0, 1)))
+                                                         for _ in range(k - 1)),
+                                  tuple(max(1, int(900 * (1 + level) * math.exp(0.5 * rng.gauss(0, 1))))
+                                        for _ in range(k)),
+                                  rng.expovariate(1 / 120)))
+            out.append(Session(name, rng.randint(14_000, 40_000), tuple(turns)))
+        out_days.append(out)
+    return out_days
+
+
+class Conversation:
+    """One session's messages as Claude Code builds them (the shape seen from 2.1.331)."""
+
+    def __init__(self, session: Session):
+        self.session = session
+        half = session.prefix // 2
+        self.tools = [{"name": "Bash", "input_schema": {"type": "object"}, "sim_tokens": half,
+                       "cache_control": {"type": "ephemeral"}}]
+        self.system = [{"type": "text", "text": "agent", "sim_tokens": session.prefix - half,
+                        "cache_control": {"type": "ephemeral"}}]
+        self.messages: list[dict[str, Any]] = []
+        self.tokens = session.prefix
+
+    def add(self, message: dict[str, Any], tokens: int) -> None:
+        self.messages.append(message)
+        self.tokens += tokens
+
+    def open_turn(self, turn: Turn, route: str | None) -> None:
+        self.add({"role": "user", "content": [{"type": "text", "text": turn.text}]}, 20)
+        context: dict[str, Any] = {"role": "system", "content": [{"type": "text", "text": (
+            f"UserPromptSubmit hook additional context: {LINES[route]} — routed." if route else "no route")}]}
+        if len(self.messages) == 1:
+            context["output_config"] = {"effort": CLIENT_EFFORT}  # the client's own first marker
+        self.add(context, 30)
+
+    def body(self, session_id: str, *, extra: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        messages = self.messages + (extra or [])
+        last = messages[-1]
+        content = last["content"] if isinstance(last["content"], list) else [{"type": "text", "text": last["content"]}]
+        tail = {**last, "content": [*content[:-1], {**content[-1], "cache_control": {"type": "ephemeral"}}]} \
+            if content else last
+        return {"model": MODEL, "max_tokens": 32000, "stream": True, "output_config": {"effort": CLIENT_EFFORT},
+                "tools": self.tools, "system": self.system, "messages": messages[:-1] + [tail],
+                "metadata": {"user_id": json.dumps({"device_id": "sim", "account_uuid": "",
+                                                    "session_id": session_id})}}
+
+    def compact_body(self, session_id: str) -> dict[str, Any]:
+        return self.body(session_id, extra=[{"role": "user", "content": [
+            {"type": "text", "text": f"CRITICAL: Respond with TEXT ONLY. {COMPACTION_SIGNS[0]}."}]}])
+
+    def compacted(self) -> None:
+        self.messages = [{"role": "user", "content": [{"type": "text", "text": "summary", "sim_tokens": 6000}]},
+                         {"role": "system", "content": [], "output_config": {"effort": CLIENT_EFFORT}}]
+        self.tokens = self.session.prefix + 6000
+
+
