@@ -182,7 +182,8 @@ class FakeAPI:
                         effort = cache_model.effort_of(request)
                         at_high = cache_model.THINKING + sum(cache_model.tokens_of(b) for b in blocks)
                         usage = {**api.cache.usage(request), "output_tokens": cache_model.output_tokens(at_high, effort)}
-                        last = (request.get("messages") or [{}])[-1]
+                        last = next((m for m in reversed(request.get("messages") or [])
+                                     if isinstance(m, dict) and m.get("role") == "user"), {})
                         api.answered.append({"scenario": name, "effort": effort, "usage": usage,
                                              "model": request.get("model"),
                                              "agent": self.headers.get("x-claude-code-agent-id"),
