@@ -174,21 +174,21 @@ def run_session(arm: Arm, session: Session, routes: list[str] | None) -> list[st
     taken: list[str] = []
     for turn in session.turns:
         arm.tick(turn.gap_s)
-        if conv.tokens > COMPACT_AT:  # the client compacts before the prompt goes out
-            body = conv.compact_body(session.name)
-            arm.send(previous_gateway(body, None), 2000, "housekeeping")
-            arm.tick(30)
-            conv.compacted()
         decision = route_turn(arm, turn, routes)
         route = decision["system"]
         taken.append(route)
-        conv.open_turn(turn, route if arm.name not in (ARMS[0], ARMS[4]) else None)
         tid = f"exp_{session.name}_{turn.index:03d}"
         if arm.gateway is not None:
             with hookio.Spool(str(arm.home), session.name).edit(create=True) as doc:  # what the prompt hook leaves
                 if isinstance(doc.get("turn"), dict):
                     doc["done"] = doc.pop("turn")
                 doc["turn"] = {"id": tid, "decision": decision, "input": turn.text, "started_ms": hookio.now_ms()}
+        if conv.tokens > COMPACT_AT:  # the client compacts before the prompt goes out: the new turn's housekeeping
+            body = conv.compact_body(session.name)
+            arm.send(previous_gateway(body, None), 2000, "housekeeping")
+            arm.tick(30)
+            conv.compacted()
+        conv.open_turn(turn, route if arm.name not in (ARMS[0], ARMS[4]) else None)
         attempts = ["low", CLIENT_EFFORT] if arm.name == "cascade" else [None]
         low, full = SUCCESS[turn.domain][turn.level]
         ok = False
@@ -336,21 +336,26 @@ def table(runs: list[dict[str, Any]]) -> tuple[str, dict[str, Any]]:
 
 def plot(path: Path, runs: list[dict[str, Any]]) -> None:
     plt = report._pyplot()
-    fig, ax = plt.subplots(figsize=(9, 3.8))
+    fig, ax = plt.subplots(figsize=(10, 4.0))
     names = list(ARMS)
     base = np.array([r["arms"][ARMS[0]]["cost"] for r in runs])
     values = np.array([[r["arms"][n]["cost"] for r in runs] for n in names]) / base[None, :]
+    success = [np.mean([r["arms"][n]["success"] for r in runs]) for n in names]
     means = values.mean(axis=1)
     halves = [interval(list(v))[1] for v in values]
     colors = ["tab:gray", "tab:red", "tab:blue", "tab:cyan", "tab:purple"]
-    ax.barh(range(len(names)), means, xerr=halves, color=colors)
+    ax.barh(range(len(names)), means, xerr=halves, color=colors, capsize=3)
     ax.set_yticks(range(len(names)), [n.replace(", ", ",\n") for n in names])
     ax.invert_yaxis()
     ax.axvline(1.0, color="black", lw=0.8)
-    for i, m in enumerate(means):
-        ax.text(m + 0.01, i, f"{m - 1:+.1%}", va="center")
+    for i, (m, h) in enumerate(zip(means, halves)):
+        ax.text(m + h + 0.02, i, f"{m - 1:+.1%}   (success {success[i]:.3f})", va="center", fontsize=9)
+    ax.set_xlim(0, max(means + np.array(halves)) + 0.45)
     ax.set_xlabel("API bill, cache writes and reads included, relative to no gateway (lower is better)")
-    report._save(plt, fig, ax, path, f"net cost of the same sessions ({len(runs)} seeds, 95% interval)")
+    ax.set_title(f"net cost of the same sessions ({len(runs)} seeds, bars: 95% interval)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
 
 
 def main(args: Args) -> dict[str, Any]:
