@@ -24,8 +24,10 @@ so load from anything else on the machine hits all of them alike):
   parsed, then forwarded byte for byte);
 * ``routed``: the request carries the ``metadata.user_id`` of a session whose spool has
   an open System 1 turn, and ``tools``: the gateway reads the spool, fixes the turn's
-  profile, rewrites the body to ``effort: low`` and, after each response, writes its
-  tokens and cost onto the turn (a spool write under its lock) before the last chunk.
+  profile, puts each turn's effort on its marker (the conversation is Claude Code's
+  shape: each prompt followed by its hook context, System 1 and System 2 in turn),
+  merges the beta header and, after each response, writes its tokens and cost onto the
+  turn (a spool write under its lock) before the last chunk.
 
 "Added" figures are the gateway arm's percentile minus the direct arm's percentile.
 Latency is send → whole body read (non-streamed); time to first byte is send → first
@@ -57,7 +59,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 EVENTS = 40
-MODEL = "claude-sonnet-4-5"
+MODEL = "claude-opus-5-5"
+ROUTE_LINES = ("artibot router: System 1 (fast)", "artibot router: System 2 (deliberate)")
 SID = "bench-0000-4000-8000-000000000001"
 TARGETS = {"latency": 2.0, "ttfb": 3.0, "rss": 80.0}
 """Added p50 latency (ms), added time to first byte (ms), gateway peak RSS (MB)."""
@@ -206,16 +209,23 @@ def request_body(kb: int, *, routed: bool, stream: bool, seed: int) -> bytes:
     rng = random.Random(seed)
     tools = [{"name": f"Tool{i}", "description": " ".join(rng.choice(WORDS) for _ in range(60)),
               "input_schema": {"type": "object", "properties": {"arg": {"type": "string"}}}} for i in range(12)]
-    body: dict = {"model": "claude-opus-4-5", "max_tokens": 32000, "stream": stream,
-                  "output_config": {"effort": "high"}, "thinking": {"type": "adaptive"},
+    body: dict = {"model": "claude-opus-5-5", "max_tokens": 32000, "stream": stream,
+                  "output_config": {"effort": "medium"}, "thinking": {"type": "adaptive"},
                   "system": [{"type": "text", "text": "You are Claude Code. " * 40}], "tools": tools,
                   "messages": []}
     size = len(json.dumps(body))
     turn = 0
-    while size < kb * 1024:
+    while size < kb * 1024:  # as Claude Code 2.1.331 sends it: each prompt, then its hook context
         text = " ".join(rng.choice(WORDS) for _ in range(400))
-        body["messages"].append({"role": "user" if turn % 2 == 0 else "assistant", "content": text})
-        size += len(text) + 40
+        if turn % 2 == 0:
+            route = ROUTE_LINES[(turn // 2) % 2]
+            context = {"role": "system", "content": f"UserPromptSubmit hook additional context: {route} — x."}
+            if turn == 0:
+                context["output_config"] = {"effort": "medium"}
+            body["messages"] += [{"role": "user", "content": text}, context]
+        else:
+            body["messages"].append({"role": "assistant", "content": text})
+        size += len(text) + 140
         turn += 1
     if routed:
         body["metadata"] = {"user_id": json.dumps({"device_id": "d" * 64, "account_uuid": "", "session_id": SID})}

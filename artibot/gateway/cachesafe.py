@@ -54,6 +54,7 @@ PER_MESSAGE_MODELS = ("claude-opus-5", "claude-sonnet-5", "claude-haiku-5")
 DEFAULT_EFFORT = "high"
 """The API's effort when a request names none."""
 
+ROUTE_PREFIX = "artibot router: System "
 ROUTE_LINES = (("artibot router: System 1 (fast)", "system1"), ("artibot router: System 2 (deliberate)", "system2"))
 """The prompt hook's route line, as the client re-sends it in the turn's own context."""
 
@@ -81,7 +82,7 @@ def supports_markers(model: Any) -> bool:
 def client_effort(body: Mapping[str, Any]) -> str:
     """The top-level effort the client asked for (the API's default when it names none)."""
     top = body.get("output_config")
-    effort = top.get("effort") if isinstance(top, Mapping) else None
+    effort = top.get("effort") if isinstance(top, dict) else None
     return effort if isinstance(effort, str) else DEFAULT_EFFORT
 
 
@@ -89,25 +90,25 @@ def _blocks_text(content: Any) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "\n".join(b["text"] for b in content if isinstance(b, Mapping) and isinstance(b.get("text"), str))
+        return "\n".join(b["text"] for b in content if isinstance(b, dict) and isinstance(b.get("text"), str))
     return ""
 
 
 def is_new_input(message: Any) -> bool:
     """A user message with something other than tool results (a prompt, a command, a notice)."""
-    if not isinstance(message, Mapping) or message.get("role") != "user":
+    if not isinstance(message, dict) or message.get("role") != "user":
         return False
     content = message.get("content")
     if isinstance(content, str):
         return True
     if not isinstance(content, list):
         return False
-    return any(not (isinstance(b, Mapping) and b.get("type") == "tool_result") for b in content)
+    return any(not (isinstance(b, dict) and b.get("type") == "tool_result") for b in content)
 
 
 def _is_marker(message: Any) -> bool:
-    return isinstance(message, Mapping) and message.get("role") == "system" and isinstance(
-        message.get("output_config"), Mapping)
+    return isinstance(message, dict) and message.get("role") == "system" and isinstance(
+        message.get("output_config"), dict)
 
 
 def turn_starts(messages: Sequence[Any]) -> list[int]:
@@ -118,40 +119,46 @@ def turn_starts(messages: Sequence[Any]) -> list[int]:
 def head_end(messages: Sequence[Any], start: int) -> int:
     """One past the turn's head: its new input and the system messages right after it."""
     end = start + 1
-    while end < len(messages) and isinstance(messages[end], Mapping) and messages[end].get("role") == "system":
+    while end < len(messages) and isinstance(messages[end], dict) and messages[end].get("role") == "system":
         end += 1
     return end
 
 
 def route_of(messages: Sequence[Any], start: int) -> str | None:
-    """The route the prompt hook wrote into the head of the turn starting at ``start`` (the last line wins)."""
-    found: tuple[int, str | None] = (-1, None)
-    for message in messages[start:head_end(messages, start)]:
+    """The route the prompt hook wrote into the head of the turn starting at ``start``: the last
+    route line of the head's last message that has one (the hook context follows the prompt)."""
+    for message in reversed(messages[start:head_end(messages, start)]):
         text = _blocks_text(message.get("content"))
+        if ROUTE_PREFIX not in text:
+            continue
+        found: tuple[int, str | None] = (-1, None)
         for line, route in ROUTE_LINES:
             at = text.rfind(line)
             if at > found[0]:
                 found = (at, route)
-    return found[1]
+        if found[1] is not None:
+            return found[1]
+    return None
 
 
-def is_compaction(messages: Sequence[Any]) -> bool:
+def is_compaction(messages: Sequence[Any], starts: Sequence[int] | None = None) -> bool:
     """Whether the conversation's last turn is the client's request to summarise it (``/compact``)."""
-    starts = turn_starts(messages)
+    starts = turn_starts(messages) if starts is None else starts
     if not starts:
         return False
     last = messages[starts[-1]]
     return any(sign in _blocks_text(last.get("content")) for sign in COMPACTION_SIGNS)
 
 
-def efforts_for(messages: Sequence[Any], efforts: Efforts, client: str, *, agent_effort: str | None) -> list[str]:
+def efforts_for(messages: Sequence[Any], efforts: Efforts, client: str, *, agent_effort: str | None,
+                starts: Sequence[int] | None = None) -> list[str]:
     """The effort of each turn (see the module doc); ``agent_effort`` is set for a sub-agent's conversation."""
-    starts = turn_starts(messages)
+    starts = turn_starts(messages) if starts is None else starts
     out = []
     for n, start in enumerate(starts):
         if agent_effort is not None:
             out.append(agent_effort)
-        elif n == len(starts) - 1 and is_compaction(messages):
+        elif n == len(starts) - 1 and is_compaction(messages, starts):
             out.append(client)
         else:
             out.append(efforts.of(route_of(messages, start), client))
@@ -160,7 +167,7 @@ def efforts_for(messages: Sequence[Any], efforts: Efforts, client: str, *, agent
 
 def _marked(message: Mapping[str, Any], effort: str) -> dict[str, Any]:
     config = message.get("output_config")
-    return {**message, "output_config": {**(config if isinstance(config, Mapping) else {}), "effort": effort}}
+    return {**message, "output_config": {**(config if isinstance(config, dict) else {}), "effort": effort}}
 
 
 def rewrite(body: Mapping[str, Any], efforts: Efforts, *, client: str | None = None,
@@ -172,7 +179,7 @@ def rewrite(body: Mapping[str, Any], efforts: Efforts, *, client: str | None = N
         return dict(body), False
     client = client or client_effort(body)
     starts = turn_starts(messages)
-    wanted = efforts_for(messages, efforts, client, agent_effort=agent_effort)
+    wanted = efforts_for(messages, efforts, client, agent_effort=agent_effort, starts=starts)
     out: list[Any] = list(messages[:starts[0]] if starts else messages)
     changed = False
     in_force = client
