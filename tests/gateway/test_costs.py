@@ -134,3 +134,40 @@ def test_interrupted_turns_are_archived_with_their_batch_and_scored_by_nobody(cl
     assert sum(g["n1"] + g["n2"] for g in groups) == 50
     assert cli("status", "--json").json()["interrupted"] == 5
     assert "interrupted turns: 5" in cli("status").out
+
+
+def test_cache_rewrites_are_charged_to_system1_so_the_saving_and_the_price_are_net_of_them() -> None:
+    # two System 1 turns at 0.02 (one paid 0.01 of rewrite switching in), two System 2 turns at 0.10
+    # (one paid 0.04 switching back): without switches every turn would be a System 2 turn at 0.08
+    rows = [("system1", "d", True, 0.02, 0.01), ("system1", "d", True, 0.02, 0.0),
+            ("system2", "d", True, 0.10, 0.04), ("system2", "d", True, 0.08, 0.0)]
+    report = summarize(rows)
+    assert report.routes["system2"].mean == pytest.approx((0.06 + 0.08) / 2)  # its own requests only
+    assert report.routes["system1"].total == pytest.approx(0.04 + 0.04)
+    assert report.total == pytest.approx(0.22)
+    # all at System 2 without any switch: 4 x 0.07 = 0.28; the routes cost 0.22: 0.06 saved
+    assert report.saved.estimate == pytest.approx(0.06)
+    price = measured_price(report, value_usd=1.0, min_turns=2)
+    assert price.extra_usd == pytest.approx(0.07 - 0.04)
+    assert report.to_json()["rewrites"] == {"turns": 2, "cost_usd": 0.05, "routes": {
+        "system1": {"turns": 1, "cost_usd": 0.01}, "system2": {"turns": 1, "cost_usd": 0.04}}}
+
+
+def test_the_report_counts_switched_turns_their_rewrites_and_the_housekeeping(tmp_path) -> None:
+    from artibot.costs import cache_report, cost_report
+
+    h = Home(tmp_path)
+    usage = {"requests": 2, "input_tokens": 10, "output_tokens": 5, "cost_usd": 0.05, "unpriced": 0}
+    collect_many([
+        _turn("system2", None, session_id="s", usage={**usage, "profile": {"effort": None, "model": None}}),
+        _turn("system1", None, session_id="s", usage={**usage, "profile": {"effort": "low", "model": None},
+                                                     "rewrite_tokens": 1000, "rewrite_cost_usd": 0.004,
+                                                     "housekeeping": {"requests": 2, "cost_usd": 0.03}}),
+        _turn("system1", None, session_id="s", usage={**usage, "profile": {"effort": "low", "model": None},
+                                                     "rewrite_tokens": 500, "rewrite_cost_usd": 0.002}),
+    ], home=h)
+    cache = cache_report(home=h)
+    # the third turn did not switch: its rewrite (an expired cache) is not a switch's
+    assert cache["switched"] == {"turns": 1, "rewrite_tokens": 1000, "rewrite_cost_usd": 0.004}
+    assert cache["housekeeping"] == {"requests": 2, "cost_usd": 0.03}
+    assert cost_report(home=h).rewrites["system1"] == [1, 0.004]
