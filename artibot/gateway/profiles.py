@@ -85,14 +85,44 @@ def session_of(body: Mapping[str, Any]) -> str | None:
         return None
     user = meta.get("user_id")
     if isinstance(user, str) and user.startswith("{"):
-        try:
-            user = json.loads(user)
-        except ValueError:
-            return None
+        user = shallow_json(user)
     if isinstance(user, Mapping):
         sid = user.get("session_id")
         return sid if isinstance(sid, str) and sid else None
     return None
+
+
+MAX_NESTED_TEXT = 4096
+"""Claude Code's ``user_id`` is about 150 characters; a longer one is not its."""
+MAX_NESTING = 16
+
+
+def shallow_json(text: str) -> Any:
+    """``text`` parsed when it is a short JSON document nested at most ``MAX_NESTING`` deep;
+    None otherwise (the nesting is counted first: the parser recurses once per level).
+
+    >>> shallow_json('{"session_id": "s-1"}'), shallow_json("[" * 5000 + "]" * 5000)
+    ({'session_id': 's-1'}, None)
+    """
+    if len(text) > MAX_NESTED_TEXT:
+        return None
+    if text.count("{") + text.count("[") > MAX_NESTING:  # else no need to count the levels
+        depth, quoted, escaped = 0, False, False
+        for char in text:
+            if quoted:
+                escaped, quoted = (False, True) if escaped else (char == "\\", char != '"')
+            elif char == '"':
+                quoted = True
+            elif char in "[{":
+                depth += 1
+                if depth > MAX_NESTING:
+                    return None
+            elif char in "]}":
+                depth -= 1
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
 
 
 def is_turn_request(body: Mapping[str, Any]) -> bool:

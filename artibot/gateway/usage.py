@@ -170,6 +170,8 @@ def accumulate(total: Any, item: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(model, str) and model not in models and len(models) < 8:
         models.append(model)
     out["models"] = models
+    if item.get("cut"):  # a stream that ended before message_stop: its tokens until then
+        out["cut"] = int(out.get("cut") or 0) + 1
     if out.get("profile") is None and item.get("profile"):
         out["profile"] = item["profile"]
     return out
