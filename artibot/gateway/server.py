@@ -342,8 +342,10 @@ class Gateway:
         if cut:
             self.counters.cut += 1
         duration = time.perf_counter() - started
-        await asyncio.get_running_loop().run_in_executor(None, self._record_safely, route, got, model, ttfb,
-                                                         duration, cut)
+        # Shielded: a client that closes its connection once it has the answer cancels the
+        # handler (handler cancellation), and the record must still be made.
+        await asyncio.shield(asyncio.get_running_loop().run_in_executor(None, self._record_safely, route, got,
+                                                                        model, ttfb, duration, cut))
 
     def _record_safely(self, route: _Route, got: use.Usage, model: str | None, ttfb: float, duration: float,
                        cut: bool) -> None:
