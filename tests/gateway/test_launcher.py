@@ -153,3 +153,26 @@ def test_the_prompt_hook_stops_the_prompt_when_another_program_holds_the_port(ho
     out = json.loads(proc.stdout)
     assert out["decision"] == "block" and f"port {port}" in out["reason"]
     assert "another program" in (Path(root) / "logs" / "hooks.log").read_text()
+
+
+def test_status_says_whether_the_gateway_serves_its_port_version_and_counters(home, monkeypatch) -> None:
+    from artibot import __version__
+    from artibot.status import gateway_status
+
+    root, _ = home
+    port = _free_port()
+    assert gateway_status(root, port) == []  # no gateway ever ran here: no port is asked
+    launcher.ensure(root, port)
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    conn.request("GET", "/v1/models")
+    conn.getresponse().read()
+    [up] = gateway_status(root, port)
+    assert (up["port"], up["state"], up["version"]) == (port, "up", __version__)
+    assert up["pid"] == gateway_state.gateway_pid(root, port) and up["counters"]["requests"] >= 1
+    os.kill(up["pid"], signal.SIGSTOP)
+    monkeypatch.setattr(health, "PROBE_BUDGET_S", 0.3)
+    monkeypatch.setattr(health.probe, "__defaults__", (0.3,))
+    assert [g["state"] for g in gateway_status(root, port)] == ["not answering"]
+    os.kill(up["pid"], signal.SIGKILL)
+    time.sleep(0.2)
+    assert [g["state"] for g in gateway_status(root, port)] == ["down"]
