@@ -170,6 +170,21 @@ def check_origin(host_header: str | None, headers: Container[str]) -> None:
                            f"artibot gateway: a browser's request ({browser} header) is never served")
 
 
+def proxy_for(upstream: str) -> str | None:
+    """The proxy the environment names for ``upstream`` (``HTTPS_PROXY``/``HTTP_PROXY``, minus
+    ``NO_PROXY``), as Claude Code would use it: read once at start, not per request (aiohttp's
+    ``trust_env`` looks it up, and ``~/.netrc``, for every request)."""
+    import urllib.request
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(upstream)
+    proxies = urllib.request.getproxies_environment()
+    bypass = getattr(urllib.request, "proxy_bypass_environment")  # public, but not in typeshed
+    if not parts.hostname or bypass(parts.hostname, proxies):
+        return None
+    return proxies.get(parts.scheme) or None
+
+
 class _Contentless(logging.Filter):
     """Rewrites each record of aiohttp's loggers to its level and error kind: their messages
     and tracebacks quote the request line and headers of a malformed request."""

@@ -25,9 +25,10 @@ import asyncio
 import logging
 import os
 import ssl
+import threading
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Callable, Mapping
 
 import orjson
 from aiohttp import ClientError, ClientSession, ClientTimeout, TCPConnector, web
@@ -85,6 +86,10 @@ class Counters:
     """Requests forwarded unchanged because their session spool had a shape the gateway does not know."""
 
 
+class _NeedsThread(Exception):
+    """A step that waits for a lock was reached on the event loop: run it in a thread."""
+
+
 @dataclass
 class _Route:
     session_id: str
@@ -100,9 +105,11 @@ class Gateway:
         self._proxy: str | None = None
         self.port = config.port
         self._started = time.monotonic()
+        self._loop_thread: int | None = None
 
     # ------------------------------------------------------------------ lifecycle
     async def start_client(self, _app: web.Application | None = None) -> None:
+        self._loop_thread = threading.get_ident()
         connector = TCPConnector(ssl=ssl.create_default_context(), limit=0)
         self._session = ClientSession(
             connector=connector, auto_decompress=False,
@@ -110,7 +117,7 @@ class Gateway:
             timeout=ClientTimeout(total=None, connect=self.config.connect_timeout_s,
                                   sock_read=self.config.read_timeout_s))
 
-        self._proxy = proxy_for(self.config.upstream)
+        self._proxy = edge.proxy_for(self.config.upstream)
 
     async def close_client(self, _app: web.Application | None = None) -> None:
         if self._session is not None:
@@ -147,7 +154,7 @@ class Gateway:
                                                limit=profiles.switch_max_cached_tokens)
                 return {"route": system, "profile": prof.Profile(wanted.effort, model).to_json(), "why": why}
 
-            fixed = gateway_state.fix_profile(root, session_id, turn_id, choose)
+            fixed = self._fix_profile(root, session_id, turn_id, choose)
             if fixed is None:
                 return None
         return _Route(session_id, turn_id, fixed["profile"])
@@ -242,17 +249,30 @@ class Gateway:
         upstream.release()
         return relayed
 
+    def _fix_profile(self, root: str, session_id: str, turn_id: str,
+                     choose: Callable[[Mapping[str, Any]], dict[str, Any]]) -> dict[str, Any] | None:
+        """:func:`gateway_state.fix_profile`, which waits for the spool's lock: never on the event
+        loop, where a hook holding it would pause every stream."""
+        if threading.get_ident() == self._loop_thread:
+            raise _NeedsThread
+        return gateway_state.fix_profile(root, session_id, turn_id, choose)
+
     async def _inspect(self, plain: bytes) -> tuple[bytes, _Route | None]:
-        """:meth:`_prepare` off the event loop (it may wait for a spool's lock), and never fatal:
-        a spool of an unexpected shape (another version's hooks, a hand edit) leaves the
-        request as the client sent it and records nothing."""
-        if b"session_id" not in plain or b'"tools"' not in plain:
-            return plain, None  # as _prepare: never routed, so no hop to a thread
-        return await asyncio.get_running_loop().run_in_executor(None, self._prepare_safely, plain)
+        """:meth:`_prepare`, never fatal: a spool of an unexpected shape (another version's
+        hooks, a hand edit) leaves the request as the client sent it and records nothing.
+        On the loop (a parse and a spool read: less than a hop to a thread and back,
+        bench_gateway.py), but a turn's first request, which takes the spool's lock to fix
+        the turn's profile, goes again in a worker thread."""
+        try:
+            return self._prepare_safely(plain)
+        except _NeedsThread:
+            return await asyncio.get_running_loop().run_in_executor(None, self._prepare_safely, plain)
 
     def _prepare_safely(self, plain: bytes) -> tuple[bytes, _Route | None]:
         try:
             return self._prepare(plain)
+        except _NeedsThread:
+            raise
         except Exception as exc:  # the spool is input the gateway does not control
             self.counters.spool_errors += 1
             log.warning("routing skipped: a session spool of an unexpected shape (%s)", type(exc).__name__)
@@ -354,21 +374,6 @@ class Gateway:
         except Exception as exc:  # a spool of an unexpected shape: the answer still goes out whole
             self.counters.spool_errors += 1
             log.warning("usage not recorded: a session spool of an unexpected shape (%s)", type(exc).__name__)
-
-
-def proxy_for(upstream: str) -> str | None:
-    """The proxy the environment names for ``upstream`` (``HTTPS_PROXY``/``HTTP_PROXY``, minus
-    ``NO_PROXY``), as Claude Code would use it: read once at start, not per request (aiohttp's
-    ``trust_env`` looks it up, and ``~/.netrc``, for every request)."""
-    import urllib.request
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(upstream)
-    proxies = urllib.request.getproxies_environment()
-    bypass = getattr(urllib.request, "proxy_bypass_environment")  # public, but not in typeshed
-    if not parts.hostname or bypass(parts.hostname, proxies):
-        return None
-    return proxies.get(parts.scheme) or None
 
 
 def _error(status: int, kind: str, message: str) -> web.Response:
