@@ -203,10 +203,11 @@ class Gateway:
 
     # ------------------------------------------------------------------ the handler
     async def handle(self, request: web.Request) -> web.StreamResponse:
-        self.counters.requests += 1
+        probe = request.path == health.HEALTH_PATH
+        self.counters.requests += not probe  # the hooks' probes are not requests
         try:
             edge.check_origin(request.host, request.headers)
-            if request.path == health.HEALTH_PATH:
+            if probe:
                 return self._health(request)
             if request.method == "OPTIONS":  # a preflight: answered here, with no CORS grant
                 return web.Response(status=204, headers={"Allow": "GET, HEAD, POST, OPTIONS"})
