@@ -69,13 +69,21 @@ def ensure(root: str, port: int, *, wait_s: float = START_WAIT_S,
             return Outcome(foreign_message(port, state), blocked=True)
         import signal
 
-        os.kill(pid, signal.SIGKILL)  # a stopped process ignores SIGTERM until continued
+        try:
+            os.kill(pid, signal.SIGKILL)  # a stopped process ignores SIGTERM until continued
+        except ProcessLookupError:
+            pass  # another hook (they run in parallel) killed it first
         gateway_state.remove_pid(root, port, pid)
         replaced = f"the gateway on port {port} (pid {pid}) did not answer within {budget:g} s: killed; "
         deadline = time.monotonic() + FREE_WAIT_S
-        while health.probe(port, None, 0.1)[0] != health.REFUSED:
+        while True:
+            now = health.probe(port, gateway_state.read_token(root), 0.2)[0]
+            if now == health.REFUSED:
+                break
+            if now == health.OK:  # another hook's start (they run in parallel) already serves
+                return Outcome(replaced + "a new one serves")
             if time.monotonic() > deadline:
-                return Outcome(replaced + "its port did not close", blocked=False)
+                return Outcome(replaced + "its port did not close")
             time.sleep(0.02)
     return Outcome(replaced + _start(root, port, wait_s))
 

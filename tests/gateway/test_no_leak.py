@@ -49,7 +49,7 @@ def _malformed() -> list[bytes]:
         good + h + b"Origin: https://" + s + b"\r\ncontent-length: 2\r\n\r\n{}",          # refused: a browser
         b"POST /v1/messages HTTP/1.1\r\nHost: " + s + b".example\r\n" + h + b"\r\n",       # refused: a foreign host
         b"GET /../" + s + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n" + h + b"\r\n",               # refused: climbs the path
-        good + h + b"content-encoding: gzip\r\ncontent-length: 44\r\n\r\n" + s[:44],       # refused: not gzip
+        good + h + b"content-encoding: gzip\r\ncontent-length: 44\r\n\r\n" + s[:44],       # not gzip: forwarded as sent
         good + h + b"content-length: 999999999\r\n\r\n" + s,                              # refused: too large
         good + h + b"content-length: 80\r\n\r\n" + s[:40],                                 # the client leaves mid-body
     ]
