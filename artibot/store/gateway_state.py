@@ -19,9 +19,12 @@ when its session ended) is reported back as not attributed; the caller counts it
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Mapping
 
 from artibot.store import hookfiles, hookio
+
+TYPE_CHECKING = False  # not typing's own: the hooks import this module when the gateway is on (bench_hooks.py)
+if TYPE_CHECKING:
+    from typing import Any, Callable, Mapping
 
 LOCK_TIMEOUT_S = 1.0
 """A hook holds a spool lock for a millisecond or two; a request must not wait for more."""
