@@ -230,3 +230,39 @@ def test_uninstall_leaves_nothing(make_world) -> None:
     assert world.gateway_pids() == []  # stopped: nothing would send it a request any more
     world.claude("-p", f"{SIMPLE} #sc:plain")  # straight to the API again
     assert len(world.experiences()) == 1
+
+
+def test_another_program_on_the_port_gets_no_prompt_and_no_key(make_world) -> None:
+    """Another local user took the port first: the prompt hook stops the prompt, loudly."""
+    import threading
+
+    world = make_world()
+    seen: list[bytes] = []
+    server = socket.socket()
+    server.bind(("127.0.0.1", world.port))
+    server.listen(16)
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            with conn:
+                conn.settimeout(2)
+                try:
+                    seen.append(conn.recv(1 << 20))
+                    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
+                except OSError:
+                    pass
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        proc = subprocess.run([str(world.binary), "-p", f"{SIMPLE} #sc:plain"], env=world.env, cwd=world.project,
+                              capture_output=True, text=True, timeout=120)
+    finally:
+        server.close()
+    assert not any(b"sk-ant-e2e-fake" in s or b"/v1/messages" in s for s in seen), seen
+    assert f"port {world.port}" in proc.stdout + proc.stderr, (proc.stdout, proc.stderr)
+    assert "another program" in world.hook_log()
+    assert world.gateway_pids() == [] and world.experiences() == []
