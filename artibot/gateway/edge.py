@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import logging
 import zlib
-from typing import Any, Container, Protocol
+from typing import Awaitable, Container, Protocol
 from urllib.parse import unquote
 
 
@@ -38,7 +38,7 @@ BROWSER_HEADERS = ("origin", "sec-fetch-site", "sec-fetch-dest", "sec-fetch-user
 
 MESSAGES_PREFIX = "/v1/messages"
 OTHER_MAX_BODY = 1024 * 1024
-"""Any other path (model lists, token counts of files, event batches): JSON documents of a few KB."""
+"""Every other path (model lists, token counts of files, event batches): JSON documents of a few KB."""
 
 BODYLESS = frozenset({"GET", "HEAD", "DELETE", "OPTIONS"})
 AIOHTTP_LOGGERS = ("aiohttp.server", "aiohttp.web", "aiohttp.access", "aiohttp.client", "aiohttp.internal",
@@ -149,7 +149,7 @@ class ClientGone(Exception):
     """The client's connection closed while the gateway wrote to it."""
 
 
-async def to_client(write: Any) -> None:
+async def to_client(write: Awaitable[object]) -> None:
     """Await a write to the client, telling its disconnect apart from the upstream's errors
     (aiohttp raises a ``ClientError`` subclass for both)."""
     try:
