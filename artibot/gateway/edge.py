@@ -108,6 +108,7 @@ def confined_path(raw_path: str) -> str:
     return "/" + "/".join(kept) + sep + query
 
 
+INFLATE_STEP = 1 << 20
 INSPECTED_ENCODINGS = {"gzip": 16 + zlib.MAX_WBITS, "x-gzip": 16 + zlib.MAX_WBITS, "deflate": zlib.MAX_WBITS}
 
 
@@ -121,13 +122,19 @@ def inflated(raw: bytes, encoding: str, limit: int) -> bytes | None:
     if encoding.strip().lower() == "deflate" and raw[:1] and raw[0] & 0x0F != 8:
         wbits = -zlib.MAX_WBITS  # raw deflate, as some clients send it
     decoder = zlib.decompressobj(wbits)
+    out = bytearray()  # one growing buffer: a decompress(raw, limit) would hold its blocks and their join
+    data = raw
     try:
-        out = decoder.decompress(raw, limit + 1)
+        while True:
+            piece = decoder.decompress(data, INFLATE_STEP)
+            out += piece
+            if len(out) > limit:
+                raise too_large(limit)
+            data = decoder.unconsumed_tail
+            if decoder.eof or not (data or piece):
+                return bytes(out)
     except zlib.error:
         return None
-    if len(out) > limit or decoder.unconsumed_tail:
-        raise too_large(limit)
-    return out
 
 
 async def read_bounded(content: ChunkSource, limit: int) -> bytes:
