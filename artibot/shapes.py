@@ -92,6 +92,17 @@ class PriceInForce(TypedDict):
     round: NotRequired[str | None]
 
 
+class GatewayStatus(TypedDict):
+    """One gateway port in ``artibot status --json``: ``state`` is ``up`` (it proved it is this
+    data home's), ``down`` (nothing listens), ``not answering`` or ``another program``."""
+
+    port: int
+    state: str
+    version: str | None
+    pid: int | None
+    counters: dict[str, int] | None
+
+
 class StatusReport(TypedDict):
     """``artibot status --json`` (:func:`artibot.status.status`): a contract other tools read."""
 
@@ -116,6 +127,7 @@ class StatusReport(TypedDict):
     interrupted: int
     agents: dict[str, int]
     thresholds_per_agent: dict[str, Any]
+    gateway: list[GatewayStatus]
 
 
 class RoundLine(TypedDict):

@@ -14,7 +14,9 @@ from artibot.store import rounds, sessions
 from artibot.store import pattern_stats as patterns
 from artibot.store.log.experiences import ExperienceLog
 from artibot.store.thresholds import load_thresholds
-from artibot.shapes import PriceInForce, RoundEntry, StatusReport
+from artibot.gateway import health
+from artibot.shapes import GatewayStatus, PriceInForce, RoundEntry, StatusReport
+from artibot.store import gateway_state
 
 
 PER_AGENT_REASON = (
@@ -65,7 +67,34 @@ def status(*, home: HomeArg = None, settings: Settings | None = None) -> StatusR
         "thresholds_per_agent": {"kept": False, "reason": PER_AGENT_REASON},
         # each ended session's last turn, waiting for a correction from the resumed session
         "held_for_resume": sessions.held_turns(h),
+        # the gateway of each port this data home runs one on: does it serve, its version, its counters
+        "gateway": gateway_status(str(h.root), settings.gateway_server.port),
     }
+
+
+GATEWAY_STATES = {health.OK: "up", health.REFUSED: "down", health.SILENT: "not answering",
+                  health.FOREIGN: "another program"}
+
+
+def gateway_status(root: str, configured: int) -> list[GatewayStatus]:
+    """Asked of the port itself (:mod:`artibot.gateway.health`), never read from a pid file:
+    the ports with a pid file, and the configured one once a gateway has run in this data home."""
+    import json
+
+    ports = set(gateway_state.ports(root))
+    if gateway_state.read_token(root) is not None:
+        ports.add(configured)
+    out: list[GatewayStatus] = []
+    for port in sorted(ports):
+        state, body = health.probe(port, gateway_state.read_token(root))
+        try:
+            doc = json.loads(body) if state == health.OK else {}
+        except ValueError:  # proved, but the body is cut: the state stands, the details are unknown
+            doc = {}
+        doc = doc if isinstance(doc, dict) else {}
+        out.append({"port": port, "state": GATEWAY_STATES[state], "version": doc.get("version"),
+                    "pid": doc.get("pid"), "counters": doc.get("counters")})
+    return out
 
 
 def price_in_force(settings: Settings, last: RoundEntry | None) -> PriceInForce | None:

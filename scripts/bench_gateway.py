@@ -33,7 +33,9 @@ so load from anything else on the machine hits all of them alike):
 Latency is send → whole body read (non-streamed); time to first byte is send → first
 chunk of the body (streamed). Then ``--concurrent`` routed streams at once through the
 gateway, ``--rounds`` times: every stream's bytes must equal what the upstream sent, in
-order, and every response must be recorded on the turn. Last, the gateway's peak RSS
+order, and every response must be recorded on the turn. The CPU time the relay and the
+gateway used per request in the timed phase is a figure the machine's other load
+hardly moves (latencies on a loaded machine do). Last, the gateway's peak RSS
 (``VmHWM`` of ``/proc/<pid>/status``) after all the load.
 
     python scripts/bench_gateway.py [--requests 400] [--seed 0] [--body-kb 100]
@@ -265,7 +267,16 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))] * 1000
 
 
-async def measure(args: argparse.Namespace, up_url: str, relay_url: str, gw_url: str, root: str) -> dict:
+def cpu_s(pid: int) -> float:
+    """CPU time (user + system) a process has used: per request, a cost the machine's other
+    load hardly moves, unlike the latencies."""
+    with open(f"/proc/{pid}/stat", "rb") as fh:
+        fields = fh.read().rsplit(b")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def measure(args: argparse.Namespace, up_url: str, relay_url: str, gw_url: str, root: str,
+                  pids: dict[str, int]) -> dict:
     from aiohttp import ClientSession, ClientTimeout, TCPConnector
 
     rng = random.Random(args.seed)
@@ -289,6 +300,7 @@ async def measure(args: argparse.Namespace, up_url: str, relay_url: str, gw_url:
             await one_stream(sessions[arm], urls[arm] + "/v1/messages", bodies[(arm, True)], 0)
         streams = max(1, args.requests // 5)
         sid = 1000
+        cpu = {name: cpu_s(pid) for name, pid in pids.items()}
         for i in range(args.requests):
             rng.shuffle(arms)
             for arm in arms:
@@ -302,6 +314,9 @@ async def measure(args: argparse.Namespace, up_url: str, relay_url: str, gw_url:
                     if not ok:
                         raise SystemExit(f"stream {sid} ({arm}) differs from what the upstream sent")
                     ttfb[arm].append(t)
+        # requests each process served: the relay one arm's, the gateway two arms'
+        served = {"relay": args.requests + streams, "gateway": 2 * (args.requests + streams)}
+        out["cpu_ms"] = {name: (cpu_s(pid) - cpu[name]) * 1000 / served[name] for name, pid in pids.items()}
         out["latency"] = {arm: (pct(v, 50), pct(v, 99), len(v)) for arm, v in lat.items()}
         out["ttfb"] = {arm: (pct(v, 50), pct(v, 99), len(v)) for arm, v in ttfb.items()}
         # a whole (non-streamed) answer is recorded just after it went out: let the last one land
@@ -371,7 +386,8 @@ def main() -> None:
         gw = procs[2]
         began = time.perf_counter()
         load = os.getloadavg()
-        result = asyncio.run(measure(args, up_url, relay_url, f"http://127.0.0.1:{gw_port}", root))
+        result = asyncio.run(measure(args, up_url, relay_url, f"http://127.0.0.1:{gw_port}", root,
+                                     {"relay": procs[1].pid, "gateway": gw.pid}))
         mem = vm(gw.pid)
         turn = read_turn(root)
         elapsed = time.perf_counter() - began
@@ -415,6 +431,8 @@ def report(args: argparse.Namespace, result: dict, mem: dict, turn: dict, elapse
                  "ok" if conc["recorded"] == total else "MISSED"))
     rows.append((f"  ... slowest round, wall time", f"{max(t for t, _ in conc['rounds']) * 1000:.0f} ms",
                  f"(one stream alone: {EVENTS} events x {args.gap_ms:g} ms)", ""))
+    rows.append(("CPU per request, relay / gateway (unrouted and routed)",
+                 f"{result['cpu_ms']['relay']:.2f} / {result['cpu_ms']['gateway']:.2f} ms", "", ""))
     rows.append(("gateway peak RSS (VmHWM)", f"{mem.get('VmHWM', float('nan')):.1f} MB",
                  f"<= {TARGETS['rss']:g} MB", ok_mark(mem.get("VmHWM", 1e9), TARGETS["rss"])))
     rows.append(("gateway RSS after the load (VmRSS)", f"{mem.get('VmRSS', float('nan')):.1f} MB", "", ""))

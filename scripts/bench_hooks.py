@@ -28,7 +28,11 @@ the bare interpreter; a prompt of any size in under 1 s.
 against the bare interpreter's (``valgrind --tool=callgrind``, ~30 s): a ratio the other
 jobs on the machine do not move, unlike the wall-clock medians.
 
-    python scripts/bench_hooks.py --runs 30 --seed 0 [--instructions]
+``--gateway`` runs the same with the gateway on (``ARTIBOT_GATEWAY_PORT`` set, as an
+install with ``--gateway`` does): the first hook starts one per home, and every prompt,
+tool and session-start hook then asks it whether it serves (a loopback health request).
+
+    python scripts/bench_hooks.py --runs 30 --seed 0 [--instructions] [--gateway]
 """
 
 from __future__ import annotations
@@ -74,6 +78,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--instructions", action="store_true",
                         help="also count the instructions of a warm session's hooks and of the bare interpreter "
                              "(valgrind; not changed by the machine's load)")
+    parser.add_argument("--gateway", action="store_true",
+                        help="install with --gateway and keep a real gateway per home, so that every prompt, "
+                             "tool and session-start hook asks it whether it serves (the health probe)")
     parser.add_argument("--agents", action="store_true",
                         help="then the same for Gemini CLI, Codex CLI and Cursor (scripts/bench_agent_hooks.py)")
     return parser.parse_args()
@@ -162,6 +169,22 @@ def build_used_home(data: Path, seed: int) -> None:
     config.write_text('{"learning": {"lifelong": {"batchSize": 100000}, "knowledgeTransfer": {"promotionThreshold": 5}}}')
 
 
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def stop_gateways(envs: dict[str, dict[str, str]]) -> None:
+    """Stop the gateways the hooks started for ``--gateway`` (through the product's own call)."""
+    from artibot.gateway.launcher import stop_all
+
+    for env in envs.values():
+        stop_all(env["ARTIBOT_HOME"])
+
+
 def bench(args: argparse.Namespace, tmp: Path) -> dict[tuple[str, str], list[float]]:
     """``{(home, row): wall ms}``; the bare interpreter's rows under the home ``""``."""
     rng = random.Random(args.seed)
@@ -176,13 +199,15 @@ def bench(args: argparse.Namespace, tmp: Path) -> dict[tuple[str, str], list[flo
                           PYTHONPYCACHEPREFIX=str(tmp / "pyc"))
         for name in ("ARTIBOT_CONFIG", "PYTHONDONTWRITEBYTECODE", "CLAUDE_PROJECT_DIR"):
             envs[home].pop(name, None)  # as installed: pip compiled the .pyc files
+        if args.gateway:  # what Claude Code passes to its hooks when installed with --gateway
+            envs[home]["ARTIBOT_GATEWAY_PORT"] = str(_free_port())
+            envs[home]["ARTIBOT_GATEWAY_UPSTREAM"] = "http://127.0.0.1:9"  # never asked: no request is sent
         if home == "used":
             build_used_home(data, args.seed)
         else:
             # No learner during the measurement: it would compete for the CPU (a spawn is timed
             # by tests/integrations/test_hook_e2e.py, not here).
             (data / "artibot.config.json").write_text('{"learning": {"lifelong": {"batchSize": 100000}}}')
-    bare_sh = ["/bin/sh", "-c", f"{shlex.quote(sys.executable)} -c pass"]
     times: dict[tuple[str, str], list[float]] = {}
 
     def timed(home: str, name: str, cmd: list[str], stdin: bytes, measured: bool) -> None:
@@ -190,6 +215,20 @@ def bench(args: argparse.Namespace, tmp: Path) -> dict[tuple[str, str], list[flo
         if measured:
             times.setdefault((home, name), []).append(ms)
 
+    try:
+        session_loop(args, rng, commands, envs, project, timed)
+    finally:
+        if args.gateway:
+            stop_gateways(envs)
+    if args.instructions:
+        instruction_counts(commands, envs, project, times)
+    return times
+
+
+def session_loop(args: argparse.Namespace, rng: random.Random, commands: dict[str, str],
+                 envs: dict[str, dict[str, str]], project: Path, timed) -> None:
+    """The replayed sessions, interleaved with the bare interpreter's runs."""
+    bare_sh = ["/bin/sh", "-c", f"{shlex.quote(sys.executable)} -c pass"]
     for i in range(args.warmup + args.runs):
         measured = i >= args.warmup
         for home in HOMES:
@@ -215,9 +254,6 @@ def bench(args: argparse.Namespace, tmp: Path) -> dict[tuple[str, str], list[flo
                   [sys.executable, "-m", "artibot", "hook", "user-prompt-submit"],
                   payload("UserPromptSubmit", sid, f"p{i}-m", prompt=rng.choice(PROMPTS)), measured)
             hook("session-end", payload("SessionEnd", sid, "", reason="other"))
-    if args.instructions:
-        instruction_counts(commands, envs, project, times)
-    return times
 
 
 def instruction_counts(commands: dict[str, str], envs: dict[str, dict[str, str]], project: Path,
@@ -308,7 +344,8 @@ def main() -> None:
         times = bench(args, tmp)
         extras = None if args.no_extras else (huge_prompt(tmp), transcript_tail(tmp, max(3, args.runs // 3)))
     print(f"runs={args.runs} seed={args.seed} python={sys.version.split()[0]} "
-          f"load={os.getloadavg()[0]:.2f} cpus={os.cpu_count()}")
+          + ("gateway=on (each hook probes it) " if args.gateway else "")
+          + f"load={os.getloadavg()[0]:.2f} cpus={os.cpu_count()}")
     counts = {key[1]: values[0] for key, values in times.items() if key[0] == "ir"}
     for key in [key for key in times if key[0] == "ir"]:
         del times[key]

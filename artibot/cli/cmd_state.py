@@ -52,6 +52,15 @@ def register(app: typer.Typer) -> None:
             console.print(part)
         if doc["pending_review"]:
             console.print(f"round {doc['pending_round']} is waiting for review: `artibot review`")
+        for gw in doc["gateway"]:
+            line = f"gateway on port {gw['port']}: {gw['state']}"
+            if gw["state"] == "up":
+                counters = gw["counters"] or {}
+                line += (f" (version {gw['version']}, pid {gw['pid']}; " + ", ".join(
+                    f"{value} {name.replace('_', ' ')}" for name, value in counters.items()) + ")")
+            elif gw["state"] == "another program":
+                line += " — it is not this data home's gateway: Claude Code's requests must not go there"
+            console.print(Hanging(line))
         console.print(f"home: {doc['home']}")
 
     @app.command("history")

@@ -86,7 +86,8 @@ def main(argv: list[str] | None = None) -> int:
         return int(exc.exit_code)
     if not args.quiet:
         print(f"stopped: {counters.requests} request(s), {counters.routed} of routed turns, "
-              f"{counters.rewritten} rewritten, {counters.upstream_errors} upstream error(s)")
+              f"{counters.rewritten} rewritten, {counters.refused} refused, {counters.upstream_errors} upstream "
+              f"error(s), {counters.client_gone} client(s) gone, {counters.cut} stream(s) cut")
     return int(ExitCode.OK)
 
 

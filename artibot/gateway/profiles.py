@@ -60,8 +60,6 @@ model without per-message effort. The experiment's fake API uses the same figure
 REQUESTS_PER_TURN = 3.0
 """A turn's requests before the session has measured its own (the agent's tool loop)."""
 
-MAX_USER_ID = 4096
-"""A longer ``metadata.user_id`` is not Claude Code's (a few hundred bytes): it is not parsed."""
 
 
 @dataclass(frozen=True)
@@ -119,20 +117,34 @@ class SessionState:
 
     @classmethod
     def from_json(cls, doc: Any) -> "SessionState":
-        """The state kept in a spool; any field of an unexpected shape reads as unknown."""
-        if not isinstance(doc, Mapping):
+        """The state kept in a spool (absent fields are unknown); ValueError when a field has
+        another shape than the gateway writes: the spool is not trusted to be this version's."""
+        if doc is None:
             return cls()
+        if not isinstance(doc, Mapping):
+            raise ValueError("gateway state: not an object")
 
         def count(value: Any) -> int:
-            return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+            if value is None:
+                return 0
+            if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+                return value
+            raise ValueError("gateway state: a count of the wrong shape")
 
-        model, effort = doc.get("model"), doc.get("effort")
-        last, turns = doc.get("last"), doc.get("turns")
-        return cls(model if isinstance(model, str) else None, effort if isinstance(effort, str) else None,
-                   count(doc.get("cached_tokens")),
-                   {k: count(v) for k, v in last.items() if isinstance(k, str)} if isinstance(last, Mapping) else {},
-                   count(doc.get("requests")),
-                   {k: count(v) for k, v in turns.items() if isinstance(k, str)} if isinstance(turns, Mapping) else {})
+        def counts(value: Any) -> dict[str, int]:
+            if value is None:
+                return {}
+            if not isinstance(value, Mapping):
+                raise ValueError("gateway state: not an object of counts")
+            return {str(k): count(v) for k, v in value.items()}
+
+        def text(value: Any) -> str | None:
+            if value is None or isinstance(value, str):
+                return value
+            raise ValueError("gateway state: a name of the wrong shape")
+
+        return cls(text(doc.get("model")), text(doc.get("effort")), count(doc.get("cached_tokens")),
+                   counts(doc.get("last")), count(doc.get("requests")), counts(doc.get("turns")))
 
     def requests_per_turn(self) -> float:
         n = sum(self.turns.values())
@@ -156,16 +168,44 @@ def session_of(body: Mapping[str, Any]) -> str | None:
         return None
     user = meta.get("user_id")
     if isinstance(user, str) and user.startswith("{"):
-        if len(user) > MAX_USER_ID or user.count("{") > 8 or user.count("[") > 8:
-            return None
-        try:
-            user = json.loads(user)
-        except (ValueError, RecursionError):
-            return None
+        user = shallow_json(user)
     if isinstance(user, Mapping):
         sid = user.get("session_id")
         return sid if isinstance(sid, str) and sid else None
     return None
+
+
+MAX_NESTED_TEXT = 4096
+"""Claude Code's ``user_id`` is about 150 characters; a longer one is not its."""
+MAX_NESTING = 16
+
+
+def shallow_json(text: str) -> Any:
+    """``text`` parsed when it is a short JSON document nested at most ``MAX_NESTING`` deep;
+    None otherwise (the nesting is counted first: the parser recurses once per level).
+
+    >>> shallow_json('{"session_id": "s-1"}'), shallow_json("[" * 5000 + "]" * 5000)
+    ({'session_id': 's-1'}, None)
+    """
+    if len(text) > MAX_NESTED_TEXT:
+        return None
+    if text.count("{") + text.count("[") > MAX_NESTING:  # else no need to count the levels
+        depth, quoted, escaped = 0, False, False
+        for char in text:
+            if quoted:
+                escaped, quoted = (False, True) if escaped else (char == "\\", char != '"')
+            elif char == '"':
+                quoted = True
+            elif char in "[{":
+                depth += 1
+                if depth > MAX_NESTING:
+                    return None
+            elif char in "]}":
+                depth -= 1
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
 
 
 def is_turn_request(body: Mapping[str, Any]) -> bool:

@@ -11,24 +11,32 @@ What is never kept: headers and bodies. Nothing of a request or a response is lo
 written; the spool gets numbers (tokens, dollars, milliseconds, model and profile).
 
 Security: the server binds to 127.0.0.1 only; a request whose ``Host`` is not a loopback
-name is refused (DNS rebinding); TLS to the upstream is verified (the platform's
-default context); bodies above ``max_body`` are refused with 413; a body the gateway
-cannot parse is forwarded unchanged.
+name is refused (DNS rebinding), and so is any request a browser makes (:mod:`.edge`);
+bodies are limited per path before they are read, forwarded byte for byte (compressed
+ones too), and paths confined to the upstream's; TLS to the upstream is verified (the
+platform's default context); a body the gateway cannot parse, or a session spool of a
+shape it does not expect, means the request is forwarded unchanged. When the client
+leaves, in any phase, the upstream request is closed at once (handler cancellation).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import ssl
+import threading
 import time
-from dataclasses import dataclass, field
-from typing import Any, Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, Mapping
 
 import orjson
 from aiohttp import ClientError, ClientSession, ClientTimeout, TCPConnector, web
+from yarl import URL
 
+from artibot import __version__
 from artibot.gateway import cachesafe as cs
+from artibot.gateway import edge, health
 from artibot.gateway import profiles as prof
 from artibot.gateway import usage as use
 from artibot.gateway.pricing import PriceTable
@@ -40,7 +48,6 @@ HOP_BY_HOP = frozenset({"connection", "keep-alive", "proxy-authenticate", "proxy
                         "trailer", "trailers", "transfer-encoding", "upgrade", "host", "content-length"})
 """Headers that describe one connection, not the message: never forwarded as they are."""
 
-LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 MESSAGES = "/v1/messages"
 MAX_BODY = 64 * 1024 * 1024
 """The API takes requests up to 32 MB; images in base64 and long conversations come close."""
@@ -63,14 +70,25 @@ class GatewayConfig:
 
 @dataclass
 class Counters:
-    """What the gateway did (numbers only), for its log line at exit."""
+    """What the gateway did (numbers only), for its log line at exit and its health answer."""
 
     requests: int = 0
     routed: int = 0
     rewritten: int = 0
     unattributed: int = 0
     refused: int = 0
+    """Answered by the gateway itself: a foreign Host, a browser, a path or a body out of bounds."""
     upstream_errors: int = 0
+    client_gone: int = 0
+    """Clients that left before their answer ended (the upstream request was closed)."""
+    cut: int = 0
+    """Streams that ended before ``message_stop``, recorded with the usage seen so far."""
+    spool_errors: int = 0
+    """Requests forwarded unchanged because their session spool had a shape the gateway does not know."""
+
+
+class _NeedsThread(Exception):
+    """A step that waits for a lock was reached on the event loop: run it in a thread."""
 
 
 @dataclass
@@ -94,9 +112,13 @@ class Gateway:
         self.counters = Counters()
         self._session: ClientSession | None = None
         self._proxy: str | None = None
+        self.port = config.port
+        self._started = time.monotonic()
+        self._loop_thread: int | None = None
 
     # ------------------------------------------------------------------ lifecycle
     async def start_client(self, _app: web.Application | None = None) -> None:
+        self._loop_thread = threading.get_ident()
         connector = TCPConnector(ssl=ssl.create_default_context(), limit=0)
         self._session = ClientSession(
             connector=connector, auto_decompress=False,
@@ -104,7 +126,7 @@ class Gateway:
             timeout=ClientTimeout(total=None, connect=self.config.connect_timeout_s,
                                   sock_read=self.config.read_timeout_s))
 
-        self._proxy = proxy_for(self.config.upstream)
+        self._proxy = edge.proxy_for(self.config.upstream)
 
     async def close_client(self, _app: web.Application | None = None) -> None:
         if self._session is not None:
@@ -130,7 +152,9 @@ class Gateway:
 
         def choose(state: dict[str, Any], turn: Mapping[str, Any]) -> dict[str, Any]:
             decision = turn.get("decision")
-            system = decision.get("system") if isinstance(decision, Mapping) else None
+            if not isinstance(decision, Mapping):
+                raise ValueError("turn.decision is not an object")
+            system = decision.get("system")
             wanted = profiles.for_route(system) or prof.Profile()
             markers = cs.supports_markers(wanted.model or requested)
             profile, why = prof.choose_profile(
@@ -140,7 +164,7 @@ class Gateway:
             return {"route": system, "profile": profile.to_json(), "why": why,
                     "effort": "markers" if markers else "top-level"}
 
-        return gateway_state.fix_turn(root, session_id, choose, agent_id)
+        return self._fix_turn(root, session_id, choose, agent_id)
 
     def _route(self, body: dict[str, Any], headers: Mapping[str, str]) -> tuple[dict[str, Any], _Route | None, bool]:
         """The body to send, the turn it belongs to, and whether it now carries effort markers."""
@@ -202,13 +226,15 @@ class Gateway:
         return out, route, beta
 
     def _record(self, route: _Route, reader_usage: use.Usage, model: str | None, ttfb: float,
-                duration: float) -> None:
+                duration: float, *, cut: bool = False) -> None:
         prices = self.config.prices
         row = prices.row(model)
         item = use.entry(reader_usage, model=model, cost_usd=prices.cost(model, reader_usage),
                          ttfb_ms=ttfb * 1000, duration_ms=duration * 1000, profile=route.profile, why=route.why,
                          sent_effort=route.sent_effort,
                          rewrite_price=(row["cacheWrite"] - row["cacheRead"]) / 1e6 if row else None)
+        if cut:
+            item["cut"] = True  # ended before message_stop: the tokens seen until then
         try:
             found = gateway_state.add_usage(self.config.root, route.session_id, route.turn_id, item, use.accumulate,
                                             kind=route.kind, empty=use.empty)
@@ -220,24 +246,38 @@ class Gateway:
 
     # ------------------------------------------------------------------ the handler
     async def handle(self, request: web.Request) -> web.StreamResponse:
-        self.counters.requests += 1
-        host = (request.host or "").rsplit(":", 1)[0] if not (request.host or "").startswith("[") else \
-            (request.host or "").split("]")[0] + "]"
-        if host.lower() not in LOOPBACK_NAMES:
+        probe = request.path == health.HEALTH_PATH
+        self.counters.requests += not probe  # the hooks' probes are not requests
+        try:
+            edge.check_origin(request.host, request.headers)
+            if probe:
+                return self._health(request)
+            if request.method == "OPTIONS":  # a preflight: answered here, with no CORS grant
+                return web.Response(status=204, headers={"Allow": "GET, HEAD, POST, OPTIONS"})
+            path = edge.confined_path(request.raw_path)
+            limit = edge.body_limit(request.method, path.partition("?")[0], self.config.max_body)
+            if (request.content_length or 0) > limit:
+                raise edge.too_large(limit)  # before a byte of it is read
+            raw = await edge.read_bounded(request.content, limit)
+            encoding = request.headers.get("Content-Encoding", "").strip().lower()
+            plain = edge.inflated(raw, encoding, limit) if encoding not in ("", "identity") else raw
+        except edge.Refused as exc:
             self.counters.refused += 1
-            return _error(403, "permission_error", "artibot gateway: only loopback host names are served")
-        raw = await request.read()
+            response = _error(exc.status, exc.kind, str(exc))
+            response.force_close()  # an unread body must not be taken for the next request
+            return response
         route, beta = None, False
-        if request.method == "POST" and request.path == MESSAGES:
-            # On the loop, not in a thread: parsing and a spool read take a fraction of a
-            # millisecond, less than a hop to the thread pool and back (bench_gateway.py).
-            raw, route, beta = self._prepare(raw, request.headers)
-        headers = [(k, v) for k, v in request.headers.items() if k.lower() not in HOP_BY_HOP]
-        if beta:
+        drop = HOP_BY_HOP
+        if request.method == "POST" and path.partition("?")[0] == MESSAGES and plain is not None:
+            new, route, beta = await self._inspect(plain, request.headers)
+            if new is not plain:  # rewritten: the new JSON goes out as it is, not re-compressed
+                raw, drop = new, HOP_BY_HOP | {"content-encoding"}
+        headers = [(k, v) for k, v in request.headers.items() if k.lower() not in drop]
+        if beta:  # per-message effort: the documented beta joins every one the client sent
             sent = [v for k, v in headers if k.lower() == "anthropic-beta"]
             headers = [(k, v) for k, v in headers if k.lower() != "anthropic-beta"]
             headers.append(("anthropic-beta", cs.merge_beta(sent)))
-        url = self.config.upstream.rstrip("/") + request.path_qs
+        url = URL(self.config.upstream.rstrip("/") + path, encoded=True)  # as confined: no second resolution
         assert self._session is not None
         started = time.perf_counter()
         try:
@@ -246,8 +286,60 @@ class Gateway:
         except (ClientError, asyncio.TimeoutError, OSError) as exc:
             self.counters.upstream_errors += 1
             return _error(502, "api_error", f"artibot gateway: the upstream API did not answer ({type(exc).__name__})")
-        async with upstream:
-            return await self._relay(request, upstream, route, started)
+        except asyncio.CancelledError:
+            self.counters.client_gone += 1  # before the headers: the request is closed with the task
+            raise
+        try:
+            relayed = await self._relay(request, upstream, route, started)
+        except BaseException:
+            upstream.close()  # the client left: the upstream answer stops now, not at its read timeout
+            raise
+        upstream.release()
+        return relayed
+
+    def _fix_turn(self, root: str, session_id: str, choose: Callable[[dict[str, Any], Mapping[str, Any]],
+                                                                     dict[str, Any]],
+                  agent_id: str | None) -> dict[str, Any] | None:
+        """:func:`gateway_state.fix_turn`, which waits for the spool's lock: never on the event
+        loop, where a hook holding it would pause every stream."""
+        if threading.get_ident() == self._loop_thread:
+            raise _NeedsThread
+        return gateway_state.fix_turn(root, session_id, choose, agent_id)
+
+    async def _inspect(self, plain: bytes, headers: Mapping[str, str]) -> tuple[bytes, _Route | None, bool]:
+        """:meth:`_prepare`, never fatal: a spool of an unexpected shape (another version's
+        hooks, a hand edit) leaves the request as the client sent it and records nothing.
+        On the loop (a parse and a spool read: less than a hop to a thread and back,
+        bench_gateway.py), but a turn's first request, which takes the spool's lock to fix
+        the turn's profile, goes again in a worker thread."""
+        try:
+            return self._prepare_safely(plain, headers)
+        except _NeedsThread:
+            return await asyncio.get_running_loop().run_in_executor(None, self._prepare_safely, plain, headers)
+
+    def _prepare_safely(self, plain: bytes, headers: Mapping[str, str]) -> tuple[bytes, _Route | None, bool]:
+        try:
+            return self._prepare(plain, headers)
+        except _NeedsThread:
+            raise
+        except Exception as exc:  # the spool is input the gateway does not control
+            self.counters.spool_errors += 1
+            log.warning("routing skipped: a session spool of an unexpected shape (%s)", type(exc).__name__)
+            return plain, None, False
+
+    def _health(self, request: web.Request) -> web.Response:
+        """This gateway's proof for the caller's nonce (:mod:`.health`), version and counters."""
+        nonce = request.query.get("nonce", "")
+        headers = {}
+        if 0 < len(nonce) <= 64:
+            try:
+                headers[health.PROOF_HEADER] = health.proof(gateway_state.ensure_token(self.config.root), nonce,
+                                                            self.port)
+            except OSError as exc:
+                log.warning("no health proof: the token is unreadable (%s)", exc.strerror or type(exc).__name__)
+        body = {"gateway": "artibot", "version": __version__, "pid": os.getpid(), "port": self.port,
+                "uptime_s": round(time.monotonic() - self._started, 1), "counters": asdict(self.counters)}
+        return web.Response(status=200, content_type="application/json", body=orjson.dumps(body), headers=headers)
 
     async def _relay(self, request: web.Request, upstream: Any, route: _Route | None,
                      started: float) -> web.StreamResponse:
@@ -257,7 +349,7 @@ class Gateway:
                 response.headers.add(key, value)
         if upstream.headers.get("Content-Length") is not None:
             response.content_length = int(upstream.headers["Content-Length"])
-        await response.prepare(request)
+        await edge.to_client(response.prepare(request))
         ctype = upstream.headers.get("Content-Type", "")
         encoded = upstream.headers.get("Content-Encoding", "identity").lower() not in ("", "identity")
         measure = route is not None and upstream.status == 200 and not encoded
@@ -273,23 +365,28 @@ class Gateway:
                     if reader.feed(chunk) and route is not None and reader.seen:
                         await self._record_async(route, reader.usage, reader.model, ttfb, started)
                         route = None  # recorded once, before the chunk that ends the answer
-                    await response.write(chunk)
+                    await edge.to_client(response.write(chunk))
                 elif whole is not None:
                     if len(whole) <= MAX_BODY:
                         whole += chunk
-                    await response.write(chunk)
+                    await edge.to_client(response.write(chunk))
                 else:
-                    await response.write(chunk)
+                    await edge.to_client(response.write(chunk))
+        except (edge.ClientGone, asyncio.CancelledError):
+            self.counters.client_gone += 1
+            self._record_cut(reader, route, ttfb, started)
+            raise
         except (ClientError, asyncio.TimeoutError) as exc:
             # The upstream dropped mid-answer: the client sees the same cut connection.
             self.counters.upstream_errors += 1
             log.warning("upstream stream ended early (%s)", type(exc).__name__)
+            self._record_cut(reader, route, ttfb, started)
             if request.transport is not None:
                 request.transport.close()
             return response
         if reader is not None and route is not None and reader.seen:
-            await self._record_async(route, reader.usage, reader.model, ttfb or 0.0, started)
-        await response.write_eof()
+            await self._record_async(route, reader.usage, reader.model, ttfb or 0.0, started, cut=not reader.done)
+        await edge.to_client(response.write_eof())
         if whole is not None and route is not None:
             # A whole answer is recorded after it went out: its turn stays in the spool
             # (open, stopped, or queued) long after the client's Stop, and add_usage finds it there.
@@ -298,25 +395,34 @@ class Gateway:
                 await self._record_async(route, got, model, ttfb or 0.0, started)
         return response
 
-    async def _record_async(self, route: _Route, got: use.Usage, model: str | None, ttfb: float,
-                            started: float) -> None:
+    def _record_cut(self, reader: use.StreamReader | None, route: _Route | None, ttfb: float | None,
+                    started: float) -> None:
+        """A stream cut before its end: the tokens it reported are billed, so they are recorded,
+        marked cut (scheduled, not awaited: the handler may be cancelled)."""
+        if reader is None or route is None or not reader.seen or reader.done:
+            return  # nothing seen, or recorded already at message_stop
+        self.counters.cut += 1
         duration = time.perf_counter() - started
-        await asyncio.get_running_loop().run_in_executor(None, self._record, route, got, model, ttfb, duration)
+        asyncio.get_running_loop().run_in_executor(None, self._record_safely, route, reader.usage, reader.model,
+                                                   ttfb or 0.0, duration, True)
 
+    async def _record_async(self, route: _Route, got: use.Usage, model: str | None, ttfb: float,
+                            started: float, *, cut: bool = False) -> None:
+        if cut:
+            self.counters.cut += 1
+        duration = time.perf_counter() - started
+        # Shielded: a client that closes its connection once it has the answer cancels the
+        # handler (handler cancellation), and the record must still be made.
+        await asyncio.shield(asyncio.get_running_loop().run_in_executor(None, self._record_safely, route, got,
+                                                                        model, ttfb, duration, cut))
 
-def proxy_for(upstream: str) -> str | None:
-    """The proxy the environment names for ``upstream`` (``HTTPS_PROXY``/``HTTP_PROXY``, minus
-    ``NO_PROXY``), as Claude Code would use it: read once at start, not per request (aiohttp's
-    ``trust_env`` looks it up, and ``~/.netrc``, for every request)."""
-    import urllib.request
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(upstream)
-    proxies = urllib.request.getproxies_environment()
-    bypass = getattr(urllib.request, "proxy_bypass_environment")  # public, but not in typeshed
-    if not parts.hostname or bypass(parts.hostname, proxies):
-        return None
-    return proxies.get(parts.scheme) or None
+    def _record_safely(self, route: _Route, got: use.Usage, model: str | None, ttfb: float, duration: float,
+                       cut: bool) -> None:
+        try:
+            self._record(route, got, model, ttfb, duration, cut=cut)
+        except Exception as exc:  # a spool of an unexpected shape: the answer still goes out whole
+            self.counters.spool_errors += 1
+            log.warning("usage not recorded: a session spool of an unexpected shape (%s)", type(exc).__name__)
 
 
 def _error(status: int, kind: str, message: str) -> web.Response:
@@ -328,12 +434,17 @@ def _error(status: int, kind: str, message: str) -> web.Response:
 async def serve(config: GatewayConfig, *, ready: Any = None, stop: asyncio.Event | None = None) -> Counters:
     """Serve until ``stop`` is set (or the task is cancelled); ``ready(port)`` once listening."""
     gateway = Gateway(config)
-    runner = web.AppRunner(gateway.app(), access_log=None, handle_signals=False)
+    gateway_state.ensure_token(config.root)  # before listening: the first health answer needs it
+    # handler_cancellation: a client that leaves cancels its handler, which closes the upstream
+    # request; auto_decompress off: request bodies are forwarded as they came.
+    runner = web.AppRunner(gateway.app(), access_log=None, handle_signals=False, handler_cancellation=True,
+                           auto_decompress=False, logger=edge.quiet_aiohttp_logs())
     await runner.setup()
     site = web.TCPSite(runner, config.host, config.port, reuse_address=True)
     try:
         await site.start()
         port = runner.addresses[0][1] if runner.addresses else config.port
+        gateway.port = port
         if ready is not None:
             ready(port)
         await (stop or asyncio.Event()).wait()

@@ -179,6 +179,8 @@ def accumulate(total: Any, item: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(model, str) and model not in models and len(models) < 8:
         models.append(model)
     out["models"] = models
+    if item.get("cut"):  # a stream that ended before message_stop: its tokens until then
+        out["cut"] = int(out.get("cut") or 0) + 1
     if out.get("profile") is None and item.get("profile"):
         out["profile"] = item["profile"]
     if out.get("why") is None and isinstance(item.get("why"), str):
@@ -193,9 +195,18 @@ def empty() -> dict[str, Any]:
 
 
 def _int(value: Any) -> int:
-    """A count read back from a spool (another version may have written anything there)."""
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+    """A count read back from a spool: absent is 0; anything but a count is an error (the caller
+    then records nothing rather than guess over what another version wrote)."""
+    if value is None:
+        return 0
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    raise ValueError(f"a count of the wrong shape ({type(value).__name__})")
 
 
 def _num(value: Any) -> float:
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
+    if value is None:
+        return 0.0
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    raise ValueError(f"a number of the wrong shape ({type(value).__name__})")

@@ -23,9 +23,13 @@ written by another version) reads as absent, never as an error.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+import os
 
 from artibot.store import hookfiles, hookio
+
+TYPE_CHECKING = False  # not typing's own: the hooks import this module when the gateway is on (bench_hooks.py)
+if TYPE_CHECKING:
+    from typing import Any, Callable, Mapping
 
 LOCK_TIMEOUT_S = 1.0
 """A hook holds a spool lock for a millisecond or two; a request must not wait for more."""
@@ -126,7 +130,12 @@ def fix_turn(root: str, session_id: str, choose: Callable[[dict[str, Any], Mappi
 
 
 def _count(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+    """A count in the spool: absent is 0, another shape an error (nothing is then recorded)."""
+    if value is None:
+        return 0
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    raise ValueError(f"a count of the wrong shape in a session spool ({type(value).__name__})")
 
 
 TOKENS = ("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
@@ -208,9 +217,8 @@ def write_pid(root: str, port: int, pid: int) -> None:
 
 
 def read_pid(root: str, port: int) -> int | None:
-    """The pid of the gateway serving ``port`` if that process is alive, else None."""
-    import os
-
+    """The pid in ``port``'s pid file if that process is alive, else None. Alive is not
+    proof that it is the gateway (a reboot reuses pids): :func:`gateway_pid` checks that."""
     try:
         data = hookio._read(pid_path(root, port))
     except OSError:
@@ -236,16 +244,98 @@ def _zombie(pid: int) -> bool:
     return stat[stat.rfind(b")") + 2:stat.rfind(b")") + 3] in (b"Z", b"X")
 
 
+def gateway_pid(root: str, port: int) -> int | None:
+    """The pid in ``port``'s pid file if it is a live gateway process of ours for that port
+    (its command line says so), else None: the only process the hooks ever signal."""
+    pid = read_pid(root, port)
+    if pid is None or pid == os.getpid():
+        return None
+    try:
+        os.kill(pid, 0)
+    except OSError:  # another user's (PermissionError) or gone
+        return None
+    args = _command_line(pid)
+    if args is None or "artibot.cli.gateway_main" not in args:
+        return None
+    if "--port" in args:
+        at = args.index("--port")
+        return pid if args[at + 1:at + 2] == [str(int(port))] else None
+    return pid  # started without --port (the configured one): the pid file's port is its
+
+
+def _command_line(pid: int) -> list[str] | None:
+    """The arguments of process ``pid`` (``/proc``; ``ps`` where there is none)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            return fh.read().decode("utf-8", "replace").split("\0")
+    except FileNotFoundError:
+        if os.path.isdir("/proc/self"):
+            return None  # /proc is there: the process is gone
+    except OSError:
+        return None
+    import subprocess
+
+    try:
+        out = subprocess.run(["ps", "-o", "command=", "-p", str(pid)], capture_output=True, timeout=2, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.decode("utf-8", "replace").split() or None
+
+
+def token_path(root: str) -> str:
+    return f"{root}/run/gateway.token"
+
+
+def read_token(root: str) -> str | None:
+    """The data home's gateway token (None before any gateway ran here)."""
+    try:
+        data = hookio._read(token_path(root))
+    except OSError:
+        return None
+    token = (data or b"").strip().decode("ascii", "replace")
+    return token if len(token) == 64 else None
+
+
+def ensure_token(root: str) -> str:
+    """The data home's gateway token, created (0600, never replaced) if missing: a health
+    answer proves with it that the gateway belongs to this data home."""
+    token = read_token(root)
+    if token is not None:
+        return token
+    hookio.ensure_dir(root)
+    hookio.ensure_dir(f"{root}/run")
+    path = token_path(root)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    hookio._write_atomic(tmp, os.urandom(32).hex().encode("ascii") + b"\n")
+    try:
+        os.link(tmp, path)  # never over a token another gateway has just written
+    except FileExistsError:
+        pass
+    finally:
+        os.unlink(tmp)
+    token = read_token(root)
+    if token is None:
+        raise hookio.HookIOError(f"{path} does not hold a gateway token (64 hex digits): remove it")
+    return token
+
+
 def remove_pid(root: str, port: int, pid: int) -> None:
     """Remove the pid file if it still names ``pid`` (a newer gateway's stays)."""
-    import os
-
     try:
         data = hookio._read(pid_path(root, port))
         if data is not None and data.strip() == str(pid).encode():
             os.unlink(pid_path(root, port))
     except OSError:
         pass
+
+
+def remove_stale_pid(root: str, port: int) -> None:
+    """Remove ``port``'s pid file when it names no gateway of ours (a crash, a reboot)."""
+    if gateway_pid(root, port) is None:
+        try:
+            os.unlink(pid_path(root, port))
+        except OSError:
+            pass
 
 
 def ports(root: str) -> list[int]:

@@ -131,8 +131,8 @@ def test_a_model_per_route_holds_for_every_request_of_the_turn_sub_agents_includ
     assert record["usage"]["models"] == ["claude-haiku-4-5"]
 
 
-def test_a_killed_gateway_costs_no_prompt(make_world) -> None:
-    world = make_world()
+def _two_prompts(world: GatewayWorld, between) -> list[dict]:
+    """One session of two prompts; ``between()`` runs once the first is answered."""
     proc = subprocess.Popen([str(world.binary), "-p", "--input-format", "stream-json", "--output-format",
                              "stream-json", "--verbose"], env=world.env, cwd=world.project, stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -140,9 +140,7 @@ def test_a_killed_gateway_costs_no_prompt(make_world) -> None:
     try:
         for i, prompt in enumerate((f"{SIMPLE} #sc:plain", "now the other typo #sc:plain")):
             if i == 1:
-                [pid] = world.gateway_pids()
-                os.kill(pid, signal.SIGKILL)  # mid-session, between two prompts
-                time.sleep(0.2)
+                between()
             proc.stdin.write(json.dumps({"type": "user", "message": {"role": "user", "content": prompt}}) + "\n")
             proc.stdin.flush()
             for line in proc.stdout:
@@ -156,9 +154,69 @@ def test_a_killed_gateway_costs_no_prompt(make_world) -> None:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+    return results
+
+
+def test_a_killed_gateway_costs_no_prompt(make_world) -> None:
+    world = make_world()
+
+    def kill() -> None:
+        [pid] = world.gateway_pids()
+        os.kill(pid, signal.SIGKILL)  # mid-session, between two prompts
+        time.sleep(0.2)
+
+    results = _two_prompts(world, kill)
     assert [r.get("is_error") for r in results] == [False, False], results
     assert [r.get("result") for r in results] == ["Fixed the typo."] * 2
     assert "gateway started" in world.hook_log()
+    assert len(world.experiences()) == 2
+
+
+def test_a_stopped_gateway_is_replaced_before_the_next_prompt(make_world) -> None:
+    """SIGSTOP (Ctrl-Z on a foreground gateway, a debugger, a deadlock): its pid lives, nothing answers."""
+    world = make_world()
+    stopped: list[int] = []
+
+    def stop() -> None:
+        [pid] = world.gateway_pids()
+        os.kill(pid, signal.SIGSTOP)
+        stopped.append(pid)
+
+    try:
+        results = _two_prompts(world, stop)
+    finally:
+        for pid in stopped:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    assert [r.get("is_error") for r in results] == [False, False], results
+    assert [r.get("result") for r in results] == ["Fixed the typo."] * 2
+    assert f"(pid {stopped[0]}) did not answer" in world.hook_log()
+    assert world.gateway_pids() and world.gateway_pids() != stopped
+    assert len(world.experiences()) == 2
+
+
+def test_a_stale_pid_file_naming_a_live_unrelated_process_costs_no_prompt(make_world) -> None:
+    """After a crash and a reboot that reused the pid: the file names a live process, not a gateway."""
+    world = make_world()
+    unrelated = subprocess.Popen(["sleep", "300"])
+    try:
+        def stale() -> None:
+            for pid in world.gateway_pids():
+                os.kill(pid, signal.SIGKILL)
+            time.sleep(0.2)
+            for path in (world.data / "run").glob("gateway-*.pid"):
+                path.write_text(f"{unrelated.pid}\n")
+
+        results = _two_prompts(world, stale)
+        assert [r.get("is_error") for r in results] == [False, False], results
+        assert [r.get("result") for r in results] == ["Fixed the typo."] * 2
+        assert unrelated.poll() is None  # never signalled
+        assert world.gateway_pids() and unrelated.pid not in world.gateway_pids()
+    finally:
+        unrelated.kill()
+        unrelated.wait()
     assert len(world.experiences()) == 2
 
 
@@ -173,3 +231,39 @@ def test_uninstall_leaves_nothing(make_world) -> None:
     assert world.gateway_pids() == []  # stopped: nothing would send it a request any more
     world.claude("-p", f"{SIMPLE} #sc:plain")  # straight to the API again
     assert len(world.experiences()) == 1
+
+
+def test_another_program_on_the_port_gets_no_prompt_and_no_key(make_world) -> None:
+    """Another local user took the port first: the prompt hook stops the prompt, loudly."""
+    import threading
+
+    world = make_world()
+    seen: list[bytes] = []
+    server = socket.socket()
+    server.bind(("127.0.0.1", world.port))
+    server.listen(16)
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            with conn:
+                conn.settimeout(2)
+                try:
+                    seen.append(conn.recv(1 << 20))
+                    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
+                except OSError:
+                    pass
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        proc = subprocess.run([str(world.binary), "-p", f"{SIMPLE} #sc:plain"], env=world.env, cwd=world.project,
+                              capture_output=True, text=True, timeout=120)
+    finally:
+        server.close()
+    assert not any(b"sk-ant-e2e-fake" in s or b"/v1/messages" in s for s in seen), seen
+    assert f"port {world.port}" in proc.stdout + proc.stderr, (proc.stdout, proc.stderr)
+    assert "another program" in world.hook_log()
+    assert world.gateway_pids() == [] and world.experiences() == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import threading
 from typing import Any, Callable
@@ -81,8 +82,9 @@ class FakeUpstream:
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
         raw = await request.read()
+        plain = gzip.decompress(raw) if request.headers.get("Content-Encoding") == "gzip" else raw
         try:
-            body = json.loads(raw) if raw else {}
+            body = json.loads(plain) if plain else {}
         except ValueError:
             body = None
         self.seen.append({"method": request.method, "path": request.path_qs, "headers": dict(request.headers),
@@ -107,7 +109,7 @@ class FakeUpstream:
     async def _serve(self, stop: asyncio.Event, ready: Callable[[int], None]) -> None:
         app = web.Application(client_max_size=128 * 1024 * 1024)
         app.router.add_route("*", "/{tail:.*}", self._handle)
-        runner = web.AppRunner(app, access_log=None)
+        runner = web.AppRunner(app, access_log=None, auto_decompress=False)  # sees the bytes as sent
         await runner.setup()
         site = web.TCPSite(runner, "127.0.0.1", 0)
         await site.start()
@@ -129,3 +131,45 @@ def gateway(config: GatewayConfig) -> Threaded:
         return await serve(config, ready=ready, stop=stop)
 
     return Threaded(start)
+
+
+class RawUpstream:
+    """An upstream on a bare asyncio socket: ``behave(writer)`` answers each request, then the
+    time the gateway closed the connection is kept in ``closed`` (the test of "the client left")."""
+
+    def __init__(self, behave: Callable[[asyncio.StreamWriter], Any]):
+        self.behave = behave
+        self.closed: list[float] = []
+        self.requests = 0
+        self.server = Threaded(self._serve)
+
+    async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        import time
+
+        head = await reader.readuntil(b"\r\n\r\n")
+        length = next((int(line.split(b":", 1)[1]) for line in head.split(b"\r\n")
+                       if line.lower().startswith(b"content-length:")), 0)
+        await reader.readexactly(length)
+        self.requests += 1
+        behaviour = asyncio.ensure_future(self.behave(writer))
+        eof = asyncio.ensure_future(reader.read())
+        await asyncio.wait([behaviour, eof], return_when=asyncio.FIRST_COMPLETED)
+        if not eof.done():  # the answer failed to write: the peer is gone
+            await asyncio.wait([eof], timeout=5)
+        self.closed.append(time.monotonic())
+        behaviour.cancel()
+        writer.close()
+
+    async def _serve(self, stop: asyncio.Event, ready: Callable[[int], None]) -> None:
+        server = await asyncio.start_server(self._client, "127.0.0.1", 0)
+        ready(server.sockets[0].getsockname()[1])
+        await stop.wait()
+        server.close()
+
+    def __enter__(self) -> "RawUpstream":
+        self.server.__enter__()
+        self.url = f"http://127.0.0.1:{self.server.port}"
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.__exit__(*exc)

@@ -99,12 +99,12 @@ def test_a_turn_whose_first_request_rewrites_the_prefix_records_it(tmp_path) -> 
     assert doc["turn"]["usage"]["rewrite_cost_usd"] == pytest.approx(3200 * (6.25 - 0.5) / 1e6)
 
 
-def test_a_session_state_of_the_wrong_shape_routes_as_if_it_were_new(api, tmp_path) -> None:
+def test_a_session_state_of_the_wrong_shape_leaves_the_request_as_the_client_sent_it(api, tmp_path) -> None:
     up, port, efforts = api
     _turn(tmp_path, "system1", "exp_1")
     with hookio.Spool(str(tmp_path), SID).edit(create=False) as doc:
         doc["gateway"] = {"cached_tokens": "many", "last": [], "turns": {"system1": "x"}, "model": 3}
-    response, _ = _post(port, _request([{"role": "user", "content": "a"},
-                                        {"role": "system", "content": LINE["system1"]}]))
-    assert response.status == 200 and efforts == ["low"]
-    assert _spool(tmp_path)["turn"]["usage"]["requests"] == 1
+    body = _request([{"role": "user", "content": "a"}, {"role": "system", "content": LINE["system1"]}])
+    response, _ = _post(port, body)
+    assert response.status == 200 and efforts == ["medium"]  # not rewritten: the client's effort
+    assert up.seen[-1]["body"] == body and "usage" not in _spool(tmp_path)["turn"]

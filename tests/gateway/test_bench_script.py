@@ -18,7 +18,8 @@ def test_bench_gateway_runs_on_a_tiny_budget() -> None:
     assert proc.returncode == 0, proc.stderr.decode()
     table = proc.stdout.decode()
     for row in ("direct", "relay", "unrouted", "routed", "added latency p50, routed (non-streamed)",
-                "added time to first byte p50, routed (streamed)", "gateway peak RSS (VmHWM)"):
+                "added time to first byte p50, routed (streamed)", "gateway peak RSS (VmHWM)",
+                "CPU per request, relay / gateway (unrouted and routed)"):
         assert row in table
     # the streams arrive whole and in order (a corrupted one makes the script exit non-zero),
     # and every response of the routed turn is recorded on it

@@ -134,19 +134,22 @@ def _route(call, prompt: str) -> tuple[dict, str]:
     return {name: getattr(decision, name, None) for name in turns.DECISION_FIELDS}, text
 
 
-def _ensure_gateway(call) -> None:
-    """Installed with ``--gateway``: make sure the gateway answers before Claude Code's request."""
+def _ensure_gateway(call) -> str | None:
+    """Installed with ``--gateway``: make sure the gateway answers before Claude Code's request.
+    Returns why the port must not be used (another program holds it), else None."""
     import os
 
     if not os.environ.get("ARTIBOT_GATEWAY_PORT"):
-        return
+        return None
     from artibot.gateway import launcher
 
     port = launcher.wanted_port()
-    if port is not None:
-        said = launcher.ensure(call.root, port)
-        if said:
-            call.log(said)
+    if port is None:
+        return None
+    outcome = launcher.ensure(call.root, port)
+    if outcome.said:
+        call.log(outcome.said)
+    return outcome.said if outcome.blocked else None
 
 
 def _command_exists(call, name: str) -> bool:
@@ -158,7 +161,9 @@ def _command_exists(call, name: str) -> bool:
 def user_prompt_submit(call) -> dict | None:
     from artibot.integrations.claude_code import prompts
 
-    call.attempt("starting the gateway", lambda: _ensure_gateway(call))
+    refused = call.attempt("starting the gateway", lambda: _ensure_gateway(call))
+    if refused:  # the prompt's requests (and the API key) would go to another program: stop it here
+        return {"decision": "block", "reason": f"artibot: {refused}"}
     prompt = call.payload.get("prompt")
     if not isinstance(prompt, str) or not prompt.strip():
         call.log("no prompt text in the payload; nothing routed")
