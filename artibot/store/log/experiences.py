@@ -37,7 +37,7 @@ from artibot.store.log.log_journal import Repair
 from artibot.store.log.log_layout import (EMPTY, FOOTER, HEADER, TAIL, append_payload, encode, is_intact, parse_records,
                                       record_lines, record_on, render, render_lines)
 from artibot.store.log.log_move import Plan, plan_from_lines, plan_from_source, put_back
-from artibot.store.log.log_read import LogRead, checked_records
+from artibot.store.log.log_read import LogRead, checked_records, read_range
 
 __all__ = ["EMPTY", "MOVE_MARKER", "ExperienceLog", "LogRead", "Repair", "encode", "render"]
 
@@ -130,9 +130,18 @@ class ExperienceLog:
         return set(self._every_id()) & set(maybe)
 
     def _every_id(self) -> list[str]:
-        """Every id stored, in the log (read under the held lock) and the live archives."""
-        ids = [r["id"] for r in (record_on(line) for line in self._lines_locked())
-               if r is not None and isinstance(r.get("id"), str)]
+        """Every id stored, in the log (read under the held lock, a chunk at a time: zeros and
+        damaged lines are stepped over, a record beside them still counts) and the live archives."""
+        from artibot.store.log.log_zeros import record_ids
+
+        ids: list[str] = []
+        if check_regular(self.path):
+            fd = open_fd(self.path, os.O_RDWR)
+            try:
+                size = self._ensure_intact(fd, os.fstat(fd).st_size)
+                ids.extend(record_ids(fd, len(HEADER), size - len(FOOTER)))
+            finally:
+                os.close(fd)
         damaged: list[Path] = []
         ids.extend(archive.ids(self.home, damaged=damaged))
         for path in damaged:
@@ -186,20 +195,27 @@ class ExperienceLog:
         """The whole log as a complete JSON array, a torn tail left out; writes nothing.
 
         An unfinished move (the marker of ``archive``) is presented finished: the records
-        already archived are left out (the next writer drops them from the file).
+        already archived are left out (the next writer drops them from the file). A torn
+        tail is found a chunk at a time and never read; a log with a hole or zero bytes
+        raises rather than being read whole.
         """
         if not check_regular(self.path):
             return EMPTY
         with self._lock(shared=True) as lock:
             fd = open_fd(self.path, os.O_RDONLY)
             try:
-                with os.fdopen(fd, "rb", closefd=False) as fh:
-                    data = fh.read()
-                inode = os.fstat(fd).st_ino
+                size = os.fstat(fd).st_size
+                journal = log_journal.read(lock.fd, self.home.experiences_lock)
+                if size and not (size >= len(EMPTY) and is_intact(os.pread(fd, 2, 0) + os.pread(fd, 3, size - 3))
+                                 and log_journal.state_of(fd, size, journal) != "unlanded"):
+                    size = log_journal.tail_cut_at(fd, size, journal, self.path)
+                    data = read_range(fd, 0, size) + FOOTER
+                else:
+                    data = read_range(fd, 0, size)
+                if b"\0" in data:
+                    raise self._zeros(fd, size)
             finally:
                 os.close(fd)
-            data = log_journal.visible(data, log_journal.read(lock.fd, self.home.experiences_lock),
-                                       inode, self.path)
             moved = archive.marker_ids(self.home, archive.MOVE_MARKER)
         if moved:
             lines = record_lines(data)
@@ -213,20 +229,38 @@ class ExperienceLog:
 
     def count(self) -> int:
         """Number of records: counts lines a chunk at a time, without parsing them or holding
-        the file (a log as a reader sees it, when torn or mid-move)."""
+        the file (a log as a reader sees it: a torn tail left out). Holes are never read;
+        zero bytes where records should be raise, with where they are and ``doctor``'s advice."""
         if not check_regular(self.path):
             return 0
         with self._lock(shared=True) as lock:
             fd = open_fd(self.path, os.O_RDONLY)
             try:
                 size = os.fstat(fd).st_size
-                if is_intact(os.pread(fd, 2, 0) + os.pread(fd, 3, max(size - 3, 0))) and size >= len(EMPTY) \
-                        and not self._unlanded(fd, size, lock.fd) and not archive.pending(self.home):
-                    lines = sum(chunk.count(b"\n") for _, chunk in log_tail.chunks(fd, 0, size) if chunk)
-                    return max(lines - 2, 0)
+                if size == 0:
+                    return 0
+                if not archive.pending(self.home):
+                    end, frame = size, 2  # the lines of the '[' and of the closing bracket
+                    if not (is_intact(os.pread(fd, 2, 0) + os.pread(fd, 3, max(size - 3, 0))) and size >= len(EMPTY)
+                            and not self._unlanded(fd, size, lock.fd)):
+                        # torn: counted up to its last complete record, a chunk at a time
+                        end = log_journal.tail_cut_at(fd, size, log_journal.read(lock.fd), self.path)
+                        frame = 1
+                    lines = 0
+                    for _, chunk in log_tail.chunks(fd, 0, end):
+                        if chunk is None or b"\0" in chunk:
+                            raise self._zeros(fd, end)
+                        lines += chunk.count(b"\n")
+                    return max(lines - frame, 0)
             finally:
                 os.close(fd)
         return max(self.read_bytes().count(b"\n") - 2, 0)
+
+    def _zeros(self, fd: int, end: int) -> CorruptFileError:
+        """The error for zero bytes in ``fd[:end]`` (a hole where records should be)."""
+        from artibot.store.log.log_zeros import zero_damage
+
+        return CorruptFileError(self.path, zero_damage(fd, 0, end) or "holds zero bytes where records should be")
 
     def open_read(self) -> LogRead:
         """The whole log for the learner (a writer: a torn tail or an unfinished move is
@@ -238,7 +272,11 @@ class ExperienceLog:
         with self._exclusive():
             if not check_regular(self.path):
                 return LogRead.of_bytes(self.path, EMPTY)
-            self._bytes_locked()
+            fd = open_fd(self.path, os.O_RDWR)
+            try:
+                self._ensure_intact(fd, os.fstat(fd).st_size)  # a torn tail cut: nothing more is read
+            finally:
+                os.close(fd)
             return LogRead.open(self.path)
 
     def stream(self) -> Iterator[dict[str, Any]]:

@@ -210,7 +210,8 @@ def looks_foreign(fd: int | None) -> bool:
     if fd is None:
         return False
     head = os.pread(fd, len(OURS), 0)
-    return head != OURS and head != HEADER + FOOTER
+    # zeros after the '[' are damage (a hole), for the readers' and doctor's checks, not a layout
+    return head != OURS and head != HEADER + FOOTER and b"\0" not in head
 
 
 def foreign_layout(path: Path) -> tuple[int, int] | None:
