@@ -34,10 +34,10 @@ from artibot.store.fs import FileLock, atomic_write_bytes, atomic_write_chunks, 
 from artibot.store.home import Home
 from artibot.store.log.id_index import IdIndex, appended_ids
 from artibot.store.log.log_journal import Repair
-from artibot.store.log.log_layout import (EMPTY, FOOTER, HEADER, TAIL, append_payload, encode, is_intact, parse_records,
+from artibot.store.log.log_layout import (EMPTY, FOOTER, HEADER, TAIL, append_payload, encode, parse_records,
                                       record_lines, record_on, render, render_lines)
 from artibot.store.log.log_move import Plan, plan_from_lines, plan_from_source, put_back
-from artibot.store.log.log_read import LogRead, checked_records, read_range
+from artibot.store.log.log_read import LogRead, checked_records, read_range, zeros_error
 
 __all__ = ["EMPTY", "MOVE_MARKER", "ExperienceLog", "LogRead", "Repair", "encode", "render"]
 
@@ -136,12 +136,8 @@ class ExperienceLog:
 
         ids: list[str] = []
         if check_regular(self.path):
-            fd = open_fd(self.path, os.O_RDWR)
-            try:
-                size = self._ensure_intact(fd, os.fstat(fd).st_size)
+            with self._intact() as (fd, size):
                 ids.extend(record_ids(fd, len(HEADER), size - len(FOOTER)))
-            finally:
-                os.close(fd)
         damaged: list[Path] = []
         ids.extend(archive.ids(self.home, damaged=damaged))
         for path in damaged:
@@ -175,6 +171,15 @@ class ExperienceLog:
             log_journal.clear(self._held.fd, durable=False)
         return state == "unlanded"
 
+    @contextlib.contextmanager
+    def _intact(self) -> Iterator[tuple[int, int]]:
+        """``(fd, size)`` of the log open read-write, a torn tail repaired (the lock is held)."""
+        fd = open_fd(self.path, os.O_RDWR)
+        try:
+            yield fd, self._ensure_intact(fd, os.fstat(fd).st_size)
+        finally:
+            os.close(fd)
+
     def repair(self) -> Repair | None:
         """Repair a torn tail now (``doctor``). Returns what was done, or None if the file was intact."""
         if not check_regular(self.path):
@@ -183,12 +188,8 @@ class ExperienceLog:
             self.last_repair = None
             if not check_regular(self.path):
                 return None
-            fd = open_fd(self.path, os.O_RDWR)
-            try:
-                self._ensure_intact(fd, os.fstat(fd).st_size)
-            finally:
-                os.close(fd)
-            return self.last_repair
+            with self._intact():
+                return self.last_repair
 
     # ------------------------------------------------------------------ read
     def read_bytes(self) -> bytes:
@@ -206,14 +207,12 @@ class ExperienceLog:
             try:
                 size = os.fstat(fd).st_size
                 journal = log_journal.read(lock.fd, self.home.experiences_lock)
-                if size and not (size >= len(EMPTY) and is_intact(os.pread(fd, 2, 0) + os.pread(fd, 3, size - 3))
-                                 and log_journal.state_of(fd, size, journal) != "unlanded"):
-                    size = log_journal.tail_cut_at(fd, size, journal, self.path)
-                    data = read_range(fd, 0, size) + FOOTER
-                else:
-                    data = read_range(fd, 0, size)
+                cut = log_journal.reader_cut(fd, size, journal, self.path) if size else None
+                if cut is None and log_tail.has_hole(fd, size):
+                    raise zeros_error(fd, self.path, 0, size)
+                data = read_range(fd, 0, size) if cut is None else read_range(fd, 0, cut) + FOOTER
                 if b"\0" in data:
-                    raise self._zeros(fd, size)
+                    raise zeros_error(fd, self.path, 0, size)
             finally:
                 os.close(fd)
             moved = archive.marker_ids(self.home, archive.MOVE_MARKER)
@@ -240,27 +239,17 @@ class ExperienceLog:
                 if size == 0:
                     return 0
                 if not archive.pending(self.home):
-                    end, frame = size, 2  # the lines of the '[' and of the closing bracket
-                    if not (is_intact(os.pread(fd, 2, 0) + os.pread(fd, 3, max(size - 3, 0))) and size >= len(EMPTY)
-                            and not self._unlanded(fd, size, lock.fd)):
-                        # torn: counted up to its last complete record, a chunk at a time
-                        end = log_journal.tail_cut_at(fd, size, log_journal.read(lock.fd), self.path)
-                        frame = 1
+                    cut = log_journal.reader_cut(fd, size, log_journal.read(lock.fd), self.path)
+                    end = size if cut is None else cut  # torn: up to its last complete record
                     lines = 0
                     for _, chunk in log_tail.chunks(fd, 0, end):
                         if chunk is None or b"\0" in chunk:
-                            raise self._zeros(fd, end)
+                            raise zeros_error(fd, self.path, 0, end)
                         lines += chunk.count(b"\n")
-                    return max(lines - frame, 0)
+                    return max(lines - (2 if cut is None else 1), 0)  # the '[' line (and the bracket's)
             finally:
                 os.close(fd)
         return max(self.read_bytes().count(b"\n") - 2, 0)
-
-    def _zeros(self, fd: int, end: int) -> CorruptFileError:
-        """The error for zero bytes in ``fd[:end]`` (a hole where records should be)."""
-        from artibot.store.log.log_zeros import zero_damage
-
-        return CorruptFileError(self.path, zero_damage(fd, 0, end) or "holds zero bytes where records should be")
 
     def open_read(self) -> LogRead:
         """The whole log for the learner (a writer: a torn tail or an unfinished move is
@@ -272,12 +261,8 @@ class ExperienceLog:
         with self._exclusive():
             if not check_regular(self.path):
                 return LogRead.of_bytes(self.path, EMPTY)
-            fd = open_fd(self.path, os.O_RDWR)
-            try:
-                self._ensure_intact(fd, os.fstat(fd).st_size)  # a torn tail cut: nothing more is read
-            finally:
-                os.close(fd)
-            return LogRead.open(self.path)
+            with self._intact():  # a torn tail cut: nothing more is read
+                return LogRead.open(self.path)
 
     def stream(self) -> Iterator[dict[str, Any]]:
         """:meth:`read`'s records, checked alike, parsed a run at a time from the file (a log
@@ -306,12 +291,10 @@ class ExperienceLog:
         assert self._held is not None
         if not check_regular(self.path):
             return EMPTY
-        fd = open_fd(self.path, os.O_RDWR)
-        try:
-            size = self._ensure_intact(fd, os.fstat(fd).st_size)
+        with self._intact() as (fd, size):
+            if log_tail.has_hole(fd, size):
+                raise zeros_error(fd, self.path, 0, size)
             return os.pread(fd, size, 0)
-        finally:
-            os.close(fd)
 
     def _lines_locked(self) -> list[bytes]:
         """Every record as its raw JSON line (no leading comma), read under the exclusive lock."""

@@ -296,6 +296,15 @@ def tail_cut_at(fd: int, size: int, journal: Journal | None, path: Path) -> int:
     return good
 
 
+def reader_cut(fd: int, size: int, journal: Journal | None, path: Path) -> int | None:
+    """None when the log open as ``fd`` is intact (framed, no append the journal names missing);
+    else where a reader's view of it ends (:func:`tail_cut_at`, read a chunk at a time)."""
+    if size >= len(HEADER + FOOTER) and os.pread(fd, len(HEADER), 0) == HEADER \
+            and os.pread(fd, len(TAIL), size - len(TAIL)) == TAIL and state_of(fd, size, journal) != "unlanded":
+        return None
+    return tail_cut_at(fd, size, journal, path)
+
+
 def repair_tail(home: Home, fd: int, size: int, lock_fd: int) -> tuple[int, Repair]:
     """Cut the torn tail of the log open as ``fd`` (the caller holds the log's lock exclusively).
 

@@ -40,7 +40,7 @@ def read_range(fd: int, lo: int, hi: int) -> bytes:
     return _pread_all(fd, hi - lo, lo)
 
 
-def _zeros(fd: int, path: Path, start: int, end: int) -> CorruptFileError:
+def zeros_error(fd: int, path: Path, start: int, end: int) -> CorruptFileError:
     """The error for zero bytes in ``fd[start:end]`` (JSON never holds one: a hole)."""
     from artibot.store.log.log_zeros import zero_damage
 
@@ -87,18 +87,18 @@ def record_runs(fd: int, start: int, end: int, path: Path,
                 have = base + len(buf)
                 if have >= end:
                     break
+                if have - target > MAX_RUN:  # no record is that long: never read on to the next
+                    raise CorruptFileError(path, f"no record ends in the {MAX_RUN:,} bytes from byte {target:,}")
                 more = os.pread(fd, min(BLOCK, end - have), have)
                 if not more:
                     raise CorruptFileError(path, f"ends at byte {have}, before the array it holds")
                 if b"\0" in more:
-                    raise _zeros(fd, path, start, end)
-                if have + len(more) - target > MAX_RUN:  # no record is that long
-                    raise CorruptFileError(path, f"no record ends in the {MAX_RUN:,} bytes from byte {target:,}")
+                    raise zeros_error(fd, path, start, end)
                 buf, base = buf[lo - base:] + more, lo
             if base + len(buf) < hi:
                 more = _pread_all(fd, hi - base - len(buf), base + len(buf))
                 if b"\0" in more:
-                    raise _zeros(fd, path, start, end)
+                    raise zeros_error(fd, path, start, end)
                 buf = buf[lo - base:] + more
                 base = lo
             try:
@@ -203,7 +203,7 @@ class LogRead:
         exact path, for records the streaming learner does not take)."""
         data = self.read(0, self.size)
         if b"\0" in data and self.fd is not None:
-            raise _zeros(self.fd, self.path, 0, self.size)
+            raise zeros_error(self.fd, self.path, 0, self.size)
         return parse_records(data, self.path)
 
     def chunks(self, size: int | None = None) -> Iterator[list[dict[str, Any]]]:

@@ -56,6 +56,15 @@ def _hole_from(fd: int, pos: int, end: int) -> int:
     return min(at, end) if at > pos else end
 
 
+def has_hole(fd: int, size: int) -> bool:
+    """Whether the file system says ``fd[:size]`` has a hole (a log written by appends never
+    has one: a hole is damage, and reading the file whole would read it as zeros)."""
+    try:
+        return os.lseek(fd, 0, os.SEEK_HOLE) < size
+    except OSError:
+        return False
+
+
 def chunks(fd: int, start: int, end: int) -> Iterator[tuple[int, bytes | None]]:
     """``(offset, bytes)`` of ``fd[start:end]`` a chunk at a time; a hole comes as
     ``(offset, None)`` with the next chunk's offset telling where it ends. A chunk stops
