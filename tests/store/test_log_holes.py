@@ -13,10 +13,14 @@ from __future__ import annotations
 
 import errno
 import os
+import re
+import tempfile
 from pathlib import Path
 
 import orjson
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from artibot.store.home import Home
 from artibot.store.log.experiences import ExperienceLog
@@ -193,3 +197,36 @@ def test_without_seek_data_zeros_are_stepped_over_a_chunk_at_a_time(home, tmp_pa
     code, out = cli(tmp_path, ["doctor", "--repair"], no_seek_data=True)
     assert code == 0, out
     assert stored_ids(home) == IDS
+
+
+# --------------------------------------------------------------------- fragments, whatever the chunks
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from([b"a", b"{}", b"\n", b"\0", b"\0" * 5, b'{"id":"x"}']), max_size=40),
+       st.integers(1, 9), st.integers(0, 2))
+def test_fragments_are_the_runs_without_a_newline_or_a_nul(pieces, chunk, hole_at):
+    """Read any number of bytes at a time, with or without a sparse hole, the fragments and the
+    zero runs are those of the whole bytes."""
+    from artibot.store.log import log_tail, log_zeros
+
+    data = b"".join(pieces)
+    hole = 3 * 4096 if hole_at else 0  # a real hole: blocks never written
+    at = len(data) // 2 if hole_at == 1 else len(data)
+    whole = data[:at] + bytes(hole) + data[at:]
+    want = [(m.start(), m.group(), whole[m.end():m.end() + 1] == b"\n") for m in re.finditer(rb"[^\n\0]+", whole)]
+    want_zeros = [[m.start(), m.end() - m.start()] for m in re.finditer(rb"\0+", whole)]
+    with tempfile.TemporaryDirectory() as tmp, pytest.MonkeyPatch.context() as m:
+        m.setattr(log_tail, "CHUNK", chunk)
+        path = Path(tmp) / "log"
+        with open(path, "wb") as fh:
+            fh.write(data[:at])
+            fh.seek(at + hole)
+            fh.write(data[at:])
+            fh.truncate(len(whole))
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            zeros: list[list[int]] = []
+            assert list(log_zeros.fragments(fd, 0, len(whole), zeros)) == want
+            assert zeros == want_zeros
+            assert log_zeros.first_zero(fd, 0, len(whole)) == (want_zeros[0][0] if want_zeros else None)
+        finally:
+            os.close(fd)

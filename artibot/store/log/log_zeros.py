@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from hashlib import blake2b
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Literal
 
 from artibot.store.log import log_tail
 from artibot.store.log.log_layout import FOOTER, HEADER, TAIL, encode, record_on
@@ -128,7 +128,7 @@ def record_of(fragment: bytes | None) -> dict[str, Any] | None:
 class ZeroScan:
     """What a log holding zero bytes is, read a fragment at a time."""
 
-    state: str
+    state: Literal["torn", "damaged"]
     """``"torn"``: only the tail is damaged (cut it, as an append would); ``"damaged"``."""
     records: int
     """Records a salvage keeps (first copy of each id)."""
