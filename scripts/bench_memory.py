@@ -22,7 +22,7 @@ to the last record before the closing bracket ("middle"), as a crashed copy or a
 repair leaves it. Each of ``status``, ``doctor``, ``doctor --repair``, ``learn`` and ``collect``
 runs on its own fresh copy (and on the same log without the hole, for reference: most of
 a command's time on so small a log is the interpreter's start-up); then an untimed ``doctor --repair`` and a count of the records
-the log holds, against those written (and the one collected): none may be lost.
+the log and the archives hold, against those written (and the one collected): none may be lost.
 
     python scripts/bench_memory.py --sizes 20M,200M,2G --pretty 200M,2G --zeros 2G --holes 2G --seed 0
     python scripts/bench_memory.py --sizes 20M,2G --commands status,doctor
@@ -78,8 +78,8 @@ def write_log(path: Path, size: int, rng: random.Random, pretty: bool = False) -
     return n
 
 
-def run(argv: list[str], home: Path, stdin: bytes = b"") -> tuple[float, int, int]:
-    """(wall seconds, peak RSS bytes, exit code) of ``python -m artibot argv``."""
+def run(argv: list[str], home: Path, stdin: bytes = b"") -> tuple[float, int, int, float]:
+    """(wall seconds, peak RSS bytes, exit code, CPU seconds) of ``python -m artibot argv``."""
     env = {**os.environ, "ARTIBOT_HOME": str(home), "HOME": str(home.parent)}
     started = time.monotonic()
     proc = subprocess.Popen([sys.executable, "-m", "artibot", *argv], env=env, cwd=ROOT,
@@ -89,7 +89,7 @@ def run(argv: list[str], home: Path, stdin: bytes = b"") -> tuple[float, int, in
     proc.stdin.close()
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
-    return time.monotonic() - started, usage.ru_maxrss * 1024, proc.returncode
+    return time.monotonic() - started, usage.ru_maxrss * 1024, proc.returncode, usage.ru_utime + usage.ru_stime
 
 
 def fmt(n: float) -> str:
@@ -123,14 +123,19 @@ def write_holed_log(path: Path, hole: int, where: str, rng: random.Random) -> in
     return n
 
 
-def ids_kept(log: Path) -> set[str]:
-    """The ids of the records in a log without holes (after a repair), a line at a time."""
-    with open(log, "rb") as fh:
-        return {json.loads(line.lstrip(b","))["id"] for line in fh if line.lstrip(b",").startswith(b"{")}
+def ids_kept(home: Path) -> set[str]:
+    """The ids of the records in the log (without holes: after a repair), a line at a time,
+    and in the archives (what a round processed)."""
+    with open(home / "daily-experiences.json", "rb") as fh:
+        kept = {json.loads(line.lstrip(b","))["id"] for line in fh if line.lstrip(b",").startswith(b"{")}
+    for path in (home / "archive").glob("*.json"):
+        kept.update(r["id"] for r in json.loads(path.read_bytes()).get("records", []))
+    return kept
 
 
 def holes(size: int, seed: int, tmpdir: str | None) -> None:
-    print(f"\n{'hole':>8} {'where':<8} {'command':<16} {'exit':>4} {'wall s':>8} {'peak RSS':>11}  records kept")
+    print(f"\n{'hole':>8} {'where':<8} {'command':<16} {'exit':>4} {'wall s':>8} {'CPU s':>6} {'peak RSS':>11}  "
+          "records kept")
     for where in ("none", "start", "between", "middle"):  # none: the same log without a hole, for reference
         for name, argv in HOLE_COMMANDS.items():
             with tempfile.TemporaryDirectory(dir=tmpdir) as tmp:
@@ -138,11 +143,11 @@ def holes(size: int, seed: int, tmpdir: str | None) -> None:
                 home.mkdir(mode=0o700)
                 log = home / "daily-experiences.json"
                 n = write_holed_log(log, size, where, random.Random(seed))
-                wall, rss, code = run(argv, home, COLLECTED if name == "collect" else b"")
+                wall, rss, code, cpu = run(argv, home, COLLECTED if name == "collect" else b"")
                 run(["doctor", "--repair"], home)  # untimed: what is left must hold every record
                 wanted = {f"b{i:09d}" for i in range(n)} | ({"collected"} if name == "collect" and code == 0 else set())
-                kept = ids_kept(log) if log.stat().st_size < 1 << 30 else set()
-                print(f"{fmt(size):>8} {where:<8} {name:<16} {code:>4} {wall:>8.2f} {fmt(rss):>11}  "
+                kept = ids_kept(home) if log.stat().st_size < 1 << 30 else set()
+                print(f"{fmt(size):>8} {where:<8} {name:<16} {code:>4} {wall:>8.2f} {cpu:>6.2f} {fmt(rss):>11}  "
                       f"{len(kept & wanted)}/{len(wanted)}", flush=True)
 
 
@@ -167,7 +172,7 @@ def main() -> None:
             n = write_log(home / "daily-experiences.json", size, random.Random(args.seed))
             os.chmod(home / "daily-experiences.json", 0o600)
             for name in commands:
-                wall, rss, code = run(COMMANDS[name], home)
+                wall, rss, code, cpu = run(COMMANDS[name], home)
                 print(f"{fmt(size):>10} {n:>10} {name:<8} {code:>4} {wall:>8.2f} {fmt(rss):>11}", flush=True)
     for text in filter(None, args.pretty.split(",")):
         size = parse_size(text)
@@ -176,7 +181,7 @@ def main() -> None:
             home.mkdir(mode=0o700)
             n = write_log(home / "daily-experiences.json", size, random.Random(args.seed), pretty=True)
             os.chmod(home / "daily-experiences.json", 0o600)
-            wall, rss, code = run(COMMANDS["learn"], home)
+            wall, rss, code, cpu = run(COMMANDS["learn"], home)
             print(f"{fmt(size):>10} {n:>10} {'learn':<8} {code:>4} {wall:>8.2f} {fmt(rss):>11}  (pretty-printed)",
                   flush=True)
     zeros = parse_size(args.zeros)
@@ -191,7 +196,7 @@ def main() -> None:
                 fh.truncate(log.stat().st_size + zeros)  # grown, its data never landed
             record = (b'{"input":"rename the helper","domain":"backend","complexity":0.3,"routed_to":"system1",'
                       b'"outcome":"success","latency_ms":12,"confidence":0.8}')
-            wall, rss, code = run(["collect", "--stdin"], home, record)
+            wall, rss, code, cpu = run(["collect", "--stdin"], home, record)
             kept = [p for p in (home / "quarantine").iterdir()] if (home / "quarantine").is_dir() else []
             apparent = sum(p.stat().st_size for p in kept)
             allocated = sum(p.stat().st_blocks * 512 for p in kept)
