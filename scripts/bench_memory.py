@@ -19,10 +19,11 @@ of ``--zeros`` bytes, and one ``collect``: its peak RSS, and what ``quarantine/`
 Then the hole cases (``--holes``): a log of a few records with a sparse hole of that many
 NUL bytes right after the ``[`` line ("start"), between two records ("between"), or glued
 to the last record before the closing bracket ("middle"), as a crashed copy or a file-system
-repair leaves it. Each of ``status``, ``doctor``, ``doctor --repair``, ``learn`` and ``collect``
-runs on its own fresh copy (and on the same log without the hole, for reference: most of
-a command's time on so small a log is the interpreter's start-up); then an untimed ``doctor --repair`` and a count of the records
-the log and the archives hold, against those written (and the one collected): none may be lost.
+repair leaves it. Each of ``status``, ``doctor``, ``doctor --repair``, ``learn`` and
+``collect`` runs on its own fresh copy (and on the same log without the hole, for
+reference: most of a command's time on so small a log is the interpreter's start-up);
+then an untimed ``doctor --repair`` and a count of the records the log and the archives
+hold, against those written (and the one collected): none may be lost.
 
     python scripts/bench_memory.py --sizes 20M,200M,2G --pretty 200M,2G --zeros 2G --holes 2G --seed 0
     python scripts/bench_memory.py --sizes 20M,2G --commands status,doctor

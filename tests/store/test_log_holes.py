@@ -143,7 +143,8 @@ def test_doctor_reports_the_hole_and_its_repair_keeps_every_record(home, tmp_pat
     at = write_damaged(home.experiences, where)
     size = home.experiences.stat().st_size
     code, out = cli(tmp_path, ["doctor"])
-    assert code == 1 and f"is damaged (it holds 2.0 GiB of zero bytes from byte {at:,})" in out and f"({len(IDS)} records)" in out, out
+    assert code == 1 and f"is damaged (it holds 2.0 GiB of zero bytes from byte {at:,})" in out, out
+    assert f"({len(IDS)} records)" in out, out
     assert home.experiences.stat().st_size == size and kept_aside(home) == []
 
     code, out = cli(tmp_path, ["doctor", "--repair"])

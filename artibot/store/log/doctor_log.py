@@ -19,7 +19,8 @@ from artibot.store import archive
 from artibot.store.log import log_tail, log_zeros
 from artibot.store.log import log_journal
 from artibot.store.log.experiences import ExperienceLog
-from artibot.store.fs import FileLock, atomic_write_bytes, atomic_write_chunks, check_regular, ensure_dir, open_fd, read_bytes
+from artibot.store.fs import (FileLock, atomic_write_bytes, atomic_write_chunks, check_regular, ensure_dir, open_fd,
+                              read_bytes)
 from artibot.store.log.id_index import IdIndex, fingerprint
 from artibot.store.home import Home
 from artibot.store.log.log_layout import (EMPTY, FOOTER, HEADER, TAIL, record_on, record_problems, render,
@@ -304,7 +305,6 @@ class LogChecks:
                 atomic_write_bytes(kept, data)
             atomic_write_bytes(path, render(scan.records))
             return kept
-
 
     def salvage_zeros(self, path: Path, lock_fd: int | None) -> Path | None | Literal[False]:
         """:meth:`salvage` of a log holding zero bytes (the caller holds the lock), a fragment at

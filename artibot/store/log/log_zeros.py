@@ -170,7 +170,8 @@ def scan(fd: int, size: int, journal: int | None = None) -> ZeroScan:
              + (f" in {len(zeros)} regions" if len(zeros) > 1 else "") if zeros else f"damage from byte {bad:,}")
     intact = size >= len(TAIL) and os.pread(fd, len(TAIL), size - len(TAIL)) == TAIL
     if good and journal is not None and len(HEADER) <= journal <= bad:
-        return ZeroScan("torn", len(seen), journal, f"{size - journal:,} bytes after the last complete append ({where})")
+        return ZeroScan("torn", len(seen), journal,
+                        f"{size - journal:,} bytes after the last complete append ({where})")
     if good and not intact and not record_after_bad:
         return ZeroScan("torn", len(seen), good, f"{size - good:,} bytes after the last complete record ({where})")
     return ZeroScan("damaged", len(seen), good, f"it holds {where}")
