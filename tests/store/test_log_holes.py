@@ -231,3 +231,14 @@ def test_fragments_are_the_runs_without_a_newline_or_a_nul(pieces, chunk, hole_a
             assert log_zeros.first_zero(fd, 0, len(whole)) == (want_zeros[0][0] if want_zeros else None)
         finally:
             os.close(fd)
+
+
+def test_learn_cuts_a_hole_before_the_closing_bracket_and_learns_every_record(home, tmp_path):
+    write_damaged(home.experiences, "before-bracket")
+    code, out = cli(tmp_path, ["learn", "--yes", "--flush"])
+    assert code == 0, out
+    archived = [r["id"] for p in sorted(home.archive_dir.glob("*.json"))
+                for r in orjson.loads(p.read_bytes())["records"]]
+    assert sorted(archived + stored_ids(home)) == IDS
+    [kept] = [p for p in kept_aside(home) if p.name.endswith(".torn")]
+    assert kept.stat().st_size < 1 << 17
