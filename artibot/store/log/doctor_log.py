@@ -7,20 +7,21 @@ from __future__ import annotations
 import os
 import time
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import orjson
 
 from artibot.errors import CorruptFileError, LockTimeout, StoreError
 from artibot.store import archive
-from artibot.store.log import log_tail
+from artibot.store.log import log_tail, log_zeros
 from artibot.store.log import log_journal
 from artibot.store.log.experiences import ExperienceLog
-from artibot.store.fs import FileLock, atomic_write_bytes, ensure_dir, open_fd, read_bytes
-from artibot.store.log.id_index import fingerprint
+from artibot.store.fs import (FileLock, atomic_write_bytes, atomic_write_chunks, check_regular, ensure_dir, open_fd,
+                              read_bytes)
+from artibot.store.log.id_index import IdIndex, fingerprint
 from artibot.store.home import Home
 from artibot.store.log.log_layout import (EMPTY, FOOTER, HEADER, TAIL, record_on, record_problems, render,
                                       render_lines)
@@ -46,6 +47,8 @@ class LogChecks:
         healthy = self.healthy_log(path, lock_path)
         if healthy is not None:
             self.add(path, "ok", f"{healthy} unprocessed experience(s)")
+            return
+        if self.zero_filled_log(path, lock_path):
             return
         lock = FileLock(lock_path, shared=True, timeout=LOCK_WAIT_S) if kind_of(lock_path) == "file" else None
         try:
@@ -78,6 +81,49 @@ class LogChecks:
                      f"keep every complete record line ({len(scan.records)} records) in a fresh log and move the "
                      "damaged copy to quarantine/ (records on damaged lines stay only there)",
                      self.salvage)
+
+    def zero_filled_log(self, path: Path, lock_path: Path) -> bool:
+        """The findings for a log that holds zero bytes (a hole where records should be), read
+        a fragment at a time with the holes skipped (:mod:`log_zeros`); False when it holds none."""
+        lock = FileLock(lock_path, shared=True, timeout=LOCK_WAIT_S) if kind_of(lock_path) == "file" else None
+        try:
+            if lock:
+                lock.acquire()
+        except LockTimeout as exc:
+            self.add(path, "warning", f"could not be checked: {exc}", "run `artibot doctor` again")
+            return True
+        try:
+            fd = open_fd(path, os.O_RDONLY)
+            try:
+                size = os.fstat(fd).st_size
+                if log_zeros.first_zero(fd, 0, size) is None:
+                    return False
+                scan = log_zeros.scan(fd, size, self.unlanded_at(fd, size, lock.fd if lock else None, lock_path))
+                if scan.state == "torn":
+                    self.add(path, "warning", f"the last append was interrupted: {scan.detail}",
+                             "cut the torn tail into quarantine/ (zero-filled runs described there, not copied) and "
+                             "restore the closing bracket (the next append does this by itself); only the "
+                             "interrupted append is lost", self.cut_tail)
+                    self.log_records(path, log_zeros.records(fd, len(HEADER), scan.cut_at), torn=True)
+                else:
+                    self.add(path, "error", f"is damaged ({scan.detail}), so it cannot be read",
+                             f"keep every complete record ({scan.records} records) in a fresh log and move the "
+                             "damaged copy to quarantine/, zero-filled runs described there, not copied (records "
+                             "on damaged lines stay only there)", self.salvage)
+            finally:
+                os.close(fd)
+        finally:
+            if lock:
+                lock.release()
+        return True
+
+    @staticmethod
+    def unlanded_at(fd: int, size: int, lock_fd: int | None, lock_path: Path) -> int | None:
+        """The offset of the append the journal names when it is not all there, else None."""
+        journal = log_journal.read(lock_fd, lock_path)
+        if journal is None or log_journal.state_of(fd, size, journal) != "unlanded":
+            return None
+        return journal.offset
 
     def healthy_log(self, path: Path, lock_path: Path) -> int | None:
         """The number of records when the log needs nothing (intact, in layout, every record
@@ -174,11 +220,13 @@ class LogChecks:
             return []
         return [r for r in (record_on(line) for line in seen.split(b"\n")[1:-2]) if r is not None]
 
-    def log_records(self, path: Path, records: list[dict[str, Any]], *, torn: bool = False) -> None:
+    def log_records(self, path: Path, records: Iterable[dict[str, Any]], *, torn: bool = False) -> None:
         invalid: list[str] = []
         seen: set[Any] = set()
         duplicates = 0
+        count = 0
         for i, record in enumerate(records):
+            count += 1
             problems = record_problems(record)
             if problems:
                 invalid.append(f"line {i + 2}: {'; '.join(problems)}")  # line 1 is the '['
@@ -200,7 +248,7 @@ class LogChecks:
                      "drop them from the log: the archived copy is the one a round processed",
                      lambda: ExperienceLog(self.home, lock_timeout=LOCK_WAIT_S).drop_archived() and None)
         if not invalid and not duplicates and not both and not torn:
-            self.add(path, "ok", f"{len(records)} unprocessed experience(s)")
+            self.add(path, "ok", f"{count} unprocessed experience(s)")
 
     def in_live_archive(self, ids: set[Any]) -> set[Any]:
         """The ids also in a live archive (none while a move or restore is unfinished: the
@@ -239,7 +287,10 @@ class LogChecks:
     def salvage(self) -> Path | None:
         """Under the log's lock: keep the bad copy (hard link, else a byte copy) in quarantine/, write a fresh log."""
         path = self.home.experiences
-        with FileLock(self.home.experiences_lock, timeout=LOCK_WAIT_S):
+        with FileLock(self.home.experiences_lock, timeout=LOCK_WAIT_S) as lock:
+            moved = self.salvage_zeros(path, lock.fd)
+            if moved is not False:
+                return moved
             data = read_bytes(path)
             if data is None:
                 return None
@@ -255,3 +306,26 @@ class LogChecks:
             atomic_write_bytes(path, render(scan.records))
             return kept
 
+    def salvage_zeros(self, path: Path, lock_fd: int | None) -> Path | None | Literal[False]:
+        """:meth:`salvage` of a log holding zero bytes (the caller holds the lock), a fragment at
+        a time: every record (first copy of each id) into a fresh log; the damaged copy into
+        quarantine/ as its non-zero bytes and a description of the zero-filled runs. False when
+        the log holds no zero byte (the whole-file salvage applies)."""
+        if not check_regular(path):
+            return None
+        fd = open_fd(path, os.O_RDONLY)
+        try:
+            size = os.fstat(fd).st_size
+            if log_zeros.first_zero(fd, 0, size) is None:
+                return False
+            if log_zeros.scan(fd, size, self.unlanded_at(fd, size, lock_fd, self.home.experiences_lock)).state \
+                    != "damaged":
+                return None  # someone repaired or rewrote it meanwhile, or only its tail is torn
+            kept = ensure_dir(self.home.quarantine_dir) / \
+                f"daily-experiences.json.{stamp()}.{time.time_ns() % 10**9}.damaged"
+            log_tail.quarantine_range(fd, 0, size, kept, path)
+            atomic_write_chunks(path, log_zeros.salvaged(fd, size))
+            IdIndex(self.home).drop()  # rebuilt from the fresh log by the next append
+            return kept
+        finally:
+            os.close(fd)

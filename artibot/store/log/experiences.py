@@ -34,10 +34,10 @@ from artibot.store.fs import FileLock, atomic_write_bytes, atomic_write_chunks, 
 from artibot.store.home import Home
 from artibot.store.log.id_index import IdIndex, appended_ids
 from artibot.store.log.log_journal import Repair
-from artibot.store.log.log_layout import (EMPTY, FOOTER, HEADER, TAIL, append_payload, encode, is_intact, parse_records,
+from artibot.store.log.log_layout import (EMPTY, FOOTER, HEADER, TAIL, append_payload, encode, parse_records,
                                       record_lines, record_on, render, render_lines)
 from artibot.store.log.log_move import Plan, plan_from_lines, plan_from_source, put_back
-from artibot.store.log.log_read import LogRead, checked_records
+from artibot.store.log.log_read import LogRead, checked_records, read_range, zeros_error
 
 __all__ = ["EMPTY", "MOVE_MARKER", "ExperienceLog", "LogRead", "Repair", "encode", "render"]
 
@@ -130,9 +130,14 @@ class ExperienceLog:
         return set(self._every_id()) & set(maybe)
 
     def _every_id(self) -> list[str]:
-        """Every id stored, in the log (read under the held lock) and the live archives."""
-        ids = [r["id"] for r in (record_on(line) for line in self._lines_locked())
-               if r is not None and isinstance(r.get("id"), str)]
+        """Every id stored, in the log (read under the held lock, a chunk at a time: zeros and
+        damaged lines are stepped over, a record beside them still counts) and the live archives."""
+        from artibot.store.log.log_zeros import record_ids
+
+        ids: list[str] = []
+        if check_regular(self.path):
+            with self._intact() as (fd, size):
+                ids.extend(record_ids(fd, len(HEADER), size - len(FOOTER)))
         damaged: list[Path] = []
         ids.extend(archive.ids(self.home, damaged=damaged))
         for path in damaged:
@@ -166,6 +171,15 @@ class ExperienceLog:
             log_journal.clear(self._held.fd, durable=False)
         return state == "unlanded"
 
+    @contextlib.contextmanager
+    def _intact(self) -> Iterator[tuple[int, int]]:
+        """``(fd, size)`` of the log open read-write, a torn tail repaired (the lock is held)."""
+        fd = open_fd(self.path, os.O_RDWR)
+        try:
+            yield fd, self._ensure_intact(fd, os.fstat(fd).st_size)
+        finally:
+            os.close(fd)
+
     def repair(self) -> Repair | None:
         """Repair a torn tail now (``doctor``). Returns what was done, or None if the file was intact."""
         if not check_regular(self.path):
@@ -174,32 +188,33 @@ class ExperienceLog:
             self.last_repair = None
             if not check_regular(self.path):
                 return None
-            fd = open_fd(self.path, os.O_RDWR)
-            try:
-                self._ensure_intact(fd, os.fstat(fd).st_size)
-            finally:
-                os.close(fd)
-            return self.last_repair
+            with self._intact():
+                return self.last_repair
 
     # ------------------------------------------------------------------ read
     def read_bytes(self) -> bytes:
         """The whole log as a complete JSON array, a torn tail left out; writes nothing.
 
         An unfinished move (the marker of ``archive``) is presented finished: the records
-        already archived are left out (the next writer drops them from the file).
+        already archived are left out (the next writer drops them from the file). A torn
+        tail is found a chunk at a time and never read; a log with a hole or zero bytes
+        raises rather than being read whole.
         """
         if not check_regular(self.path):
             return EMPTY
         with self._lock(shared=True) as lock:
             fd = open_fd(self.path, os.O_RDONLY)
             try:
-                with os.fdopen(fd, "rb", closefd=False) as fh:
-                    data = fh.read()
-                inode = os.fstat(fd).st_ino
+                size = os.fstat(fd).st_size
+                journal = log_journal.read(lock.fd, self.home.experiences_lock)
+                cut = log_journal.reader_cut(fd, size, journal, self.path) if size else None
+                if cut is None and log_tail.has_hole(fd, size):
+                    raise zeros_error(fd, self.path, 0, size)
+                data = read_range(fd, 0, size) if cut is None else read_range(fd, 0, cut) + FOOTER
+                if b"\0" in data:
+                    raise zeros_error(fd, self.path, 0, size)
             finally:
                 os.close(fd)
-            data = log_journal.visible(data, log_journal.read(lock.fd, self.home.experiences_lock),
-                                       inode, self.path)
             moved = archive.marker_ids(self.home, archive.MOVE_MARKER)
         if moved:
             lines = record_lines(data)
@@ -213,17 +228,25 @@ class ExperienceLog:
 
     def count(self) -> int:
         """Number of records: counts lines a chunk at a time, without parsing them or holding
-        the file (a log as a reader sees it, when torn or mid-move)."""
+        the file (a log as a reader sees it: a torn tail left out). Holes are never read;
+        zero bytes where records should be raise, with where they are and ``doctor``'s advice."""
         if not check_regular(self.path):
             return 0
         with self._lock(shared=True) as lock:
             fd = open_fd(self.path, os.O_RDONLY)
             try:
                 size = os.fstat(fd).st_size
-                if is_intact(os.pread(fd, 2, 0) + os.pread(fd, 3, max(size - 3, 0))) and size >= len(EMPTY) \
-                        and not self._unlanded(fd, size, lock.fd) and not archive.pending(self.home):
-                    lines = sum(chunk.count(b"\n") for _, chunk in log_tail.chunks(fd, 0, size) if chunk)
-                    return max(lines - 2, 0)
+                if size == 0:
+                    return 0
+                if not archive.pending(self.home):
+                    cut = log_journal.reader_cut(fd, size, log_journal.read(lock.fd), self.path)
+                    end = size if cut is None else cut  # torn: up to its last complete record
+                    lines = 0
+                    for _, chunk in log_tail.chunks(fd, 0, end):
+                        if chunk is None or b"\0" in chunk:
+                            raise zeros_error(fd, self.path, 0, end)
+                        lines += chunk.count(b"\n")
+                    return max(lines - (2 if cut is None else 1), 0)  # the '[' line (and the bracket's)
             finally:
                 os.close(fd)
         return max(self.read_bytes().count(b"\n") - 2, 0)
@@ -238,8 +261,8 @@ class ExperienceLog:
         with self._exclusive():
             if not check_regular(self.path):
                 return LogRead.of_bytes(self.path, EMPTY)
-            self._bytes_locked()
-            return LogRead.open(self.path)
+            with self._intact():  # a torn tail cut: nothing more is read
+                return LogRead.open(self.path)
 
     def stream(self) -> Iterator[dict[str, Any]]:
         """:meth:`read`'s records, checked alike, parsed a run at a time from the file (a log
@@ -268,12 +291,10 @@ class ExperienceLog:
         assert self._held is not None
         if not check_regular(self.path):
             return EMPTY
-        fd = open_fd(self.path, os.O_RDWR)
-        try:
-            size = self._ensure_intact(fd, os.fstat(fd).st_size)
+        with self._intact() as (fd, size):
+            if log_tail.has_hole(fd, size):
+                raise zeros_error(fd, self.path, 0, size)
             return os.pread(fd, size, 0)
-        finally:
-            os.close(fd)
 
     def _lines_locked(self) -> list[bytes]:
         """Every record as its raw JSON line (no leading comma), read under the exclusive lock."""

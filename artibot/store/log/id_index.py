@@ -38,7 +38,8 @@ from typing import Callable, Iterable
 
 from artibot.store.fs import open_fd
 from artibot.store.home import Home
-from artibot.store.log.log_layout import EMPTY, FOOTER, record_on
+from artibot.store.log import log_tail
+from artibot.store.log.log_layout import EMPTY, FOOTER, TAIL, record_on
 
 _HEADER = 64
 _FP = 8
@@ -176,15 +177,17 @@ class IdIndex:
 
 
 def appended_ids(fd: int, since: int, size: int) -> list[str] | None:
-    """The ids of the lines appended after the log was ``since`` bytes long; None if unsure."""
+    """The ids of the lines appended after the log was ``since`` bytes long; None if unsure.
+    Read a line at a time (:func:`log_tail.lines`): a hole or zeros there are never held."""
     if since < len(EMPTY) or since > size:
         return None
-    tail = os.pread(fd, size - since + len(FOOTER), since - len(FOOTER))
-    if tail == FOOTER:
-        return []
+    if size == since:
+        return [] if os.pread(fd, len(FOOTER), size - len(FOOTER)) == FOOTER else None
+    if os.pread(fd, len(TAIL), size - len(TAIL)) != TAIL:
+        return None
     out = []
-    for line in tail[:-len(FOOTER) - 1].split(b"\n"):
-        record = record_on(line)
+    for _, line in log_tail.lines(fd, since - len(FOOTER), size - len(FOOTER)):
+        record = record_on(line) if line is not None else None
         if record is None or not isinstance(record.get("id"), str):
             return None
         out.append(record["id"])

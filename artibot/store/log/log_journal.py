@@ -210,7 +210,8 @@ def looks_foreign(fd: int | None) -> bool:
     if fd is None:
         return False
     head = os.pread(fd, len(OURS), 0)
-    return head != OURS and head != HEADER + FOOTER
+    # zeros after the '[' are damage (a hole), for the readers' and doctor's checks, not a layout
+    return head != OURS and head != HEADER + FOOTER and b"\0" not in head
 
 
 def foreign_layout(path: Path) -> tuple[int, int] | None:
@@ -293,6 +294,15 @@ def tail_cut_at(fd: int, size: int, journal: Journal | None, path: Path) -> int:
         elif ok:  # a complete record after a bad line: damage in the middle, for `doctor --repair`
             raise CorruptFileError(path, f"line at byte {first_bad} is not a record")
     return good
+
+
+def reader_cut(fd: int, size: int, journal: Journal | None, path: Path) -> int | None:
+    """None when the log open as ``fd`` is intact (framed, no append the journal names missing);
+    else where a reader's view of it ends (:func:`tail_cut_at`, read a chunk at a time)."""
+    if size >= len(HEADER + FOOTER) and os.pread(fd, len(HEADER), 0) == HEADER \
+            and os.pread(fd, len(TAIL), size - len(TAIL)) == TAIL and state_of(fd, size, journal) != "unlanded":
+        return None
+    return tail_cut_at(fd, size, journal, path)
 
 
 def repair_tail(home: Home, fd: int, size: int, lock_fd: int) -> tuple[int, Repair]:

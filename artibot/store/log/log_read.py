@@ -35,6 +35,18 @@ _CUT = re.compile(rb"\}[ \t\r\n]*,")
 _TAIL_CHECK = 1 << 16
 
 
+def read_range(fd: int, lo: int, hi: int) -> bytes:
+    """The bytes ``fd[lo:hi]``, read in blocks."""
+    return _pread_all(fd, hi - lo, lo)
+
+
+def zeros_error(fd: int, path: Path, start: int, end: int) -> CorruptFileError:
+    """The error for zero bytes in ``fd[start:end]`` (JSON never holds one: a hole)."""
+    from artibot.store.log.log_zeros import zero_damage
+
+    return CorruptFileError(path, zero_damage(fd, start, end) or "holds zero bytes where records should be")
+
+
 def _pread_all(fd: int, size: int, at: int) -> bytes:
     parts = []
     while size > 0:
@@ -56,7 +68,8 @@ def record_runs(fd: int, start: int, end: int, path: Path,
     Reads a block at a time and keeps at most one run and a block in memory. A run that
     does not parse is grown (a ``}`` inside a string looked like a record's end); one that
     still does not parse at :data:`MAX_RUN` bytes or at ``end`` raises :class:`CorruptFileError`,
-    as does a value that is not an object.
+    as does a value that is not an object, and the first zero byte read (a hole: its
+    extent is found without reading it, and nothing past it is read).
     """
     size = size or CHUNK_BYTES
     buf, base = b"", start  # buf holds fd[base:base + len(buf)]
@@ -74,12 +87,19 @@ def record_runs(fd: int, start: int, end: int, path: Path,
                 have = base + len(buf)
                 if have >= end:
                     break
+                if have - target > MAX_RUN:  # no record is that long: never read on to the next
+                    raise CorruptFileError(path, f"no record ends in the {MAX_RUN:,} bytes from byte {target:,}")
                 more = os.pread(fd, min(BLOCK, end - have), have)
                 if not more:
                     raise CorruptFileError(path, f"ends at byte {have}, before the array it holds")
+                if b"\0" in more:
+                    raise zeros_error(fd, path, start, end)
                 buf, base = buf[lo - base:] + more, lo
             if base + len(buf) < hi:
-                buf = buf[lo - base:] + _pread_all(fd, hi - base - len(buf), base + len(buf))
+                more = _pread_all(fd, hi - base - len(buf), base + len(buf))
+                if b"\0" in more:
+                    raise zeros_error(fd, path, start, end)
+                buf = buf[lo - base:] + more
                 base = lo
             try:
                 records = orjson.loads(b"".join((b"[", buf[lo - base:hi - base], b"]")))
@@ -181,7 +201,10 @@ class LogRead:
     def records(self) -> list[dict[str, Any]]:
         """Every record, exactly as :meth:`ExperienceLog.read` returns them (read whole: the
         exact path, for records the streaming learner does not take)."""
-        return parse_records(self.read(0, self.size), self.path)
+        data = self.read(0, self.size)
+        if b"\0" in data and self.fd is not None:
+            raise zeros_error(self.fd, self.path, 0, self.size)
+        return parse_records(data, self.path)
 
     def chunks(self, size: int | None = None) -> Iterator[list[dict[str, Any]]]:
         """The records of :meth:`records`, in order, in lists of about ``size`` bytes of lines

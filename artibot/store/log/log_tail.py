@@ -47,9 +47,28 @@ def _no_data_left(fd: int, pos: int) -> bool:
     return False
 
 
+def _hole_from(fd: int, pos: int, end: int) -> int:
+    """The next offset at or after ``pos`` where a hole starts (``end`` if none before it)."""
+    try:
+        at = os.lseek(fd, pos, os.SEEK_HOLE)
+    except OSError:  # no SEEK_HOLE here: the zeros are read, a chunk at a time
+        return end
+    return min(at, end) if at > pos else end
+
+
+def has_hole(fd: int, size: int) -> bool:
+    """Whether the file system says ``fd[:size]`` has a hole (a log written by appends never
+    has one: a hole is damage, and reading the file whole would read it as zeros)."""
+    try:
+        return os.lseek(fd, 0, os.SEEK_HOLE) < size
+    except OSError:
+        return False
+
+
 def chunks(fd: int, start: int, end: int) -> Iterator[tuple[int, bytes | None]]:
     """``(offset, bytes)`` of ``fd[start:end]`` a chunk at a time; a hole comes as
-    ``(offset, None)`` with the next chunk's offset telling where it ends."""
+    ``(offset, None)`` with the next chunk's offset telling where it ends. A chunk stops
+    where a hole starts, so a hole is never read as zeros (where the file system says)."""
     pos = start
     while pos < end:
         data_at = _data_from(fd, pos, end)
@@ -57,7 +76,7 @@ def chunks(fd: int, start: int, end: int) -> Iterator[tuple[int, bytes | None]]:
             yield pos, None
             pos = data_at
             continue
-        chunk = os.pread(fd, min(CHUNK, end - pos), pos)
+        chunk = os.pread(fd, min(CHUNK, _hole_from(fd, pos, end) - pos), pos)
         if not chunk:
             return
         yield pos, chunk
@@ -106,11 +125,11 @@ def quarantine_range(fd: int, start: int, end: int, target: Path, source: Path) 
             if chunk is None:
                 continue  # a hole: its extent is the gap to the next chunk
             if at > pos:
-                _extend(runs, pos - start, at - pos)
+                extend_runs(runs, pos - start, at - pos)
             pos = at + len(chunk)
             yield from _split_zeros(chunk, at - start, runs)
         if pos < end:
-            _extend(runs, pos - start, end - pos)
+            extend_runs(runs, pos - start, end - pos)
 
     atomic_write_chunks(target, kept())
     if runs:
@@ -129,13 +148,14 @@ def _split_zeros(chunk: bytes, offset: int, runs: list[list[int]]) -> Iterator[b
     while i < len(chunk):
         block = chunk[i:i + ZERO_BLOCK]
         if len(block) == ZERO_BLOCK and block.count(0) == ZERO_BLOCK:
-            _extend(runs, offset + i, ZERO_BLOCK)
+            extend_runs(runs, offset + i, ZERO_BLOCK)
         else:
             yield block
         i += ZERO_BLOCK
 
 
-def _extend(runs: list[list[int]], offset: int, length: int) -> None:
+def extend_runs(runs: list[list[int]], offset: int, length: int) -> None:
+    """Add the run ``[offset, length]`` to ``runs``, merged with the last one when they touch."""
     if runs and runs[-1][0] + runs[-1][1] == offset:
         runs[-1][1] += length
     else:
