@@ -28,7 +28,7 @@ import ssl
 import threading
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import orjson
 from aiohttp import ClientError, ClientSession, ClientTimeout, TCPConnector, web
@@ -40,6 +40,7 @@ from artibot.gateway import edge, health
 from artibot.gateway import profiles as prof
 from artibot.gateway import usage as use
 from artibot.gateway.pricing import PriceTable
+from artibot.gateway.routing import Route, TurnRouter
 from artibot.store import gateway_state
 
 log = logging.getLogger("artibot.gateway")
@@ -87,25 +88,6 @@ class Counters:
     """Requests forwarded unchanged because their session spool had a shape the gateway does not know."""
 
 
-class _NeedsThread(Exception):
-    """A step that waits for a lock was reached on the event loop: run it in a thread."""
-
-
-@dataclass
-class _Route:
-    session_id: str
-    turn_id: str
-    profile: dict[str, Any]
-    kind: str = "turn"
-    """``turn`` (the main conversation), ``agent`` (a sub-agent's) or ``housekeeping`` (compaction)."""
-    why: str | None = None
-    sent_effort: str | None = None
-
-
-AGENT_HEADER = "x-claude-code-agent-id"
-"""Claude Code sends it with every request of a sub-agent (seen in 2.1.331), never on the main loop's."""
-
-
 class Gateway:
     def __init__(self, config: GatewayConfig):
         self.config = config
@@ -114,11 +96,11 @@ class Gateway:
         self._proxy: str | None = None
         self.port = config.port
         self._started = time.monotonic()
-        self._loop_thread: int | None = None
+        self.router = TurnRouter(config.root, config.profiles, config.prices, self.counters)
 
     # ------------------------------------------------------------------ lifecycle
     async def start_client(self, _app: web.Application | None = None) -> None:
-        self._loop_thread = threading.get_ident()
+        self.router.loop_thread = threading.get_ident()
         connector = TCPConnector(ssl=ssl.create_default_context(), limit=0)
         self._session = ClientSession(
             connector=connector, auto_decompress=False,
@@ -139,93 +121,7 @@ class Gateway:
         app.on_cleanup.append(self.close_client)
         return app
 
-    # ------------------------------------------------------------------ routing
-    def _turn(self, body: dict[str, Any], session_id: str, agent_id: str | None) -> dict[str, Any] | None:
-        """The turn the request belongs to, its profile fixed (at the turn's first request)."""
-        root = self.config.root
-        turn = gateway_state.read_turn(root, session_id, agent_id)
-        if turn is not None:
-            return turn
-        profiles, prices = self.config.profiles, self.config.prices
-        requested = body.get("model") if isinstance(body.get("model"), str) else None
-        requested_effort = cs.client_effort(body)
-
-        def choose(state: dict[str, Any], turn: Mapping[str, Any]) -> dict[str, Any]:
-            decision = turn.get("decision")
-            if not isinstance(decision, Mapping):
-                raise ValueError("turn.decision is not an object")
-            system = decision.get("system")
-            wanted = profiles.for_route(system) or prof.Profile()
-            markers = cs.supports_markers(wanted.model or requested)
-            profile, why = prof.choose_profile(
-                wanted, system, requested_model=requested, requested_effort=requested_effort, markers=markers,
-                state=prof.SessionState.from_json(state), prices=prices, limit=profiles.switch_max_cached_tokens)
-            gateway_state.count_turn(state, system)
-            return {"route": system, "profile": profile.to_json(), "why": why,
-                    "effort": "markers" if markers else "top-level"}
-
-        return self._fix_turn(root, session_id, choose, agent_id)
-
-    def _route(self, body: dict[str, Any], headers: Mapping[str, str]) -> tuple[dict[str, Any], _Route | None, bool]:
-        """The body to send, the turn it belongs to, and whether it now carries effort markers."""
-        session_id = prof.session_of(body)
-        if session_id is None or not prof.is_turn_request(body):
-            return body, None, False
-        agent_id = headers.get(AGENT_HEADER) or None
-        messages = body.get("messages")
-        compaction = agent_id is None and isinstance(messages, list) and cs.is_compaction(messages)
-        turn = self._turn(body, session_id, agent_id)
-        if turn is None:
-            return body, None, False
-        fixed = turn["gateway"]
-        profile = prof.Profile.from_json(fixed.get("profile"))
-        out: dict[str, Any] = dict(body)
-        changed = False
-        if compaction:
-            kind = "housekeeping"  # the client's own profile: only the earlier turns' markers are kept
-        else:
-            kind = "agent" if agent_id is not None else "turn"
-            out = prof.apply_top(out, prof.Profile(None, profile.model))
-            if not cs.supports_markers(out.get("model")):  # effort can only be the top-level value
-                out = prof.apply_top(out, prof.Profile(profile.effort, None))
-        if cs.supports_markers(out.get("model")):
-            agent_effort = (profile.effort or cs.client_effort(body)) if kind == "agent" else None
-            out, changed = cs.rewrite(out, self.config.profiles.efforts(), agent_effort=agent_effort)
-        top = out.get("output_config")
-        route = _Route(session_id, turn["id"], dict(fixed.get("profile") or {}), kind,
-                       fixed.get("why") if isinstance(fixed.get("why"), str) else None,
-                       top.get("effort") if isinstance(top, Mapping) else None)
-        return out, route, changed
-
-    def _prepare(self, raw: bytes, headers: Mapping[str, str]) -> tuple[bytes, _Route | None, bool]:
-        """The bytes to forward, the routed turn they belong to (if any), and whether the
-        request now needs the per-message effort beta."""
-        if b"session_id" not in raw or b'"tools"' not in raw:
-            return raw, None, False  # no session or no tools: never routed, so never parsed
-        try:
-            body = orjson.loads(raw)
-        except orjson.JSONDecodeError:
-            return raw, None, False
-        if not isinstance(body, dict):
-            return raw, None, False
-        try:
-            new, route, beta = self._route(body, headers)
-        except OSError as exc:  # the data home unreadable: the request still goes through
-            log.warning("routing skipped: %s", exc.strerror or type(exc).__name__)
-            return raw, None, False
-        if route is None:
-            return raw, None, False
-        self.counters.routed += 1
-        if new == body:
-            return raw, route, False
-        try:
-            out = orjson.dumps(new)
-        except TypeError:  # e.g. an integer beyond 64 bits: forward what the client sent
-            return raw, route, False
-        self.counters.rewritten += 1
-        return out, route, beta
-
-    def _record(self, route: _Route, reader_usage: use.Usage, model: str | None, ttfb: float,
+    def _record(self, route: Route, reader_usage: use.Usage, model: str | None, ttfb: float,
                 duration: float, *, cut: bool = False) -> None:
         prices = self.config.prices
         row = prices.row(model)
@@ -269,7 +165,7 @@ class Gateway:
         route, beta = None, False
         drop = HOP_BY_HOP
         if request.method == "POST" and path.partition("?")[0] == MESSAGES and plain is not None:
-            new, route, beta = await self._inspect(plain, request.headers)
+            new, route, beta = await self.router.inspect(plain, request.headers)
             if new is not plain:  # rewritten: the new JSON goes out as it is, not re-compressed
                 raw, drop = new, HOP_BY_HOP | {"content-encoding"}
         headers = [(k, v) for k, v in request.headers.items() if k.lower() not in drop]
@@ -297,36 +193,6 @@ class Gateway:
         upstream.release()
         return relayed
 
-    def _fix_turn(self, root: str, session_id: str, choose: Callable[[dict[str, Any], Mapping[str, Any]],
-                                                                     dict[str, Any]],
-                  agent_id: str | None) -> dict[str, Any] | None:
-        """:func:`gateway_state.fix_turn`, which waits for the spool's lock: never on the event
-        loop, where a hook holding it would pause every stream."""
-        if threading.get_ident() == self._loop_thread:
-            raise _NeedsThread
-        return gateway_state.fix_turn(root, session_id, choose, agent_id)
-
-    async def _inspect(self, plain: bytes, headers: Mapping[str, str]) -> tuple[bytes, _Route | None, bool]:
-        """:meth:`_prepare`, never fatal: a spool of an unexpected shape (another version's
-        hooks, a hand edit) leaves the request as the client sent it and records nothing.
-        On the loop (a parse and a spool read: less than a hop to a thread and back,
-        bench_gateway.py), but a turn's first request, which takes the spool's lock to fix
-        the turn's profile, goes again in a worker thread."""
-        try:
-            return self._prepare_safely(plain, headers)
-        except _NeedsThread:
-            return await asyncio.get_running_loop().run_in_executor(None, self._prepare_safely, plain, headers)
-
-    def _prepare_safely(self, plain: bytes, headers: Mapping[str, str]) -> tuple[bytes, _Route | None, bool]:
-        try:
-            return self._prepare(plain, headers)
-        except _NeedsThread:
-            raise
-        except Exception as exc:  # the spool is input the gateway does not control
-            self.counters.spool_errors += 1
-            log.warning("routing skipped: a session spool of an unexpected shape (%s)", type(exc).__name__)
-            return plain, None, False
-
     def _health(self, request: web.Request) -> web.Response:
         """This gateway's proof for the caller's nonce (:mod:`.health`), version and counters."""
         nonce = request.query.get("nonce", "")
@@ -341,7 +207,7 @@ class Gateway:
                 "uptime_s": round(time.monotonic() - self._started, 1), "counters": asdict(self.counters)}
         return web.Response(status=200, content_type="application/json", body=orjson.dumps(body), headers=headers)
 
-    async def _relay(self, request: web.Request, upstream: Any, route: _Route | None,
+    async def _relay(self, request: web.Request, upstream: Any, route: Route | None,
                      started: float) -> web.StreamResponse:
         response = web.StreamResponse(status=upstream.status, reason=upstream.reason)
         for key, value in upstream.headers.items():
@@ -395,7 +261,7 @@ class Gateway:
                 await self._record_async(route, got, model, ttfb or 0.0, started)
         return response
 
-    def _record_cut(self, reader: use.StreamReader | None, route: _Route | None, ttfb: float | None,
+    def _record_cut(self, reader: use.StreamReader | None, route: Route | None, ttfb: float | None,
                     started: float) -> None:
         """A stream cut before its end: the tokens it reported are billed, so they are recorded,
         marked cut (scheduled, not awaited: the handler may be cancelled)."""
@@ -406,7 +272,7 @@ class Gateway:
         asyncio.get_running_loop().run_in_executor(None, self._record_safely, route, reader.usage, reader.model,
                                                    ttfb or 0.0, duration, True)
 
-    async def _record_async(self, route: _Route, got: use.Usage, model: str | None, ttfb: float,
+    async def _record_async(self, route: Route, got: use.Usage, model: str | None, ttfb: float,
                             started: float, *, cut: bool = False) -> None:
         if cut:
             self.counters.cut += 1
@@ -416,7 +282,7 @@ class Gateway:
         await asyncio.shield(asyncio.get_running_loop().run_in_executor(None, self._record_safely, route, got,
                                                                         model, ttfb, duration, cut))
 
-    def _record_safely(self, route: _Route, got: use.Usage, model: str | None, ttfb: float, duration: float,
+    def _record_safely(self, route: Route, got: use.Usage, model: str | None, ttfb: float, duration: float,
                        cut: bool) -> None:
         try:
             self._record(route, got, model, ttfb, duration, cut=cut)

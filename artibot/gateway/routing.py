@@ -1,0 +1,171 @@
+"""Which turn a request belongs to, and the body it goes out with (the gateway's routing step).
+
+:class:`TurnRouter` reads the session spool the prompt hook wrote (:mod:`artibot.store.
+gateway_state`), fixes the turn's profile at its first request (:func:`.profiles.
+choose_profile`: a model or top-level effort switch only when it pays for its cache
+rewrite), attributes sub-agents to the turn that launched them and compaction to the
+turn's housekeeping, and rewrites the body cache-safely (:mod:`.cachesafe`). A spool of a
+shape this version does not write means the request goes out as the client sent it and
+nothing is recorded. Nothing here waits for a lock on the event loop: a step that would
+raises :class:`NeedsThread` and :meth:`TurnRouter.inspect` runs it again in a worker thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+import orjson
+
+from artibot.gateway import cachesafe as cs
+from artibot.gateway import profiles as prof
+from artibot.gateway.pricing import PriceTable
+from artibot.store import gateway_state
+
+log = logging.getLogger("artibot.gateway")
+
+
+class NeedsThread(Exception):
+    """A step that waits for a lock was reached on the event loop: run it in a thread."""
+
+
+@dataclass
+class Route:
+    session_id: str
+    turn_id: str
+    profile: dict[str, Any]
+    kind: str = "turn"
+    """``turn`` (the main conversation), ``agent`` (a sub-agent's) or ``housekeeping`` (compaction)."""
+    why: str | None = None
+    sent_effort: str | None = None
+
+
+AGENT_HEADER = "x-claude-code-agent-id"
+"""Claude Code sends it with every request of a sub-agent (seen in 2.1.331), never on the main loop's."""
+
+
+class TurnRouter:
+    """The routing step of one gateway (see the module doc); ``counters`` is the gateway's."""
+
+    def __init__(self, root: str, profiles: prof.Profiles, prices: PriceTable, counters: Any):
+        self.root, self.profiles, self.prices, self.counters = root, profiles, prices, counters
+        self.loop_thread: int | None = None
+        """The event loop's thread, once it runs (a lock is never waited for there)."""
+
+    def _turn(self, body: dict[str, Any], session_id: str, agent_id: str | None) -> dict[str, Any] | None:
+        """The turn the request belongs to, its profile fixed (at the turn's first request)."""
+        root = self.root
+        turn = gateway_state.read_turn(root, session_id, agent_id)
+        if turn is not None:
+            return turn
+        profiles, prices = self.profiles, self.prices
+        requested = body.get("model") if isinstance(body.get("model"), str) else None
+        requested_effort = cs.client_effort(body)
+
+        def choose(state: dict[str, Any], turn: Mapping[str, Any]) -> dict[str, Any]:
+            decision = turn.get("decision")
+            if not isinstance(decision, Mapping):
+                raise ValueError("turn.decision is not an object")
+            system = decision.get("system")
+            wanted = profiles.for_route(system) or prof.Profile()
+            markers = cs.supports_markers(wanted.model or requested)
+            profile, why = prof.choose_profile(
+                wanted, system, requested_model=requested, requested_effort=requested_effort, markers=markers,
+                state=prof.SessionState.from_json(state), prices=prices, limit=profiles.switch_max_cached_tokens)
+            gateway_state.count_turn(state, system)
+            return {"route": system, "profile": profile.to_json(), "why": why,
+                    "effort": "markers" if markers else "top-level"}
+
+        return self._fix_turn(root, session_id, choose, agent_id)
+
+    def _route(self, body: dict[str, Any], headers: Mapping[str, str]) -> tuple[dict[str, Any], Route | None, bool]:
+        """The body to send, the turn it belongs to, and whether it now carries effort markers."""
+        session_id = prof.session_of(body)
+        if session_id is None or not prof.is_turn_request(body):
+            return body, None, False
+        agent_id = headers.get(AGENT_HEADER) or None
+        messages = body.get("messages")
+        compaction = agent_id is None and isinstance(messages, list) and cs.is_compaction(messages)
+        turn = self._turn(body, session_id, agent_id)
+        if turn is None:
+            return body, None, False
+        fixed = turn["gateway"]
+        profile = prof.Profile.from_json(fixed.get("profile"))
+        out: dict[str, Any] = dict(body)
+        changed = False
+        if compaction:
+            kind = "housekeeping"  # the client's own profile: only the earlier turns' markers are kept
+        else:
+            kind = "agent" if agent_id is not None else "turn"
+            out = prof.apply_top(out, prof.Profile(None, profile.model))
+            if not cs.supports_markers(out.get("model")):  # effort can only be the top-level value
+                out = prof.apply_top(out, prof.Profile(profile.effort, None))
+        if cs.supports_markers(out.get("model")):
+            agent_effort = (profile.effort or cs.client_effort(body)) if kind == "agent" else None
+            out, changed = cs.rewrite(out, self.profiles.efforts(), agent_effort=agent_effort)
+        top = out.get("output_config")
+        route = Route(session_id, turn["id"], dict(fixed.get("profile") or {}), kind,
+                       fixed.get("why") if isinstance(fixed.get("why"), str) else None,
+                       top.get("effort") if isinstance(top, Mapping) else None)
+        return out, route, changed
+
+    def _prepare(self, raw: bytes, headers: Mapping[str, str]) -> tuple[bytes, Route | None, bool]:
+        """The bytes to forward, the routed turn they belong to (if any), and whether the
+        request now needs the per-message effort beta."""
+        if b"session_id" not in raw or b'"tools"' not in raw:
+            return raw, None, False  # no session or no tools: never routed, so never parsed
+        try:
+            body = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            return raw, None, False
+        if not isinstance(body, dict):
+            return raw, None, False
+        try:
+            new, route, beta = self._route(body, headers)
+        except OSError as exc:  # the data home unreadable: the request still goes through
+            log.warning("routing skipped: %s", exc.strerror or type(exc).__name__)
+            return raw, None, False
+        if route is None:
+            return raw, None, False
+        self.counters.routed += 1
+        if new == body:
+            return raw, route, False
+        try:
+            out = orjson.dumps(new)
+        except TypeError:  # e.g. an integer beyond 64 bits: forward what the client sent
+            return raw, route, False
+        self.counters.rewritten += 1
+        return out, route, beta
+
+    def _fix_turn(self, root: str, session_id: str, choose: Callable[[dict[str, Any], Mapping[str, Any]],
+                                                                     dict[str, Any]],
+                  agent_id: str | None) -> dict[str, Any] | None:
+        """:func:`gateway_state.fix_turn`, which waits for the spool's lock: never on the event
+        loop, where a hook holding it would pause every stream."""
+        if threading.get_ident() == self.loop_thread:
+            raise NeedsThread
+        return gateway_state.fix_turn(root, session_id, choose, agent_id)
+
+    async def inspect(self, plain: bytes, headers: Mapping[str, str]) -> tuple[bytes, Route | None, bool]:
+        """:meth:`_prepare`, never fatal: a spool of an unexpected shape (another version's
+        hooks, a hand edit) leaves the request as the client sent it and records nothing.
+        On the loop (a parse and a spool read: less than a hop to a thread and back,
+        bench_gateway.py), but a turn's first request, which takes the spool's lock to fix
+        the turn's profile, goes again in a worker thread."""
+        try:
+            return self._prepare_safely(plain, headers)
+        except NeedsThread:
+            return await asyncio.get_running_loop().run_in_executor(None, self._prepare_safely, plain, headers)
+
+    def _prepare_safely(self, plain: bytes, headers: Mapping[str, str]) -> tuple[bytes, Route | None, bool]:
+        try:
+            return self._prepare(plain, headers)
+        except NeedsThread:
+            raise
+        except Exception as exc:  # the spool is input the gateway does not control
+            self.counters.spool_errors += 1
+            log.warning("routing skipped: a session spool of an unexpected shape (%s)", type(exc).__name__)
+            return plain, None, False
