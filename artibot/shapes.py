@@ -92,6 +92,30 @@ class PriceInForce(TypedDict):
     round: NotRequired[str | None]
 
 
+class HookFailure(TypedDict):
+    """One cause of a hook event's failures since its last success (``status``, ``doctor``)."""
+
+    event: str
+    cause: str
+    count: int
+    first: str
+    last: str
+
+
+class PendingTurns(TypedDict):
+    """Turns the hooks hold in the session spools, not in the experience log yet."""
+
+    sessions: int
+    open: int
+    """Turns in progress (no Stop yet)."""
+    waiting: int
+    """Stopped turns waiting for the next prompt's judgement (held ones included)."""
+    queued: int
+    """Final turns waiting for the session's end to be appended to the log."""
+    held: int
+    """Each ended session's last turn, kept for a resumed session."""
+
+
 class StatusReport(TypedDict):
     """``artibot status --json`` (:func:`artibot.status.status`): a contract other tools read."""
 
@@ -108,6 +132,8 @@ class StatusReport(TypedDict):
     patterns_tracked: int
     rounds: int
     held_for_resume: NotRequired[int]
+    hook_failures: NotRequired[list["HookFailure"]]
+    pending_turns: NotRequired["PendingTurns"]
     home: str
     config: str | None
     validation: dict[str, Any]

@@ -30,7 +30,7 @@ def _plan(scope: str, install: bool, gateway_port: int | None = None):
     from artibot.integrations.claude_code.templates import hook_prefix
 
     kwargs = {"user_dir": claude_user_dir(), "project_dir": claude_project_dir() or Path.cwd(),
-              "command": artibot_command(), "hook_prefix": hook_prefix(sys.executable)}
+              "command": artibot_command(), "hook_prefix": hook_prefix(sys.executable, guard=True)}
     if install:
         return installer, installer.plan_install(scope, gateway_port=gateway_port, **kwargs)
     return installer, installer.plan_uninstall(scope, **kwargs)
@@ -72,6 +72,13 @@ def show_plan(plan, *, dry_run: bool, install: bool, note: Callable[[], None] | 
     """
     for line in plan.summary():
         print(line)
+    mentioned = tuple(c for c in plan.changes if "see the diff" in c.note)
+    if not dry_run and mentioned:
+        # the note points at the diff: a real install shows that file's diff too
+        from dataclasses import replace
+
+        diff = replace(plan, changes=mentioned).diff()
+        sys.stdout.write(diff if diff.endswith("\n") or not diff else diff + "\n")
     if dry_run:
         diff = plan.diff()
         if diff:

@@ -20,7 +20,7 @@ def register(app: typer.Typer) -> None:
     @app.command("status")
     def status_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
         """Thresholds, System 1 cache, counts, last round, pending review."""
-        doc = status(home=Home.of(None))
+        doc = status(home=Home.of(None).require())
         if as_json:
             emit_json(doc)
             return
@@ -44,6 +44,13 @@ def register(app: typer.Typer) -> None:
         if doc.get("held_for_resume"):
             console.print(f"turns waiting for a resumed session: {doc['held_for_resume']} (each ended session's "
                           "last turn, for up to 30 min: a correction after `claude --continue` still reaches it)")
+        from artibot.cli.render_health import failure_lines, pending_line
+
+        pending_text = pending_line(doc.get("pending_turns"))
+        if pending_text:
+            console.print(Hanging(pending_text))
+        for line in failure_lines(doc.get("hook_failures") or [], f"{doc['home']}/logs/hooks.log"):
+            console.print(line, markup=False, highlight=False)
         for line in cost_lines(doc["costs"]):
             console.print(Hanging(line))
         console.print(f"last round: {doc['last_round'] or 'none yet'}"
@@ -130,8 +137,11 @@ def register(app: typer.Typer) -> None:
         from artibot.rollback import recover_interrupted
         from artibot.store import doctor
 
-        home = Home.of(None)
+        from artibot.cli.render_health import hook_findings
+
+        home = Home.of(None).require()
         findings = doctor.repair(home, finish_rollback=recover_interrupted) if repair else doctor.check(home)
+        findings += hook_findings(home)
         problems = [f for f in findings if f.severity != "ok"]
         if as_json:
             emit_json({"home": str(home.root), "findings": [

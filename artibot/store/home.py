@@ -31,6 +31,19 @@ class Home:
         """``home`` as a :class:`Home` (a Home is returned as it is)."""
         return home if isinstance(home, Home) else cls.resolve(home)
 
+    def require(self) -> "Home":
+        """The home, when it exists; else an error naming it (a typo in ``--home`` would
+        otherwise read as an empty, healthy home)."""
+        from artibot.errors import NotFoundError
+
+        if not self.root.exists():
+            raise NotFoundError(
+                f"the data home {self.root} does not exist: nothing has been recorded there. Check --home "
+                "(it goes before the command) or ARTIBOT_HOME; the first hook or `artibot collect` creates it")
+        if not self.root.is_dir():
+            raise NotFoundError(f"the data home {self.root} is not a folder; check --home or ARTIBOT_HOME")
+        return self
+
     def ensure(self) -> "Home":
         """Create the home (mode 0700) if missing."""
         ensure_dir(self.root)

@@ -97,11 +97,19 @@ def hook_launcher(root: str | None = None) -> str:
                                 main=json.dumps(os.path.join(root, "artibot", "__main__.py"), ensure_ascii=False))
 
 
-def hook_prefix(python: str, root: str | None = None) -> str:
-    """The hook command prefix for the interpreter at ``python``: ``<python> -S -c '<launcher>'``."""
+def hook_prefix(python: str, root: str | None = None, *, guard: bool = False) -> str:
+    """The hook command prefix for the interpreter at ``python``: ``<python> -S -c '<launcher>'``.
+
+    ``guard``: the command first checks that the interpreter is still there and exits 0
+    quietly when it is not (``test -x <python> || exit 0; …``): a package removed before
+    ``artibot uninstall`` (its virtualenv deleted with it) would otherwise fail every hook
+    of every prompt with "not found" (exit 127) until the settings are cleaned. The client
+    runs the command through ``sh``, which ``test`` is built into (no process of its own).
+    """
     import shlex
 
-    return f"{shlex.quote(python)} -S -c {shlex.quote(hook_launcher(root))}"
+    command = f"{shlex.quote(python)} -S -c {shlex.quote(hook_launcher(root))}"
+    return f"test -x {shlex.quote(python)} || exit 0; {command}" if guard else command
 
 
 def hook_command(command: str, cli_event: str) -> str:
