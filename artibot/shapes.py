@@ -116,6 +116,30 @@ class PendingTurns(TypedDict):
     """Each ended session's last turn, kept for a resumed session."""
 
 
+class TurnLine(TypedDict):
+    """One turn in ``artibot turns --json``: what the router decided, why, and how it ended."""
+
+    id: str
+    time: str
+    session_id: str | None
+    agent: str
+    prompt: str
+    """The start of the anonymized prompt (the only text the log keeps)."""
+    domain: str
+    complexity: float | None
+    threshold: float | None
+    route: str | None
+    why: str
+    effort: str | None
+    """The effort the gateway sent (None without the gateway)."""
+    model: str | None
+    outcome: str
+    """``pending`` while the turn is in its session's spool."""
+    outcome_reason: str | None
+    tokens: int | None
+    cost_usd: float | None
+
+
 class StatusReport(TypedDict):
     """``artibot status --json`` (:func:`artibot.status.status`): a contract other tools read."""
 
