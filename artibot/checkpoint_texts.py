@@ -28,6 +28,8 @@ TEXTS: dict[str, dict[str, Any]] = {
                 "hold": ("Hold", "keep the pattern where it is this cycle")},
         },
         "direction": {"down": "lower: more System 2", "up": "higher: more System 1", "same": "unchanged"},
+        "explain": {1: "GRPO (group relative comparison): requests of one domain and one complexity range form a group, "
+                       "and System 2's success rate is compared with System 1's within it."},
         "modes": {"skip": ("Skip", "take every automatic decision shown above"),
                   "each": ("Decide pattern by pattern", "answer auto, promote, demote or hold for each pattern")},
         "default": "default",
@@ -52,6 +54,8 @@ TEXTS: dict[str, dict[str, Any]] = {
                 "hold": ("Hold", "이번 사이클에서는 현재 위치 유지")},
         },
         "direction": {"down": "낮춤: System 2 비중 증가", "up": "높임: System 1 비중 증가", "same": "변화 없음"},
+        "explain": {1: "GRPO(그룹 상대 비교): 같은 도메인·같은 복잡도 구간의 요청을 한 그룹으로 묶고, "
+                       "그 안에서 System 2의 성공률을 System 1과 비교합니다."},
         "modes": {"skip": ("건너뛰기", "위에 표시된 자동 결정을 모두 적용"),
                   "each": ("패턴별로 결정", "각 패턴마다 auto, promote, demote, hold 중 선택")},
         "default": "기본값",

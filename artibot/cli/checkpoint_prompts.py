@@ -36,12 +36,30 @@ class TerminalCheckpoints:
         self.lang = lang
         self.read = read
 
-    def _choose(self, n: int, labels: list[tuple[str, str, str]], default_index: int = 0) -> str:
-        """``labels``: (choice, label, meaning). Returns the chosen choice."""
+    def _options(self, labels: list[tuple[str, str, str]], default_index: int, *, answers: bool = False) -> None:
+        """The options, numbered, the default marked; ``answers``: with the ``--answer`` word of each."""
         t = texts(self.lang)
         for i, (choice, label, meaning) in enumerate(labels, start=1):
             mark = f" ({t['default']})" if i - 1 == default_index else ""
-            self.console.print(Hanging(f"{label}{mark} — {meaning}", first=f"  {i}) "))
+            word = f" [{choice}]" if answers else ""
+            self.console.print(Hanging(f"{label}{word}{mark} — {meaning}", first=f"  {i}) "))
+
+    def present(self, evidence: Evidence) -> None:
+        """The checkpoint's screen and options as ``learn`` shows them, asking nothing (``review``
+        without a terminal: the answers go on the command line)."""
+        n = evidence.checkpoint
+        t = texts(self.lang)
+        if n == 2 and not evidence.rows:
+            self.console.print("\n(no threshold moved in this round: no group had both systems)")
+        if n == 3 and not evidence.rows:
+            return
+        self._show(evidence)
+        self._options([(c, *t["options"][n][c]) for c in CHOICES[n]], CHOICES[n].index(default_of(evidence)),
+                      answers=True)
+
+    def _choose(self, n: int, labels: list[tuple[str, str, str]], default_index: int = 0) -> str:
+        """``labels``: (choice, label, meaning). Returns the chosen choice."""
+        self._options(labels, default_index)
         for _ in range(MAX_TRIES):
             try:
                 line = self.read(f"Choose 1-{len(labels)} [{default_index + 1}]: ")

@@ -13,7 +13,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from artibot.checkpoints import Evidence, texts
-from artibot.cli.render import Listing, fmt
+from artibot.cli.render import Hanging, Listing, fmt
 
 MAX_GROUP_ROWS = 24
 
@@ -43,18 +43,30 @@ def group_view(ev: Evidence) -> RenderableType:
     s = ev.summary
     compared = [r for r in ev.rows if not r["one_sided"]]
     with_interval = any("interval" in r for r in compared)
-    columns = ["batch", "domain", "complexity", "S1 ok/n", "S2 ok/n", "S2−S1"] + (["90% interval"] * with_interval)
-    rows = [[r["batch"], r["domain"], f"{fmt(r['complexity'][0], 2)}–{fmt(r['complexity'][1], 2)}",
-             _ok(r, 1), _ok(r, 2), _signed(r["advantage"])] + ([_interval(r.get("interval"))] * with_interval)
-            for r in compared[:MAX_GROUP_ROWS]]
+    batches = len({r["batch"] for r in compared}) > 1  # one batch (evidence mode): no column
+    columns = (["batch"] * batches + ["domain", "complexity", "S1 ok/n", "S2 ok/n", "S2−S1 here"]
+               + (["estimate [90% interval]"] * with_interval))
+    rows = [[r["batch"]] * batches + [r["domain"], f"{fmt(r['complexity'][0], 2)}–{fmt(r['complexity'][1], 2)}",
+             _ok(r, 1), _ok(r, 2), _signed(r["advantage"])]
+            + ([_estimate(r)] * with_interval) for r in compared[:MAX_GROUP_ROWS]]
     caption = (f"{s['groups']} groups in {s['batches']} batch(es): {s['two_sided']} with both systems, "
-               f"{s['one_sided']} one-sided (not used)")
+               f"{s['one_sided']} one-sided (not used); S2−S1 here: System 2's success rate minus System 1's "
+               "in this round's requests")
     if len(compared) > MAX_GROUP_ROWS:
         caption += f"; the first {MAX_GROUP_ROWS} shown, all in `artibot review --json`"
-    if with_interval:  # S2−S1 is this round's; the interval rests on the cell's whole history
-        caption += "; 90% interval: System 2's advantage in the cell over every round so far"
+    if with_interval:  # S2−S1 is this round's; the estimate rests on the cell's whole history
+        caption += ("; estimate: System 2's advantage in the group over every round so far, with its 90% "
+                    "interval")
     by_domain = Listing(None, ["domain", "groups", "S1 ok/n", "S2 ok/n", "mean S2−S1"], _domain_rows(compared))
-    return Group(Listing(texts(ev.lang)["title"][1], columns, rows, caption=caption), Text(""), by_domain)
+    t = texts(ev.lang)
+    return Group(Text(t["title"][1], style="bold"), Hanging(t["explain"][1]),
+                 Listing(None, columns, rows, caption=caption), Text(""), by_domain)
+
+
+def _estimate(row: Mapping[str, Any]) -> str:
+    if "interval" not in row or row["interval"] is None:
+        return "—"
+    return f"{_signed(row.get('estimate'), 2)} {_interval(row['interval'])}"
 
 
 def _ok(row: Mapping[str, Any], system: int) -> str:
@@ -76,15 +88,32 @@ def _domain_rows(groups: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
 
 def threshold_view(ev: Evidence) -> RenderableType:
     """Checkpoint 2: old → new per domain, the direction in words, and the row's reason under it."""
-    rows = [[r["domain"], fmt(r["old"]), fmt(r["new"]), _signed(r["change"]), r["direction"], r["batches"],
-             r["clamped"]] for r in ev.rows]
-    notes = [[str(r[k]) for k in ("reason", "why") if r.get(k)] for r in ev.rows]
-    price = ev.summary.get("price")  # evidence mode's price in force and where it came from
-    caption = None if price is None else f"price of a System 2 call: {price:.3f} ({ev.summary.get('price_source')})"
-    if ev.summary.get("money"):
-        caption = (caption + "; " if caption else "") + str(ev.summary["money"])
-    return Listing(texts(ev.lang)["title"][2], ["domain", "old", "new", "change", "direction", "steps", "clamped"],
-                   rows, notes, caption=caption)
+    rows = [[r["domain"], fmt(r["old"]), fmt(r["new"]), _signed(r["change"]), r["direction"]] for r in ev.rows]
+    notes = [[str(r[k]) for k in ("reason", "why") if r.get(k)] + _limit_note(r) for r in ev.rows]
+    summary = ev.summary
+    parts = []
+    price = summary.get("price")  # evidence mode's price in force and where it came from
+    if price is not None:
+        parts.append(f"price of a System 2 call: {price:.3f} ({summary.get('price_source')})")
+    if summary.get("max_step") and summary.get("batch_size"):
+        parts.append(f"a threshold moves at most {summary['max_step']:.2f} per batch of {summary['batch_size']} "
+                     f"({summary.get('batches') or 1} batch(es) this round), and in a domain's first round no "
+                     "farther than the exploration band")
+    if summary.get("money"):
+        parts.append(str(summary["money"]))
+    return Listing(texts(ev.lang)["title"][2], ["domain", "old", "new", "change", "direction"],
+                   rows, notes, caption="; ".join(parts) or None)
+
+
+def _limit_note(row: Mapping[str, Any]) -> list[str]:
+    """How far the threshold could move this round, and whether the move was cut short there."""
+    limit = row.get("limit")
+    if limit is None and not row.get("clamped"):
+        return []
+    text = f"could move at most {limit:.2f} this round" if limit is not None else ""
+    if row.get("clamped"):
+        text += ("; " if text else "") + "the evidence pointed farther: the move stops at that limit"
+    return [text]
 
 
 def transfer_view(ev: Evidence) -> RenderableType:

@@ -18,7 +18,6 @@ from artibot.errors import ArtibotError, InvalidInput
 from artibot.cli.checkpoint_prompts import TerminalCheckpoints
 from artibot.cli.checkpoint_view import evidence_table, threshold_result, transfer_result
 from artibot.cli.render import Hanging, console, emit_json, err_console
-from artibot.cli.render_round_checks import offpolicy_block
 
 
 # what --quiet keeps quiet about: the outcomes a cron job expects
@@ -65,6 +64,18 @@ def register(app: typer.Typer) -> None:
         else:
             policy = TerminalCheckpoints(out, settings.lang, read=lambda prompt: _read_line(out, prompt))
         spinner = out.is_terminal and not dry_run and (yes or unattended)
+        if isinstance(policy, TerminalCheckpoints) and not dry_run:
+            from artibot.review import pending_round
+
+            waiting = pending_round(home)
+            if waiting is not None:  # a round saved for review: answered here, where it is shown
+                out.print(f"round {waiting} was prepared earlier and waits for your answers; continuing it")
+                report = answer_pending(home=home, settings=settings, policy=policy)
+                if as_json:
+                    emit_json(report.to_json())
+                else:
+                    show_report(report, out)
+                return
         if not dry_run:
             settle_hook_turns(home)
         with out.status("learning…", spinner="dots") if spinner else nullcontext():
@@ -83,6 +94,9 @@ def register(app: typer.Typer) -> None:
         prepare: bool = typer.Option(False, "--prepare", help="Prepare a round for review if none is pending."),
         flush: bool = typer.Option(False, "--flush", help="With --prepare: also process a last, smaller batch."),
         discard: bool = typer.Option(False, "--discard", help="Drop the pending round (logged; nothing applied)."),
+        interactive: bool = typer.Option(False, "--interactive", "-i",
+                                         help="Ask the open questions one by one, reading the answers from stdin "
+                                              "(the default on a terminal)."),
     ) -> None:
         """Show or answer the round waiting for review."""
         home = Home.of(None)
@@ -115,19 +129,23 @@ def register(app: typer.Typer) -> None:
             console.print(doc["message"])
             return
         settings = load_settings(home.root)
-        if sys.stdin.isatty():
-            policy = TerminalCheckpoints(console, doc["lang"], read=lambda prompt: _read_line(console, prompt))
-            report = answer_pending(home=home, settings=settings, policy=policy)
+        terminal = TerminalCheckpoints(console, doc["lang"], read=lambda prompt: _read_line(console, prompt))
+        if interactive or sys.stdin.isatty():
+            report = answer_pending(home=home, settings=settings, policy=terminal)
             show_report(report, console)
             return
-        console.print(f"round {doc['round_id']} is waiting for review ({doc['processed']} experiences).")
-        for q in doc["questions"]:
-            console.print(f"\n{q['number']}. {q['question']}  options: "
-                          + ", ".join(o["choice"] for o in q["options"]) + f"  (default {q['default']})")
-            if q["number"] == 2:  # what the change would have done on the logged requests
-                for part in offpolicy_block(q.get("off_policy"), q.get("utility")):
-                    console.print(part)
-        console.print(f"\nanswer with: {doc['answer_syntax']}")
+        from artibot.review import open_evidence
+
+        shown = open_evidence(home)
+        if shown is None:  # answered or discarded since
+            console.print("nothing is waiting for review")
+            return
+        console.print(f"round {doc['round_id']} is waiting for review ({doc['processed']} experiences); "
+                      "its checkpoints as `artibot learn` shows them:")
+        for evidence in shown[2]:
+            terminal.present(evidence)
+        console.print()
+        console.print(Hanging(f"answer with: {doc['answer_syntax']}; or `artibot review -i` to answer one by one"))
 
 
 def _read_line(out: Console, prompt: str) -> str:
