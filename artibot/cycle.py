@@ -303,8 +303,13 @@ def decide_and_commit(h: Home, settings: Settings, proposal: RoundProposal, cont
         item["final"] = final.get(item["key"], item["automatic"])
     for change in report.threshold_changes.values():
         change["applied"] = apply_thresholds
-    report.message = (f"round {context.round_id} applied: {report.processed} experiences in {report.batches} "
-                      "batch(es); " + ("thresholds updated" if apply_thresholds else "thresholds kept (reverted)"))
+    moved = [c for c in report.threshold_changes.values() if abs(c["new"] - c["old"]) > 1e-12]
+    thresholds = ("thresholds kept (reverted)" if not apply_thresholds
+                  else f"{len(moved)} threshold{'s' if len(moved) != 1 else ''} changed" if moved
+                  else "no threshold changed")
+    report.message = (f"round {context.round_id} applied: {report.processed} "
+                      f"experience{'s' if report.processed != 1 else ''} in {report.batches} "
+                      f"batch{'es' if report.batches != 1 else ''}; {thresholds}")
     return report
 
 

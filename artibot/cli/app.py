@@ -10,7 +10,6 @@ traceback.
 
 from __future__ import annotations
 
-import logging
 import os
 import sys
 from typing import Optional
@@ -23,9 +22,11 @@ except ImportError:  # pragma: no cover - older typer
     from click import exceptions as click_exceptions, utils as click_utils  # type: ignore[no-redef]
 
 from artibot import __version__
+from artibot.cli.lazy import LazyGroup
 from artibot.errors import ArtibotError, ExitCode, StoreError
 
 app = typer.Typer(
+    cls=LazyGroup,  # each command's module is imported when that command runs (start-up time)
     name="artibot",
     help="Make an AI coding agent's System 1 / System 2 router learn from experience.",
     no_args_is_help=True,
@@ -50,6 +51,8 @@ def main(
     """artibot — records routing decisions and outcomes, learns thresholds, asks you at three checkpoints."""
     # There is no -v: the library reports through return values and errors, and logs only
     # warnings (an ignored config key, say), which are always shown.
+    import logging  # here: `--help` and TAB completion never reach this callback
+
     logging.basicConfig(level=logging.WARNING, format="artibot: warning: %(message)s")
     if home is not None:
         # The environment carries the choice to every layer and to the processes artibot
@@ -57,18 +60,7 @@ def main(
         os.environ["ARTIBOT_HOME"] = os.path.expanduser(home)
 
 
-def _register() -> None:
-    from artibot.cli import (cmd_collect, cmd_config, cmd_gateway, cmd_integrate, cmd_learn, cmd_report, cmd_route,
-                             cmd_state)
-
-    for module in (cmd_collect, cmd_route, cmd_learn, cmd_state, cmd_config, cmd_integrate, cmd_gateway, cmd_report):
-        module.register(app)
-    from artibot.cli import cmd_turns
-
-    cmd_turns.register(app)
-
-
-_register()
+# The commands are in artibot.cli.lazy.COMMANDS: each module registers its own when used.
 
 INTERRUPTED = 130
 
@@ -77,7 +69,11 @@ def _usage_line(exc: click_exceptions.ClickException) -> str:
     """A usage error as one line, like every other error, with where to look."""
     ctx = getattr(exc, "ctx", None)
     where = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
-    return f"artibot: {exc.format_message()}{where}\n"
+    message = exc.format_message()
+    if "--home" in message and "No such option" in message and ctx is not None:
+        # the one option of artibot itself that people put after the command
+        where = f"; --home goes before the command: artibot --home DIR {ctx.info_name} …"
+    return f"artibot: {message}{where}\n"
 
 
 def run(argv: list[str]) -> int:

@@ -15,9 +15,10 @@ from artibot.config import load_settings
 from artibot.cycle import RoundReport, RoundStatus, learn
 from artibot.review import answer_pending, discard_pending, pending_questions, prepare_for_review
 from artibot.errors import ArtibotError, InvalidInput
+from artibot.cli import completion
 from artibot.cli.checkpoint_prompts import TerminalCheckpoints
 from artibot.cli.checkpoint_view import evidence_table, threshold_result, transfer_result
-from artibot.cli.render import Hanging, console, emit_json, err_console
+from artibot.cli.render import Hanging, console, emit_json, err_console, progress_line
 
 
 # what --quiet keeps quiet about: the outcomes a cron job expects
@@ -78,10 +79,15 @@ def register(app: typer.Typer) -> None:
                 return
         if not dry_run:
             settle_hook_turns(home)
+        # a spinner while nobody is asked anything; each step on its line before the questions
+        say = None if spinner else progress_line(out)
         with out.status("learning…", spinner="dots") if spinner else nullcontext():
-            report = learn(home=home, checkpoints=policy, flush=flush, dry_run=dry_run, settings=settings)
+            report = learn(home=home, checkpoints=policy, flush=flush, dry_run=dry_run, settings=settings,
+                           progress=say)
         if as_json:
             emit_json(report.to_json())
+        elif quiet and report.status is RoundStatus.DRY_RUN:
+            out.print(Hanging(report.message))  # quiet: the one line, not the screens
         elif not (quiet and report.status in QUIET):
             show_report(report, out)
 
@@ -90,7 +96,8 @@ def register(app: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json", help="List the open questions with evidence, options, defaults."),
         answer: Optional[List[str]] = typer.Option(None, "--answer", "-a",
                                                    help="N=CHOICE: 1=accept|reset, 2=apply|revert, 3=auto, "
-                                                        "3.PATTERN=auto|promote|demote|hold. Repeatable."),
+                                                        "3.PATTERN=auto|promote|demote|hold. Repeatable.",
+                                                   autocompletion=completion.answers),
         prepare: bool = typer.Option(False, "--prepare", help="Prepare a round for review if none is pending."),
         flush: bool = typer.Option(False, "--flush", help="With --prepare: also process a last, smaller batch."),
         discard: bool = typer.Option(False, "--discard", help="Drop the pending round (logged; nothing applied)."),

@@ -13,7 +13,7 @@ report_app = typer.Typer(help="Reports over the recorded turns.", no_args_is_hel
 
 
 def _usd(x: float | None) -> str:
-    return "—" if x is None else f"${x:,.4f}"
+    return "—" if x is None else f"{'-' if x < 0 else ''}${abs(x):,.4f}"
 
 
 def cost_lines(doc: dict) -> list[str]:

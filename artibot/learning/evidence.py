@@ -352,13 +352,13 @@ def reason(name: str, gain: float, sd: float, price: float, source: str, old: fl
     >>> reason("law", 0.14, 0.05, 0.1, "estimated", 0.4, 0.3)
     "law: System 2's gain 0.14 ± 0.05 is above its price 0.10 (estimated) → more System 2: threshold 0.40 → 0.30"
     >>> reason("*", 0.06, 0.02, 0.09, "system2Cost", 0.4, 0.5)
-    "all domains: System 2's gain 0.06 ± 0.02 is below its price 0.09 (system2Cost) → more System 1: threshold 0.40 → 0.50"
+    "default: System 2's gain 0.06 ± 0.02 is below its price 0.09 (system2Cost) → more System 1: threshold 0.40 → 0.50"
     >>> reason("law", 0.0812, 0.04, 0.0796, "estimated", 0.4, 0.4)
     "law: System 2's gain 0.081 ± 0.04 is above its price 0.080 (estimated) → threshold stays 0.40: no threshold within reach is surely better"
     >>> reason("law", 0.05, 0.05, 0.05, "estimated", 0.4, 0.4)
     "law: System 2's gain 0.05 ± 0.05 equals its price 0.05 (estimated) → threshold stays 0.40"
     """
-    where = "all domains" if name == DEFAULT_KEY else name
+    where = "default" if name == DEFAULT_KEY else name  # the one name of the fallback threshold
     nd = next((d for d in (2, 3, 4) if f"{gain:.{d}f}" != f"{price:.{d}f}"), None)
     shown = 2 if nd is None else nd
     g, p = f"{gain:.{shown}f}", f"{price:.{shown}f}"

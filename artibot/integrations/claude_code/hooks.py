@@ -25,6 +25,8 @@ MAX_PAYLOAD_BYTES = 32_000_000
 """A larger payload is read and dropped (logged): Claude Code must never block on our stdin."""
 
 LOG_MESSAGE_CHARS = 300
+CAUSE_CHARS = 1000
+"""A failure's cause as ``status`` shows it: long enough for a config error's list of allowed keys."""
 
 
 class HookCall:
@@ -72,7 +74,7 @@ class HookCall:
             message = without_prompt(message, self.secret)
         line = f"{prefix}{type(exc).__name__}: {message}"
         if not getattr(exc, "transient", False):  # a lock wait: the next hook retries it
-            self.errors.append(" ".join(line.split())[:LOG_MESSAGE_CHARS])
+            self.errors.append(" ".join(line.split())[:CAUSE_CHARS])
         self.log(line)
 
     def attempt(self, doing: str, fn):
