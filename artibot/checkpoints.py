@@ -342,7 +342,13 @@ def _threshold_rows(proposal: Any, lang: str) -> tuple[tuple[Mapping[str, Any], 
                "batches": len(steps), "clamped": sum(1 for s in steps if s.clamped)}
         if reasons.get(domain):
             row["reason"] = reasons[domain]
-        limit = (evidence.get(domain) or {}).get("reach")
+        numbers = evidence.get(domain) or {}
+        limit = numbers.get("reach")
+        region = numbers.get("region_gain")
+        if isinstance(region, (list, tuple)) and len(region) == 2 and isinstance(numbers.get("price"), (int, float)):
+            # the reason's numbers, for a screen that words it in another language
+            row.update(gain=_r(region[0], 4), sd=_r(region[1], 4), price=_r(numbers["price"], 4),
+                       source=proposal.params.get("price_source"))
         if isinstance(limit, (int, float)):
             row["limit"] = _r(limit, 4)  # how far this domain's threshold could move this round
         rows.append(row)

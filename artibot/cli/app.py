@@ -76,6 +76,18 @@ def _usage_line(exc: click_exceptions.ClickException) -> str:
     return f"artibot: {message}{where}\n"
 
 
+def _interrupted() -> str:
+    """The Ctrl-C line, in the configured language."""
+    try:
+        from artibot.config import load_settings
+
+        korean = load_settings(None).lang == "ko"
+    except Exception:  # noqa: BLE001 - a config that does not load: the line in English
+        korean = False
+    return ("\nartibot: 중단됨; 반쯤 쓰인 것은 남기지 않았습니다\n" if korean
+            else "\nartibot: interrupted; nothing half-written was kept\n")
+
+
 def run(argv: list[str]) -> int:
     """Run the CLI with ``argv``; never lets a traceback reach the user for an expected error.
 
@@ -103,7 +115,7 @@ def run(argv: list[str]) -> int:
         sys.stderr.write(_usage_line(exc))
         return int(exc.exit_code)
     except typer.Abort:
-        sys.stderr.write("\nartibot: interrupted; nothing half-written was kept\n")
+        sys.stderr.write(_interrupted())
         return INTERRUPTED
     except ArtibotError as exc:
         sys.stderr.write(f"artibot: {exc}\n")
@@ -115,9 +127,9 @@ def run(argv: list[str]) -> int:
         sys.stderr.write(f"artibot: {StoreError.from_os(exc, doing='access')}\n")
         return int(ExitCode.FAILURE)
     except KeyboardInterrupt:
-        sys.stderr.write("\nartibot: interrupted; nothing half-written was kept\n")
+        sys.stderr.write(_interrupted())
         return INTERRUPTED
     if code == INTERRUPTED:
         # the parser turns Ctrl-C into a silent exit 130; say it in one line
-        sys.stderr.write("\nartibot: interrupted; nothing half-written was kept\n")
+        sys.stderr.write(_interrupted())
     return int(code) if isinstance(code, int) else int(ExitCode.OK)

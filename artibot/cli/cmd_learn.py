@@ -19,25 +19,39 @@ from artibot.cli import completion
 from artibot.cli.checkpoint_prompts import TerminalCheckpoints
 from artibot.cli.checkpoint_view import evidence_table, threshold_result, transfer_result
 from artibot.cli.render import Hanging, console, emit_json, err_console, progress_line
+from artibot.cli.words import progress, w
 
 
 # what --quiet keeps quiet about: the outcomes a cron job expects
 QUIET = (RoundStatus.APPLIED, RoundStatus.NOTHING, RoundStatus.DEFERRED, RoundStatus.PENDING)
 
 
-def show_report(report: RoundReport, out: Console) -> None:
+def show_report(report: RoundReport, out: Console, lang: str = "en") -> None:
     if report.status is RoundStatus.DRY_RUN:
         for n in (1, 2, 3):
             out.print(evidence_table(report.evidence[n]))
             out.print()
     if report.threshold_changes and report.status in (RoundStatus.APPLIED, RoundStatus.DRY_RUN, RoundStatus.DEFERRED):
-        out.print(threshold_result(report.threshold_changes))
+        out.print(threshold_result(report.threshold_changes, lang))
         out.print()
     moved = [t for t in report.transfers if t["final"] != "hold" or t["final"] != t["automatic"]]
     if moved and report.status in (RoundStatus.APPLIED, RoundStatus.DRY_RUN):
-        out.print(transfer_result(moved))
+        out.print(transfer_result(moved, lang))
         out.print()
-    out.print(Hanging(report.message))
+    out.print(Hanging(_message(report, lang)))
+
+
+def _message(report: RoundReport, lang: str) -> str:
+    """The round's closing line in the session's language (the library words it in English)."""
+    if lang == "en" or report.status is not RoundStatus.APPLIED or not report.round_id:
+        return report.message
+    changes = report.threshold_changes.values()
+    moved = sum(1 for c in changes if abs(c["new"] - c["old"]) > 1e-12)
+    applied = any(c.get("applied") for c in changes) or not changes
+    thresholds = (w(lang, "thr_reverted") if not applied else w(lang, "thr_changed", n=moved) if moved
+                  else w(lang, "thr_none"))
+    return w(lang, "applied_message", round=report.round_id, n=report.processed, batches=report.batches,
+             thresholds=thresholds)
 
 
 def register(app: typer.Typer) -> None:
@@ -70,17 +84,18 @@ def register(app: typer.Typer) -> None:
 
             waiting = pending_round(home)
             if waiting is not None:  # a round saved for review: answered here, where it is shown
-                out.print(f"round {waiting} was prepared earlier and waits for your answers; continuing it")
+                out.print(w(settings.lang, "continuing", round=waiting))
                 report = answer_pending(home=home, settings=settings, policy=policy)
                 if as_json:
                     emit_json(report.to_json())
                 else:
-                    show_report(report, out)
+                    show_report(report, out, settings.lang)
                 return
         if not dry_run:
             settle_hook_turns(home)
         # a spinner while nobody is asked anything; each step on its line before the questions
-        say = None if spinner else progress_line(out)
+        shown = progress_line(out)
+        say = None if spinner else (lambda message: shown(progress(settings.lang, message)))
         with out.status("learning…", spinner="dots") if spinner else nullcontext():
             report = learn(home=home, checkpoints=policy, flush=flush, dry_run=dry_run, settings=settings,
                            progress=say)
@@ -89,7 +104,7 @@ def register(app: typer.Typer) -> None:
         elif quiet and report.status is RoundStatus.DRY_RUN:
             out.print(Hanging(report.message))  # quiet: the one line, not the screens
         elif not (quiet and report.status in QUIET):
-            show_report(report, out)
+            show_report(report, out, settings.lang)
 
     @app.command("review")
     def review_cmd(
@@ -139,7 +154,7 @@ def register(app: typer.Typer) -> None:
         terminal = TerminalCheckpoints(console, doc["lang"], read=lambda prompt: _read_line(console, prompt))
         if interactive or sys.stdin.isatty():
             report = answer_pending(home=home, settings=settings, policy=terminal)
-            show_report(report, console)
+            show_report(report, console, doc["lang"])
             return
         from artibot.review import open_evidence
 
@@ -147,12 +162,12 @@ def register(app: typer.Typer) -> None:
         if shown is None:  # answered or discarded since
             console.print("nothing is waiting for review")
             return
-        console.print(f"round {doc['round_id']} is waiting for review ({doc['processed']} experiences); "
-                      "its checkpoints as `artibot learn` shows them:")
+        lang = doc["lang"]
+        console.print(w(lang, "waiting", round=doc["round_id"], n=doc["processed"]))
         for evidence in shown[2]:
             terminal.present(evidence)
         console.print()
-        console.print(Hanging(f"answer with: {doc['answer_syntax']}; or `artibot review -i` to answer one by one"))
+        console.print(Hanging(w(lang, "answer_with", syntax=doc["answer_syntax"])))
 
 
 def _read_line(out: Console, prompt: str) -> str:

@@ -22,8 +22,8 @@ try:  # typer vendors click since 0.2x
     from typer._click.formatting import HelpFormatter
     from typer._click.shell_completion import CompletionItem
 except ImportError:  # pragma: no cover - older typer
-    from click import Command, Context, HelpFormatter, UsageError  # type: ignore[no-redef,assignment]
-    from click.shell_completion import CompletionItem  # type: ignore[no-redef,assignment]
+    from click import Command, Context, HelpFormatter, UsageError  # type: ignore[no-redef,import-not-found,unused-ignore]
+    from click.shell_completion import CompletionItem  # type: ignore[no-redef,import-not-found,unused-ignore]
 
 from artibot.cli.command_table import COMMANDS
 

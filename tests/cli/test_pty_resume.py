@@ -52,7 +52,7 @@ def test_review_without_a_terminal_prints_every_screen(artibot_home: Path, cli) 
                     "Off-policy check"):
         assert heading in out
     assert "old" in out and "new" in out and "→" in out  # the old → new of each proposed change
-    assert "Apply [apply] (default)" in out and "answer with: artibot review --answer" in out
+    assert "Apply [apply] (default)" in out and "answer with: `artibot review --answer" in out
 
 
 def test_review_interactive_reads_the_answers_from_stdin(artibot_home: Path) -> None:
