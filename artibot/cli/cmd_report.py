@@ -8,8 +8,10 @@ from artibot.cli.render import console, emit_json, fmt
 from artibot.cli.render import Listing
 from artibot.costs import cache_tokens, cost_report
 from artibot.store.home import Home
+from artibot.cli import cmd_report_html as _html
 
-report_app = typer.Typer(help="Reports over the recorded turns.", no_args_is_help=True)
+report_app = typer.Typer(help="Reports over the recorded turns.")
+_html.register(report_app)  # `artibot report` alone writes the HTML page
 
 
 def _usd(x: float | None) -> str:
