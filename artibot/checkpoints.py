@@ -320,7 +320,8 @@ def _group_rows(proposal: Any) -> tuple[tuple[Mapping[str, Any], ...], Mapping[s
             row["interval"] = [_r(extra[0]), _r(extra[1])]
         rows.append(row)
     two = sum(1 for g in proposal.groups if not g.one_sided)
-    summary = {"batches": len(proposal.batches), "groups": len(rows), "two_sided": two,
+    summary = {"batches": int(proposal.params.get("batches") or len(proposal.batches)), "groups": len(rows),
+               "two_sided": two,
                "one_sided": len(rows) - two, "mode": proposal.mode}
     return tuple(rows), summary
 

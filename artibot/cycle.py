@@ -262,7 +262,9 @@ def _report(proposal: RoundProposal, context: RoundContext) -> RoundReport:
                  for d in proposal.decisions]
     return RoundReport(RoundStatus.PROPOSED, context.round_id, mode=proposal.mode,
                        processed=len(proposal.processed_ids), remainder=proposal.remainder,
-                       batches=len(proposal.batches), threshold_changes=changes, transfers=transfers,
+                       # the batches of batchSize the round processed (evidence mode fits them as one table)
+                       batches=int(proposal.params.get("batches") or len(proposal.batches)),
+                       threshold_changes=changes, transfers=transfers,
                        proposal=proposal, evidence=cp.all_evidence(proposal, context.round_id, context.lang))
 
 

@@ -66,6 +66,17 @@ def cost_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
     if doc["unmeasured_turns"]:
         console.print(f"{doc['unmeasured_turns']} turn(s) without a measured cost (recorded without the gateway, "
                       "or on a model with no price: gateway.pricing.models)")
+    _pending_hint(home)
+
+
+def _pending_hint(home: Home) -> None:
+    """The turns still in open or held sessions: not in these sums until their session ends."""
+    from artibot.cli.render_health import pending_line
+    from artibot.store.sessions import pending_turns
+
+    line = pending_line(pending_turns(home))
+    if line:
+        console.print(line)
 
 
 def register(app: typer.Typer) -> None:

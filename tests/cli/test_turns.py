@@ -120,3 +120,9 @@ def test_turns_and_a_broken_config_in_a_terminal(artibot_home: Path, tmp_path: P
         screen = " ".join(term.screen().split())
         assert "sytem2Cost" in screen and "user-prompt-submit" in screen
         assert_fits(term.screen())
+
+
+def test_report_cost_says_turns_are_pending(hook: Driver, cli) -> None:
+    hook("user-prompt-submit", prompt="fix the typo in the README title", session_id="s1")
+    out = cli("report", "cost").out
+    assert "turns pending in 1 session(s): 1" in out and "until their session ends" in out
