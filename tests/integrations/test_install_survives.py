@@ -70,3 +70,15 @@ def test_a_real_install_prints_the_diff_it_mentions(cli, tmp_path: Path, monkeyp
     assert "see the diff" in result.out
     assert "--- " in result.out and "+++ " in result.out and '-{\t"model" : "opus",' in result.out
     assert "learn.md\n@@" not in result.out  # only the file whose note points at the diff
+
+
+def test_a_hook_whose_package_is_gone_exits_0_silently(tmp_path: Path) -> None:
+    """`pip uninstall artibot` keeps the interpreter: the launcher finds no artibot and stops quietly."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    command = hook_command(hook_prefix(str(venv / "bin" / "python"), root=str(tmp_path / "removed"), guard=True),
+                           "user-prompt-submit")
+    env = {"PATH": "/usr/bin:/bin", "ARTIBOT_HOME": str(tmp_path / "home"), "HOME": str(tmp_path)}
+    done = subprocess.run(["sh", "-c", command], input=b'{"session_id": "s1", "prompt": "fix it"}',
+                          capture_output=True, env=env, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")

@@ -58,7 +58,8 @@ _OURS = re.compile(r"\shook\s+(" + "|".join(sorted(KNOWN_CLI_EVENTS, key=len, re
 
 HOOK_LAUNCHER = ("import sys, os; sys.path[0] or sys.path.pop(0); "
                  "sys.path.append({root}) if os.path.isfile({main}) else __import__(\"site\").main(); "
-                 "from artibot.__main__ import hook_process; sys.exit(hook_process())")
+                 "exec(\"try:from artibot.__main__ import hook_process\\nexcept ImportError:sys.exit(0)\"); "
+                 "sys.exit(hook_process())")
 """What the registered hook command runs with ``python -S -c`` (``{root}``: the folder that
 holds the ``artibot`` package the installer ran from).
 
@@ -72,6 +73,8 @@ at its first such import (``artibot.__main__``), and a folder that no longer hol
 new process on every prompt and tool call, so these count (``scripts/bench_hooks.py``).
 The current directory (the user's project, where Claude Code runs hooks) is taken off
 ``sys.path`` so that a project's own ``json.py`` or ``artibot/`` cannot stand in for ours.
+An interpreter that no longer finds artibot (``pip uninstall`` before ``artibot
+uninstall``) exits 0 without a word, as the ``test -x`` guard does for one that is gone.
 """
 
 
