@@ -146,7 +146,7 @@ def register(app: typer.Typer) -> None:
 
         from artibot.cli.render_health import hook_findings
 
-        home = Home.of(None).require()
+        home = Home.of(None).require(folder=False)  # a file in its place: a finding
         with working("checking every file of the data home"):
             findings = doctor.repair(home, finish_rollback=recover_interrupted) if repair else doctor.check(home)
         findings += hook_findings(home)

@@ -96,8 +96,8 @@ def read_all(root: str) -> list[dict[str, Any]]:
     folder = _dir(root)
     try:
         names = sorted(os.listdir(folder))
-    except FileNotFoundError:
-        return []
+    except (FileNotFoundError, NotADirectoryError):
+        return []  # no failure kept (a file in the home's place is doctor's finding)
     records = []
     for name in names:
         if name.startswith(".") or not name.endswith(".json"):
