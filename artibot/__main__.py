@@ -14,6 +14,7 @@ and artibot's folder do not hold, so that ``orjson`` or ``numpy`` are found as u
 from __future__ import annotations
 
 import gc
+import os  # loaded by the interpreter's own start-up anyway
 import sys
 
 
@@ -43,6 +44,13 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
     if args[:1] == ["hook"] and not {"-h", "--help"} & set(args[1:]):
         return _hook(args[1:])
+    if "_ARTIBOT_COMPLETE" in os.environ:  # TAB on the command name: no framework needed
+        from artibot.cli.command_table import complete_first_word
+
+        names = complete_first_word(dict(os.environ))
+        if names is not None:
+            sys.stdout.write(names)
+            return 0
     try:
         from artibot.cli.app import run
     except KeyboardInterrupt:  # Ctrl-C while the CLI is still loading: one line, as later

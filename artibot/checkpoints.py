@@ -314,10 +314,14 @@ def _group_rows(proposal: Any) -> tuple[tuple[Mapping[str, Any], ...], Mapping[s
                "advantage": _r(g.advantage), "one_sided": g.one_sided}
         extra = intervals[i] if i < len(intervals) else None
         if extra is not None:
+            # the estimate the interval is about (the cell's whole history), at its centre;
+            # "advantage" is this round's raw difference, which may lie outside it
+            row["estimate"] = _r((extra[0] + extra[1]) / 2)
             row["interval"] = [_r(extra[0]), _r(extra[1])]
         rows.append(row)
     two = sum(1 for g in proposal.groups if not g.one_sided)
-    summary = {"batches": len(proposal.batches), "groups": len(rows), "two_sided": two,
+    summary = {"batches": int(proposal.params.get("batches") or len(proposal.batches)), "groups": len(rows),
+               "two_sided": two,
                "one_sided": len(rows) - two, "mode": proposal.mode}
     return tuple(rows), summary
 
@@ -330,7 +334,8 @@ def threshold_evidence(proposal: Any, round_id: str, lang: str) -> Evidence:
 def _threshold_rows(proposal: Any, lang: str) -> tuple[tuple[Mapping[str, Any], ...], Mapping[str, Any]]:
     rows = []
     # evidence mode: each change in a user's words (params["evidence"][domain]["reason"])
-    reasons = {d: e.get("reason") for d, e in (proposal.params.get("evidence") or {}).items()}
+    evidence = proposal.params.get("evidence") or {}
+    reasons = {d: e.get("reason") for d, e in evidence.items()}
     for domain, (old, new) in proposal.net_changes().items():
         steps = [s for s in proposal.steps if s.domain == domain]
         row = {"domain": domain_label(domain), "old": _r(old, 4), "new": _r(new, 4),
@@ -338,9 +343,20 @@ def _threshold_rows(proposal: Any, lang: str) -> tuple[tuple[Mapping[str, Any], 
                "batches": len(steps), "clamped": sum(1 for s in steps if s.clamped)}
         if reasons.get(domain):
             row["reason"] = reasons[domain]
+        numbers = evidence.get(domain) or {}
+        limit = numbers.get("reach")
+        region = numbers.get("region_gain")
+        if isinstance(region, (list, tuple)) and len(region) == 2 and isinstance(numbers.get("price"), (int, float)):
+            # the reason's numbers, for a screen that words it in another language
+            row.update(gain=_r(region[0], 4), sd=_r(region[1], 4), price=_r(numbers["price"], 4),
+                       source=proposal.params.get("price_source"))
+        if isinstance(limit, (int, float)):
+            row["limit"] = _r(limit, 4)  # how far this domain's threshold could move this round
         rows.append(row)
     # what the proposed thresholds would have done on the logged window (None before it existed)
-    summary = {"mode": proposal.mode, "off_policy": proposal.params.get("off_policy")}
+    summary = {"mode": proposal.mode, "off_policy": proposal.params.get("off_policy"),
+               "max_step": proposal.params.get("max_step"), "batch_size": proposal.params.get("batch_size"),
+               "batches": proposal.params.get("batches")}
     if "price" in proposal.params:  # the price in force and its source
         summary.update(price=_r(proposal.params["price"], 4), price_source=proposal.params.get("price_source"))
     summary["utility"] = utility_check(summary["off_policy"], proposal.params.get("price"))

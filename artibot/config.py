@@ -16,7 +16,7 @@ import logging
 import os
 import stat
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 import orjson
 
@@ -179,6 +179,23 @@ _ATTR = {"cognitive.router": "router", "cognitive.system1": "system1", "learning
          "gateway.profiles": "gateway_profiles", "gateway.pricing": "gateway_pricing"}
 
 
+
+def did_you_mean(key: str, known: Iterable[str]) -> str:
+    """``; did you mean 'system2Cost'?`` for a key close to a known one (a typo, or the
+    snake_case of the experience records where the config is camelCase), else ``""``.
+
+    >>> did_you_mean("sytem2Cost", ["system2Cost", "mode"]), did_you_mean("batch_size", ["batchSize"])
+    ("; did you mean 'system2Cost'?", "; did you mean 'batchSize'? (the config's keys are camelCase)")
+    """
+    import difflib
+
+    names = list(known)
+    camel = key.split("_")[0] + "".join(part[:1].upper() + part[1:] for part in key.split("_")[1:])
+    if "_" in key and camel in names:
+        return f"; did you mean {camel!r}? (the config's keys are camelCase)"
+    close = difflib.get_close_matches(key, names, n=1, cutoff=0.75)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
 def _deep_merge(base: dict, over: Mapping) -> dict:
     out = dict(base)
     for key, value in over.items():
@@ -205,7 +222,8 @@ def settings_from_mapping(data: Mapping[str, Any], source: Path | None = None) -
             continue
         for key in node:
             if key not in children:
-                problems.append(f"{parent}.{key} is not a known key (allowed: {', '.join(children)})")
+                problems.append(f"{parent}.{key} is not a known key{did_you_mean(key, children)} "
+                                f"(allowed: {', '.join(children)})")
     kwargs: dict[str, Any] = {}
     for section, (cls, table) in _SECTIONS.items():
         parent, child = section.split(".")
@@ -217,7 +235,8 @@ def settings_from_mapping(data: Mapping[str, Any], source: Path | None = None) -
         known = {k for k, _, _ in table}
         for key in node:
             if key not in known:
-                problems.append(f"{section}.{key} is not a known key (allowed: {', '.join(sorted(known))})")
+                problems.append(f"{section}.{key} is not a known key{did_you_mean(key, known)} "
+                                f"(allowed: {', '.join(sorted(known))})")
         values = {}
         for key, attr, check in table:
             if key in node:

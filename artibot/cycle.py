@@ -262,7 +262,9 @@ def _report(proposal: RoundProposal, context: RoundContext) -> RoundReport:
                  for d in proposal.decisions]
     return RoundReport(RoundStatus.PROPOSED, context.round_id, mode=proposal.mode,
                        processed=len(proposal.processed_ids), remainder=proposal.remainder,
-                       batches=len(proposal.batches), threshold_changes=changes, transfers=transfers,
+                       # the batches of batchSize the round processed (evidence mode fits them as one table)
+                       batches=int(proposal.params.get("batches") or len(proposal.batches)),
+                       threshold_changes=changes, transfers=transfers,
                        proposal=proposal, evidence=cp.all_evidence(proposal, context.round_id, context.lang))
 
 
@@ -303,8 +305,13 @@ def decide_and_commit(h: Home, settings: Settings, proposal: RoundProposal, cont
         item["final"] = final.get(item["key"], item["automatic"])
     for change in report.threshold_changes.values():
         change["applied"] = apply_thresholds
-    report.message = (f"round {context.round_id} applied: {report.processed} experiences in {report.batches} "
-                      "batch(es); " + ("thresholds updated" if apply_thresholds else "thresholds kept (reverted)"))
+    moved = [c for c in report.threshold_changes.values() if abs(c["new"] - c["old"]) > 1e-12]
+    thresholds = ("thresholds kept (reverted)" if not apply_thresholds
+                  else f"{len(moved)} threshold{'s' if len(moved) != 1 else ''} changed" if moved
+                  else "no threshold changed")
+    report.message = (f"round {context.round_id} applied: {report.processed} "
+                      f"experience{'s' if report.processed != 1 else ''} in {report.batches} "
+                      f"batch{'es' if report.batches != 1 else ''}; {thresholds}")
     return report
 
 

@@ -126,6 +126,9 @@ class NotAFolderError(StoreError):
 class LockTimeout(StoreError):
     """Another process held a lock for longer than we were willing to wait."""
 
+    transient = True
+    """Trying again later works (a hook does not count it as a failure of its own)."""
+
     def __init__(self, path: Path | str, seconds: float, holder: str = "another artibot process"):
         self.path = _as_path(path)
         super().__init__(

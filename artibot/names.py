@@ -35,6 +35,8 @@ SESSIONS_DIR = "sessions"
 PENDING_DIR = "pending"
 LOGS_DIR = "logs"
 HOOK_LOG = "hooks.log"
+HOOK_FAILURES_DIR = "hook-failures"
+"""Under ``logs/``: each hook event's failures since its last success (``store.hookhealth``)."""
 CONFIG_NAME = "artibot.config.json"
 
 # --------------------------------------------------------------------- the hooks' files under sessions/

@@ -47,6 +47,23 @@ def pending_questions(home: HomeArg = None, settings: Settings | None = None) ->
             "answered": pending.answers.to_json(), "answer_syntax": ANSWER_SYNTAX}
 
 
+def open_evidence(home: HomeArg = None) -> tuple[str, str, list[cp.Evidence]] | None:
+    """The pending round's id, language and the evidence of each question still open (the
+    screens ``learn`` shows), or None when no round waits."""
+    h = Home.of(home)
+    pending = rounds.load_pending(h)
+    if pending is None:
+        return None
+    ev = cp.all_evidence(pending.proposal(), pending.round_id, pending.context.lang)
+    return pending.round_id, pending.context.lang, [ev[n] for n in (1, 2, 3) if not pending.answers.answered(n)]
+
+
+def pending_round(home: HomeArg = None) -> str | None:
+    """The id of the round waiting for review, or None."""
+    pending = rounds.load_pending(Home.of(home))
+    return pending.round_id if pending is not None else None
+
+
 def answer_pending(*, home: HomeArg = None, answers: cp.AnswersArg | None = None, channel: str = "review",
                    settings: Settings | None = None, lock_timeout: float = 5.0,
                    policy: cp.Checkpoints | None = None) -> RoundReport:

@@ -153,6 +153,22 @@ def _refuse_inexact(h: Home, undo: list[str]) -> None:
                               "or `artibot doctor` to look)")
 
 
+def resolve_round(h: Home, round_id: str) -> str:
+    """``round_id``, or the last applied round for ``last``; an id that names no applied
+    round is an error listing the ones that can be rolled back."""
+    applied = applied_in_order(h)
+    if round_id == "last":
+        if not applied:
+            raise NotFoundError("no applied round to roll back")
+        return applied[-1]
+    if round_id not in applied and round_id not in snapshots.manifests(h):
+        choices = ", ".join(applied[-5:]) + (f" (and {len(applied) - 5} earlier)" if len(applied) > 5 else "")
+        raise NotFoundError(f"round {round_id!r} is not an applied round; "
+                            + (f"the applied rounds, oldest first: {choices}, or `last`" if applied
+                               else "no round has been applied yet"))
+    return round_id
+
+
 def _rounds_to_undo(h: Home, round_id: str) -> list[str]:
     """``round_id`` and every round applied after it, in the order they were applied;
     refused, with a reason, where the rollback could not be exact."""
@@ -171,6 +187,7 @@ def plan_rollback(round_id: str, *, home: HomeArg = None) -> dict[str, Any]:
     """What ``rollback(round_id)`` would do, read without writing anything (``--dry-run``, the
     confirmation): the rounds undone, the experiences put back, a pending round discarded."""
     h = Home.of(home)
+    round_id = resolve_round(h, round_id)
     undo = _rounds_to_undo(h, round_id)
     plan = _plan(h, undo, "preview")
     pending = rounds.read_pending(h)
@@ -183,7 +200,7 @@ def rollback(round_id: str, *, home: HomeArg = None, lock_timeout: float = 5.0) 
     h = Home.of(home)
     with FileLock(h.learner_lock, timeout=lock_timeout, holder="another artibot learner"):
         recover_interrupted(h)
-        undo = _rounds_to_undo(h, round_id)
+        undo = _rounds_to_undo(h, resolve_round(h, round_id))
         pending = rounds.read_pending(h)
         return _undo(h, undo, "rollback requested", discard=pending["round_id"] if pending else None)
 

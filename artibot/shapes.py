@@ -103,6 +103,54 @@ class GatewayStatus(TypedDict):
     counters: dict[str, int] | None
 
 
+class HookFailure(TypedDict):
+    """One cause of a hook event's failures since its last success (``status``, ``doctor``)."""
+
+    event: str
+    cause: str
+    count: int
+    first: str
+    last: str
+
+
+class PendingTurns(TypedDict):
+    """Turns the hooks hold in the session spools, not in the experience log yet."""
+
+    sessions: int
+    open: int
+    """Turns in progress (no Stop yet)."""
+    waiting: int
+    """Stopped turns waiting for the next prompt's judgement (held ones included)."""
+    queued: int
+    """Final turns waiting for the session's end to be appended to the log."""
+    held: int
+    """Each ended session's last turn, kept for a resumed session."""
+
+
+class TurnLine(TypedDict):
+    """One turn in ``artibot turns --json``: what the router decided, why, and how it ended."""
+
+    id: str
+    time: str
+    session_id: str | None
+    agent: str
+    prompt: str
+    """The start of the anonymized prompt (the only text the log keeps)."""
+    domain: str
+    complexity: float | None
+    threshold: float | None
+    route: str | None
+    why: str
+    effort: str | None
+    """The effort the gateway sent (None without the gateway)."""
+    model: str | None
+    outcome: str
+    """``pending`` while the turn is in its session's spool."""
+    outcome_reason: str | None
+    tokens: int | None
+    cost_usd: float | None
+
+
 class StatusReport(TypedDict):
     """``artibot status --json`` (:func:`artibot.status.status`): a contract other tools read."""
 
@@ -119,6 +167,8 @@ class StatusReport(TypedDict):
     patterns_tracked: int
     rounds: int
     held_for_resume: NotRequired[int]
+    hook_failures: NotRequired[list["HookFailure"]]
+    pending_turns: NotRequired["PendingTurns"]
     home: str
     config: str | None
     validation: dict[str, Any]

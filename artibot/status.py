@@ -39,6 +39,7 @@ def status(*, home: HomeArg = None, settings: Settings | None = None) -> StatusR
     unprocessed = ExperienceLog(h).count()
     last = rounds.last_round(log)
     costs, counts = report_and_counts(home=h)  # one pass over the archive and the log
+    spooled = sessions.pending_turns(h)
     return {
         "thresholds": thresholds.to_json(),
         "system1_patterns": sorted(cache),
@@ -66,9 +67,13 @@ def status(*, home: HomeArg = None, settings: Settings | None = None) -> StatusR
         "agents": counts["agents"],
         "thresholds_per_agent": {"kept": False, "reason": PER_AGENT_REASON},
         # each ended session's last turn, waiting for a correction from the resumed session
-        "held_for_resume": sessions.held_turns(h),
+        "held_for_resume": spooled["held"],
         # the gateway of each port this data home runs one on: does it serve, its version, its counters
         "gateway": gateway_status(str(h.root), settings.gateway_server.port),
+        # what the hooks could not do since they last worked (a config they could not load…)
+        "hook_failures": sessions.hook_failures(h),
+        # turns in open or held sessions: not in the log, the counts or the costs yet
+        "pending_turns": spooled,
     }
 
 

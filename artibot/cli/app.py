@@ -10,7 +10,6 @@ traceback.
 
 from __future__ import annotations
 
-import logging
 import os
 import sys
 from typing import Optional
@@ -23,9 +22,11 @@ except ImportError:  # pragma: no cover - older typer
     from click import exceptions as click_exceptions, utils as click_utils  # type: ignore[no-redef]
 
 from artibot import __version__
+from artibot.cli.lazy import LazyGroup
 from artibot.errors import ArtibotError, ExitCode, StoreError
 
 app = typer.Typer(
+    cls=LazyGroup,  # each command's module is imported when that command runs (start-up time)
     name="artibot",
     help="Make an AI coding agent's System 1 / System 2 router learn from experience.",
     no_args_is_help=True,
@@ -50,6 +51,8 @@ def main(
     """artibot — records routing decisions and outcomes, learns thresholds, asks you at three checkpoints."""
     # There is no -v: the library reports through return values and errors, and logs only
     # warnings (an ignored config key, say), which are always shown.
+    import logging  # here: `--help` and TAB completion never reach this callback
+
     logging.basicConfig(level=logging.WARNING, format="artibot: warning: %(message)s")
     if home is not None:
         # The environment carries the choice to every layer and to the processes artibot
@@ -57,15 +60,7 @@ def main(
         os.environ["ARTIBOT_HOME"] = os.path.expanduser(home)
 
 
-def _register() -> None:
-    from artibot.cli import (cmd_collect, cmd_config, cmd_gateway, cmd_integrate, cmd_learn, cmd_report, cmd_route,
-                             cmd_state)
-
-    for module in (cmd_collect, cmd_route, cmd_learn, cmd_state, cmd_config, cmd_integrate, cmd_gateway, cmd_report):
-        module.register(app)
-
-
-_register()
+# The commands are in artibot.cli.lazy.COMMANDS: each module registers its own when used.
 
 INTERRUPTED = 130
 
@@ -74,7 +69,23 @@ def _usage_line(exc: click_exceptions.ClickException) -> str:
     """A usage error as one line, like every other error, with where to look."""
     ctx = getattr(exc, "ctx", None)
     where = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
-    return f"artibot: {exc.format_message()}{where}\n"
+    message = exc.format_message()
+    if "--home" in message and "No such option" in message and ctx is not None:
+        # the one option of artibot itself that people put after the command
+        where = f"; --home goes before the command: artibot --home DIR {ctx.info_name} …"
+    return f"artibot: {message}{where}\n"
+
+
+def _interrupted() -> str:
+    """The Ctrl-C line, in the configured language."""
+    try:
+        from artibot.config import load_settings
+
+        korean = load_settings(None).lang == "ko"
+    except Exception:  # noqa: BLE001 - a config that does not load: the line in English
+        korean = False
+    return ("\nartibot: 중단됨; 반쯤 쓰인 것은 남기지 않았습니다\n" if korean
+            else "\nartibot: interrupted; nothing half-written was kept\n")
 
 
 def run(argv: list[str]) -> int:
@@ -104,7 +115,7 @@ def run(argv: list[str]) -> int:
         sys.stderr.write(_usage_line(exc))
         return int(exc.exit_code)
     except typer.Abort:
-        sys.stderr.write("\nartibot: interrupted; nothing half-written was kept\n")
+        sys.stderr.write(_interrupted())
         return INTERRUPTED
     except ArtibotError as exc:
         sys.stderr.write(f"artibot: {exc}\n")
@@ -116,9 +127,9 @@ def run(argv: list[str]) -> int:
         sys.stderr.write(f"artibot: {StoreError.from_os(exc, doing='access')}\n")
         return int(ExitCode.FAILURE)
     except KeyboardInterrupt:
-        sys.stderr.write("\nartibot: interrupted; nothing half-written was kept\n")
+        sys.stderr.write(_interrupted())
         return INTERRUPTED
     if code == INTERRUPTED:
         # the parser turns Ctrl-C into a silent exit 130; say it in one line
-        sys.stderr.write("\nartibot: interrupted; nothing half-written was kept\n")
+        sys.stderr.write(_interrupted())
     return int(code) if isinstance(code, int) else int(ExitCode.OK)

@@ -23,6 +23,7 @@ from artibot.checkpoints import (
 from artibot.errors import InvalidInput
 from artibot.cli.checkpoint_view import evidence_table, transfer_order
 from artibot.cli.render import Hanging
+from artibot.cli.words import action, transfer_reason_ko, w
 from artibot.cli.render_round_checks import offpolicy_block
 
 MAX_TRIES = 5
@@ -36,15 +37,33 @@ class TerminalCheckpoints:
         self.lang = lang
         self.read = read
 
-    def _choose(self, n: int, labels: list[tuple[str, str, str]], default_index: int = 0) -> str:
-        """``labels``: (choice, label, meaning). Returns the chosen choice."""
+    def _options(self, labels: list[tuple[str, str, str]], default_index: int, *, answers: bool = False) -> None:
+        """The options, numbered, the default marked; ``answers``: with the ``--answer`` word of each."""
         t = texts(self.lang)
         for i, (choice, label, meaning) in enumerate(labels, start=1):
             mark = f" ({t['default']})" if i - 1 == default_index else ""
-            self.console.print(Hanging(f"{label}{mark} — {meaning}", first=f"  {i}) "))
+            word = f" [{choice}]" if answers else ""
+            self.console.print(Hanging(f"{label}{word}{mark} — {meaning}", first=f"  {i}) "))
+
+    def present(self, evidence: Evidence) -> None:
+        """The checkpoint's screen and options as ``learn`` shows them, asking nothing (``review``
+        without a terminal: the answers go on the command line)."""
+        n = evidence.checkpoint
+        t = texts(self.lang)
+        if n == 2 and not evidence.rows:
+            self.console.print("\n" + w(self.lang, "no_move"))
+        if n == 3 and not evidence.rows:
+            return
+        self._show(evidence)
+        self._options([(c, *t["options"][n][c]) for c in CHOICES[n]], CHOICES[n].index(default_of(evidence)),
+                      answers=True)
+
+    def _choose(self, n: int, labels: list[tuple[str, str, str]], default_index: int = 0) -> str:
+        """``labels``: (choice, label, meaning). Returns the chosen choice."""
+        self._options(labels, default_index)
         for _ in range(MAX_TRIES):
             try:
-                line = self.read(f"Choose 1-{len(labels)} [{default_index + 1}]: ")
+                line = self.read(w(self.lang, "choose", n=len(labels), default=default_index + 1))
             except EOFError:
                 raise Deferred(n) from None
             line = line.strip()
@@ -52,14 +71,15 @@ class TerminalCheckpoints:
                 return labels[default_index][0]
             if line.isdigit() and 1 <= int(line) <= len(labels):
                 return labels[int(line) - 1][0]
-            self.console.print(f"  please type a number from 1 to {len(labels)}, or Enter for the default")
+            self.console.print(w(self.lang, "retry", n=len(labels)))
         raise InvalidInput(f"checkpoint {n}: no valid answer after {MAX_TRIES} tries; nothing was applied")
 
     def _show(self, evidence: Evidence) -> None:
         self.console.print()
         self.console.print(evidence_table(evidence))
         if evidence.checkpoint == 2:  # what the change would have done on the logged requests
-            for part in offpolicy_block(evidence.summary.get("off_policy"), evidence.summary.get("utility")):
+            for part in offpolicy_block(evidence.summary.get("off_policy"), evidence.summary.get("utility"),
+                                        lang=self.lang):
                 self.console.print(part)
         self.console.print()
         self.console.print(Hanging(texts(self.lang)["question"][evidence.checkpoint]))
@@ -76,7 +96,7 @@ class TerminalCheckpoints:
 
     def thresholds(self, evidence: Evidence) -> ThresholdsChoice:
         if not evidence.rows:
-            self.console.print("\n(no threshold moved in this round: no group had both systems)")
+            self.console.print("\n" + w(self.lang, "no_move"))
         return self._ask(evidence)
 
     def transfers(self, evidence: Evidence) -> Mapping[str, TransferChoice] | None:
@@ -95,7 +115,9 @@ class TerminalCheckpoints:
         for row in transfer_order(evidence.rows):
             self.console.print()
             self.console.print(Hanging(row["key"], first="pattern ", style="bold"))
-            self.console.print(Hanging(f"automatic: {row['automatic']} — {row['reason']}", first="  "))
+            reason = transfer_reason_ko(dict(row)) if self.lang == "ko" else row["reason"]
+            self.console.print(Hanging(w(self.lang, "automatic", action=action(self.lang, row["automatic"]),
+                                         reason=reason), first="  "))
             try:
                 answers[row["key"]] = self._choose(3, labels)
             except Deferred:

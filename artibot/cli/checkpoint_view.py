@@ -12,8 +12,10 @@ from typing import Any, Mapping, Sequence
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from artibot.checkpoint_texts import direction
 from artibot.checkpoints import Evidence, texts
-from artibot.cli.render import Listing, fmt
+from artibot.cli.words import action, status_word, threshold_reason_ko, transfer_reason_ko, w
+from artibot.cli.render import Hanging, Listing, fmt
 
 MAX_GROUP_ROWS = 24
 
@@ -40,21 +42,31 @@ def _signed(x: float | None, nd: int = 3) -> str:
 def group_view(ev: Evidence) -> RenderableType:
     """Checkpoint 1: per domain, then the groups where both systems ran (the only ones that
     move a threshold)."""
-    s = ev.summary
+    s, lang = ev.summary, ev.lang
     compared = [r for r in ev.rows if not r["one_sided"]]
     with_interval = any("interval" in r for r in compared)
-    columns = ["batch", "domain", "complexity", "S1 ok/n", "S2 ok/n", "S2−S1"] + (["90% interval"] * with_interval)
-    rows = [[r["batch"], r["domain"], f"{fmt(r['complexity'][0], 2)}–{fmt(r['complexity'][1], 2)}",
-             _ok(r, 1), _ok(r, 2), _signed(r["advantage"])] + ([_interval(r.get("interval"))] * with_interval)
-            for r in compared[:MAX_GROUP_ROWS]]
-    caption = (f"{s['groups']} groups in {s['batches']} batch(es): {s['two_sided']} with both systems, "
-               f"{s['one_sided']} one-sided (not used)")
+    batches = len({r["batch"] for r in compared}) > 1  # one batch (evidence mode): no column
+    columns = ([w(lang, "batch")] * batches + [w(lang, k) for k in ("domain", "complexity", "s1", "s2", "here")]
+               + ([w(lang, "estimate")] * with_interval))
+    rows = [[r["batch"]] * batches + [r["domain"], f"{fmt(r['complexity'][0], 2)}–{fmt(r['complexity'][1], 2)}",
+             _ok(r, 1), _ok(r, 2), _signed(r["advantage"])]
+            + ([_estimate(r)] * with_interval) for r in compared[:MAX_GROUP_ROWS]]
+    caption = w(lang, "groups_caption", groups=s["groups"], batches=s["batches"], two=s["two_sided"],
+                one=s["one_sided"])
     if len(compared) > MAX_GROUP_ROWS:
-        caption += f"; the first {MAX_GROUP_ROWS} shown, all in `artibot review --json`"
-    if with_interval:  # S2−S1 is this round's; the interval rests on the cell's whole history
-        caption += "; 90% interval: System 2's advantage in the cell over every round so far"
-    by_domain = Listing(None, ["domain", "groups", "S1 ok/n", "S2 ok/n", "mean S2−S1"], _domain_rows(compared))
-    return Group(Listing(texts(ev.lang)["title"][1], columns, rows, caption=caption), Text(""), by_domain)
+        caption += "; " + w(lang, "first_shown", n=MAX_GROUP_ROWS)
+    if with_interval:  # S2−S1 is this round's; the estimate rests on the cell's whole history
+        caption += "; " + w(lang, "estimate_caption")
+    by_domain = Listing(None, [w(lang, k) for k in ("domain", "groups", "s1", "s2", "mean")], _domain_rows(compared))
+    t = texts(lang)
+    return Group(Text(t["title"][1], style="bold"), Hanging(t["explain"][1]),
+                 Listing(None, columns, rows, caption=caption), Text(""), by_domain)
+
+
+def _estimate(row: Mapping[str, Any]) -> str:
+    if "interval" not in row or row["interval"] is None:
+        return "—"
+    return f"{_signed(row.get('estimate'), 2)} {_interval(row['interval'])}"
 
 
 def _ok(row: Mapping[str, Any], system: int) -> str:
@@ -76,32 +88,58 @@ def _domain_rows(groups: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
 
 def threshold_view(ev: Evidence) -> RenderableType:
     """Checkpoint 2: old → new per domain, the direction in words, and the row's reason under it."""
-    rows = [[r["domain"], fmt(r["old"]), fmt(r["new"]), _signed(r["change"]), r["direction"], r["batches"],
-             r["clamped"]] for r in ev.rows]
-    notes = [[str(r[k]) for k in ("reason", "why") if r.get(k)] for r in ev.rows]
-    price = ev.summary.get("price")  # evidence mode's price in force and where it came from
-    caption = None if price is None else f"price of a System 2 call: {price:.3f} ({ev.summary.get('price_source')})"
-    if ev.summary.get("money"):
-        caption = (caption + "; " if caption else "") + str(ev.summary["money"])
-    return Listing(texts(ev.lang)["title"][2], ["domain", "old", "new", "change", "direction", "steps", "clamped"],
-                   rows, notes, caption=caption)
+    lang = ev.lang
+    rows = [[r["domain"], fmt(r["old"]), fmt(r["new"]), _signed(r["change"]), r["direction"]] for r in ev.rows]
+    notes = [_reasons(r, lang) + _limit_note(r, lang) for r in ev.rows]
+    summary = ev.summary
+    parts = []
+    price = summary.get("price")  # evidence mode's price in force and where it came from
+    if price is not None:
+        parts.append(w(lang, "price", price=price, source=summary.get("price_source")))
+    if summary.get("max_step") and summary.get("batch_size"):
+        parts.append(w(lang, "limit_caption", step=summary["max_step"], size=summary["batch_size"],
+                       batches=summary.get("batches") or 1))
+    if summary.get("money") and lang == "en":
+        parts.append(str(summary["money"]))
+    return Listing(texts(lang)["title"][2], [w(lang, k) for k in ("domain", "old", "new", "change", "direction")],
+                   rows, notes, caption="; ".join(parts) or None)
+
+
+def _reasons(row: Mapping[str, Any], lang: str) -> list[str]:
+    if lang == "ko":
+        said = threshold_reason_ko(dict(row))
+        return [said] if said else []
+    return [str(row[k]) for k in ("reason", "why") if row.get(k)]
+
+
+def _limit_note(row: Mapping[str, Any], lang: str = "en") -> list[str]:
+    """How far the threshold could move this round, and whether the move was cut short there."""
+    limit = row.get("limit")
+    if limit is None and not row.get("clamped"):
+        return []
+    text = w(lang, "could_move", limit=limit) if limit is not None else ""
+    if row.get("clamped"):
+        text += ("; " if text else "") + w(lang, "clamped")
+    return [text]
 
 
 def transfer_view(ev: Evidence) -> RenderableType:
     """Checkpoint 3: one entry per pattern — decision and key, then its numbers, then why."""
+    lang = ev.lang
     rows, notes = [], []
     ordered = transfer_order(ev.rows, moves_last=True)
     for r in ordered:
-        rows.append([r["automatic"], r["key"]])
-        numbers = (f"now {r['status']}; S1 ok {_ok(r, 1)}, S2 ok {_ok(r, 2)}; confidence {fmt(r['confidence'], 2)}; "
-                   f"streaks: S2 success {r['promotion_streak']}, S1 failure {r['demotion_streak']}")
+        rows.append([action(lang, r["automatic"]), r["key"]])
+        numbers = w(lang, "pattern_numbers", status=status_word(lang, r["status"]), s1=_ok(r, 1), s2=_ok(r, 2),
+                    confidence=fmt(r["confidence"], 2), promo=r["promotion_streak"], demo=r["demotion_streak"])
         if "bounds" in r and "success" not in r["reason"]:
-            numbers += f"; S1 success {_interval(r['bounds'])}"
-        notes.append([numbers, f"why: {r['reason']}"])
+            numbers += w(lang, "s1_bounds", bounds=_interval(r["bounds"]))
+        reason = transfer_reason_ko(dict(r)) if lang == "ko" else r["reason"]
+        notes.append([numbers, w(lang, "why", reason=reason)])
     counts = {a: sum(1 for r in ordered if r["automatic"] == a) for a in _ACTION_ORDER}
-    caption = (f"{len(ordered)} pattern(s): {counts['hold']} hold, {counts['demote']} demote, "
-               f"{counts['promote']} promote (listed in that order)")
-    return Listing(texts(ev.lang)["title"][3], ["decision", "pattern"], rows, notes, caption=caption)
+    caption = w(lang, "patterns_caption", n=len(ordered), hold=counts["hold"], demote=counts["demote"],
+                promote=counts["promote"])
+    return Listing(texts(lang)["title"][3], [w(lang, "decision"), w(lang, "pattern")], rows, notes, caption=caption)
 
 
 def evidence_table(ev: Evidence) -> RenderableType:
@@ -109,16 +147,23 @@ def evidence_table(ev: Evidence) -> RenderableType:
     return {1: group_view, 2: threshold_view, 3: transfer_view}[ev.checkpoint](ev)
 
 
-def threshold_result(changes: Mapping[str, Mapping[str, Any]]) -> RenderableType:
+def threshold_result(changes: Mapping[str, Mapping[str, Any]], lang: str = "en") -> RenderableType:
     """After a round: each threshold's old and new value and whether it was applied."""
-    applied = {True: "yes", False: "reverted", None: "—"}
-    rows = [[d, fmt(c["old"]), fmt(c["new"]), c["direction"], applied[c.get("applied")]] for d, c in changes.items()]
-    return Listing("Thresholds", ["domain", "old", "new", "direction", "applied"], rows)
+    applied = {True: w(lang, "yes"), False: w(lang, "reverted"), None: "—"}
+    rows = [[d, fmt(c["old"]), fmt(c["new"]), direction(c["old"], c["new"], lang), applied[c.get("applied")]]
+            for d, c in changes.items()]
+    return Listing(w(lang, "thresholds"), [w(lang, k) for k in ("domain", "old", "new", "direction", "applied")], rows)
 
 
-def transfer_result(transfers: Sequence[Mapping[str, Any]]) -> RenderableType:
+def transfer_result(transfers: Sequence[Mapping[str, Any]], lang: str = "en") -> RenderableType:
     """After a round: each pattern that moves (or was overridden), with its automatic decision and why."""
-    rows = [[t["final"], t["key"]] for t in transfers]
-    notes = [[("why: " if t["final"] == t["automatic"] else f"overridden; the automatic {t['automatic']} was for: ")
-              + t["reason"]] for t in transfers]
-    return Listing("Knowledge transfer", ["final", "pattern"], rows, notes)
+    rows = [[action(lang, t["final"]), t["key"]] for t in transfers]
+
+    def why(t: Mapping[str, Any]) -> str:
+        if lang == "ko":  # the learner's reason is in English: the decision in words instead
+            return ("자동 결정 그대로" if t["final"] == t["automatic"]
+                    else f"재지정됨 (자동 결정: {action(lang, t['automatic'])})")
+        return (w(lang, "why", reason="") if t["final"] == t["automatic"]
+                else w(lang, "overridden", action=action(lang, t["automatic"]))) + t["reason"]
+
+    return Listing(w(lang, "transfer"), [w(lang, "final"), w(lang, "pattern")], rows, [[why(t)] for t in transfers])

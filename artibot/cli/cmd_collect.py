@@ -10,6 +10,7 @@ import typer
 
 from artibot.collector import collect, collect_many
 from artibot.errors import ValidationError
+from artibot.cli import completion
 from artibot.cli.render import console, emit_json
 
 
@@ -47,7 +48,7 @@ def register(app: typer.Typer) -> None:
     def collect_cmd(
         stdin: bool = typer.Option(False, "--stdin", help="Read one JSON object, a JSON array, or JSON lines."),
         input: Optional[str] = typer.Option(None, "--input", help="The request text (anonymized before it is stored)."),
-        domain: Optional[str] = typer.Option(None, "--domain"),
+        domain: Optional[str] = typer.Option(None, "--domain", autocompletion=completion.domains),
         complexity: Optional[float] = typer.Option(None, "--complexity", help="0 to 1."),
         routed_to: Optional[str] = typer.Option(None, "--routed-to", help="system1 or system2."),
         outcome: Optional[str] = typer.Option(None, "--outcome", help="success, escalated or failed."),

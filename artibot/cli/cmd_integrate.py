@@ -13,7 +13,8 @@ import typer
 from artibot.store.home import Home
 from artibot.config import claude_project_dir, claude_user_dir, load_settings
 from artibot.errors import IntegrationError, InvalidInput
-from artibot.cli.render import Hanging, console, emit_json, fmt, table
+from artibot.cli import completion
+from artibot.cli.render import Hanging, console, emit_json, fmt, table, working
 
 
 def artibot_command() -> str:
@@ -30,7 +31,7 @@ def _plan(scope: str, install: bool, gateway_port: int | None = None):
     from artibot.integrations.claude_code.templates import hook_prefix
 
     kwargs = {"user_dir": claude_user_dir(), "project_dir": claude_project_dir() or Path.cwd(),
-              "command": artibot_command(), "hook_prefix": hook_prefix(sys.executable)}
+              "command": artibot_command(), "hook_prefix": hook_prefix(sys.executable, guard=True)}
     if install:
         return installer, installer.plan_install(scope, gateway_port=gateway_port, **kwargs)
     return installer, installer.plan_uninstall(scope, **kwargs)
@@ -72,6 +73,13 @@ def show_plan(plan, *, dry_run: bool, install: bool, note: Callable[[], None] | 
     """
     for line in plan.summary():
         print(line)
+    mentioned = tuple(c for c in plan.changes if "see the diff" in c.note)
+    if not dry_run and mentioned:
+        # the note points at the diff: a real install shows that file's diff too
+        from dataclasses import replace
+
+        diff = replace(plan, changes=mentioned).diff()
+        sys.stdout.write(diff if diff.endswith("\n") or not diff else diff + "\n")
     if dry_run:
         diff = plan.diff()
         if diff:
@@ -97,7 +105,8 @@ def _print_data_home() -> None:
 def register(app: typer.Typer) -> None:
     @app.command("install")
     def install_cmd(
-        target: str = typer.Argument(..., help="claude-code, gemini-cli, codex-cli or cursor"),
+        target: str = typer.Argument(..., help="claude-code, gemini-cli, codex-cli or cursor",
+                                     autocompletion=completion.agents),
         scope: str = typer.Option("user", "--scope", help="user, project or local."),
         dry_run: bool = typer.Option(False, "--dry-run", help="Show the changes; write nothing."),
         gateway: Optional[bool] = typer.Option(
@@ -119,7 +128,8 @@ def register(app: typer.Typer) -> None:
 
     @app.command("uninstall")
     def uninstall_cmd(
-        target: str = typer.Argument(..., help="claude-code, gemini-cli, codex-cli or cursor"),
+        target: str = typer.Argument(..., help="claude-code, gemini-cli, codex-cli or cursor",
+                                     autocompletion=completion.agents),
         scope: str = typer.Option("user", "--scope", help="user, project or local."),
         dry_run: bool = typer.Option(False, "--dry-run"),
     ) -> None:
@@ -195,7 +205,8 @@ def register(app: typer.Typer) -> None:
         """A self-contained run on generated data in a temporary home."""
         from artibot.demo import remove_demo_home, run_demo
 
-        result = run_demo(rounds=rounds, seed=seed, home=keep)
+        with working(f"simulating {rounds} days of sessions in both learning modes"):
+            result = run_demo(rounds=rounds, seed=seed, home=keep)
         try:
             _show_demo(result, as_json, kept=keep is not None)
         finally:
@@ -236,7 +247,8 @@ def register(app: typer.Typer) -> None:
         """Test each domain's recent outcomes against its history (the weekly drift check)."""
         from artibot.drift_report import drift_report
 
-        report = drift_report(home=Home.of(None))
+        with working("testing each domain's recent outcomes against its history"):
+            report = drift_report(home=Home.of(None))
         if as_json:
             emit_json(report)
             return

@@ -15,29 +15,43 @@ from artibot.config import load_settings
 from artibot.cycle import RoundReport, RoundStatus, learn
 from artibot.review import answer_pending, discard_pending, pending_questions, prepare_for_review
 from artibot.errors import ArtibotError, InvalidInput
+from artibot.cli import completion
 from artibot.cli.checkpoint_prompts import TerminalCheckpoints
 from artibot.cli.checkpoint_view import evidence_table, threshold_result, transfer_result
-from artibot.cli.render import Hanging, console, emit_json, err_console
-from artibot.cli.render_round_checks import offpolicy_block
+from artibot.cli.render import Hanging, console, emit_json, err_console, progress_line
+from artibot.cli.words import progress, w
 
 
 # what --quiet keeps quiet about: the outcomes a cron job expects
 QUIET = (RoundStatus.APPLIED, RoundStatus.NOTHING, RoundStatus.DEFERRED, RoundStatus.PENDING)
 
 
-def show_report(report: RoundReport, out: Console) -> None:
+def show_report(report: RoundReport, out: Console, lang: str = "en") -> None:
     if report.status is RoundStatus.DRY_RUN:
         for n in (1, 2, 3):
             out.print(evidence_table(report.evidence[n]))
             out.print()
     if report.threshold_changes and report.status in (RoundStatus.APPLIED, RoundStatus.DRY_RUN, RoundStatus.DEFERRED):
-        out.print(threshold_result(report.threshold_changes))
+        out.print(threshold_result(report.threshold_changes, lang))
         out.print()
     moved = [t for t in report.transfers if t["final"] != "hold" or t["final"] != t["automatic"]]
     if moved and report.status in (RoundStatus.APPLIED, RoundStatus.DRY_RUN):
-        out.print(transfer_result(moved))
+        out.print(transfer_result(moved, lang))
         out.print()
-    out.print(Hanging(report.message))
+    out.print(Hanging(_message(report, lang)))
+
+
+def _message(report: RoundReport, lang: str) -> str:
+    """The round's closing line in the session's language (the library words it in English)."""
+    if lang == "en" or report.status is not RoundStatus.APPLIED or not report.round_id:
+        return report.message
+    changes = report.threshold_changes.values()
+    moved = sum(1 for c in changes if abs(c["new"] - c["old"]) > 1e-12)
+    applied = any(c.get("applied") for c in changes) or not changes
+    thresholds = (w(lang, "thr_reverted") if not applied else w(lang, "thr_changed", n=moved) if moved
+                  else w(lang, "thr_none"))
+    return w(lang, "applied_message", round=report.round_id, n=report.processed, batches=report.batches,
+             thresholds=thresholds)
 
 
 def register(app: typer.Typer) -> None:
@@ -65,24 +79,46 @@ def register(app: typer.Typer) -> None:
         else:
             policy = TerminalCheckpoints(out, settings.lang, read=lambda prompt: _read_line(out, prompt))
         spinner = out.is_terminal and not dry_run and (yes or unattended)
+        if isinstance(policy, TerminalCheckpoints) and not dry_run:
+            from artibot.review import pending_round
+
+            waiting = pending_round(home)
+            if waiting is not None:  # a round saved for review: answered here, where it is shown
+                out.print(w(settings.lang, "continuing", round=waiting))
+                report = answer_pending(home=home, settings=settings, policy=policy)
+                if as_json:
+                    emit_json(report.to_json())
+                else:
+                    show_report(report, out, settings.lang)
+                return
         if not dry_run:
             settle_hook_turns(home)
+        # a spinner while nobody is asked anything; each step on its line before the questions
+        shown = progress_line(out)
+        say = None if spinner else (lambda message: shown(progress(settings.lang, message)))
         with out.status("learning…", spinner="dots") if spinner else nullcontext():
-            report = learn(home=home, checkpoints=policy, flush=flush, dry_run=dry_run, settings=settings)
+            report = learn(home=home, checkpoints=policy, flush=flush, dry_run=dry_run, settings=settings,
+                           progress=say)
         if as_json:
             emit_json(report.to_json())
+        elif quiet and report.status is RoundStatus.DRY_RUN:
+            out.print(Hanging(report.message))  # quiet: the one line, not the screens
         elif not (quiet and report.status in QUIET):
-            show_report(report, out)
+            show_report(report, out, settings.lang)
 
     @app.command("review")
     def review_cmd(
         as_json: bool = typer.Option(False, "--json", help="List the open questions with evidence, options, defaults."),
         answer: Optional[List[str]] = typer.Option(None, "--answer", "-a",
                                                    help="N=CHOICE: 1=accept|reset, 2=apply|revert, 3=auto, "
-                                                        "3.PATTERN=auto|promote|demote|hold. Repeatable."),
+                                                        "3.PATTERN=auto|promote|demote|hold. Repeatable.",
+                                                   autocompletion=completion.answers),
         prepare: bool = typer.Option(False, "--prepare", help="Prepare a round for review if none is pending."),
         flush: bool = typer.Option(False, "--flush", help="With --prepare: also process a last, smaller batch."),
         discard: bool = typer.Option(False, "--discard", help="Drop the pending round (logged; nothing applied)."),
+        interactive: bool = typer.Option(False, "--interactive", "-i",
+                                         help="Ask the open questions one by one, reading the answers from stdin "
+                                              "(the default on a terminal)."),
     ) -> None:
         """Show or answer the round waiting for review."""
         home = Home.of(None)
@@ -115,19 +151,23 @@ def register(app: typer.Typer) -> None:
             console.print(doc["message"])
             return
         settings = load_settings(home.root)
-        if sys.stdin.isatty():
-            policy = TerminalCheckpoints(console, doc["lang"], read=lambda prompt: _read_line(console, prompt))
-            report = answer_pending(home=home, settings=settings, policy=policy)
-            show_report(report, console)
+        terminal = TerminalCheckpoints(console, doc["lang"], read=lambda prompt: _read_line(console, prompt))
+        if interactive or sys.stdin.isatty():
+            report = answer_pending(home=home, settings=settings, policy=terminal)
+            show_report(report, console, doc["lang"])
             return
-        console.print(f"round {doc['round_id']} is waiting for review ({doc['processed']} experiences).")
-        for q in doc["questions"]:
-            console.print(f"\n{q['number']}. {q['question']}  options: "
-                          + ", ".join(o["choice"] for o in q["options"]) + f"  (default {q['default']})")
-            if q["number"] == 2:  # what the change would have done on the logged requests
-                for part in offpolicy_block(q.get("off_policy"), q.get("utility")):
-                    console.print(part)
-        console.print(f"\nanswer with: {doc['answer_syntax']}")
+        from artibot.review import open_evidence
+
+        shown = open_evidence(home)
+        if shown is None:  # answered or discarded since
+            console.print("nothing is waiting for review")
+            return
+        lang = doc["lang"]
+        console.print(w(lang, "waiting", round=doc["round_id"], n=doc["processed"]))
+        for evidence in shown[2]:
+            terminal.present(evidence)
+        console.print()
+        console.print(Hanging(w(lang, "answer_with", syntax=doc["answer_syntax"])))
 
 
 def _read_line(out: Console, prompt: str) -> str:

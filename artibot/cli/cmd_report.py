@@ -8,12 +8,14 @@ from artibot.cli.render import console, emit_json, fmt
 from artibot.cli.render import Listing
 from artibot.costs import cache_report, cost_report
 from artibot.store.home import Home
+from artibot.cli import cmd_report_html as _html
 
-report_app = typer.Typer(help="Reports over the recorded turns.", no_args_is_help=True)
+report_app = typer.Typer(help="Reports over the recorded turns.")
+_html.register(report_app)  # `artibot report` alone writes the HTML page
 
 
 def _usd(x: float | None) -> str:
-    return "—" if x is None else f"${x:,.4f}"
+    return "—" if x is None else f"{'-' if x < 0 else ''}${abs(x):,.4f}"
 
 
 def cost_lines(doc: dict) -> list[str]:
@@ -74,6 +76,17 @@ def cost_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
     if doc["unmeasured_turns"]:
         console.print(f"{doc['unmeasured_turns']} turn(s) without a measured cost (recorded without the gateway, "
                       "or on a model with no price: gateway.pricing.models)")
+    _pending_hint(home)
+
+
+def _pending_hint(home: Home) -> None:
+    """The turns still in open or held sessions: not in these sums until their session ends."""
+    from artibot.cli.render_health import pending_line
+    from artibot.store.sessions import pending_turns
+
+    line = pending_line(pending_turns(home))
+    if line:
+        console.print(line)
 
 
 def register(app: typer.Typer) -> None:

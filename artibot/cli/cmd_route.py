@@ -9,26 +9,34 @@ import typer
 
 from artibot.collector import collect
 from artibot.store.home import Home
-from artibot.errors import ValidationError
+from artibot.errors import InvalidInput, ValidationError
 from artibot.experience import OUTCOMES, new_id, now_iso
 from artibot.privacy import anonymize
 from artibot.learned_router import Router
 from artibot.store import pending_decisions as pending
-from artibot.cli.render import console, emit_json, fmt
+from artibot.cli import completion
+from artibot.cli.render import console, emit_json, err_console, fmt
 
 
 def register(app: typer.Typer) -> None:
     @app.command("route")
     def route_cmd(
         text: str = typer.Argument(..., help="The request text."),
-        domain: Optional[str] = typer.Option(None, "--domain", help="Skip classification and use this domain."),
+        domain: Optional[str] = typer.Option(None, "--domain", help="Skip classification and use this domain.",
+                                             autocompletion=completion.domains),
         as_json: bool = typer.Option(False, "--json"),
         record: bool = typer.Option(False, "--record", help="Keep the decision as pending; prints its id."),
         session_id: Optional[str] = typer.Option(None, "--session-id"),
     ) -> None:
         """Score and route a request with the current thresholds and System 1 cache."""
+        if not text.strip():
+            raise InvalidInput("the request text is empty: give the text to route, e.g. "
+                               "artibot route \"fix the login bug\"")
         home = Home.of(None)
-        decision = Router.load(home).route(text, domain=domain)
+        router = Router.load(home)
+        if domain is not None:
+            _check_domain(domain, router)
+        decision = router.route(text, domain=domain)
         out = decision.to_json()
         if record:
             decision_id = new_id()
@@ -44,12 +52,14 @@ def register(app: typer.Typer) -> None:
         console.print(f"{decision.system}  complexity {fmt(decision.complexity, 2)}  threshold "
                       f"{fmt(decision.threshold, 2)}  domain {decision.domain}  ({why})")
         if record:
-            console.print(f"recorded as {out['id']}: complete it with `artibot outcome {out['id']} success|escalated|failed`")
+            console.print(f"recorded as {out['id']}: complete it with `artibot outcome {out['id']} "
+                          f"{'|'.join(OUTCOMES)}`")
 
     @app.command("outcome")
     def outcome_cmd(
         decision_id: str = typer.Argument(..., metavar="ID", help="The id printed by `artibot route --record`."),
-        outcome: str = typer.Argument(..., help="success, escalated or failed."),
+        outcome: str = typer.Argument(..., help="success, escalated, failed or interrupted (cut off by something "
+                                                "other than the route; kept, not learned from)."),
         latency_ms: Optional[float] = typer.Option(None, "--latency-ms",
                                                    help="Default: the time since the decision."),
         as_json: bool = typer.Option(False, "--json"),
@@ -74,3 +84,19 @@ def register(app: typer.Typer) -> None:
             emit_json(stored)
         else:
             console.print(f"recorded {outcome} for {decision_id}")
+
+
+def _check_domain(domain: str, router: Router) -> None:
+    """A domain neither the router nor the learned thresholds know starts a new one: say so,
+    with the closest known name (a typo would otherwise split a domain's evidence in two)."""
+    import difflib
+
+    from artibot.router.domains import DOMAIN_NAMES
+
+    known = sorted(set(DOMAIN_NAMES) | set(router.policy.domain_thresholds))
+    if domain in known:
+        return
+    close = difflib.get_close_matches(domain, known, n=1, cutoff=0.6)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    err_console.print(f"artibot: warning: domain {domain!r} is new: it starts at the default threshold and learns "
+                      f"on its own (known: {', '.join(known)}){hint}", markup=False)

@@ -12,7 +12,8 @@ from artibot.store.home import Home
 from artibot.rollback import history, plan_rollback, rollback
 from artibot.router.thresholds import domain_label
 from artibot.status import status
-from artibot.cli.render import NBSP, Hanging, Listing, console, emit_json, fmt
+from artibot.cli import completion
+from artibot.cli.render import NBSP, Hanging, Listing, console, emit_json, fmt, working
 from artibot.cli.render_round_checks import validation_block
 
 
@@ -20,7 +21,7 @@ def register(app: typer.Typer) -> None:
     @app.command("status")
     def status_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
         """Thresholds, System 1 cache, counts, last round, pending review."""
-        doc = status(home=Home.of(None))
+        doc = status(home=Home.of(None).require())
         if as_json:
             emit_json(doc)
             return
@@ -44,6 +45,13 @@ def register(app: typer.Typer) -> None:
         if doc.get("held_for_resume"):
             console.print(f"turns waiting for a resumed session: {doc['held_for_resume']} (each ended session's "
                           "last turn, for up to 30 min: a correction after `claude --continue` still reaches it)")
+        from artibot.cli.render_health import failure_lines, pending_line
+
+        pending_text = pending_line(doc.get("pending_turns"))
+        if pending_text:
+            console.print(Hanging(pending_text))
+        for line in failure_lines(doc.get("hook_failures") or [], f"{doc['home']}/logs/hooks.log"):
+            console.print(line, markup=False, highlight=False)
         for line in cost_lines(doc["costs"]):
             console.print(Hanging(line))
         console.print(f"last round: {doc['last_round'] or 'none yet'}"
@@ -100,7 +108,9 @@ def register(app: typer.Typer) -> None:
         console.print(Listing("Rounds", ["round", "processed", "finished (UTC)", "status"], rows, notes))
 
     @app.command("rollback")
-    def rollback_cmd(round_id: str = typer.Argument(..., metavar="ROUND_ID"),
+    def rollback_cmd(round_id: str = typer.Argument(..., metavar="ROUND_ID",
+                                                    help="A round id from `artibot history`, or `last`.",
+                                                    autocompletion=completion.rounds),
                      dry_run: bool = typer.Option(False, "--dry-run", help="Show what would be undone; "
                                                                            "change nothing."),
                      yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
@@ -110,6 +120,10 @@ def register(app: typer.Typer) -> None:
         On a terminal it shows what would be undone and asks first; --yes skips the question.
         """
         home = Home.of(None)
+        if round_id == "last":  # named in the preview and the result
+            from artibot.rollback import resolve_round
+
+            round_id = resolve_round(home, round_id)
         if dry_run or (not yes and not as_json and sys.stdin.isatty()):
             preview = plan_rollback(round_id, home=home)
             if dry_run and as_json:
@@ -127,7 +141,7 @@ def register(app: typer.Typer) -> None:
         if as_json:
             emit_json(result)
             return
-        console.print(f"restored the state from before {round_id}; undone: {', '.join(result['undone'])}; "
+        console.print(f"restored the state from before {result['undone'][0]}; undone: {', '.join(result['undone'])}; "
                       f"{result['experiences_restored']} experience(s) back in the log. "
                       f"The replaced state is kept in {result['replaced_state_kept_in']}.")
 
@@ -139,8 +153,12 @@ def register(app: typer.Typer) -> None:
         from artibot.rollback import recover_interrupted
         from artibot.store import doctor
 
-        home = Home.of(None)
-        findings = doctor.repair(home, finish_rollback=recover_interrupted) if repair else doctor.check(home)
+        from artibot.cli.render_health import hook_findings
+
+        home = Home.of(None).require(folder=False)  # a file in its place: a finding
+        with working("checking every file of the data home"):
+            findings = doctor.repair(home, finish_rollback=recover_interrupted) if repair else doctor.check(home)
+        findings += hook_findings(home)
         problems = [f for f in findings if f.severity != "ok"]
         if as_json:
             emit_json({"home": str(home.root), "findings": [

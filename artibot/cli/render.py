@@ -40,7 +40,42 @@ console = _Console(highlight=False)
 err_console = _Console(stderr=True, highlight=False)
 
 
+def working(what: str, out: Console | None = None) -> Any:
+    """Before something that takes more than a moment: one dim line saying what, on a
+    terminal (stderr: never in a piped result); nothing in a pipe. A line, not a spinner:
+    it stays readable in a terminal's scrollback and in a recorded session."""
+    from contextlib import nullcontext
+
+    progress_line(out or err_console)(what)
+    return nullcontext()
+
+
+def progress_line(out: Console) -> Any:
+    """A ``say(message)`` that prints each step of a long run as a dim line on a terminal."""
+    def say(message: str) -> None:
+        if out.is_terminal:
+            out.print(f"artibot: {message}", style="dim", highlight=False, markup=False)
+    return say
+
+
+def tidy(value: Any) -> Any:
+    """``value`` with every float at 12 significant digits: the sum 0.4 + 0.1 + 0.1 is shown as
+    0.6, not 0.6000000000000001 (no value artibot computes means anything past that).
+
+    >>> tidy({"t": [0.6000000000000001, 1e-13, 3]})
+    {'t': [0.6, 1e-13, 3]}
+    """
+    if isinstance(value, float):
+        return float(f"{value:.12g}")
+    if isinstance(value, dict):
+        return {k: tidy(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [tidy(v) for v in value]
+    return value
+
+
 def emit_json(data: Any) -> None:
+    data = tidy(data)
     sys.stdout.write(orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS
                                   | orjson.OPT_SERIALIZE_DATACLASS).decode() + "\n")
     sys.stdout.flush()

@@ -22,10 +22,13 @@ def _pts(x: float | None) -> str:
     return "—" if x is None else f"{x * 100:+.1f}"
 
 
-def offpolicy_block(op: Mapping[str, Any] | None, utility: Mapping[str, Any] | None = None) -> list[Hanging]:
+def offpolicy_block(op: Mapping[str, Any] | None, utility: Mapping[str, Any] | None = None,
+                    lang: str = "en") -> list[Hanging]:
     """The paragraphs printed under the checkpoint-2 table (plain words when the evidence is too thin);
     with ``utility`` (:func:`artibot.checkpoints.utility_check`), the value the learner optimises
     and what it means for the default answer."""
+    if lang == "ko":
+        return _offpolicy_ko(op, utility)
     if not op:
         return [Hanging("Off-policy check: not available for this round (prepared before artibot computed it).")]
     cur, new, diff = op["current"], op["proposed"], op["difference"]
@@ -78,6 +81,58 @@ def _utility_lines(u: Mapping[str, Any] | None) -> list[Hanging]:
         lines.append(Hanging("The change is within the estimate's noise; the default stays Apply.",
                              first="  ", indent="    "))
     return lines
+
+
+def _offpolicy_ko(op: Mapping[str, Any] | None, u: Mapping[str, Any] | None) -> list[Hanging]:
+    """:func:`offpolicy_block` in Korean, from the same numbers (the estimator's own sentences
+    are English, so they are said here from the verdict)."""
+    if not op:
+        return [Hanging("오프폴리시 점검: 이 라운드에는 없습니다(계산 기능 이전에 준비된 라운드).")]
+    cur, new, diff = op["current"], op["proposed"], op["difference"]
+    earlier = op.get("earlier") or 0
+    head = f"오프폴리시 점검, 기록된 경험 {op['n']:,}개" + (f"(이전 라운드 {earlier:,}개 포함)" if earlier else "")
+    share = (f"System 2 비중 {_pct(cur['system2_share'])} -> {_pct(new['system2_share'])} "
+             f"({_pts(diff['system2_share'])} 포인트).")
+    if op["verdict"] == "too_thin":
+        return [Hanging(head + ":"),
+                Hanging("추정하기에 근거가 부족합니다: 바뀌는 경로에서 무작위로 탐색된 결정이 거의 없습니다.",
+                        first="  성공률: ", indent="    "),
+                Hanging(share, first="  ", indent="    ")]
+    if op["verdict"] == "no_change":
+        return [Hanging(head + ":"),
+                Hanging(f"제안된 임계값은 기록된 요청의 경로를 바꾸지 않습니다 (성공률 {_pct(cur['success'])}, "
+                        f"System 2 비중 {_pct(cur['system2_share'])}).", first="  ", indent="    ")]
+    level = int(round(op["level"] * 100))
+    lo, hi = op["interval"]
+
+    def line(name: str, p: Mapping[str, Any]) -> Hanging:
+        a, b = p["interval"]
+        return Hanging(f"성공률 {_pct(p['success'])} [{_pct(a)}, {_pct(b)}]   System 2 비중 "
+                       f"{_pct(p['system2_share'])}", first=f"  {name}  ", indent=" " * 10)
+
+    out = [Hanging(f"{head}; {level}% 구간의 추정:"), line("현재", cur), line("제안", new),
+           Hanging(f"성공률 {_pts(diff['success'])} 포인트 [{_pts(lo)}, {_pts(hi)}]   System 2 비중 "
+                   f"{_pts(diff['system2_share'])} 포인트", first="  변화  ", indent=" " * 10),
+           Hanging(f"유효 표본 크기 {op['ess']:,.0f}; 두 경로가 다른 곳에서 새 경로로 탐색된 요청 "
+                   f"{op['support']['proposed']}개.", first="  ", indent="  ")]
+    if not u:
+        return out
+
+    def value(side: Mapping[str, Any], signed: bool = False) -> str:
+        a, b = side["interval"]
+        f = _pts if signed else (lambda x: f"{x * 100:.1f}")
+        return f"{f(side['value'])} [{f(a)}, {f(b)}]"
+
+    out += [Hanging(f"효용 = 성공률 − {u['price']:.3f} × System 2 비중 (학습기가 최대화하는 값), 포인트:"),
+            Hanging(f"현재 {value(u['current'])}, 제안 {value(u['proposed'])}, 변화 "
+                    f"{value(u['difference'], signed=True)}", first="  ", indent="    ")]
+    d_lo, d_hi = u["difference"]["interval"]
+    if u["worse"]:
+        out.append(Hanging("추정상 제안이 더 나쁩니다(변화의 구간 전체가 0 미만). 그래서 기본값은 되돌리기입니다.",
+                           first="  ", indent="    "))
+    elif d_lo < 0 < d_hi:
+        out.append(Hanging("변화는 추정의 잡음 안에 있습니다. 기본값은 적용입니다.", first="  ", indent="    "))
+    return out
 
 
 def validation_block(summary: Mapping[str, Any]) -> list[Hanging]:

@@ -24,7 +24,7 @@ client, so a client's hook costs what Claude Code's does (``scripts/bench_hooks.
 
 from __future__ import annotations
 
-from artibot.integrations.claude_code.hooks import HookCall, emit, read_payload
+from artibot.integrations.claude_code.hooks import HookCall, emit, read_payload, settle_health
 from artibot.store import hookio
 
 AGENTS = ("gemini-cli", "codex-cli", "cursor")
@@ -103,4 +103,5 @@ def main(agent: str, argv: list[str]) -> int:
             emit(output)
     except BaseException as exc:  # noqa: BLE001 - exit 0 even on SystemExit: exit 2 blocks the client's turn
         call.log_error(exc)
+    settle_health(call)  # kept for status and doctor; these clients' output shapes carry no notice here
     return 0

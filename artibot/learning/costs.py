@@ -141,7 +141,7 @@ def summarize(rows: Iterable[tuple[str, str, bool, float | None] | tuple[str, st
     (0.06, 0.06, {'system1': [1, 0.01], 'system2': [1, 0.04]})
     """
     report = CostReport()
-    moved = 0.0
+    moved: dict[str, float] = {}
     for row in rows:
         route, day, success, cost = row[:4]
         rewrite = row[4] if len(row) > 4 else 0.0
@@ -155,10 +155,12 @@ def summarize(rows: Iterable[tuple[str, str, bool, float | None] | tuple[str, st
             report.rewrites[route][1] = round(report.rewrites[route][1] + rewrite, 9)
             if route == "system2":
                 cost -= rewrite
-                moved += rewrite
+                moved[day] = moved.get(day, 0.0) + rewrite
         report.routes[route].add(success, cost)
         report.days.setdefault(day, {r: RouteCost() for r in ROUTES})[route].add(success, cost)
-    report.routes["system1"].total += moved
+    for day, extra in moved.items():  # the way back is a cost of having gone to System 1
+        report.routes["system1"].total += extra
+        report.days[day]["system1"].total += extra
     return report
 
 

@@ -179,6 +179,8 @@ def _bare_is_secret(value: str, kind: str, *, strong: bool, yaml: bool) -> bool:
     if _DOTTED_IDENT.fullmatch(value):
         if _RANDOM_WORD.fullmatch(value):
             return True  # ``zFQH0t62SGZ4SuMv``: no one names a variable like that
+        if kind == "password" and value.isalnum() and not value.isalpha() and not value.isdigit():
+            return True  # ``password=hunter2``: letters and digits, no ``_`` or ``.`` of a variable's name
         if not yaml or "." in value or value[0] in "!$":
             return False
         return any(c.isdigit() for c in value) or value.islower()

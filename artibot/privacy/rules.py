@@ -171,7 +171,8 @@ _TOKEN_RULES: tuple[_Rule, ...] = (
           gate=(".",), extend=_TOKEN_CHARS, extend_max=26),
     _Rule("telegram_token", rf":A(?<=\d:A)[A-Za-z0-9_\-]{{34}}{_B}", gate=(":A",), extend="0123456789",
           extend_max=16, accept=lambda _t, m, start: m.start() - start >= 5),
-    _Rule("anthropic_key", _at("sk-ant-") + r"[A-Za-z0-9_\-]{20,300}", gate=("sk-ant-",)),
+    # the prefix alone says what it is: a short or truncated key is a key too
+    _Rule("anthropic_key", _at("sk-ant-") + r"[A-Za-z0-9_\-]{6,300}", gate=("sk-ant-",)),
     _Rule("openai_key", _at("sk-") + r"(?:proj-|svcacct-|admin-)?(?P<v>[A-Za-z0-9_\-]{20,300})",
           accept=_random("v"), gate=("sk-",)),
     _Rule("huggingface_token", _at("hf_") + rf"[A-Za-z0-9]{{30,100}}{_B}", gate=("hf_",)),
@@ -203,6 +204,11 @@ _TOKEN_RULES: tuple[_Rule, ...] = (
     _Rule("password", r"(?:비밀번호|패스워드|암호)(?:는|은|가|를|:|=)?[ \t]*[:=]?[ \t]*[\"'`]?(?P<v>[!-~]{4,128})", "v",
           accept=lambda text, m, start: _prose_password_ok(m.group("v"), korean=True),
           gate=("비밀번호", "패스워드", "암호"), left=""),
+    # "비밀번호=한글비번123": a value given with = or : may start with Hangul; it is a password
+    # when it holds a digit or an ASCII letter beside the Hangul ("비밀번호: 필수" is prose)
+    _Rule("password", r"(?:비밀번호|패스워드|암호)[ \t]*[:=][ \t]*[\"'`]?(?P<v>[\uac00-\ud7a3][^\s\"'`]{3,127})", "v",
+          accept=lambda text, m, start: _hangul_password_ok(m.group("v")),
+          gate=("비밀번호", "패스워드", "암호"), left=""),
     # an AWS secret access key alone in quotes: 40 base64 characters, mixed case and digits
     _Rule("secret", r"[\"'](?P<v>[A-Za-z0-9/+]{40})[\"']", "v", accept=lambda text, m, start: _aws_secret_ok(m.group("v")),
           gate=('"', "'"), left=""),
@@ -233,6 +239,11 @@ def _prose_password_ok(value: str, korean: bool = False) -> bool:
     if _PLACEHOLDER_RE.search(value):
         return False
     return not value.isalpha() or not value.islower() or len(value) >= 6
+
+
+def _hangul_password_ok(value: str) -> bool:
+    value = value.rstrip(".,;:)]}")
+    return len(value) >= 4 and any(c.isdigit() or c.isascii() and c.isalpha() for c in value)
 
 
 def _aws_secret_ok(value: str) -> bool:

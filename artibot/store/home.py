@@ -31,6 +31,20 @@ class Home:
         """``home`` as a :class:`Home` (a Home is returned as it is)."""
         return home if isinstance(home, Home) else cls.resolve(home)
 
+    def require(self, *, folder: bool = True) -> "Home":
+        """The home, when it exists; else an error naming it (a typo in ``--home`` would
+        otherwise read as an empty, healthy home). ``folder=False``: a file in its place is
+        left for the caller to report (``doctor`` examines it)."""
+        from artibot.errors import NotAFolderError, NotFoundError
+
+        if not self.root.exists():
+            raise NotFoundError(
+                f"the data home {self.root} does not exist: nothing has been recorded there. Check --home "
+                "(it goes before the command) or ARTIBOT_HOME; the first hook or `artibot collect` creates it")
+        if folder and not self.root.is_dir():
+            raise NotAFolderError(self.root)
+        return self
+
     def ensure(self) -> "Home":
         """Create the home (mode 0700) if missing."""
         ensure_dir(self.root)

@@ -60,6 +60,14 @@ _NOFOLLOW = os.O_NOFOLLOW | os.O_CLOEXEC
 class HookIOError(OSError):
     """A hook file could not be used safely (a symbolic link, a lock held too long)."""
 
+    transient = False
+    """True for a wait that ran out (a lock held by another hook): the next hook retries, so
+    the user is not told (the log still has it)."""
+
+
+class HookLockWait(HookIOError):
+    transient = True
+
 
 # --------------------------------------------------------------------- JSON (no `re`)
 class _ScanContext:
@@ -355,7 +363,7 @@ def _lock(path: str, timeout: float) -> int:
         except BlockingIOError:
             if time.monotonic() >= deadline:
                 os.close(fd)
-                raise HookIOError(f"{path} stayed locked for {timeout:g} s by another artibot hook "
+                raise HookLockWait(f"{path} stayed locked for {timeout:g} s by another artibot hook "
                                   "of this session") from None
             time.sleep(delay)
             delay = min(delay * 2, 0.05)

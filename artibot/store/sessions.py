@@ -17,6 +17,7 @@ from artibot.store.documents import dump_document, parse_document
 from artibot.store.fs import FileLock, atomic_write_bytes, ensure_dir, read_bytes
 from artibot.store.home import Home
 from artibot.names import HOOK_LOG, LEARNER_STAMP
+from artibot.shapes import HookFailure, PendingTurns
 
 KIND = "session"
 
@@ -59,15 +60,34 @@ def hook_log_path(home: Home) -> Path:
     return home.logs_dir / HOOK_LOG
 
 
+def hook_failures(home: Home) -> list[HookFailure]:
+    """Each hook event's failures since its last success, newest cause last (:mod:`.hookhealth`)."""
+    from artibot.store import hookhealth
+
+    found: list[HookFailure] = []
+    for doc in hookhealth.read_all(str(home.root)):
+        for cause, entry in doc["causes"].items():
+            if isinstance(entry, dict) and isinstance(entry.get("count"), int):
+                found.append({"event": str(doc.get("event") or "?"), "cause": str(cause), "count": entry["count"],
+                              "first": str(entry.get("first") or "?"), "last": str(entry.get("last") or "?")})
+    return found
+
+
 # --------------------------------------------------------------------- held turns
 def held_turns(home: Home) -> int:
     """Turns of ended sessions waiting in their spool for a resumed session's first prompt
     (``done`` with ``hold_until``; not in the experience log yet). A spool that does not
     parse is not counted: the next hook moves it aside and ``doctor`` names it."""
+    return pending_turns(home)["held"]
+
+
+def spools(home: Home) -> list[dict[str, Any]]:
+    """Every session spool that parses (one that does not is moved aside by the next hook and
+    named by ``doctor``)."""
     from artibot.store.hookfiles import files_in
     from artibot.store.hookio import Spool
 
-    count = 0
+    found = []
     for path in files_in(str(home.sessions_dir), skip=(".",)):
         if not path.endswith(".json"):
             continue
@@ -77,6 +97,22 @@ def held_turns(home: Home) -> int:
             doc = spool.read()
         except (OSError, ValueError, UnicodeDecodeError):
             continue
-        done = doc.get("done") if doc else None
-        count += isinstance(done, dict) and isinstance(done.get("hold_until"), int)
-    return count
+        if isinstance(doc, dict):
+            found.append(doc)
+    return found
+
+
+def pending_turns(home: Home) -> PendingTurns:
+    """The turns the session spools hold that the experience log does not have yet."""
+    counts: PendingTurns = {"sessions": 0, "open": 0, "waiting": 0, "queued": 0, "held": 0}
+    for doc in spools(home):
+        turn, done, queue = doc.get("turn"), doc.get("done"), doc.get("queue")
+        opened = isinstance(turn, dict)
+        stopped = isinstance(done, dict)
+        queued = len(queue) if isinstance(queue, list) else 0
+        counts["sessions"] += bool(opened or stopped or queued)
+        counts["open"] += opened
+        counts["waiting"] += stopped
+        counts["queued"] += queued
+        counts["held"] += isinstance(done, dict) and isinstance(done.get("hold_until"), int)
+    return counts

@@ -187,7 +187,7 @@ def test_review_without_a_terminal_shows_the_off_policy_block(cli):
     collect_many(routed(500, exploration=0.0))
     learn(answers="defer", flush=True)
     text = " ".join(cli("review").out.split())
-    assert "2. These threshold changes are proposed, not yet applied" in text
+    assert "Checkpoint 2: proposed threshold changes" in text and "These threshold changes are proposed" in text
     assert "Off-policy check, 500 logged experiences" in text and "too thin to estimate" in text
 
 

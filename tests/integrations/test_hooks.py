@@ -386,7 +386,8 @@ def test_errors_go_to_the_log_without_the_prompt(hook: Driver, home: Home, monke
     monkeypatch.setattr(RoutingPolicy, "decide", explode)
     prompt = "refactor billing for carol@example.org please"
     code, out = hook("user-prompt-submit", prompt=prompt)
-    assert (code, out) == (0, "")
+    # nothing but the notice the user sees once a session, itself without the prompt
+    assert code == 0 and list(orjson.loads(out)) == ["systemMessage"] and "carol" not in out
     log = log_text(home)
     assert "user-prompt-submit\tValueError: " in log
     assert "carol" not in log and "refactor billing" not in log
@@ -405,10 +406,12 @@ def test_error_messages_never_quote_the_prompt(message: str, logged: str) -> Non
     assert logged in out and "carol" not in out and "dave@" not in out
 
 
-def test_damaged_state_on_prompt_is_logged_not_printed(hook: Driver, home: Home) -> None:
+def test_damaged_state_on_prompt_is_logged_and_told_once(hook: Driver, home: Home) -> None:
     home.ensure()
     home.system1_patterns.write_text('{"schema_version": 1}')
-    assert hook("user-prompt-submit", prompt=SIMPLE) == (0, "")
+    code, out = hook("user-prompt-submit", prompt=SIMPLE)
+    assert code == 0 and list(orjson.loads(out)) == ["systemMessage"] and "CorruptFileError" in out
+    assert hook("user-prompt-submit", prompt=SIMPLE) == (0, "")  # once a session
     assert "CorruptFileError" in log_text(home)
 
 

@@ -340,7 +340,8 @@ def test_reason_in_words():
     assert reason("law", 0.06, 0.02, 0.09, "estimated", 0.4, 0.5) == \
         "law: System 2's gain 0.06 ± 0.02 is below its price 0.09 (estimated) → more System 1: threshold 0.40 → 0.50"
     assert reason("law", -0.031, 0.02, 0.1, "system2Cost", 0.4, 0.4) == \
-        "law: System 2's gain -0.03 ± 0.02 is below its price 0.10 (system2Cost) → threshold stays 0.40"
+        ("law: System 2's gain -0.03 ± 0.02 is below its price 0.10 (system2Cost) → threshold stays 0.40: no "
+         "threshold within reach is surely better")
 
 
 def test_a_round_of_many_batches_moves_as_far_as_the_evidence_supports():

@@ -92,7 +92,7 @@ def flush(call, spool: hookio.Spool) -> None:
         try:  # ids fixed at the turn's start: a flush replayed after a kill stores nothing twice
             collect_many(queue, home=call.home(), label="turn", skip_stored=True)
         except LockTimeout as exc:  # the hook's lock budget is spent: the turns wait in the spool
-            raise hookio.HookIOError(f"{len(queue)} turn(s) stay queued in {spool.path} for the next hook, "
+            raise hookio.HookLockWait(f"{len(queue)} turn(s) stay queued in {spool.path} for the next hook, "
                                      f"because {exc}") from None
         except ValidationError as exc:  # keep the good ones; a bad record is named in the log
             call.log_error(exc, "recording the session's turns")

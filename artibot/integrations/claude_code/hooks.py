@@ -25,6 +25,8 @@ MAX_PAYLOAD_BYTES = 32_000_000
 """A larger payload is read and dropped (logged): Claude Code must never block on our stdin."""
 
 LOG_MESSAGE_CHARS = 300
+CAUSE_CHARS = 1000
+"""A failure's cause as ``status`` shows it: long enough for a config error's list of allowed keys."""
 
 
 class HookCall:
@@ -42,6 +44,8 @@ class HookCall:
         """The prompt text, kept out of every log line."""
         self.agent = "claude-code"
         """The client that ran the hook (another client's adapter sets its own name)."""
+        self.errors: list[str] = []
+        """What went wrong in this call (as logged): kept for ``status`` by :func:`settle_health`."""
 
     @property
     def session_id(self) -> str | None:
@@ -68,7 +72,10 @@ class HookCall:
         message = " ".join(str(exc).split())
         if self.secret:
             message = without_prompt(message, self.secret)
-        self.log(f"{prefix}{type(exc).__name__}: {message}")
+        line = f"{prefix}{type(exc).__name__}: {message}"
+        if not getattr(exc, "transient", False):  # a lock wait: the next hook retries it
+            self.errors.append(" ".join(line.split())[:CAUSE_CHARS])
+        self.log(line)
 
     def attempt(self, doing: str, fn):
         """``fn()``, or None after logging if it raised: one failing step never stops the others."""
@@ -107,6 +114,36 @@ def write_log(root: str, event: str, what: str) -> None:
         hookio.append_log(root or hookio.home_root(), f"{stamp}\t{event or '-'}\t{text}")
     except Exception:  # noqa: BLE001 - the log is the last resort; a hook never fails over it
         pass
+
+
+def settle_health(call: HookCall) -> str | None:
+    """Keep this call's failures for ``status`` and ``doctor`` (:mod:`artibot.store.hookhealth`),
+    or forget the event's failures when it had none; the message to show the user once a
+    session, or None.
+
+    The healthy path is one ``unlink`` that finds nothing (the module is not even imported).
+    """
+    if not call.root or not call.event:
+        return None
+    try:
+        if not call.errors:
+            from artibot.names import HOOK_FAILURES_DIR, LOGS_DIR
+            import os
+
+            name = hookio.spool_name(call.event.replace(" ", "-"))
+            try:
+                os.unlink(f"{call.root}/{LOGS_DIR}/{HOOK_FAILURES_DIR}/{name}.json")
+            except FileNotFoundError:
+                pass
+            return None
+        from artibot.store import hookhealth
+
+        if not hookhealth.failed(call.root, call.event, call.errors, call.session_id):
+            return None
+    except Exception:  # noqa: BLE001 - the record of failures is a help; the hook goes on without it
+        return None
+    return (f"artibot: its {call.event} hook failed, so this session's turns may not be recorded: "
+            f"{call.errors[0]} (`artibot status` shows the failures; {call.root}/logs/hooks.log has them all)")
 
 
 def read_payload(call: HookCall) -> dict | None:
@@ -154,6 +191,7 @@ def emit(output: dict) -> None:
 def main(argv: list[str]) -> int:
     """Run the hook named by ``argv[0]``; always returns 0."""
     call = HookCall(event=argv[0] if argv else "")
+    output = None
     try:
         from artibot.integrations.claude_code.handlers import HANDLERS
 
@@ -170,10 +208,18 @@ def main(argv: list[str]) -> int:
                 return 0
             call.payload = payload
         output = handler(call)
-        if output is not None:
-            emit(output)
     except BaseException as exc:  # noqa: BLE001 - exit 0 even on SystemExit/KeyboardInterrupt: exit 2 would block Claude
         call.log_error(exc)
     finally:
         hookio.reset_budget()
+    # The user sees a hook that cannot work in Claude Code's own channel, once a session
+    # (the model's context alone would keep it from them).
+    message = settle_health(call) if call.event != "nightly-learner" else None
+    if message:
+        output = {**(output or {}), "systemMessage": message}
+    try:
+        if output is not None:
+            emit(output)
+    except BaseException as exc:  # noqa: BLE001 - as above
+        call.log_error(exc)
     return 0

@@ -121,7 +121,14 @@ def _settings_change(path: Path, command: str, *, install: bool, gateway_port: i
         backup = real.with_name(real.name + BACKUP_SUFFIX) if before is not None else None
         return Change(real, action, before, after, backup, note, mode_of(real, NEW_SETTINGS_MODE))
     old_backup = real.with_name(real.name + BACKUP_SUFFIX)
-    cleanup = (old_backup,) if read(old_backup) is not None else ()
+    original = _original_bytes(old_backup, merged)
+    if original is not None:
+        # nothing but artibot changed the file since the install: its very bytes come back
+        return Change(real, "update", before, original, None, note + "; restored byte for byte from "
+                      + old_backup.name, mode_of(real, NEW_SETTINGS_MODE), cleanup=(old_backup,))
+    # The file changed since (another tool, the user): its content is kept as it is now, and
+    # the backup stays beside it when it holds something the result does not.
+    cleanup = (old_backup,) if _backup_redundant(old_backup, merged, command) else ()
     if merged == {} and _install_created(old_backup, command):
         return Change(real, "remove", before, None, None, note + "; nothing else in it, artibot created it",
                       cleanup=cleanup)
@@ -139,6 +146,30 @@ def _env_note(before: object, after: object) -> str:
     if new is None:
         return f"Claude Code no longer goes through the artibot gateway (port {old})"
     return f"Claude Code goes through the artibot gateway: env {BASE_URL_KEY}=http://127.0.0.1:{new}"
+
+
+def _original_bytes(backup: Path, merged: dict) -> bytes | None:
+    """The backup's bytes when they hold exactly ``merged`` (the file with artibot's part
+    removed), else None."""
+    data = read(backup)
+    if data is None:
+        return None
+    try:
+        return data if parse_settings(backup, data) == merged else None
+    except ArtibotError:
+        return None
+
+
+def _backup_redundant(backup: Path, merged: dict, command: str) -> bool:
+    """Whether the backup holds nothing but ``merged`` and artibot's own earlier hooks."""
+    data = read(backup)
+    if data is None:
+        return False
+    try:
+        stripped, _count = merge_hooks(parse_settings(backup, data), command, install=False)
+    except ArtibotError:
+        return False
+    return stripped == merged
 
 
 def _install_created(backup: Path, command: str) -> bool:

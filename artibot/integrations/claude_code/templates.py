@@ -58,7 +58,8 @@ _OURS = re.compile(r"\shook\s+(" + "|".join(sorted(KNOWN_CLI_EVENTS, key=len, re
 
 HOOK_LAUNCHER = ("import sys, os; sys.path[0] or sys.path.pop(0); "
                  "sys.path.append({root}) if os.path.isfile({main}) else __import__(\"site\").main(); "
-                 "from artibot.__main__ import hook_process; sys.exit(hook_process())")
+                 "exec(\"try:from artibot.__main__ import hook_process\\nexcept ImportError:sys.exit(0)\"); "
+                 "sys.exit(hook_process())")
 """What the registered hook command runs with ``python -S -c`` (``{root}``: the folder that
 holds the ``artibot`` package the installer ran from).
 
@@ -72,6 +73,8 @@ at its first such import (``artibot.__main__``), and a folder that no longer hol
 new process on every prompt and tool call, so these count (``scripts/bench_hooks.py``).
 The current directory (the user's project, where Claude Code runs hooks) is taken off
 ``sys.path`` so that a project's own ``json.py`` or ``artibot/`` cannot stand in for ours.
+An interpreter that no longer finds artibot (``pip uninstall`` before ``artibot
+uninstall``) exits 0 without a word, as the ``test -x`` guard does for one that is gone.
 """
 
 
@@ -97,11 +100,19 @@ def hook_launcher(root: str | None = None) -> str:
                                 main=json.dumps(os.path.join(root, "artibot", "__main__.py"), ensure_ascii=False))
 
 
-def hook_prefix(python: str, root: str | None = None) -> str:
-    """The hook command prefix for the interpreter at ``python``: ``<python> -S -c '<launcher>'``."""
+def hook_prefix(python: str, root: str | None = None, *, guard: bool = False) -> str:
+    """The hook command prefix for the interpreter at ``python``: ``<python> -S -c '<launcher>'``.
+
+    ``guard``: the command first checks that the interpreter is still there and exits 0
+    quietly when it is not (``test -x <python> || exit 0; …``): a package removed before
+    ``artibot uninstall`` (its virtualenv deleted with it) would otherwise fail every hook
+    of every prompt with "not found" (exit 127) until the settings are cleaned. The client
+    runs the command through ``sh``, which ``test`` is built into (no process of its own).
+    """
     import shlex
 
-    return f"{shlex.quote(python)} -S -c {shlex.quote(hook_launcher(root))}"
+    command = f"{shlex.quote(python)} -S -c {shlex.quote(hook_launcher(root))}"
+    return f"test -x {shlex.quote(python)} || exit 0; {command}" if guard else command
 
 
 def hook_command(command: str, cli_event: str) -> str:

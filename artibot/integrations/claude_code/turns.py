@@ -300,6 +300,7 @@ def experience(turn: Turn, *, outcome: str, reason: str, now: int, session_id: s
         "pattern": decision.get("pattern"),
         "threshold": decision.get("threshold"),
         "propensity": decision.get("propensity"),
+        "route_reason": decision.get("reason"),  # forced, cache, threshold or explore (``artibot turns``)
         "source": agent,  # the name earlier records carry; same value as ``agent``
         "agent": agent,
         "tools": int(turn.get("tools", 0)),

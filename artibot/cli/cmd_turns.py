@@ -1,0 +1,89 @@
+"""``artibot turns``: the last turns, what the router decided and why, and how they ended."""
+
+from __future__ import annotations
+
+import time
+from typing import Optional
+
+import typer
+
+from artibot.cli.render import Listing, console, emit_json, fmt
+from artibot.shapes import TurnLine
+
+FOLLOW_POLL_S = 1.0
+
+
+def _row(t: TurnLine) -> list[str]:
+    route = {"system1": "S1", "system2": "S2"}.get(t["route"] or "", "—")
+    gateway = " ".join(x for x in (t["effort"], t["model"]) if x) or "—"
+    tokens = f"{t['tokens']:,}" if t["tokens"] is not None else "—"
+    cost = f"${t['cost_usd']:.4f}" if t["cost_usd"] is not None else "—"
+    numbers = f"{fmt(t['complexity'], 2)}/{fmt(t['threshold'], 2)}"
+    return [t["time"][:19].replace("T", " "), t["agent"], t["domain"], numbers, route, gateway, t["outcome"],
+            tokens, cost]
+
+
+def _notes(t: TurnLine) -> list[str]:
+    why = f"why {t['route'] or 'no route'}: {t['why']}"
+    ended = f"; {t['outcome']}: {t['outcome_reason']}" if t["outcome_reason"] else ""
+    return [f"“{t['prompt']}”", why + ended]
+
+
+COLUMNS = ["time (UTC)", "agent", "domain", "cx/thr", "route", "gateway", "outcome", "tokens", "cost"]
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("turns")
+    def turns_cmd(limit: int = typer.Option(20, "-n", "--limit", min=1, metavar="N", help="How many turns."),
+                  session: Optional[str] = typer.Option(None, "--session", metavar="S",
+                                                        help="Only this session's turns (an id or its start)."),
+                  follow: bool = typer.Option(False, "--follow", "-f", help="Keep printing turns as they land."),
+                  as_json: bool = typer.Option(False, "--json", help="JSON (with --follow: one object a line).")
+                  ) -> None:
+        """The last turns: time, agent, prompt (anonymized), domain, complexity/threshold, route and why,
+        the gateway's effort and model, outcome, tokens, cost."""
+        from artibot.store.home import Home
+        from artibot.turns_view import last_turns
+
+        home = Home.of(None).require()
+        lines = last_turns(limit, session=session, home=home)
+        if as_json and not follow:
+            emit_json(lines)
+            return
+        _show(lines, as_json, header=True)
+        if not lines and not follow:
+            console.print("no turns yet" + (f" in session {session}" if session else ""))
+        if not follow:
+            return
+        shown = {(t["id"], t["outcome"]) for t in lines}
+        try:
+            while True:
+                time.sleep(FOLLOW_POLL_S)
+                fresh = [t for t in last_turns(limit, session=session, home=home)
+                         if (t["id"], t["outcome"]) not in shown]
+                shown.update((t["id"], t["outcome"]) for t in fresh)
+                _show(fresh, as_json, header=False)
+        except KeyboardInterrupt:
+            raise typer.Exit(0) from None
+
+
+def _show(lines: list[TurnLine], as_json: bool, *, header: bool) -> None:
+    if as_json:
+        import orjson
+        import sys
+
+        for t in lines:
+            sys.stdout.write(orjson.dumps(t).decode() + "\n")
+        sys.stdout.flush()
+        return
+    if not lines:
+        return
+    listing = Listing(None, COLUMNS, [_row(t) for t in lines], [_notes(t) for t in lines])
+    if header:
+        console.print(listing)
+        return
+    # --follow: the new rows only, without repeating the column names
+    with console.capture() as captured:
+        console.print(listing)
+    console.file.write(captured.get().split("\n", 1)[1])
+    console.file.flush()

@@ -1,0 +1,134 @@
+"""The terminal's own words around the checkpoints, in English and Korean.
+
+:mod:`artibot.checkpoint_texts` holds the questions and options (shared with ``/learn``);
+this holds what only the terminal prints: table headings, captions, the prompt, the closing
+summary. A Korean screen keeps in English only proper names (System 1, GRPO), numbers,
+pattern keys, domain names and commands.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "domain": "domain", "complexity": "complexity", "s1": "S1 ok/n", "s2": "S2 ok/n", "here": "S2−S1 here",
+        "estimate": "estimate [90% interval]", "groups": "groups", "mean": "mean S2−S1", "batch": "batch",
+        "groups_caption": "{groups} groups in {batches} batch(es): {two} with both systems, {one} one-sided "
+                          "(not used); S2−S1 here: System 2's success rate minus System 1's in this round's requests",
+        "first_shown": "the first {n} shown, all in `artibot review --json`",
+        "estimate_caption": "estimate: System 2's advantage in the group over every round so far, with its 90% "
+                            "interval",
+        "old": "old", "new": "new", "change": "change", "direction": "direction",
+        "price": "price of a System 2 call: {price:.3f} ({source})",
+        "limit_caption": "a threshold moves at most {step:.2f} per batch of {size} ({batches} batch(es) this "
+                         "round), and in a domain's first round no farther than the exploration band",
+        "could_move": "could move at most {limit:.2f} this round",
+        "clamped": "the evidence pointed farther: the move stops at that limit",
+        "decision": "decision", "pattern": "pattern",
+        "pattern_numbers": "now {status}; S1 ok {s1}, S2 ok {s2}; confidence {confidence}; streaks: S2 success "
+                           "{promo}, S1 failure {demo}",
+        "s1_bounds": "; S1 success {bounds}", "why": "why: {reason}",
+        "patterns_caption": "{n} pattern(s): {hold} hold, {demote} demote, {promote} promote (listed in that order)",
+        "choose": "Choose 1-{n} [{default}]: ", "retry": "  please type a number from 1 to {n}, or Enter for the default",
+        "no_move": "(no threshold moved in this round: no group had both systems)",
+        "automatic": "automatic: {action} — {reason}",
+        "continuing": "round {round} was prepared earlier and waits for your answers; continuing it",
+        "thresholds": "Thresholds", "applied": "applied", "yes": "yes", "reverted": "reverted",
+        "transfer": "Knowledge transfer", "final": "final",
+        "overridden": "overridden; the automatic {action} was for: ",
+        "applied_message": "round {round} applied: {n} experience(s) in {batches} batch(es); {thresholds}",
+        "thr_reverted": "thresholds kept (reverted)", "thr_changed": "{n} threshold(s) changed",
+        "thr_none": "no threshold changed",
+        "waiting": "round {round} is waiting for review ({n} experiences); its checkpoints as `artibot learn` "
+                   "shows them:",
+        "answer_with": "answer with: `{syntax}`; or `artibot review -i` to answer one by one",
+    },
+    "ko": {
+        "domain": "도메인", "complexity": "복잡도", "s1": "S1 성공/수", "s2": "S2 성공/수", "here": "이번 S2−S1",
+        "estimate": "추정 [90% 구간]", "groups": "그룹 수", "mean": "평균 S2−S1", "batch": "배치",
+        "groups_caption": "{groups}개 그룹, {batches}개 배치: 두 시스템 모두 있는 그룹 {two}개, 한쪽만 있는 그룹 "
+                          "{one}개(사용 안 함). 이번 S2−S1: 이번 라운드 요청에서 System 2 성공률에서 System 1 "
+                          "성공률을 뺀 값",
+        "first_shown": "처음 {n}개만 표시, 전체는 `artibot review --json`",
+        "estimate_caption": "추정: 지금까지 모든 라운드에 걸친 그룹 내 System 2의 우위와 90% 구간",
+        "old": "이전", "new": "새 값", "change": "변화", "direction": "방향",
+        "price": "System 2 호출 가격: {price:.3f} ({source})",
+        "limit_caption": "임계값은 {size}개 배치마다 최대 {step:.2f}까지 움직입니다(이번 라운드 배치 {batches}개). "
+                         "도메인의 첫 라운드에서는 탐색 구간보다 멀리 가지 않습니다",
+        "could_move": "이번 라운드에서 최대 {limit:.2f}까지 이동 가능",
+        "clamped": "근거는 더 멀리 가리켰지만 이동은 그 한계에서 멈춥니다",
+        "decision": "결정", "pattern": "패턴",
+        "pattern_numbers": "현재 {status}; S1 성공 {s1}, S2 성공 {s2}; 신뢰도 {confidence}; 연속: S2 성공 {promo}, "
+                           "S1 실패 {demo}",
+        "s1_bounds": "; S1 성공률 {bounds}", "why": "이유: {reason}",
+        "patterns_caption": "패턴 {n}개: 보류 {hold}, 강등 {demote}, 승격 {promote} (이 순서로 표시)",
+        "choose": "1-{n} 중 선택 [{default}]: ", "retry": "  1부터 {n}까지의 숫자를 입력하거나, 기본값은 Enter",
+        "no_move": "(이번 라운드에서 움직인 임계값 없음: 두 시스템이 모두 있는 그룹이 없음)",
+        "automatic": "자동: {action} — {reason}",
+        "continuing": "라운드 {round}은(는) 이전에 준비되어 답을 기다리고 있습니다. 이어서 진행합니다",
+        "thresholds": "임계값", "applied": "적용", "yes": "예", "reverted": "되돌림",
+        "transfer": "지식 이전", "final": "최종",
+        "overridden": "재지정됨; 자동 {action}의 이유: ",
+        "applied_message": "라운드 {round} 적용: 경험 {n}개, 배치 {batches}개; {thresholds}",
+        "thr_reverted": "임계값 유지(되돌림)", "thr_changed": "임계값 {n}개 변경", "thr_none": "바뀐 임계값 없음",
+        "waiting": "라운드 {round}이(가) 검토를 기다립니다(경험 {n}개). `artibot learn`과 같은 화면:",
+        "answer_with": "답하기: `{syntax}`; 하나씩 답하려면 `artibot review -i`",
+    },
+}
+
+ACTIONS = {"ko": {"promote": "승격", "demote": "강등", "hold": "보류"}}
+STATUSES = {"ko": {"candidate": "후보", "active": "활성", "demoted": "강등됨", "inactive": "비활성"}}
+SOURCES = {"ko": {"estimated": "추정", "system2Cost": "system2Cost", "targetSystem2Share": "targetSystem2Share"}}
+
+
+def w(lang: str, key: str, **values: Any) -> str:
+    text = WORDS.get(lang, WORDS["en"]).get(key) or WORDS["en"][key]
+    return text.format(**values) if values else text
+
+
+def action(lang: str, name: str) -> str:
+    return ACTIONS.get(lang, {}).get(name, name)
+
+
+def status_word(lang: str, name: str) -> str:
+    return STATUSES.get(lang, {}).get(name, name)
+
+
+def threshold_reason_ko(row: dict[str, Any]) -> str | None:
+    """A threshold row's reason in Korean, from its numbers (the learner words it in English)."""
+    gain, sd, price = row.get("gain"), row.get("sd"), row.get("price")
+    if not all(isinstance(v, (int, float)) for v in (gain, sd, price)):
+        return None
+    assert isinstance(gain, (int, float)) and isinstance(price, (int, float))
+    nd = next((d for d in (2, 3, 4) if f"{gain:.{d}f}" != f"{price:.{d}f}"), 2)
+    side = "같습니다" if f"{gain:.{nd}f}" == f"{price:.{nd}f}" else ("높습니다" if gain > price else "낮습니다")
+    source = SOURCES["ko"].get(str(row.get("source")), str(row.get("source")))
+    head = (f"{row['domain']}: System 2의 이득 {gain:.{nd}f} ± {sd:.2f}이(가) 가격 {price:.{nd}f}({source})보다 "
+            f"{side}" if side != "같습니다" else
+            f"{row['domain']}: System 2의 이득 {gain:.{nd}f} ± {sd:.2f}이(가) 가격 {price:.{nd}f}({source})와 같습니다")
+    old, new = row["old"], row["new"]
+    if new < old:
+        return f"{head} → System 2 증가: 임계값 {old:.2f} → {new:.2f}"
+    if new > old:
+        return f"{head} → System 1 증가: 임계값 {old:.2f} → {new:.2f}"
+    return f"{head} → 임계값 {old:.2f} 유지: 확실히 더 나은 임계값이 범위 안에 없음"
+
+
+def transfer_reason_ko(row: dict[str, Any]) -> str:
+    """A pattern's automatic decision in Korean, from its counts."""
+    return (f"System 1 {row['k1']}/{row['n1']}, System 2 {row['k2']}/{row['n2']}, 신뢰도 {row['confidence']:.2f} "
+            f"→ {action('ko', str(row['automatic']))}")
+
+
+PROGRESS = {"ko": (("loading experiences", "경험을 읽는 중"), ("computing the round over ", "라운드 계산 중, 경험 "),
+                   ("writing the new state", "새 상태를 기록하는 중"))}
+
+
+def progress(lang: str, message: str) -> str:
+    """A step of the learner (worded in English by the library) in the session's language."""
+    for english, said in PROGRESS.get(lang, ()):
+        if message.startswith(english):
+            rest = message[len(english):].replace(" experiences", "개")
+            return said + rest
+    return message

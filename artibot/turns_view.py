@@ -1,0 +1,149 @@
+"""``artibot turns``: the last turns as the router decided them and as they ended.
+
+Reads the experience log (turns not learned from yet), the live archives (turns a round
+processed, newest round first, read only while more are wanted) and the session spools
+(turns still open, waiting for a judgement or queued: ``pending``). Each line carries what
+the router decided and why, what the gateway sent and measured, and how the turn ended.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any, Iterable, Mapping
+
+from artibot.shapes import TurnLine
+from artibot.store import archive, sessions
+from artibot.store.home import Home, HomeArg
+from artibot.store.log.experiences import ExperienceLog
+
+SNIPPET_CHARS = 60
+HOOK_AGENT = "claude-code"
+"""The client of a spool's turn that names none (the hooks keep another client's name)."""
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _time_of(record: Mapping[str, Any]) -> str:
+    """The record's timestamp; for a turn still queued in its spool (stamped when it is
+    collected), the time its id was made at the turn's start (``exp_<ms in hex>…``)."""
+    stamp = record.get("timestamp")
+    if isinstance(stamp, str) and stamp:
+        return stamp
+    rid = record.get("id")
+    try:
+        ms = int(rid[4:16], 16) if isinstance(rid, str) and rid.startswith("exp_") else None
+    except ValueError:
+        ms = None
+    return datetime.fromtimestamp(ms / 1000, timezone.utc).isoformat(timespec="microseconds") if ms else ""
+
+
+def route_reason(record: Mapping[str, Any]) -> str:
+    """Why the router chose the route: the reason it gave, else what the numbers say.
+
+    >>> route_reason({"routed_to": "system2", "complexity": 0.72, "threshold": 0.4})
+    'complexity 0.72 ≥ threshold 0.40'
+    >>> route_reason({"routed_to": "system1", "complexity": 0.72, "threshold": 0.4, "propensity": 0.05})
+    'explored: complexity 0.72 ≥ threshold 0.40, sent the other way'
+    >>> route_reason({"routed_to": "system1", "pattern": "docs:fix:typo", "route_reason": "cache"})
+    'pattern docs:fix:typo is in the System 1 cache'
+    """
+    given = record.get("route_reason")
+    c, t = record.get("complexity"), record.get("threshold")
+    if given == "forced":
+        return "the request asks for deliberate thinking"
+    if given == "cache" or (given is None and record.get("pattern") and record.get("routed_to") == "system1"
+                            and not _numbers(c, t)):
+        return f"pattern {record.get('pattern')} is in the System 1 cache"
+    if not isinstance(c, (int, float)) or not isinstance(t, (int, float)):
+        return "no threshold recorded"
+    sign = "≥" if c >= t else "<"
+    why = f"complexity {c:.2f} {sign} threshold {t:.2f}"
+    greedy = "system2" if c >= t else "system1"
+    propensity = record.get("propensity")
+    explored = given == "explore" or (given is None and record.get("routed_to") not in (None, greedy)
+                                      and isinstance(propensity, (int, float)) and propensity < 0.5)
+    return f"explored: {why}, sent the other way" if explored else why
+
+
+def _numbers(*values: Any) -> bool:
+    return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+
+
+def line_of(record: Mapping[str, Any], *, pending: bool = False) -> TurnLine:
+    """One turn's line from its experience record (or a spool's turn made into one)."""
+    usage = _dict(record.get("usage"))
+    profile = _dict(usage.get("profile"))
+    tokens = sum(int(usage.get(k) or 0) for k in ("input_tokens", "output_tokens", "cache_creation_input_tokens",
+                                                  "cache_read_input_tokens")) if usage else None
+    listed = usage.get("models")
+    models: list[Any] = listed if isinstance(listed, list) else []
+    text = " ".join(str(record.get("input") or "").split())
+    cost = usage.get("cost_usd")
+    return {
+        "id": str(record.get("id") or ""),
+        "time": _time_of(record),
+        "session_id": record.get("session_id") if isinstance(record.get("session_id"), str) else None,
+        "agent": str(record.get("agent") or record.get("source") or "—"),
+        "prompt": text[:SNIPPET_CHARS] + ("…" if len(text) > SNIPPET_CHARS else ""),
+        "domain": str(record.get("domain") or "general"),
+        "complexity": record.get("complexity") if _numbers(record.get("complexity")) else None,
+        "threshold": record.get("threshold") if _numbers(record.get("threshold")) else None,
+        "route": record.get("routed_to") if isinstance(record.get("routed_to"), str) else None,
+        "why": route_reason(record),
+        "effort": profile.get("effort") if isinstance(profile.get("effort"), str) else None,
+        "model": ", ".join(m for m in models if isinstance(m, str)) or None,
+        "outcome": "pending" if pending else str(record.get("outcome") or "—"),
+        "outcome_reason": record.get("outcome_reason") if isinstance(record.get("outcome_reason"), str) else None,
+        "tokens": tokens,
+        "cost_usd": round(float(cost), 6) if isinstance(cost, (int, float)) and not isinstance(cost, bool) else None,
+    }
+
+
+def _spool_turns(home: Home) -> Iterable[TurnLine]:
+    for doc in sessions.spools(home):
+        sid = doc.get("session_id") if isinstance(doc.get("session_id"), str) else None
+        for record in doc.get("queue") or []:
+            if isinstance(record, dict):
+                yield line_of(record, pending=True)
+        for key in ("done", "turn"):
+            turn = doc.get(key)
+            if not isinstance(turn, dict):
+                continue
+            decision = _dict(turn.get("decision"))
+            started = turn.get("started_ms")
+            stamp = (datetime.fromtimestamp(started / 1000, timezone.utc).isoformat(timespec="microseconds")
+                     if isinstance(started, int) else "")
+            yield line_of({"id": turn.get("id"), "timestamp": stamp, "session_id": sid,
+                           "agent": turn.get("agent") or HOOK_AGENT,
+                           "input": turn.get("input"), "domain": decision.get("domain"),
+                           "complexity": decision.get("complexity"), "threshold": decision.get("threshold"),
+                           "routed_to": decision.get("system"), "pattern": decision.get("pattern"),
+                           "propensity": decision.get("propensity"), "route_reason": decision.get("reason"),
+                           "usage": turn.get("usage")}, pending=True)
+
+
+def last_turns(n: int | None = 20, *, session: str | None = None, home: HomeArg = None) -> list[TurnLine]:
+    """The last ``n`` turns (all with None), oldest first; ``session``: only that session's
+    (an id or its first characters)."""
+    h = Home.of(home)
+
+    def wanted(line: TurnLine) -> bool:
+        return session is None or (line["session_id"] or "").startswith(session)
+
+    found = [line for line in _spool_turns(h) if wanted(line)]
+    found += [line_of(r) for r in ExperienceLog(h).read() if wanted(line_of(r))]
+    for path in reversed(archive.live_paths(h)):
+        if n is not None and len(found) >= n:
+            break  # older rounds' turns are older than every one kept
+        doc = archive.read_path(path)
+        found += [line for line in (line_of(r) for r in (doc or {}).get("records", [])) if wanted(line)]
+    seen: set[str] = set()
+    unique = []
+    for line in sorted(found, key=lambda x: (x["time"], x["id"]), reverse=True):
+        if line["id"] and line["id"] in seen:
+            continue  # a queued turn flushed between two reads
+        seen.add(line["id"])
+        unique.append(line)
+    return list(reversed(unique[:n] if n is not None else unique))

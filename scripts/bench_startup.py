@@ -1,0 +1,77 @@
+"""Start-up time of the commands a person types most, against the bare interpreter.
+
+Each command runs as a new process (as from a shell) in a fresh data home with a few
+hundred experiences; the table gives the median and the best of ``--runs`` runs, and how
+many times the bare ``python -c pass`` that is. TAB completion is what the shell runs on
+each TAB (``_ARTIBOT_COMPLETE=complete_bash``). Seeded data; timings are of this machine.
+
+    python scripts/bench_startup.py [--runs 15]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+CASES: list[tuple[str, list[str], dict[str, str]]] = [
+    ("python -c pass", ["-c", "pass"], {}),
+    ("artibot --help", ["-m", "artibot", "--help"], {}),
+    ("artibot status", ["-m", "artibot", "status"], {}),
+    ("artibot history", ["-m", "artibot", "history"], {}),
+    ("TAB: artibot st<TAB>", ["-m", "artibot"],
+     {"_ARTIBOT_COMPLETE": "complete_bash", "COMP_WORDS": "artibot st", "COMP_CWORD": "1"}),
+    ("TAB: artibot rollback <TAB>", ["-m", "artibot"],
+     {"_ARTIBOT_COMPLETE": "complete_bash", "COMP_WORDS": "artibot rollback ", "COMP_CWORD": "2"}),
+]
+
+
+def _home(root: Path) -> Path:
+    """A data home with 300 seeded experiences and one applied round."""
+    home = root / "home"
+    env = {**os.environ, "ARTIBOT_HOME": str(home)}
+    code = ("import random; from artibot import learn; from artibot.collector import collect_many\n"
+            "rng = random.Random(0)\n"
+            "recs = [{'input': f'request {i}', 'domain': rng.choice(['backend', 'docs']), "
+            "'complexity': round(rng.random(), 3), 'routed_to': rng.choice(['system1', 'system2']), "
+            "'outcome': rng.choice(['success', 'success', 'failed']), 'latency_ms': 100.0, 'confidence': 0.8} "
+            "for i in range(300)]\n"
+            "collect_many(recs); learn(answers='defaults')\n")
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True)
+    return home
+
+
+def measure(argv: list[str], env: dict[str, str], runs: int) -> list[float]:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, *argv], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=15, help="Runs per command.")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        home = _home(Path(tmp))
+        base_env = {**os.environ, "ARTIBOT_HOME": str(home)}
+        rows = []
+        for name, argv, extra in CASES:
+            times = measure(argv, {**base_env, **extra}, args.runs)
+            rows.append((name, statistics.median(times), min(times)))
+    bare = rows[0][1]
+    print(f"| command ({args.runs} runs) | median ms | best ms | × python -c pass |")
+    print("|---|---|---|---|")
+    for name, median, best in rows:
+        print(f"| {name} | {median:.0f} | {best:.0f} | {median / bare:.1f} |")
+
+
+if __name__ == "__main__":
+    main()
