@@ -63,6 +63,9 @@ def _register() -> None:
 
     for module in (cmd_collect, cmd_route, cmd_learn, cmd_state, cmd_config, cmd_integrate, cmd_gateway, cmd_report):
         module.register(app)
+    from artibot.cli import cmd_team
+
+    cmd_team.register(app)
 
 
 _register()

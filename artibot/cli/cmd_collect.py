@@ -10,7 +10,7 @@ import typer
 
 from artibot.collector import collect, collect_many
 from artibot.errors import ValidationError
-from artibot.cli.render import console, emit_json
+from artibot.cli.render import console, emit_json, err_console
 
 
 def parse_stdin(data: bytes) -> tuple[list[Any], str]:
@@ -88,3 +88,13 @@ def register(app: typer.Typer) -> None:
             emit_json(stored if stdin else stored[0])
         elif not quiet:
             console.print(f"collected {len(stored)} experience(s)" + (f": {stored[0]['id']}" if len(stored) == 1 else ""))
+        team_push()
+
+
+def team_push() -> None:
+    """A team member's records go to the pool once they are in the log (a failure leaves them queued)."""
+    from artibot.team.push import try_push
+
+    result = try_push()
+    if isinstance(result, str):
+        err_console.print(f"artibot: team push postponed: {result}", markup=False, highlight=False)

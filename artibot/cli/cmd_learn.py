@@ -73,6 +73,10 @@ def register(app: typer.Typer) -> None:
             emit_json(report.to_json())
         elif not (quiet and report.status in QUIET):
             show_report(report, out)
+        if not dry_run:
+            from artibot.cli.cmd_collect import team_push
+
+            team_push()
 
     @app.command("review")
     def review_cmd(

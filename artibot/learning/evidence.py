@@ -104,7 +104,7 @@ with this round's counts.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Mapping, cast
 
 import numpy as np
@@ -179,47 +179,9 @@ def propose_round(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, P
     fresh = bandit.count_cells(frame.domain[:processed][use], frame.complexity[:processed][use],
                                frame.system2[:processed][use], frame.success[:processed][use], len(names))
     seen_domains = [i for i in range(len(names)) if fresh[i].sum() > 0]
-    z_crit = bandit.z_critical(DRIFT_ALPHA, 2 * len(seen_domains))
-    after_cells = {name: arr.copy() for name, arr in cells.items()}
-    changes = []
-    for i in seen_domains:
-        history = cells.get(names[i], np.zeros((bandit.BINS, 4)))
-        flagged = bandit.changed(history, fresh[i], z_crit, PRIOR)
-        changes += [{"domain": names[i], "system": s, "z": z} for s, z in flagged]
-        after_cells[names[i]] = bandit.merge(history, fresh[i], {s for s, _ in flagged})
-
-    # thresholds: every domain with evidence pools into the others' priors; seen domains step
-    raw = {name: bandit.fit(arr, _clip(thresholds.for_domain(name), lo, hi), RAW_PRIOR)
-           for name, arr in after_cells.items() if arr[:, [N1, N2]].sum() > 0}
-    levels = {name: pooling.domain_level(after_cells[name][:, N1] + after_cells[name][:, N2],
-                                         f.pair.mean[bandit.BINS:], np.diag(f.pair.cov)[bandit.BINS:])
-              for name, f in raw.items()}
-    fits = {name: _pooled_fit(after_cells[name], f.t, levels, name) for name, f in raw.items()}
-    price, source = _price(settings, fits, after_cells, lo, hi)
-    if measured is not None and source == "estimated":
-        price, source = measured.price, "measured"
-    reach = MAX_STEP * (max(1, n_batches) if CHAIN else 1)  # each batch may move a threshold by MAX_STEP
-    steps: list[DomainStep] = []
-    evidence: dict[str, Any] = {}
-    new_default = thresholds.default
-    new_domains = dict(thresholds.domains)
-    if seen_domains:
-        pooled = cast(np.ndarray, sum(after_cells.values()))  # seen_domains: at least one array
-        default_fit = _default_fit(pooled, _clip(thresholds.default, lo, hi), price)
-        step, evidence[DEFAULT_KEY] = _step(DEFAULT_KEY, thresholds.default, default_fit, price, source, lo, hi,
-                                            reach, DEFAULT_LEVEL)
-        steps.append(step)
-        new_default = step.new
-    for name in sorted(names[i] for i in seen_domains):
-        first_reach = _first_reach(name, cells, after_cells[name], fits[name], reach)
-        step, evidence[name] = _step(name, thresholds.for_domain(name), fits[name], price, source, lo, hi,
-                                     first_reach)
-        steps.append(step)
-        new_domains[name] = step.new
-    rates = _rates(fits, after_cells, new_domains, price, settings) if seen_domains else dict(thresholds.exploration)
-    for name, rate in rates.items():
-        if name in evidence:
-            evidence[name]["exploration"] = rate
+    cs = step_cells(cells, {names[i]: fresh[i] for i in seen_domains}, thresholds, settings, n_batches, measured)
+    after_cells, changes, evidence, price, source, reach = \
+        cs.after_cells, cs.changes, cs.evidence, cs.price, cs.source, cs.reach
 
     # transfers
     after_plain, seen = update_patterns(frame, processed, plain)
@@ -249,11 +211,78 @@ def propose_round(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, P
     }
     return RoundProposal(
         mode=MODE, batches=Batches.of(GroupResult, (tuple(groups),) if processed else ()),
-        steps=Table.of(DomainStep, steps), old=thresholds,
-        new=Thresholds(new_default, new_domains, rates), processed_ids=frame.ids[:processed],
+        steps=Table.of(DomainStep, cs.steps), old=thresholds,
+        new=cs.new, processed_ids=frame.ids[:processed],
         remainder=len(frame) - processed, patterns_before=patterns, patterns_after=patterns_after,
         decisions=decisions, params=params,
     )
+
+
+@dataclass(frozen=True)
+class CellsStep:
+    """One round's threshold step from the cells: what :func:`step_cells` returns."""
+
+    after_cells: dict[str, np.ndarray]
+    changes: list[dict[str, Any]]
+    steps: list[DomainStep]
+    evidence: dict[str, Any]
+    new: Thresholds
+    price: float
+    source: str
+    reach: float
+
+
+def step_cells(cells: Mapping[str, np.ndarray], fresh: Mapping[str, np.ndarray], thresholds: Thresholds,
+               settings: Settings, n_batches: int, measured: MeasuredPrice | None = None) -> CellsStep:
+    """The threshold part of a round from counts alone: ``cells`` (the history, per domain, in
+    trials), ``fresh`` (this round's ``(BINS, 4)`` counts of each domain seen). The personal
+    round counts ``fresh`` from its frame; the team round gets the same counts from SQL."""
+    router = settings.router
+    lo, hi = router.min_threshold, router.max_threshold
+    seen = sorted(name for name, arr in fresh.items() if arr.sum() > 0)
+    z_crit = bandit.z_critical(DRIFT_ALPHA, 2 * len(seen))
+    after_cells = {name: arr.copy() for name, arr in cells.items()}
+    changes = []
+    for name in seen:
+        history = cells.get(name, np.zeros((bandit.BINS, 4)))
+        flagged = bandit.changed(history, fresh[name], z_crit, PRIOR)
+        changes += [{"domain": name, "system": s, "z": z} for s, z in flagged]
+        after_cells[name] = bandit.merge(history, fresh[name], {s for s, _ in flagged})
+
+    # thresholds: every domain with evidence pools into the others' priors; seen domains step
+    raw = {name: bandit.fit(arr, _clip(thresholds.for_domain(name), lo, hi), RAW_PRIOR)
+           for name, arr in after_cells.items() if arr[:, [N1, N2]].sum() > 0}
+    levels = {name: pooling.domain_level(after_cells[name][:, N1] + after_cells[name][:, N2],
+                                         f.pair.mean[bandit.BINS:], np.diag(f.pair.cov)[bandit.BINS:])
+              for name, f in raw.items()}
+    fits = {name: _pooled_fit(after_cells[name], f.t, levels, name) for name, f in raw.items()}
+    price, source = _price(settings, fits, after_cells, lo, hi)
+    if measured is not None and source == "estimated":
+        price, source = measured.price, "measured"
+    reach = MAX_STEP * (max(1, n_batches) if CHAIN else 1)  # each batch may move a threshold by MAX_STEP
+    steps: list[DomainStep] = []
+    evidence: dict[str, Any] = {}
+    new_default = thresholds.default
+    new_domains = dict(thresholds.domains)
+    if seen:
+        pooled = cast(np.ndarray, sum(after_cells.values()))  # seen: at least one array
+        default_fit = _default_fit(pooled, _clip(thresholds.default, lo, hi), price)
+        step, evidence[DEFAULT_KEY] = _step(DEFAULT_KEY, thresholds.default, default_fit, price, source, lo, hi,
+                                            reach, DEFAULT_LEVEL)
+        steps.append(step)
+        new_default = step.new
+    for name in seen:
+        first_reach = _first_reach(name, cells, after_cells[name], fits[name], reach)
+        step, evidence[name] = _step(name, thresholds.for_domain(name), fits[name], price, source, lo, hi,
+                                     first_reach)
+        steps.append(step)
+        new_domains[name] = step.new
+    rates = _rates(fits, after_cells, new_domains, price, settings) if seen else dict(thresholds.exploration)
+    for name, rate in rates.items():
+        if name in evidence:
+            evidence[name]["exploration"] = rate
+    return CellsStep(after_cells, changes, steps, evidence, Thresholds(new_default, new_domains, rates), price,
+                     source, reach)
 
 
 def _clip(t: float, lo: float, hi: float) -> float:
