@@ -116,6 +116,8 @@ class StatusReport(TypedDict):
     interrupted: int
     agents: dict[str, int]
     thresholds_per_agent: dict[str, Any]
+    team: NotRequired[dict[str, Any]]
+    """Only for a team member (or a home that left one): membership, queue, cached team state."""
 
 
 class RoundLine(TypedDict):

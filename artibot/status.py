@@ -37,7 +37,7 @@ def status(*, home: HomeArg = None, settings: Settings | None = None) -> StatusR
     unprocessed = ExperienceLog(h).count()
     last = rounds.last_round(log)
     costs, counts = report_and_counts(home=h)  # one pass over the archive and the log
-    return {
+    report: StatusReport = {
         "thresholds": thresholds.to_json(),
         "system1_patterns": sorted(cache),
         "unprocessed": unprocessed,
@@ -66,6 +66,12 @@ def status(*, home: HomeArg = None, settings: Settings | None = None) -> StatusR
         # each ended session's last turn, waiting for a correction from the resumed session
         "held_for_resume": sessions.held_turns(h),
     }
+    from artibot.team.member import team_status
+
+    team = team_status(h)  # no database: the membership, the queue and the cached team state
+    if team is not None:
+        report["team"] = team
+    return report
 
 
 def price_in_force(settings: Settings, last: RoundEntry | None) -> PriceInForce | None:

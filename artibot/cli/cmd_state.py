@@ -52,6 +52,11 @@ def register(app: typer.Typer) -> None:
             console.print(part)
         if doc["pending_review"]:
             console.print(f"round {doc['pending_round']} is waiting for review: `artibot review`")
+        if doc.get("team"):
+            from artibot.cli.cmd_team import render_team
+
+            for line in render_team(doc["team"]):
+                console.print(line, markup=False, highlight=False)
         console.print(f"home: {doc['home']}")
 
     @app.command("history")
