@@ -88,10 +88,12 @@ CREATE TABLE {SCHEMA}.set_aside (
 """),
 )
 
-ROLES_SQL = f"""-- run once as the database owner; then one LOGIN role per person
+CREATE_ROLES = """-- once per server (roles belong to the whole server); then one LOGIN role per person
 CREATE ROLE artibot_member NOLOGIN;
 CREATE ROLE artibot_reviewer NOLOGIN;
 GRANT artibot_member TO artibot_reviewer;
+"""
+GRANTS = f"""-- once per team database, as its owner, after `artibot team init`
 GRANT USAGE ON SCHEMA {SCHEMA} TO artibot_member;
 -- a member inserts experiences (never the member column: it is the login role, always)
 GRANT INSERT (record_id, member_ts, domain, complexity, routed_to, outcome, propensity, latency_ms,
@@ -105,7 +107,9 @@ GRANT SELECT ON {SCHEMA}.experiences TO artibot_reviewer;
 GRANT SELECT, INSERT, UPDATE ON {SCHEMA}.rounds, {SCHEMA}.answers, {SCHEMA}.set_aside, {SCHEMA}.states
     TO artibot_reviewer;
 GRANT USAGE ON SEQUENCE {SCHEMA}.states_version_seq TO artibot_reviewer;
--- people:
+"""
+PEOPLE = """-- people (a password, if any, goes to their ~/.pgpass, never to an artibot file):
 -- CREATE ROLE alice LOGIN IN ROLE artibot_member;
 -- CREATE ROLE bob LOGIN IN ROLE artibot_reviewer;
 """
+ROLES_SQL = CREATE_ROLES + GRANTS + PEOPLE

@@ -38,3 +38,19 @@ def team_url(pg_server: Server) -> str:
     with psycopg.connect(pg_server.url(), autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {name}")
     return pg_server.url(name)
+
+
+def grant_roles(url: str, **people: str) -> None:
+    """The documented roles on ``url``'s database, and LOGIN roles ``name=group`` (roles are the server's)."""
+    from artibot.team.schema import CREATE_ROLES, GRANTS
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        code = "\n".join(line for line in CREATE_ROLES.splitlines() if not line.startswith("--"))
+        statements = [s for s in code.split(";") if s.strip()]
+        statements += [f"CREATE ROLE {name} LOGIN IN ROLE artibot_{group}" for name, group in people.items()]
+        for statement in statements:
+            try:
+                conn.execute(statement)
+            except (psycopg.errors.DuplicateObject, psycopg.errors.InvalidGrantOperation):
+                pass  # made by an earlier test on this server
+        conn.execute(GRANTS)
