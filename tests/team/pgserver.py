@@ -49,7 +49,9 @@ class Server:
         if self.user:
             entry = pwd.getpwnam(self.user)
             cmd = ["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--clear-groups", *cmd]
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd="/")
+        done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd="/", text=True)
+        if done.returncode:
+            raise RuntimeError(f"{' '.join(cmd)} failed ({done.returncode}): {done.stderr.strip()}")
 
     def start(self) -> "Server":
         self.sock.mkdir(parents=True)
@@ -72,5 +74,5 @@ class Server:
     def stop(self) -> None:
         try:
             self._run(self.bin / "pg_ctl", "-D", self.data, "-m", "immediate", "-w", "stop")
-        except subprocess.CalledProcessError:
+        except RuntimeError:
             pass  # already gone (a test stopped it)
