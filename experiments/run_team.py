@@ -1,0 +1,120 @@
+"""A team of members pooling: W1 regret, W2 drift recovery, and a member joining a team.
+
+Pooling is simulated as what it is for the learner: the team's requests (``members`` ×
+a member's 500 a night) routed by the one published state, and one round a night over
+all of them. The round is the same learner the team round runs on PostgreSQL (the
+test ``tests/team/test_flow.py::test_the_team_round_is_the_personal_round_on_the_same_records``
+checks that the SQL sums give the personal round's thresholds), so the simulation runs
+it in a temporary home instead of a database: the learning is the same, the minutes are
+fewer. Same worlds, same held-out seeds (1-10; the learner was tuned on 1001-1003) and
+same metrics as ``run_w1.py`` and ``run_w2.py``, which are the one-person versions.
+
+* **W1**: regret per 1k team requests over the same 40 nights a person's 20,000 requests take.
+* **W2**: the drift half-way; recovery counted, as in ``run_w2.py``, in the affected
+  domain's own requests after the drift; a member's share of them is that divided by
+  ``members`` (each member sends 1/``members`` of every domain's requests).
+* **Joining**: a newcomer's first day routed by the team's table after a month (30
+  nights) of pooling, against starting from scratch (every domain at the default 0.4):
+  exact regret per 1k from the world's curves.
+
+    python experiments/run_team.py --seeds 1 2 3
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import asdict, dataclass, replace
+from functools import partial
+from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numpy as np
+
+from experiments import metrics, run_w1, run_w2
+from experiments.args import parse, run_dir, save_json
+from experiments.simulate import pool_map
+from experiments.worlds import w1
+
+
+@dataclass(frozen=True)
+class Args:
+    """A team pooling its records: W1, W2 and a member joining."""
+
+    name: str = "team"
+    """run folder under experiments/runs/"""
+    seeds: tuple[int, ...] = (1, 2, 3)
+    """held-out seeds (the learner was tuned on 1001-1003)"""
+    members: int = 12
+    """members pooling"""
+    nights: int = 40
+    """nights of the run (a person's 20,000 requests at 500 a night)"""
+    per_night: int = 500
+    """requests of one member in one night"""
+    month: int = 30
+    """nights the team learned before a newcomer joins"""
+    studies: tuple[str, ...] = ("w1", "w2")
+    """which studies to run"""
+    workers: int = 2
+    """processes (one job each)"""
+    out: str = ""
+    """output folder (default experiments/runs/<name>)"""
+
+
+def job(args: Args, item: tuple[str, int]) -> dict:
+    study, seed = item
+    requests, night = args.members * args.per_night * args.nights, args.members * args.per_night
+    if study == "w1":
+        a1 = replace(run_w1.Args(), requests=requests, night=night, policies=("evidence",), plots=False)
+        result = run_w1.one_seed(a1, seed)
+        th = result["thresholds"]["evidence"]
+        world = w1(a1.price)
+        month = min(args.month, len(th) - 1)
+        oracle = world.oracle_utility()
+        joined = (oracle - world.threshold_utility(th[month], 0, a1.exploration)) * 1000
+        scratch = (oracle - world.threshold_utility({}, 0, a1.exploration)) * 1000
+        summary = result["summary"]["evidence"]
+        return {"study": study, "seed": seed, "regret_1k": summary["regret_1k"],
+                "regret_1k_late": summary["regret_1k_late"], "join_regret_1k": joined,
+                "scratch_regret_1k": scratch, "explored": summary["explored"]}
+    a2 = replace(run_w2.Args(), requests=requests, night=night, policies=("evidence",), plots=False)
+    result = run_w2.one_seed(a2, seed)
+    s = result["summary"]["evidence"]
+    return {"study": study, "seed": seed, "regret_1k": s["regret_1k"],
+            **{f"recovery_{d}": s[f"recovery_{d}"] for d in run_w2.AFFECTED}}
+
+
+def main(args: Args) -> dict:
+    out = run_dir(args.name, args.out or None)
+    items = [(study, seed) for study in args.studies for seed in args.seeds]
+    runs = pool_map(partial(job, args), items, args.workers)
+    lines = [f"{args.members} members, {args.per_night} requests each a night, {args.nights} nights, "
+             f"seeds {', '.join(map(str, args.seeds))}", ""]
+    w1_runs = [r for r in runs if r["study"] == "w1"]
+    if w1_runs:
+        lines += ["| W1 | regret /1k (all) | last window | a newcomer's first day, with the team's table | "
+                  "from scratch |", "|---|---|---|---|---|",
+                  "| evidence, pooled | " + " | ".join(metrics.mean_sd([r[k] for r in w1_runs]) for k in
+                                                     ("regret_1k", "regret_1k_late", "join_regret_1k",
+                                                      "scratch_regret_1k")) + " |", ""]
+    w2_runs = [r for r in runs if r["study"] == "w2"]
+    if w2_runs:
+        lines += ["| W2 | regret /1k | backend: its requests to recover (per member) | "
+                  "data: its requests to recover (per member) |", "|---|---|---|---|"]
+        cells = [metrics.mean_sd([r["regret_1k"] for r in w2_runs])]
+        for d in run_w2.AFFECTED:
+            values = [r[f"recovery_{d}"] for r in w2_runs]
+            per_member = [None if v is None else v / args.members for v in values]
+            cells.append(f"{metrics.mean_sd(values, '{:.0f}')} ({metrics.mean_sd(per_member, '{:.0f}')}); "
+                         f"recovered {sum(v is not None for v in values)}/{len(values)}")
+        lines += ["| evidence, pooled | " + " | ".join(cells) + " |"]
+    table = "\n".join(lines)
+    save_json(out / "results.json", {"args": asdict(args), "runs": runs, "table": table})
+    (out / "table.md").write_text(table + "\n", encoding="utf-8")
+    return {"table": table, "runs": runs, "per_seed": {f"{r['study']}-{r['seed']}": r for r in runs},
+            "mean_regret": float(np.mean([r["regret_1k"] for r in runs])) if runs else None}
+
+
+if __name__ == "__main__":
+    print(main(parse(Args))["table"])
