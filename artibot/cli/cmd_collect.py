@@ -91,10 +91,20 @@ def register(app: typer.Typer) -> None:
         team_push()
 
 
-def team_push() -> None:
-    """A team member's records go to the pool once they are in the log (a failure leaves them queued)."""
+def team_push(*, pull: bool = False) -> None:
+    """A team member's records go to the pool once they are in the log (a failure leaves them
+    queued); with ``pull``, the team's latest state comes back too."""
     from artibot.team.push import try_push
 
     result = try_push()
     if isinstance(result, str):
         err_console.print(f"artibot: team push postponed: {result}", markup=False, highlight=False)
+    if pull and result is not None:
+        from artibot.errors import TeamError
+
+        try:
+            from artibot.team.member import pull as pull_state
+
+            pull_state(timeout_s=3.0)
+        except TeamError as exc:
+            err_console.print(f"artibot: team state not pulled: {exc}", markup=False, highlight=False)

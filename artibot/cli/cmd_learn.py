@@ -76,7 +76,7 @@ def register(app: typer.Typer) -> None:
         if not dry_run:
             from artibot.cli.cmd_collect import team_push
 
-            team_push()
+            team_push(pull=True)
 
     @app.command("review")
     def review_cmd(
