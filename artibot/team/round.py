@@ -245,6 +245,10 @@ def rollback(conn: Any) -> tuple[tuple[int, str], tuple[int, str] | None]:
 
     The withdrawn round's records are learned again by the next round (its window starts
     where the state now current stopped)."""
+    pending = conn.execute(f"SELECT round_id FROM {SCHEMA}.rounds WHERE status = 'pending'").fetchone()
+    if pending is not None:  # its proposal builds on the state a rollback would withdraw
+        raise TeamError(f"team round {pending[0]} is waiting for review and builds on the latest state: answer it "
+                        "(`artibot team review`) or reset it (`--answer 1=reset`) before rolling back")
     with conn.transaction():
         row = conn.execute(f"SELECT version, round_id FROM {SCHEMA}.states WHERE status = 'published' "
                            "ORDER BY version DESC LIMIT 1 FOR UPDATE").fetchone()

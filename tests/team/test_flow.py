@@ -112,6 +112,8 @@ def test_a_deferred_round_waits_for_review_and_a_second_learn_does_not_prepare_a
         assert first.status == "deferred"
         again = team_round.prepare(conn, settings, flush=False, dry_run=False)
         assert again.status == "pending" and again.round_id == first.round_id
+    assert run(["--home", str(home.root), "team", "rollback", "--yes"]) == 1
+    assert "is waiting for review and builds on the latest state" in capsys.readouterr().err
     assert run(["--home", str(home.root), "team", "review", "--answer", "1=accept", "--answer", "2=revert"]) == 0
     assert "thresholds kept (reverted)" in capsys.readouterr().out
     state = sql(team_url, "SELECT state FROM artibot_team.states")[0][0]
