@@ -40,7 +40,7 @@ def learn(url: str, home, flush: bool = False) -> team_round.TeamRoundReport:
         return team_round.decide(conn, report, DefaultAnswers()) if report.status == "proposed" else report
 
 
-def test_a_database_that_is_down_keeps_the_queue_and_loses_nothing(team, tmp_path, pg_server) -> None:
+def test_a_database_that_is_down_keeps_the_queue_and_loses_nothing(team, tmp_path, monkeypatch) -> None:
     home = make_member(tmp_path, "m", records(80))
     member.join(team, home=home)
     real = team_files.read_membership(home)
@@ -51,6 +51,12 @@ def test_a_database_that_is_down_keeps_the_queue_and_loses_nothing(team, tmp_pat
     assert isinstance(push.try_push(home, timeout_s=1), str)  # the learner's way: a sentence, no exception
     status = member.team_status(home)
     assert status is not None and status["queued"] == 80 and status["last_push"]["ok"] is False
+    assert not status["queue_full"]
+    monkeypatch.setattr(member, "QUEUE_FULL", 50)
+    from artibot.cli.cmd_team import render_team
+
+    lines = render_team(member.team_status(home) or {})
+    assert "queued for push: 80 (queue full" in lines[1] and "failed" in lines[2] and "cannot be reached" in lines[2]
     from artibot.collector import collect_many
 
     collect_many(records(20, start=80), home=home)  # more arrive while it is down
