@@ -1,7 +1,7 @@
 """A real PostgreSQL server for the tests and the benchmark: initdb + pg_ctl in a temp folder.
 
-The server listens on a Unix socket in its own folder only (no TCP port), with trust
-authentication for its own user (it is reachable only through that folder). As root
+The server listens on a Unix socket in its own folder and on a free loopback port (where
+TLS settings apply), with trust authentication: it is reachable from this machine only. As root
 (initdb refuses to run as root), the server runs as the ``postgres`` user, else ``nobody``.
 The binaries come from ``$ARTIBOT_PG_BIN``, else the newest ``/usr/lib/postgresql/*/bin``,
 else ``initdb`` on PATH; :func:`find_bin` returns None when there is none (the tests skip).
@@ -13,6 +13,7 @@ import glob
 import os
 import pwd
 import shutil
+import socket
 import subprocess
 from pathlib import Path
 
@@ -28,6 +29,12 @@ def find_bin() -> Path | None:
         if c and (Path(c) / "initdb").exists() and (Path(c) / "pg_ctl").exists():
             return Path(c)
     return None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 class Server:
@@ -63,13 +70,17 @@ class Server:
         os.chmod(self.root, 0o755)
         self._run(self.bin / "initdb", "-D", self.data, "-U", "postgres", "--auth=trust", "-E", "UTF8",
                   "--no-sync", "--locale=C")
-        opts = (f"-k {self.sock} -c listen_addresses='' -c fsync=off -c synchronous_commit=off "
+        self.port = _free_port()  # loopback TCP too: TLS settings only apply there, not on a socket
+        opts = (f"-k {self.sock} -c listen_addresses=127.0.0.1 -p {self.port} -c fsync=off -c synchronous_commit=off "
                 "-c full_page_writes=off -c max_connections=60 -c shared_buffers=64MB")
         self._run(self.bin / "pg_ctl", "-D", self.data, "-o", opts, "-l", self.root / "log", "-w", "start")
         return self
 
     def url(self, dbname: str = "postgres", user: str = "postgres") -> str:
-        return f"postgresql://{user}@/{dbname}?host={self.sock}"
+        return f"postgresql://{user}@/{dbname}?host={self.sock}&port={self.port}"
+
+    def tcp_url(self, dbname: str = "postgres", user: str = "postgres") -> str:
+        return f"postgresql://{user}@127.0.0.1:{self.port}/{dbname}"
 
     def stop(self) -> None:
         try:

@@ -212,3 +212,14 @@ def test_a_published_state_the_member_cannot_parse_keeps_the_previous_one(team, 
         assert team_files.read_cached_state(home) == before and read_thresholds(home) == thresholds
     with pytest.raises(TeamError, match="cannot be read.*rollback"):
         learn(team, home)  # a reviewer cannot build on it either, and is told how to withdraw it
+
+
+def test_tls_is_what_the_url_asks(team, tmp_path, pg_server) -> None:
+    """The test server has no TLS: a URL that requires it is refused by libpq, never quietly downgraded."""
+    home = make_member(tmp_path, "m")
+    tcp = pg_server.tcp_url(team.split("/")[3].split("?")[0])
+    with pytest.raises(TeamUnavailable, match="SSL"):
+        member.join(tcp + "?sslmode=require", home=home)
+    assert team_files.read_membership(home) is None
+    member.join(tcp + "?sslmode=prefer", home=home)  # prefer: TLS when offered, as libpq defines it
+    assert team_files.read_membership(home)["url"].endswith("sslmode=prefer")
