@@ -160,3 +160,17 @@ def test_an_unknown_schema_version_is_named(team_url) -> None:
         conn.execute("INSERT INTO artibot_team.migrations (version, name) VALUES (99, 'from the future')")
         with pytest.raises(TeamError, match="newer than this artibot"):
             db.migrate(conn)
+
+
+def test_a_service_file_names_the_database_and_artibot_stores_only_the_service(team_url, pg_server, tmp_path,
+                                                                               monkeypatch) -> None:
+    with db.connect(team_url) as conn:
+        db.migrate(conn)
+    dbname = team_url.split("/")[3].split("?")[0]
+    services = tmp_path / "pg_service.conf"
+    services.write_text(f"[team]\nhost={pg_server.sock}\nport={pg_server.port}\ndbname={dbname}\nuser=postgres\n")
+    monkeypatch.setenv("PGSERVICEFILE", str(services))
+    home = make_member(tmp_path, "m", records(10))
+    member.join("postgresql:///?service=team", home=home)
+    assert team_files.read_membership(home)["url"] == "postgresql:///?service=team"
+    assert push.push(home=home).stored == 10
