@@ -13,6 +13,9 @@ same metrics as ``run_w1.py`` and ``run_w2.py``, which are the one-person versio
 * **W2**: the drift half-way; recovery counted, as in ``run_w2.py``, in the affected
   domain's own requests after the drift; a member's share of them is that divided by
   ``members`` (each member sends 1/``members`` of every domain's requests).
+* **Replay** (``--studies replay``): the online protocol on MMLU's 14 held-out subjects, the
+  team's pass against one member's twelfth of it, each as a share of the per-subject table
+  fitted with full information, on paired seeds.
 * **Joining**: a newcomer's first day routed by the team's table after a month (30
   nights) of pooling, against starting from scratch (every domain at the default 0.4):
   exact regret per 1k from the world's curves.
@@ -29,8 +32,6 @@ from pathlib import Path
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-import numpy as np
 
 from experiments import metrics, run_w1, run_w2
 from experiments.args import parse, run_dir, save_json
@@ -55,15 +56,38 @@ class Args:
     month: int = 30
     """nights the team learned before a newcomer joins"""
     studies: tuple[str, ...] = ("w1", "w2")
-    """which studies to run"""
+    """which studies to run: w1, w2, replay (needs the MMLU outcome file, see experiments/README.md)"""
     workers: int = 2
     """processes (one job each)"""
     out: str = ""
     """output folder (default experiments/runs/<name>)"""
 
 
+def replay(args: Args, seed: int) -> dict:
+    """The online protocol on the 14 held-out MMLU subjects: the team's pass (every row, a round
+    every 500 pooled rows) and one member's pass (every ``members``-th row, a round every 500 of
+    its own), each against the per-subject table fitted with full information on the same seed."""
+    from experiments import online, run_online
+    from experiments.replay import DATA_DIR
+
+    rows = run_online.rows_of("mmlu-held-out", str(DATA_DIR))
+    table = run_online.references("mmlu-held-out", str(DATA_DIR), seed)
+    reference = table[run_online.REFERENCES[0]]["score"]  # the table fitted on the pass's first half
+    out: dict = {"study": "replay", "seed": seed, "table": reference}
+    for label, part in (("team", rows), ("alone", online.shuffled(rows, seed)[::args.members])):
+        policy = online.make("defaults", seed, run_online.gain_of(part))
+        try:
+            out[label] = online.run_protocol(part, policy, seed, args.per_night)["score"]
+        finally:
+            policy.close()
+        out[f"{label}_share_of_table"] = out[label] / reference if reference > 0 else None
+    return out
+
+
 def job(args: Args, item: tuple[str, int]) -> dict:
     study, seed = item
+    if study == "replay":
+        return replay(args, seed)
     requests, night = args.members * args.per_night * args.nights, args.members * args.per_night
     if study == "w1":
         a1 = replace(run_w1.Args(), requests=requests, night=night, policies=("evidence",), plots=False)
@@ -109,11 +133,19 @@ def main(args: Args) -> dict:
             cells.append(f"{metrics.mean_sd(values, '{:.0f}')} ({metrics.mean_sd(per_member, '{:.0f}')}); "
                          f"recovered {sum(v is not None for v in values)}/{len(values)}")
         lines += ["| evidence, pooled | " + " | ".join(cells) + " |"]
+    replays = [r for r in runs if r["study"] == "replay"]
+    if replays:
+        lines += ["", "| MMLU, 14 held-out subjects | PGR − S2 share | share of the full-information table |",
+                  "|---|---|---|"]
+        for label, what in (("team", f"{args.members} members pooling"), ("alone", "one member alone")):
+            lines.append(f"| {what} | {metrics.mean_sd([r[label] for r in replays], '{:.3f}')} | "
+                         f"{metrics.mean_sd([r[f'{label}_share_of_table'] for r in replays], '{:.2f}')} |")
+        lines.append(f"| the table (full information) | {metrics.mean_sd([r['table'] for r in replays], '{:.3f}')} "
+                     "| 1 |")
     table = "\n".join(lines)
     save_json(out / "results.json", {"args": asdict(args), "runs": runs, "table": table})
     (out / "table.md").write_text(table + "\n", encoding="utf-8")
-    return {"table": table, "runs": runs, "per_seed": {f"{r['study']}-{r['seed']}": r for r in runs},
-            "mean_regret": float(np.mean([r["regret_1k"] for r in runs])) if runs else None}
+    return {"table": table, "runs": runs, "per_seed": {f"{r['study']}-{r['seed']}": r for r in runs}}
 
 
 if __name__ == "__main__":
