@@ -50,6 +50,9 @@ def test_the_whole_flow_through_the_cli(team_url, artibot_home, capsys) -> None:
                                           "pattern_hash", "text"))  # exactly what `show` printed
 
     capsys.readouterr()
+    assert run(["team", "learn", "--dry-run"]) == 0
+    assert "dry run: nothing was written" in capsys.readouterr().out
+    assert sql(team_url, "SELECT count(*) FROM artibot_team.rounds") == [(0,)]
     assert run(["team", "learn", "--yes"]) == 0
     assert "published as state version 1" in capsys.readouterr().out
     assert run(["team", "pull"]) == 0
