@@ -177,3 +177,17 @@ def test_a_service_file_names_the_database_and_artibot_stores_only_the_service(t
     member.join("postgresql:///?service=team", home=home)
     assert team_files.read_membership(home)["url"] == "postgresql:///?service=team"
     assert push.push(home=home).stored == 10
+
+
+def test_the_detached_learner_pushes_and_pulls(team_url, artibot_home, monkeypatch) -> None:
+    with db.connect(team_url) as conn:
+        db.migrate(conn)
+    from artibot.collector import collect_many
+
+    collect_many(records(60))
+    member.join(team_url)
+    monkeypatch.setattr("sys.stdin", __import__("io").StringIO(""))
+    assert run(["hook", "nightly-learner"]) == 0
+    assert sql(team_url, "SELECT count(*) FROM artibot_team.experiences") == [(60,)]
+    log = (artibot_home / "logs" / "hooks.log").read_text()
+    assert "team push: 60 record(s) sent" in log and "team pull: the team has published no state yet" in log
