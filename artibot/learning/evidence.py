@@ -111,12 +111,13 @@ import numpy as np
 
 from artibot.settings import Settings
 from artibot.learning import bandit, exploration, pooling
-from artibot.learning.bandit import K1, K2, N1, N2
+from artibot.learning.bandit import N1, N2
 from artibot.learning.costs import MeasuredPrice
 from artibot.learning.batching import batch_plan
 from artibot.learning.frame import Frame
+from artibot.learning.evidence_frame import cell_stamps, frame_groups
 from artibot.learning.evidence_transfers import CREDIBLE, decide, demotion_level
-from artibot.learning.posterior import Prior, beta_bounds, beta_mean_var
+from artibot.learning.posterior import Prior, beta_bounds
 from artibot.learning.thresholds import MAX_STEP
 from artibot.learning.transfer import apply_decisions, update_patterns
 from artibot.router.policy import EXPLORATION_BAND
@@ -188,8 +189,8 @@ def propose_round(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, P
     after_plain = {k: v for k, v in after_plain.items() if not bandit.is_cell_key(k)}
     decisions = tuple(decide(after_plain[k], settings) for k in sorted(set(seen)) if k in after_plain)
 
-    groups, group_intervals = _groups(frame, processed, use, fresh, after_cells, seen_domains)
-    stamps = _cell_stamps(frame, processed, use)
+    groups, group_intervals = frame_groups(frame, processed, use, fresh, after_cells, seen_domains)
+    stamps = cell_stamps(frame, processed, use)
     patterns_after = {**after_plain, **bandit.cells_to_patterns(after_cells, patterns, stamps)}
     explored = frame.propensity[:processed]
     transfer = settings.transfer
@@ -390,42 +391,3 @@ def reason(name: str, gain: float, sd: float, price: float, source: str, old: fl
     else:
         move = f"threshold stays {old:.2f}"
     return f"{where}: System 2's gain {gain:.2f} ± {sd:.2f} is {side} its price {price:.2f} ({source}) → {move}"
-
-
-def _groups(frame: Frame, processed: int, use: np.ndarray, fresh: np.ndarray, cells: Mapping[str, np.ndarray],
-            seen_domains: list[int]) -> tuple[list[GroupResult], list[list[float] | None]]:
-    """This round's cells as checkpoint-1 groups, with the 90% interval of the advantage."""
-    c = frame.complexity[:processed][use]
-    d = frame.domain[:processed][use]
-    b = bandit.bin_of(c)
-    groups: list[GroupResult] = []
-    intervals: list[list[float] | None] = []
-    for i in seen_domains:
-        name = frame.domains[i]
-        for cell in np.flatnonzero(fresh[i, :, N1] + fresh[i, :, N2]).tolist():
-            n1, k1, n2, k2 = (int(round(v)) for v in fresh[i, cell])
-            members = c[(d == i) & (b == cell)]
-            s1 = k1 / n1 if n1 else None
-            s2 = k2 / n2 if n2 else None
-            groups.append(GroupResult(batch=0, domain=name, size=n1 + n2, complexity_min=float(members.min()),
-                                      complexity_max=float(members.max()), n1=n1, k1=k1, n2=n2, k2=k2, s1=s1,
-                                      s2=s2, advantage=s2 - s1 if s1 is not None and s2 is not None else None))
-            acc = cells[name][cell]
-            if acc[N1] >= 1 and acc[N2] >= 1:
-                (m1, m2), (v1, v2) = beta_mean_var(acc[[K1, K2]], acc[[N1, N2]])
-                half = 1.645 * float(np.sqrt(v1 + v2))
-                intervals.append([float(m2 - m1 - half), float(m2 - m1 + half)])
-            else:
-                intervals.append(None)
-    return groups, intervals
-
-
-def _cell_stamps(frame: Frame, processed: int, use: np.ndarray) -> dict[str, tuple[str, str]]:
-    rows = np.flatnonzero(use)
-    keys = [bandit.cell_key(frame.domains[d], b) for d, b in
-            zip(frame.domain[rows].tolist(), bandit.bin_of(frame.complexity[rows]).tolist())]
-    out: dict[str, tuple[str, str]] = {}
-    for key, row in zip(keys, rows.tolist()):  # rows are in timestamp order
-        first = out.get(key, (frame.timestamps[row],))[0]
-        out[key] = (first, frame.timestamps[row])
-    return out

@@ -33,7 +33,7 @@ from artibot.learning.bandit import K1, K2, N1, N2
 from artibot.learning.batching import batch_plan
 from artibot.learning.columns import Batches, Table
 from artibot.learning.evidence import MODE, step_cells
-from artibot.learning.posterior import beta_mean_var
+from artibot.learning.evidence_frame import group, interval
 from artibot.learning.types import DomainStep, GroupResult, RoundProposal, Thresholds
 from artibot.settings import Settings
 
@@ -114,29 +114,21 @@ def propose_pooled(stats: Sequence[CellStat], state: TeamState | None, default: 
 
 def _groups(stats: Sequence[CellStat], cells: Mapping[str, np.ndarray]
             ) -> tuple[list[GroupResult], list[list[float] | None]]:
+    """The window's cells as checkpoint-1 groups (what a personal round shows), with their intervals."""
     by_cell: dict[tuple[str, int], list[CellStat]] = {}
     for s in stats:
         by_cell.setdefault((s.domain, s.bin), []).append(s)
     groups: list[GroupResult] = []
     intervals: list[list[float] | None] = []
     for (domain, b), parts in sorted(by_cell.items()):
-        n1 = sum(p.n for p in parts if not p.system2)
-        k1 = sum(p.k for p in parts if not p.system2)
-        n2 = sum(p.n for p in parts if p.system2)
-        k2 = sum(p.k for p in parts if p.system2)
-        s1 = k1 / n1 if n1 else None
-        s2 = k2 / n2 if n2 else None
-        groups.append(GroupResult(batch=0, domain=domain, size=n1 + n2,
-                                  complexity_min=min(p.complexity_min for p in parts),
-                                  complexity_max=max(p.complexity_max for p in parts), n1=n1, k1=k1, n2=n2, k2=k2,
-                                  s1=s1, s2=s2, advantage=s2 - s1 if s1 is not None and s2 is not None else None))
-        acc = cells[domain][b]
-        if acc[N1] >= 1 and acc[N2] >= 1:
-            (m1, m2), (v1, v2) = beta_mean_var(acc[[K1, K2]], acc[[N1, N2]])
-            half = 1.645 * float(np.sqrt(v1 + v2))
-            intervals.append([float(m2 - m1 - half), float(m2 - m1 + half)])
-        else:
-            intervals.append(None)
+        counts = np.zeros(4)
+        for p in parts:
+            n, k = (N2, K2) if p.system2 else (N1, K1)
+            counts[n] += p.n
+            counts[k] += p.k
+        groups.append(group(domain, counts, min(p.complexity_min for p in parts),
+                            max(p.complexity_max for p in parts)))
+        intervals.append(interval(cells[domain][b]))
     return groups, intervals
 
 
