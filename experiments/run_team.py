@@ -113,15 +113,29 @@ def main(args: Args) -> dict:
     out = run_dir(args.name, args.out or None)
     items = [(study, seed) for study in args.studies for seed in args.seeds]
     runs = pool_map(partial(job, args), items, args.workers)
-    lines = [f"{args.members} members, {args.per_night} requests each a night, {args.nights} nights, "
-             f"seeds {', '.join(map(str, args.seeds))}", ""]
+    table = render(args, runs)
+    save_json(out / "results.json", {"args": asdict(args), "runs": runs, "table": table})
+    (out / "table.md").write_text(table + "\n", encoding="utf-8")
+    return {"table": table, "runs": runs, "per_seed": {f"{r['study']}-{r['seed']}": r for r in runs}}
+
+
+def _seeds(runs: list[dict]) -> str:
+    seeds = sorted(r["seed"] for r in runs)
+    contiguous = seeds == list(range(seeds[0], seeds[-1] + 1))
+    return f"{seeds[0]}–{seeds[-1]}" if contiguous and len(seeds) > 2 else ", ".join(map(str, seeds))
+
+
+def render(args: Args, runs: list[dict]) -> str:
+    """The tables of ``runs`` (of one or several runs of this script: their seeds are listed)."""
+    lines = [f"{args.members} members, {args.per_night} requests each a night, {args.nights} nights", ""]
     w1_runs = [r for r in runs if r["study"] == "w1"]
     if w1_runs:
         lines += ["| W1 | regret /1k (all) | last window | a newcomer's first day, with the team's table | "
                   "from scratch |", "|---|---|---|---|---|",
-                  "| evidence, pooled | " + " | ".join(metrics.mean_sd([r[k] for r in w1_runs]) for k in
-                                                     ("regret_1k", "regret_1k_late", "join_regret_1k",
-                                                      "scratch_regret_1k")) + " |", ""]
+                  f"| evidence, pooled, seeds {_seeds(w1_runs)} | "
+                  + " | ".join(metrics.mean_sd([r[k] for r in w1_runs])
+                               for k in ("regret_1k", "regret_1k_late", "join_regret_1k", "scratch_regret_1k"))
+                  + " |", ""]
     w2_runs = [r for r in runs if r["study"] == "w2"]
     if w2_runs:
         lines += ["| W2 | regret /1k | backend: its requests to recover (per member) | "
@@ -130,22 +144,23 @@ def main(args: Args) -> dict:
         for d in run_w2.AFFECTED:
             values = [r[f"recovery_{d}"] for r in w2_runs]
             per_member = [None if v is None else v / args.members for v in values]
+            member_ok = sum(v is not None and v <= 500 for v in per_member)
+            pooled_ok = sum(v is not None and v <= 500 for v in values)
             cells.append(f"{metrics.mean_sd(values, '{:.0f}')} ({metrics.mean_sd(per_member, '{:.0f}')}); "
-                         f"recovered {sum(v is not None for v in values)}/{len(values)}")
-        lines += ["| evidence, pooled | " + " | ".join(cells) + " |"]
+                         f"recovered {sum(v is not None for v in values)}/{len(values)}, within 500 of a member's "
+                         f"requests {member_ok}/{len(values)}, within 500 pooled {pooled_ok}/{len(values)}")
+        lines += [f"| evidence, pooled, seeds {_seeds(w2_runs)} | " + " | ".join(cells) + " |"]
     replays = [r for r in runs if r["study"] == "replay"]
     if replays:
-        lines += ["", "| MMLU, 14 held-out subjects | PGR − S2 share | share of the full-information table |",
+        lines += ["", f"| MMLU, 14 held-out subjects, seeds {_seeds(replays)} | PGR − S2 share | "
+                  "share of the full-information table |",
                   "|---|---|---|"]
         for label, what in (("team", f"{args.members} members pooling"), ("alone", "one member alone")):
             lines.append(f"| {what} | {metrics.mean_sd([r[label] for r in replays], '{:.3f}')} | "
                          f"{metrics.mean_sd([r[f'{label}_share_of_table'] for r in replays], '{:.2f}')} |")
         lines.append(f"| the table (full information) | {metrics.mean_sd([r['table'] for r in replays], '{:.3f}')} "
                      "| 1 |")
-    table = "\n".join(lines)
-    save_json(out / "results.json", {"args": asdict(args), "runs": runs, "table": table})
-    (out / "table.md").write_text(table + "\n", encoding="utf-8")
-    return {"table": table, "runs": runs, "per_seed": {f"{r['study']}-{r['seed']}": r for r in runs}}
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -18,4 +18,4 @@ def test_team_tiny(tmp_path):
     w1 = result["per_seed"]["w1-1"]
     assert w1["regret_1k"] >= 0 and w1["scratch_regret_1k"] > 0
     assert {"recovery_backend", "recovery_data"} <= set(result["per_seed"]["w2-1"])
-    assert "| evidence, pooled |" in (tmp_path / "table.md").read_text()
+    assert "| evidence, pooled, seeds 1 |" in (tmp_path / "table.md").read_text()
