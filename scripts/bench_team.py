@@ -54,13 +54,16 @@ FROM (SELECT g, c, explored,
 # VmHWM, not ru_maxrss: Linux carries ru_maxrss over exec from the parent (this script, which
 # held the pushed records), while VmHWM is the round process's own peak.
 ROUND = """
-import sys, time
+import sys, time, tracemalloc
 from artibot.cli.app import run
+import artibot.team.round, artibot.learning.pooled, scipy.stats  # imported before the heap is traced
+tracemalloc.start() if sys.argv[2] == "1" else None
 t = time.perf_counter()
 code = run(["team", "learn", "--yes", "--flush", "--json", "--url", sys.argv[1]])
 secs = time.perf_counter() - t
 hwm = next(int(x.split()[1]) for x in open("/proc/self/status") if x.startswith("VmHWM:"))
-print("ROUND", code, secs, hwm)
+heap = tracemalloc.get_traced_memory()[1] if tracemalloc.is_tracing() else 0
+print("ROUND", code, secs, hwm, heap)
 """
 
 
@@ -92,6 +95,7 @@ def main() -> None:
     ap.add_argument("--push", type=int, default=50_000, help="records pushed through the real push path")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--url", help="an existing empty database (default: start a server in a temporary folder)")
+    ap.add_argument("--heap", action="store_true", help="also trace the round's Python heap (tracemalloc; slower)")
     args = ap.parse_args()
 
     tmp = Path(tempfile.mkdtemp(prefix="artibot-bench-team-"))
@@ -115,7 +119,8 @@ def main() -> None:
         push_rate, dup_rate = push_bench(url, args.push, args.seed, tmp)
         print(f"\npush through the real path: {args.push:,} records at {push_rate:,.0f}/s new, "
               f"{dup_rate:,.0f}/s all duplicates\n")
-        print(f"{'pool rows':>12} {'fill rows/s':>12} {'round s':>9} {'round peak MB':>14} {'table MB':>9}")
+        print(f"{'pool rows':>12} {'fill rows/s':>12} {'round s':>9} {'round peak MB':>14} {'table MB':>9}"
+              + (f" {'Python heap MB':>13}" if args.heap else ""))
         have = args.push
         with psycopg.connect(url, autocommit=True) as conn:
             conn.execute("SELECT setseed(%s)", (args.seed / 1000,))
@@ -129,15 +134,16 @@ def main() -> None:
                 have = max(have, size)
                 # every round learns the whole pool: withdraw the states so its window starts at 0
                 conn.execute("UPDATE artibot_team.states SET status = 'rolled_back'")
-                out = subprocess.run([sys.executable, "-c", ROUND, url], capture_output=True, text=True,
+                out = subprocess.run([sys.executable, "-c", ROUND, url, "1" if args.heap else "0"],
+                                     capture_output=True, text=True,
                                      env={**os.environ, "PYTHONPATH": str(ROOT)})
                 line = next((x for x in out.stdout.splitlines() if x.startswith("ROUND")), None)
                 if line is None:
                     sys.exit(f"the round failed:\n{out.stdout}\n{out.stderr}")
-                _, code, secs, rss_kb = line.split()
+                _, code, secs, rss_kb, heap = line.split()
                 table = conn.execute("SELECT pg_total_relation_size('artibot_team.experiences')").fetchone()[0]
                 print(f"{have:>12,} {fill:>12,.0f} {float(secs):>9.1f} {int(rss_kb) / 1024:>14.0f} "
-                      f"{table / 2**20:>9.0f}", flush=True)
+                      f"{table / 2**20:>9.0f}" + (f" {int(heap) / 2**20:>13.1f}" if args.heap else ""), flush=True)
     finally:
         if server is not None:
             server.stop()
