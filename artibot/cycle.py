@@ -138,6 +138,7 @@ def learn(*, home: HomeArg = None, answers: cp.AnswersArg = "defaults", checkpoi
     h.ensure()
     with FileLock(h.learner_lock, timeout=lock_timeout, holder="another artibot learner"):
         from artibot.rollback import recover_interrupted
+        from artibot.team.prior import with_team_prior  # the cached team state; no database
 
         recovered = [] if dry_run else recover_interrupted(h)
         pending = rounds.load_pending(h)
@@ -155,7 +156,7 @@ def learn(*, home: HomeArg = None, answers: cp.AnswersArg = "defaults", checkpoi
         with ExperienceLog(h).open_read() as source, collector_paused():
             frame, order, records = _read_frame(source)
             thresholds = load_thresholds(h, settings.router.threshold)
-            patterns = pattern_store.load_pattern_stats(h)
+            patterns = with_team_prior(h, pattern_store.load_pattern_stats(h))
             if records is not None:
                 frame = frame_from_records(records)  # raises here, as it always did, for records not validated
             full = frame

@@ -151,3 +151,11 @@ class IntegrationError(ArtibotError):
 
 class GatewayError(ArtibotError):
     """The gateway could not start (its port is taken, or it cannot listen)."""
+
+
+class TeamError(ArtibotError):
+    """The team's database refused, was unreachable, or holds something a member cannot use."""
+
+
+class TeamUnavailable(TeamError):
+    """The team's database could not be reached in time (down, slow, or refusing connections)."""

@@ -178,6 +178,8 @@ class StatusReport(TypedDict):
     agents: dict[str, int]
     thresholds_per_agent: dict[str, Any]
     gateway: list[GatewayStatus]
+    team: NotRequired[dict[str, Any]]
+    """Only for a team member (or a home that left one): membership, queue, cached team state."""
 
 
 class RoundLine(TypedDict):

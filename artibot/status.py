@@ -40,7 +40,7 @@ def status(*, home: HomeArg = None, settings: Settings | None = None) -> StatusR
     last = rounds.last_round(log)
     costs, counts = report_and_counts(home=h)  # one pass over the archive and the log
     spooled = sessions.pending_turns(h)
-    return {
+    report: StatusReport = {
         "thresholds": thresholds.to_json(),
         "system1_patterns": sorted(cache),
         "unprocessed": unprocessed,
@@ -75,6 +75,12 @@ def status(*, home: HomeArg = None, settings: Settings | None = None) -> StatusR
         # turns in open or held sessions: not in the log, the counts or the costs yet
         "pending_turns": spooled,
     }
+    from artibot.team.member import team_status
+
+    team = team_status(h)  # no database: the membership, the queue and the cached team state
+    if team is not None:
+        report["team"] = team
+    return report
 
 
 GATEWAY_STATES = {health.OK: "up", health.REFUSED: "down", health.SILENT: "not answering",

@@ -11,7 +11,7 @@ import typer
 from artibot.collector import collect, collect_many
 from artibot.errors import ValidationError
 from artibot.cli import completion
-from artibot.cli.render import console, emit_json
+from artibot.cli.render import console, emit_json, err_console
 
 
 def parse_stdin(data: bytes) -> tuple[list[Any], str]:
@@ -89,3 +89,23 @@ def register(app: typer.Typer) -> None:
             emit_json(stored if stdin else stored[0])
         elif not quiet:
             console.print(f"collected {len(stored)} experience(s)" + (f": {stored[0]['id']}" if len(stored) == 1 else ""))
+        team_push()
+
+
+def team_push(*, pull: bool = False) -> None:
+    """A team member's records go to the pool once they are in the log (a failure leaves them
+    queued); with ``pull``, the team's latest state comes back too."""
+    from artibot.team.push import try_push
+
+    result = try_push()
+    if isinstance(result, str):
+        err_console.print(f"artibot: team push postponed: {result}", markup=False, highlight=False)
+    if pull and result is not None:
+        from artibot.errors import TeamError
+
+        try:
+            from artibot.team.member import pull as pull_state
+
+            pull_state(timeout_s=3.0)
+        except TeamError as exc:
+            err_console.print(f"artibot: team state not pulled: {exc}", markup=False, highlight=False)

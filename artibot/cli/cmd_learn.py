@@ -105,6 +105,10 @@ def register(app: typer.Typer) -> None:
             out.print(Hanging(report.message))  # quiet: the one line, not the screens
         elif not (quiet and report.status in QUIET):
             show_report(report, out, settings.lang)
+        if not dry_run:
+            from artibot.cli.cmd_collect import team_push
+
+            team_push(pull=True)
 
     @app.command("review")
     def review_cmd(

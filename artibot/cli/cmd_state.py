@@ -69,6 +69,11 @@ def register(app: typer.Typer) -> None:
             elif gw["state"] == "another program":
                 line += " — it is not this data home's gateway: Claude Code's requests must not go there"
             console.print(Hanging(line))
+        if doc.get("team"):
+            from artibot.cli.cmd_team import render_team
+
+            for line in render_team(doc["team"]):
+                console.print(line, markup=False, highlight=False)
         console.print(f"home: {doc['home']}")
 
     @app.command("history")

@@ -31,6 +31,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "gateway": ("cmd_gateway", "Serve the local API gateway: each routed turn's requests get its route's "
                                "profile."),
     "report": ("cmd_report", "Reports over the recorded turns."),
+    "team": ("cmd_team", "Learn as a team: pool experiences on a shared PostgreSQL, one reviewed round."),
 }
 """Each command: the module under ``artibot.cli`` that defines it, and its one-line help."""
 

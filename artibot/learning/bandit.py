@@ -269,7 +269,9 @@ def choose(f: Fit, *, price: float, lo: float, hi: float, max_step: float, level
     interval = (gain_mean - 1.645 * gain_sd, gain_mean + 1.645 * gain_sd)
     trials = f.pair.trials
 
-    steps = int(round(max_step / GRID))
+    # a round of many batches may reach past [lo, hi]: the steps beyond it all clip to lo or hi,
+    # so the grid stops there (a pooled round of 10^7 records made arrays of millions here)
+    steps = min(int(round(max_step / GRID)), int(np.ceil(max(abs(t - lo), abs(hi - t)) / GRID)) + 1)
     grid = np.unique(np.clip(t + np.arange(-steps, steps + 1) * GRID, lo, hi))
     grid = grid[np.abs(grid - t) > 1e-9]
     best = best_threshold(f, price, lo, hi)

@@ -104,19 +104,20 @@ with this round's counts.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Mapping, cast
 
 import numpy as np
 
 from artibot.settings import Settings
 from artibot.learning import bandit, exploration, pooling
-from artibot.learning.bandit import K1, K2, N1, N2
+from artibot.learning.bandit import N1, N2
 from artibot.learning.costs import MeasuredPrice
 from artibot.learning.batching import batch_plan
 from artibot.learning.frame import Frame
+from artibot.learning.evidence_frame import cell_stamps, frame_groups
 from artibot.learning.evidence_transfers import CREDIBLE, decide, demotion_level
-from artibot.learning.posterior import Prior, beta_bounds, beta_mean_var
+from artibot.learning.posterior import Prior, beta_bounds
 from artibot.learning.thresholds import MAX_STEP
 from artibot.learning.transfer import apply_decisions, update_patterns
 from artibot.router.policy import EXPLORATION_BAND
@@ -179,55 +180,17 @@ def propose_round(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, P
     fresh = bandit.count_cells(frame.domain[:processed][use], frame.complexity[:processed][use],
                                frame.system2[:processed][use], frame.success[:processed][use], len(names))
     seen_domains = [i for i in range(len(names)) if fresh[i].sum() > 0]
-    z_crit = bandit.z_critical(DRIFT_ALPHA, 2 * len(seen_domains))
-    after_cells = {name: arr.copy() for name, arr in cells.items()}
-    changes = []
-    for i in seen_domains:
-        history = cells.get(names[i], np.zeros((bandit.BINS, 4)))
-        flagged = bandit.changed(history, fresh[i], z_crit, PRIOR)
-        changes += [{"domain": names[i], "system": s, "z": z} for s, z in flagged]
-        after_cells[names[i]] = bandit.merge(history, fresh[i], {s for s, _ in flagged})
-
-    # thresholds: every domain with evidence pools into the others' priors; seen domains step
-    raw = {name: bandit.fit(arr, _clip(thresholds.for_domain(name), lo, hi), RAW_PRIOR)
-           for name, arr in after_cells.items() if arr[:, [N1, N2]].sum() > 0}
-    levels = {name: pooling.domain_level(after_cells[name][:, N1] + after_cells[name][:, N2],
-                                         f.pair.mean[bandit.BINS:], np.diag(f.pair.cov)[bandit.BINS:])
-              for name, f in raw.items()}
-    fits = {name: _pooled_fit(after_cells[name], f.t, levels, name) for name, f in raw.items()}
-    price, source = _price(settings, fits, after_cells, lo, hi)
-    if measured is not None and source == "estimated":
-        price, source = measured.price, "measured"
-    reach = MAX_STEP * (max(1, n_batches) if CHAIN else 1)  # each batch may move a threshold by MAX_STEP
-    steps: list[DomainStep] = []
-    evidence: dict[str, Any] = {}
-    new_default = thresholds.default
-    new_domains = dict(thresholds.domains)
-    if seen_domains:
-        pooled = cast(np.ndarray, sum(after_cells.values()))  # seen_domains: at least one array
-        default_fit = _default_fit(pooled, _clip(thresholds.default, lo, hi), price)
-        step, evidence[DEFAULT_KEY] = _step(DEFAULT_KEY, thresholds.default, default_fit, price, source, lo, hi,
-                                            reach, DEFAULT_LEVEL)
-        steps.append(step)
-        new_default = step.new
-    for name in sorted(names[i] for i in seen_domains):
-        first_reach = _first_reach(name, cells, after_cells[name], fits[name], reach)
-        step, evidence[name] = _step(name, thresholds.for_domain(name), fits[name], price, source, lo, hi,
-                                     first_reach)
-        steps.append(step)
-        new_domains[name] = step.new
-    rates = _rates(fits, after_cells, new_domains, price, settings) if seen_domains else dict(thresholds.exploration)
-    for name, rate in rates.items():
-        if name in evidence:
-            evidence[name]["exploration"] = rate
+    cs = step_cells(cells, {names[i]: fresh[i] for i in seen_domains}, thresholds, settings, n_batches, measured)
+    after_cells, changes, evidence, price, source, reach = \
+        cs.after_cells, cs.changes, cs.evidence, cs.price, cs.source, cs.reach
 
     # transfers
     after_plain, seen = update_patterns(frame, processed, plain)
     after_plain = {k: v for k, v in after_plain.items() if not bandit.is_cell_key(k)}
     decisions = tuple(decide(after_plain[k], settings) for k in sorted(set(seen)) if k in after_plain)
 
-    groups, group_intervals = _groups(frame, processed, use, fresh, after_cells, seen_domains)
-    stamps = _cell_stamps(frame, processed, use)
+    groups, group_intervals = frame_groups(frame, processed, use, fresh, after_cells, seen_domains)
+    stamps = cell_stamps(frame, processed, use)
     patterns_after = {**after_plain, **bandit.cells_to_patterns(after_cells, patterns, stamps)}
     explored = frame.propensity[:processed]
     transfer = settings.transfer
@@ -249,11 +212,78 @@ def propose_round(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, P
     }
     return RoundProposal(
         mode=MODE, batches=Batches.of(GroupResult, (tuple(groups),) if processed else ()),
-        steps=Table.of(DomainStep, steps), old=thresholds,
-        new=Thresholds(new_default, new_domains, rates), processed_ids=frame.ids[:processed],
+        steps=Table.of(DomainStep, cs.steps), old=thresholds,
+        new=cs.new, processed_ids=frame.ids[:processed],
         remainder=len(frame) - processed, patterns_before=patterns, patterns_after=patterns_after,
         decisions=decisions, params=params,
     )
+
+
+@dataclass(frozen=True)
+class CellsStep:
+    """One round's threshold step from the cells: what :func:`step_cells` returns."""
+
+    after_cells: dict[str, np.ndarray]
+    changes: list[dict[str, Any]]
+    steps: list[DomainStep]
+    evidence: dict[str, Any]
+    new: Thresholds
+    price: float
+    source: str
+    reach: float
+
+
+def step_cells(cells: Mapping[str, np.ndarray], fresh: Mapping[str, np.ndarray], thresholds: Thresholds,
+               settings: Settings, n_batches: int, measured: MeasuredPrice | None = None) -> CellsStep:
+    """The threshold part of a round from counts alone: ``cells`` (the history, per domain, in
+    trials), ``fresh`` (this round's ``(BINS, 4)`` counts of each domain seen). The personal
+    round counts ``fresh`` from its frame; the team round gets the same counts from SQL."""
+    router = settings.router
+    lo, hi = router.min_threshold, router.max_threshold
+    seen = sorted(name for name, arr in fresh.items() if arr.sum() > 0)
+    z_crit = bandit.z_critical(DRIFT_ALPHA, 2 * len(seen))
+    after_cells = {name: arr.copy() for name, arr in cells.items()}
+    changes = []
+    for name in seen:
+        history = cells.get(name, np.zeros((bandit.BINS, 4)))
+        flagged = bandit.changed(history, fresh[name], z_crit, PRIOR)
+        changes += [{"domain": name, "system": s, "z": z} for s, z in flagged]
+        after_cells[name] = bandit.merge(history, fresh[name], {s for s, _ in flagged})
+
+    # thresholds: every domain with evidence pools into the others' priors; seen domains step
+    raw = {name: bandit.fit(arr, _clip(thresholds.for_domain(name), lo, hi), RAW_PRIOR)
+           for name, arr in after_cells.items() if arr[:, [N1, N2]].sum() > 0}
+    levels = {name: pooling.domain_level(after_cells[name][:, N1] + after_cells[name][:, N2],
+                                         f.pair.mean[bandit.BINS:], np.diag(f.pair.cov)[bandit.BINS:])
+              for name, f in raw.items()}
+    fits = {name: _pooled_fit(after_cells[name], f.t, levels, name) for name, f in raw.items()}
+    price, source = _price(settings, fits, after_cells, lo, hi)
+    if measured is not None and source == "estimated":
+        price, source = measured.price, "measured"
+    reach = MAX_STEP * (max(1, n_batches) if CHAIN else 1)  # each batch may move a threshold by MAX_STEP
+    steps: list[DomainStep] = []
+    evidence: dict[str, Any] = {}
+    new_default = thresholds.default
+    new_domains = dict(thresholds.domains)
+    if seen:
+        pooled = cast(np.ndarray, sum(after_cells.values()))  # seen: at least one array
+        default_fit = _default_fit(pooled, _clip(thresholds.default, lo, hi), price)
+        step, evidence[DEFAULT_KEY] = _step(DEFAULT_KEY, thresholds.default, default_fit, price, source, lo, hi,
+                                            reach, DEFAULT_LEVEL)
+        steps.append(step)
+        new_default = step.new
+    for name in seen:
+        first_reach = _first_reach(name, cells, after_cells[name], fits[name], reach)
+        step, evidence[name] = _step(name, thresholds.for_domain(name), fits[name], price, source, lo, hi,
+                                     first_reach)
+        steps.append(step)
+        new_domains[name] = step.new
+    rates = _rates(fits, after_cells, new_domains, price, settings) if seen else dict(thresholds.exploration)
+    for name, rate in rates.items():
+        if name in evidence:
+            evidence[name]["exploration"] = rate
+    return CellsStep(after_cells, changes, steps, evidence, Thresholds(new_default, new_domains, rates), price,
+                     source, reach)
 
 
 def _clip(t: float, lo: float, hi: float) -> float:
@@ -378,41 +408,3 @@ def reason(name: str, gain: float, sd: float, price: float, source: str, old: fl
             move += ": no threshold within reach is surely better"
     return f"{compared} → {move}"
 
-
-def _groups(frame: Frame, processed: int, use: np.ndarray, fresh: np.ndarray, cells: Mapping[str, np.ndarray],
-            seen_domains: list[int]) -> tuple[list[GroupResult], list[list[float] | None]]:
-    """This round's cells as checkpoint-1 groups, with the 90% interval of the advantage."""
-    c = frame.complexity[:processed][use]
-    d = frame.domain[:processed][use]
-    b = bandit.bin_of(c)
-    groups: list[GroupResult] = []
-    intervals: list[list[float] | None] = []
-    for i in seen_domains:
-        name = frame.domains[i]
-        for cell in np.flatnonzero(fresh[i, :, N1] + fresh[i, :, N2]).tolist():
-            n1, k1, n2, k2 = (int(round(v)) for v in fresh[i, cell])
-            members = c[(d == i) & (b == cell)]
-            s1 = k1 / n1 if n1 else None
-            s2 = k2 / n2 if n2 else None
-            groups.append(GroupResult(batch=0, domain=name, size=n1 + n2, complexity_min=float(members.min()),
-                                      complexity_max=float(members.max()), n1=n1, k1=k1, n2=n2, k2=k2, s1=s1,
-                                      s2=s2, advantage=s2 - s1 if s1 is not None and s2 is not None else None))
-            acc = cells[name][cell]
-            if acc[N1] >= 1 and acc[N2] >= 1:
-                (m1, m2), (v1, v2) = beta_mean_var(acc[[K1, K2]], acc[[N1, N2]])
-                half = 1.645 * float(np.sqrt(v1 + v2))
-                intervals.append([float(m2 - m1 - half), float(m2 - m1 + half)])
-            else:
-                intervals.append(None)
-    return groups, intervals
-
-
-def _cell_stamps(frame: Frame, processed: int, use: np.ndarray) -> dict[str, tuple[str, str]]:
-    rows = np.flatnonzero(use)
-    keys = [bandit.cell_key(frame.domains[d], b) for d, b in
-            zip(frame.domain[rows].tolist(), bandit.bin_of(frame.complexity[rows]).tolist())]
-    out: dict[str, tuple[str, str]] = {}
-    for key, row in zip(keys, rows.tolist()):  # rows are in timestamp order
-        first = out.get(key, (frame.timestamps[row],))[0]
-        out[key] = (first, frame.timestamps[row])
-    return out

@@ -29,6 +29,9 @@ CURRENT_VERSION: dict[str, int] = {
     "session": 1,
     "pending-decision": 1,
     "domains": 1,
+    "team-membership": 1,
+    "team-pushed": 1,
+    "team-state": 1,
 }
 
 Migration = Callable[[dict[str, Any]], dict[str, Any]]

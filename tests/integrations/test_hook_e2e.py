@@ -33,7 +33,9 @@ MIGRATION = (f"migrate the orders service from MySQL to Postgres across the back
              f"frontend and the data pipeline: plan the schema changes, write the migration scripts, "
              f"update the deployment with token {TOKEN}, then add integration tests and a rollback plan")
 FORBIDDEN = ("numpy", "scipy", "typer", "rich", "pydantic", "click", "artibot.cli", "artibot.cycle",
-             "artibot.learning")
+             "artibot.learning",
+             # the team's database is the detached learner's business: no hook imports its driver
+             "psycopg", "artibot.team")
 
 
 def payload(name: str, **changes: object) -> bytes:

@@ -397,6 +397,7 @@ def nightly_learner(call) -> None:
     from artibot.integrations.claude_code.ended import settle_waiting_turns
 
     settle_waiting_turns(str(call.home().root))  # the held turns whose hold is over join this round
+    call.attempt("syncing with the team", lambda: _team_sync(call))
     try:
         report = learn(home=call.home().root, answers="unattended")
     except LockTimeout as exc:
@@ -406,6 +407,27 @@ def nightly_learner(call) -> None:
     from artibot.integrations.claude_code.notices import save_round_notices
 
     call.attempt("validating applied rounds", lambda: save_round_notices(call))
+
+
+def _team_sync(call) -> None:
+    """A member's records go to the pool and the team's state comes back, here in the
+    detached learner (never in a hook a client waits on); a database that is down costs
+    a few seconds and a line in the hook log, the records stay queued."""
+    from artibot.store.team_files import read_membership
+
+    if read_membership(call.home()) is None:
+        return
+    from artibot.errors import TeamError
+    from artibot.team.push import try_push
+
+    pushed = try_push(call.home())
+    call.log(f"team push: {pushed if isinstance(pushed, str) else pushed.message if pushed else 'not a member'}")
+    try:
+        from artibot.team.member import pull
+
+        call.log(f"team pull: {pull(home=call.home(), timeout_s=3.0).message}")
+    except TeamError as exc:
+        call.log(f"team pull: {exc}")
 
 
 HANDLERS = {

@@ -1,0 +1,262 @@
+"""``artibot team …``: a team pools its experiences on PostgreSQL and learns one reviewed round."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, List, Optional
+
+import typer
+
+from artibot import checkpoints as cp
+from artibot.cli.checkpoint_prompts import TerminalCheckpoints
+from artibot.cli.checkpoint_view import evidence_table, threshold_result
+from artibot.cli.render import Hanging, console, emit_json, err_console
+from artibot.config import load_settings
+from artibot.errors import InvalidInput
+from artibot.store.home import Home
+
+team_app = typer.Typer(help="Learn as a team: pool experiences on a shared PostgreSQL, one reviewed round.",
+                       no_args_is_help=True)
+
+
+def _url(url: Optional[str]) -> str:
+    if url:
+        return url
+    from artibot.team.push import membership_or_raise
+
+    return membership_or_raise(Home.of(None))["url"]
+
+
+@team_app.command("init")
+def init_cmd(url: str = typer.Argument(..., help="postgresql://user@host/db?sslmode=… (no password)"),
+             roles: bool = typer.Option(False, "--roles", help="Print the SQL that creates the least-privilege roles.")
+             ) -> None:
+    """Create or upgrade the team schema (numbered migrations) in the database URL names."""
+    from artibot.team import db
+    from artibot.team.schema import ROLES_SQL
+
+    with db.connect(url) as conn:
+        applied = db.migrate(conn)
+    console.print(f"team schema at version {max(applied) if applied else 'current'} in {db.where(url)}"
+                  + (f" (applied {', '.join(map(str, applied))})" if applied else " (nothing to apply)"))
+    if roles:
+        console.print(ROLES_SQL, markup=False, highlight=False)
+
+
+@team_app.command("join")
+def join_cmd(url: str = typer.Argument(..., help="The team database URL (credentials: ~/.pgpass, PGPASSWORD or "
+                                                 "a service file)")) -> None:
+    """Make this data home a member: its records are pushed, the team's state is pulled."""
+    from artibot.team import member
+
+    m = member.join(url)
+    console.print(f"joined the team at {url}; free text is {'shared (anonymized)' if m['share_text'] else 'never sent'}")
+    _try_pull()
+
+
+def _try_pull() -> None:
+    from artibot.errors import TeamError
+    from artibot.team import member
+
+    try:
+        console.print(member.pull().message)
+    except TeamError as exc:
+        err_console.print(f"artibot: team state not pulled: {exc}")
+
+
+@team_app.command("push")
+def push_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
+    """Send the records the team's database has not acknowledged (idempotent by record id)."""
+    from artibot.team.push import push
+
+    report = push()
+    emit_json(report.to_json()) if as_json else console.print(report.message)
+
+
+@team_app.command("pull")
+def pull_cmd() -> None:
+    """Cache the team's latest published state; domains you have not learned start from it."""
+    _try_pull()
+
+
+@team_app.command("show")
+def show_cmd() -> None:
+    """Print exactly what would be sent for the last turn."""
+    from artibot.team.push import show
+
+    record, row = show()
+    if row is None:
+        console.print("no record yet: nothing would be sent")
+        return
+    emit_json(row)
+
+
+def _policy(yes: bool, unattended: bool, lang: str) -> cp.Checkpoints:
+    if yes and unattended:
+        raise InvalidInput("--yes and --unattended exclude each other: choose who answers the checkpoints")
+    if yes:
+        return cp.DefaultAnswers("pre-approved")
+    if unattended or not sys.stdin.isatty():
+        return cp.DeferAnswers()
+    return TerminalCheckpoints(console, lang, read=_read_line)
+
+
+def _read_line(prompt: str) -> str:
+    console.print(prompt, end="")
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    return line
+
+
+def _show(report: Any, as_json: bool) -> None:
+    if as_json:
+        emit_json(report.to_json())
+        return
+    if report.status == "dry-run" and report.evidence is not None:
+        for n in (1, 2):
+            console.print(evidence_table(report.evidence[n]))
+    if report.proposal is not None and report.status in ("applied", "dry-run", "deferred"):
+        changes = {d: {"old": o, "new": n, "direction": cp.direction(o, n, "en"),
+                       "applied": report.status == "applied"}
+                   for d, (o, n) in report.proposal.net_changes().items()}
+        if changes:
+            console.print(threshold_result(changes))
+    if report.set_aside:
+        console.print("set aside (rows that failed the checks), by member: "
+                      + ", ".join(f"{m} {n}" for m, n in sorted(report.set_aside.items())))
+    console.print(Hanging(report.message))
+
+
+@team_app.command("learn")
+def learn_cmd(
+    yes: bool = typer.Option(False, "--yes", "-y", help="Pre-approve: take every checkpoint's default."),
+    unattended: bool = typer.Option(False, "--unattended", help="Prepare the round and save it for `team review`."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Show everything, write nothing."),
+    flush: bool = typer.Option(False, "--flush", help="Learn even fewer records than a batch."),
+    url: Optional[str] = typer.Option(None, "--url", help="The team database [default: the one joined]."),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """One team round on the pool (a reviewer's role), with the three checkpoints."""
+    from artibot.team import db
+    from artibot.team import round as team_round
+
+    home = Home.of(None)
+    settings = load_settings(home.root)
+    policy = _policy(yes, unattended, settings.lang)
+    target = _url(url)
+    with db.connect(target, statement_ms=3_600_000) as conn:
+        db.require_schema(conn, target)
+        with team_round.RoundLock(conn):
+            report = team_round.prepare(conn, settings, flush=flush, dry_run=dry_run)
+            if report.status == "proposed":
+                report = team_round.decide(conn, report, policy)
+    _show(report, as_json)
+
+
+@team_app.command("review")
+def review_cmd(
+    answer: Optional[List[str]] = typer.Option(None, "--answer", "-a", help="N=CHOICE: 1=accept|reset, "
+                                               "2=apply|revert. Repeatable."),
+    url: Optional[str] = typer.Option(None, "--url", help="The team database [default: the one joined]."),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Show and answer the team round waiting for review."""
+    from artibot.team import db
+    from artibot.team import round as team_round
+
+    home = Home.of(None)
+    settings = load_settings(home.root)
+    target = _url(url)
+    with db.connect(target) as conn:
+        db.require_schema(conn, target)
+        with team_round.RoundLock(conn):
+            report = team_round.load_pending(conn, settings)
+            if answer:
+                policy: cp.Checkpoints = cp.ScriptedAnswers(cp.parse_answers(answer), channel="team-review")
+            elif sys.stdin.isatty():
+                policy = TerminalCheckpoints(console, settings.lang, read=_read_line)
+            else:
+                assert report.evidence is not None
+                for n in (1, 2):
+                    console.print(evidence_table(report.evidence[n]))
+                console.print(f"team round {report.round_id} waits for review: "
+                              "artibot team review --answer 1=accept --answer 2=apply")
+                return
+            report = team_round.decide(conn, report, policy)
+    _show(report, as_json)
+
+
+@team_app.command("rollback")
+def rollback_cmd(url: Optional[str] = typer.Option(None, "--url"),
+                 yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask.")) -> None:
+    """Withdraw the latest published team state; the one before it is the team's again."""
+    from artibot.team import db
+    from artibot.team import round as team_round
+
+    if not yes and not typer.confirm("withdraw the team's latest published state?", default=False):
+        console.print("nothing rolled back")
+        return
+    target = _url(url)
+    with db.connect(target) as conn:
+        db.require_schema(conn, target)
+        with team_round.RoundLock(conn):
+            (version, rid), now = team_round.rollback(conn)
+    console.print(f"state version {version} (round {rid}) withdrawn; "
+                  + (f"version {now[0]} (round {now[1]}) is the team's state again" if now
+                     else "the team has no published state now"))
+
+
+@team_app.command("leave")
+def leave_cmd() -> None:
+    """Stop being a member; your own thresholds, cells and records stay as they are."""
+    from artibot.team.member import leave
+
+    console.print("left the team; your own state is kept" if leave() else "this home is not a team member")
+
+
+@team_app.command("status")
+def status_cmd(as_json: bool = typer.Option(False, "--json"),
+               rounds: bool = typer.Option(False, "--rounds", help="Also list the team's rounds (a database read).")
+               ) -> None:
+    """Membership, the push queue, and the cached team state's round and age."""
+    from artibot.team.member import team_status
+
+    doc = team_status() or {"member": False}
+    if rounds:
+        from artibot.team import db
+        from artibot.team import round as team_round
+
+        with db.connect(_url(None)) as conn:
+            doc["rounds"] = team_round.history(conn)
+    if as_json:
+        emit_json(doc)
+        return
+    for line in render_team(doc):
+        console.print(line, markup=False, highlight=False)
+
+
+def render_team(doc: dict[str, Any]) -> list[str]:
+    """The team block of ``status`` (also ``artibot status``)."""
+    if not doc.get("member") and "state" not in doc:
+        return ["team: not a member"]
+    lines = [f"team: {'member of ' + doc['database'] if doc.get('member') else 'not a member (left)'}"]
+    if doc.get("member"):
+        full = " (queue full: run `artibot team push` when the database is reachable)" if doc.get("queue_full") else ""
+        lines.append(f"  queued for push: {doc['queued']}{full}")
+        last = doc.get("last_push")
+        if last:
+            lines.append(f"  last push {last['at']}: {'ok' if last['ok'] else 'failed'}: {last['message']}")
+    state = doc.get("state")
+    if state:
+        lines.append(f"  team state: version {state['version']}, round {state['round_id']}, "
+                     f"{state['age_s'] / 3600:.1f} h old; {len(state['team_domains'])} domain(s) from the team")
+    if doc.get("problem"):
+        lines.append(f"  problem: {doc['problem']}")
+    for r in doc.get("rounds") or []:
+        lines.append(f"  round {r['round_id']} {r['status']} by {r['reviewer']} (rows {r['seq_from']}..{r['seq_to']})")
+    return lines
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(team_app, name="team")

@@ -1,0 +1,77 @@
+"""What leaves a machine: one experience record as the row the team's database receives.
+
+By default no free text leaves: the row carries the record's id, its timestamp (as the
+member's clock says; the database orders by its own arrival sequence), domain,
+complexity, route, outcome, propensity, latency, tokens and cost, and a *keyed* hash of
+the pattern (HMAC-SHA-256 with the team's key): members' same patterns match in the pool,
+and a copy of the table without the key cannot be searched for a guessed pattern by
+hashing it. Only where the team opted in (``share_text``) does the request text go too,
+as it is stored locally: already anonymized (keys, e-mail addresses, paths become
+placeholders).
+
+Pure: no files, no database; ``artibot team show`` prints exactly :func:`outbound_row`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from typing import Any, Mapping, TypedDict
+
+COLUMNS = ("record_id", "member_ts", "domain", "complexity", "routed_to", "outcome", "propensity", "latency_ms",
+           "input_tokens", "output_tokens", "cost_usd", "pattern_hash", "text")
+
+
+class OutboundRow(TypedDict):
+    record_id: str
+    member_ts: str | None
+    domain: str | None
+    complexity: float | None
+    routed_to: str | None
+    outcome: str | None
+    propensity: float | None
+    latency_ms: float | None
+    input_tokens: int | None
+    output_tokens: int | None
+    cost_usd: float | None
+    pattern_hash: str | None
+    text: str | None
+
+
+def pattern_hash(pattern: str, key: bytes) -> str:
+    """The team's keyed hash of a pattern key (hex, 128 bits: collisions are not a concern)."""
+    return hmac.new(key, pattern.encode("utf-8"), hashlib.sha256).hexdigest()[:32]
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _whole(value: Any) -> int | None:
+    return int(value) if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def outbound_row(record: Mapping[str, Any], key: bytes, *, share_text: bool = False) -> OutboundRow:
+    """The row sent for ``record`` (values of the wrong type go as null: the round sets them aside)."""
+    usage = record.get("usage")
+    usage = usage if isinstance(usage, Mapping) else {}
+    pattern = record.get("pattern")
+    return {
+        "record_id": str(record["id"]),
+        "member_ts": _str(record.get("timestamp")),
+        "domain": _str(record.get("domain")),
+        "complexity": _number(record.get("complexity")),
+        "routed_to": _str(record.get("routed_to")),
+        "outcome": _str(record.get("outcome")),
+        "propensity": _number(record.get("propensity")),
+        "latency_ms": _number(record.get("latency_ms")),
+        "input_tokens": _whole(usage.get("input_tokens")),
+        "output_tokens": _whole(usage.get("output_tokens")),
+        "cost_usd": _number(usage.get("cost_usd")),
+        "pattern_hash": pattern_hash(pattern, key) if isinstance(pattern, str) and pattern else None,
+        "text": _str(record.get("input")) if share_text else None,
+    }

@@ -1,0 +1,154 @@
+"""Pushing a member's records to the team's pool, after they reached the local log.
+
+Called from the detached learner, ``collect``, ``learn`` and ``artibot team push``; never
+from a hook that waits on it. The queue is every record of the local log and archives
+whose id the database has not acknowledged (:mod:`artibot.store.team_files`), so a
+database that is down loses nothing: the next push sends what waited.
+
+Idempotent by record id: the insert is ``ON CONFLICT DO NOTHING`` on the primary key, so
+a retry after a lost acknowledgement, or two members' tools pushing the same record,
+stores it once. Each batch's transaction holds the pool's push lock *shared*; a round
+takes it exclusively for the instant it fixes its cut-off, so no row it counts is still
+uncommitted (see :mod:`artibot.team.round`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any, Iterator, Mapping, Sequence
+
+from artibot.errors import TeamError, TeamUnavailable
+from artibot.store import archive
+from artibot.store import team_files as files
+from artibot.store.home import Home, HomeArg
+from artibot.store.log.experiences import ExperienceLog
+from artibot.team.outbound import COLUMNS, OutboundRow, outbound_row
+from artibot.team.schema import PUSH_LOCK, SCHEMA
+
+BATCH = 5000
+QUEUE_FULL = 10_000
+"""Records waiting to be pushed above which ``status`` says the queue is full (they stay in
+the local log and archives either way: nothing is dropped)."""
+
+_TYPES = ("text", "text", "text", "float8", "text", "text", "float8", "float8", "int8", "int8", "float8", "text",
+          "text")
+INSERT = (f"INSERT INTO {SCHEMA}.experiences ({', '.join(COLUMNS)}) SELECT * FROM unnest("
+          + ", ".join(f"%s::{t}[]" for t in _TYPES) + ") ON CONFLICT DO NOTHING")
+
+
+@dataclass(frozen=True)
+class PushReport:
+    sent: int
+    stored: int
+    """Rows the database did not already hold (``sent - stored`` were duplicates)."""
+    queued: int
+    """Records still waiting after this push."""
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"sent": self.sent, "stored": self.stored, "queued": self.queued, "message": self.message}
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def local_records(home: Home) -> Iterator[dict[str, Any]]:
+    """Every record of the archives and the log, each id once."""
+    seen: set[str] = set()
+    for source in (archive.records(home), ExperienceLog(home).stream()):
+        for record in source:
+            rid = record.get("id")
+            if isinstance(rid, str) and rid not in seen:
+                seen.add(rid)
+                yield record
+
+
+def queue(home: Home) -> list[dict[str, Any]]:
+    pushed = files.read_pushed(home)
+    return [r for r in local_records(home) if r["id"] not in pushed]
+
+
+def last_record(home: Home) -> dict[str, Any] | None:
+    """The most recent record of the log (else of the archives): what `team show` shows."""
+    last = None
+    for last in ExperienceLog(home).stream():
+        pass
+    if last is None:
+        for last in archive.records(home):
+            pass
+    return last
+
+
+def membership_or_raise(home: Home) -> files.Membership:
+    member = files.read_membership(home)
+    if member is None:
+        raise TeamError(f"{home.root} is not a team member: run `artibot team join URL` first")
+    return member
+
+
+def insert_rows(conn: Any, rows: Sequence[OutboundRow]) -> int:
+    """One batch in one transaction under the shared push lock; returns the rows stored."""
+    columns = [[row[c] for row in rows] for c in COLUMNS]  # type: ignore[literal-required]
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock_shared(%s)", (PUSH_LOCK,))
+        cur = conn.execute(INSERT, columns)
+        return int(cur.rowcount)
+
+
+def push(*, home: HomeArg = None, timeout_s: float = 5.0, statement_ms: int = 30_000) -> PushReport:
+    """Send the queue; raises TeamUnavailable (the queue kept, the attempt recorded) when the database is not there."""
+    from artibot.team import db  # psycopg: only when something is sent
+
+    h = Home.of(home)
+    member = membership_or_raise(h)
+    with files.push_lock(h):
+        waiting = queue(h)
+        if not waiting:
+            files.add_pushed(h, (), {"at": _now(), "ok": True, "message": "nothing to push"})
+            return PushReport(0, 0, 0, "nothing to push")
+        sent = stored = 0
+        try:
+            with db.connect(member["url"], timeout_s=timeout_s, statement_ms=statement_ms) as conn:
+                db.require_schema(conn, member["url"])
+                settings = db.team_settings(conn)
+                key_hex = settings.get("pattern_key", member["pattern_key"])
+                share = settings.get("share_text") == "true"
+                if (key_hex, share) != (member["pattern_key"], member["share_text"]):  # `team show` uses these
+                    files.write_membership(h, {**member, "pattern_key": key_hex, "share_text": share})
+                key = bytes.fromhex(key_hex)
+                for start in range(0, len(waiting), BATCH):
+                    batch = waiting[start:start + BATCH]
+                    stored += insert_rows(conn, [outbound_row(r, key, share_text=share) for r in batch])
+                    sent += len(batch)
+                    files.add_pushed(h, (r["id"] for r in batch))  # acknowledged: committed above
+        except TeamError as exc:
+            files.add_pushed(h, (), {"at": _now(), "ok": False,
+                                     "message": f"{sent} sent, {len(waiting) - sent} queued: {exc}"})
+            raise type(exc)(f"{exc} ({sent} of {len(waiting)} record(s) sent before it failed)") from None
+        msg = f"{sent} record(s) sent, {stored} new to the team ({sent - stored} already there)"
+        files.add_pushed(h, (), {"at": _now(), "ok": True, "message": msg})
+        return PushReport(sent, stored, len(waiting) - sent, msg)
+
+
+def try_push(home: HomeArg = None, *, timeout_s: float = 3.0) -> PushReport | str | None:
+    """For the learner and ``collect``: push when this home is a member; a failure is a
+    sentence (the records stay queued), never an exception; None when not a member."""
+    h = Home.of(home)
+    try:
+        if files.read_membership(h) is None:
+            return None
+        return push(home=h, timeout_s=timeout_s, statement_ms=int(timeout_s * 4000))
+    except (TeamError, TeamUnavailable) as exc:
+        return str(exc)
+
+
+def show(home: HomeArg = None) -> tuple[Mapping[str, Any] | None, OutboundRow | None]:
+    """``(the last local record, exactly the row that would be sent for it)``."""
+    h = Home.of(home)
+    member = membership_or_raise(h)
+    record = last_record(h)
+    if record is None:
+        return None, None
+    return record, outbound_row(record, bytes.fromhex(member["pattern_key"]), share_text=member["share_text"])

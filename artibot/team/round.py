@@ -1,0 +1,269 @@
+"""The team round: the evidence learner on the pool, with the same three checkpoints.
+
+1. **One reviewer at a time.** The round holds a session advisory lock
+   (:data:`~artibot.team.schema.ROUND_LOCK`) for its whole run; a second ``team learn``
+   (or ``review``, or ``rollback``) is refused at once, naming who holds it.
+2. **A cut-off no push can straddle.** Pushers insert under the push lock held shared;
+   the round takes it exclusively for one statement to read ``max(seq)``. Every row at
+   or below that sequence is then committed, and rows arriving during the round are
+   above it: they wait for the next round, none is counted twice or skipped.
+   Rows are ordered by the database's sequence, never by a member's clock.
+3. **Statistics in SQL.** Rows of the window failing a check are set aside with their
+   member (``set_aside``); the rest are summed per (domain, complexity bin, system):
+   counts, successes, inverse-propensity weighted counts, costs, explored trials and
+   their propensities. Only those sums reach Python: the round's memory does not grow
+   with the pool.
+4. **Checkpoints, then publish.** The answers go to ``answers``; an applied round
+   publishes a new version of the state (``states``) with its round id; a deferred one
+   stays ``pending`` in ``rounds`` for ``artibot team review``; the round's log (counts,
+   set-aside rows per member, the answers) is kept in ``rounds.log``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Mapping
+
+import orjson
+from psycopg.types.json import Jsonb
+
+from artibot import checkpoints as cp
+from artibot.cycle import new_round_id
+from artibot.errors import ReviewError, TeamError
+from artibot.learning.pooled import CellStat, TeamState, parse_state, propose_pooled, state_json
+from artibot.learning.types import RoundProposal
+from artibot.settings import Settings
+from artibot.team.schema import PUSH_LOCK, ROUND_LOCK, SCHEMA
+
+X = f"{SCHEMA}.experiences"
+PROBLEM = """CASE
+    WHEN domain IS NULL OR length(domain) NOT BETWEEN 1 AND 200 OR left(domain, 1) = '~'
+        THEN 'domain must be a name of 1 to 200 characters'
+    WHEN complexity IS NULL OR NOT (complexity >= 0 AND complexity <= 1) THEN 'complexity must be from 0 to 1'
+    WHEN routed_to IS NULL OR routed_to NOT IN ('system1', 'system2') THEN 'routed_to must be system1 or system2'
+    WHEN outcome IS NULL OR outcome NOT IN ('success', 'escalated', 'failed', 'interrupted')
+        THEN 'outcome must be success, escalated, failed or interrupted'
+    WHEN propensity IS NOT NULL AND NOT (propensity > 0 AND propensity <= 1) THEN 'propensity must be in (0, 1]'
+    WHEN cost_usd IS NOT NULL AND NOT (cost_usd >= 0 AND cost_usd < 1000000) THEN 'cost_usd must be from 0 to 1e6'
+    WHEN latency_ms IS NOT NULL AND NOT (latency_ms >= 0 AND latency_ms < 1e9) THEN 'latency_ms must be >= 0'
+    ELSE NULL END"""
+WINDOW = f"seq > %(lo)s AND seq <= %(hi)s"
+SET_ASIDE = (f"INSERT INTO {SCHEMA}.set_aside (round_id, record_id, member, reason) "
+             f"SELECT %(round)s, record_id, member, problem FROM (SELECT record_id, member, {PROBLEM} AS problem "
+             f"FROM {X} WHERE {WINDOW}) v WHERE problem IS NOT NULL ON CONFLICT DO NOTHING")
+STATS = f"""SELECT domain, least(floor(complexity * 20), 19)::int AS bin, routed_to = 'system2' AS s2,
+    count(*), count(*) FILTER (WHERE outcome = 'success'),
+    sum(1 / coalesce(propensity, 1)), coalesce(sum(1 / coalesce(propensity, 1)) FILTER (WHERE outcome = 'success'), 0),
+    coalesce(sum(cost_usd), 0),
+    count(*) FILTER (WHERE propensity < 0.5), count(*) FILTER (WHERE propensity < 0.5 AND outcome = 'success'),
+    coalesce(sum(propensity) FILTER (WHERE propensity < 0.5), 0),
+    min(complexity), max(complexity)
+FROM {X} WHERE {WINDOW} AND {PROBLEM} IS NULL AND outcome <> 'interrupted'
+GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"""
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+@dataclass
+class TeamRoundReport:
+    status: str  # applied | deferred | reset | nothing | dry-run | pending
+    round_id: str | None
+    message: str
+    proposal: RoundProposal | None = None
+    evidence: cp.EvidenceSet | None = None
+    version: int | None = None
+    set_aside: dict[str, int] = field(default_factory=dict)
+    answers: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        changes = {d: {"old": o, "new": n} for d, (o, n) in self.proposal.net_changes().items()} \
+            if self.proposal is not None else {}
+        return {"status": self.status, "round_id": self.round_id, "message": self.message, "version": self.version,
+                "set_aside": self.set_aside, "threshold_changes": changes, "answers": self.answers}
+
+
+class RoundLock:
+    """The reviewers' session advisory lock, taken without waiting; refused with who holds it."""
+
+    def __init__(self, conn: Any):
+        self.conn = conn
+
+    def __enter__(self) -> "RoundLock":
+        got = self.conn.execute("SELECT pg_try_advisory_lock(%s)", (ROUND_LOCK,)).fetchone()[0]
+        if not got:
+            raise TeamError(f"another reviewer is running a team round ({holder(self.conn)}); only one round "
+                            "runs at a time: try again when it has finished")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if not self.conn.closed and not self.conn.broken:  # (closing the session releases it too)
+            self.conn.execute("SELECT pg_advisory_unlock(%s)", (ROUND_LOCK,))
+
+
+def holder(conn: Any) -> str:
+    row = conn.execute("SELECT a.usename, a.backend_start FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
+                       "WHERE l.locktype = 'advisory' AND l.granted AND l.classid = %s AND l.objid = %s",
+                       (ROUND_LOCK >> 32, ROUND_LOCK & 0xFFFFFFFF)).fetchone()
+    return f"{row[0]}, connected since {row[1]:%Y-%m-%d %H:%M UTC}" if row and row[0] else "held by another session"
+
+
+def current_state(conn: Any) -> tuple[int, str, TeamState] | None:
+    """The latest published state, parsed (a reviewer cannot build on a state it cannot read)."""
+    row = conn.execute(f"SELECT version, round_id, state FROM {SCHEMA}.states WHERE status = 'published' "
+                       "ORDER BY version DESC LIMIT 1").fetchone()
+    if row is None:
+        return None
+    try:
+        return int(row[0]), str(row[1]), parse_state(row[2])
+    except ValueError as exc:
+        raise TeamError(f"the team's published state version {row[0]} (round {row[1]}) cannot be read: {exc}; "
+                        "`artibot team rollback` withdraws it") from None
+
+
+def _stats(conn: Any, lo: int, hi: int) -> list[CellStat]:
+    rows = conn.execute(STATS, {"lo": lo, "hi": hi}).fetchall()
+    return [CellStat(str(r[0]), int(r[1]), bool(r[2]), int(r[3]), int(r[4]), float(r[5]), float(r[6]), float(r[7]),
+                     int(r[8]), int(r[9]), float(r[10]), float(r[11]), float(r[12])) for r in rows]
+
+
+def prepare(conn: Any, settings: Settings, *, flush: bool, dry_run: bool) -> TeamRoundReport:
+    """Under the round lock: cut the window, set bad rows aside, sum the rest, propose."""
+    pending = conn.execute(f"SELECT round_id FROM {SCHEMA}.rounds WHERE status = 'pending'").fetchone()
+    if pending is not None:
+        return TeamRoundReport("pending", str(pending[0]), f"team round {pending[0]} is waiting for review: "
+                               "`artibot team review` shows and answers it")
+    current = current_state(conn)
+    lo = current[2].seq_to if current else 0
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (PUSH_LOCK,))
+        hi = int(conn.execute(f"SELECT coalesce(max(seq), 0) FROM {X}").fetchone()[0])
+    round_id = new_round_id()
+    aside: dict[str, int] = {}
+    if not dry_run:
+        with conn.transaction():
+            conn.execute(f"INSERT INTO {SCHEMA}.rounds (round_id, status, seq_from, seq_to) VALUES (%s, 'running', "
+                         "%s, %s)", (round_id, lo, hi))
+            conn.execute(SET_ASIDE, {"round": round_id, "lo": lo, "hi": hi})
+        aside = {str(m): int(n) for m, n in conn.execute(
+            f"SELECT member, count(*) FROM {SCHEMA}.set_aside WHERE round_id = %s GROUP BY 1", (round_id,))}
+    stats = _stats(conn, lo, hi)
+    extra = {"seq_from": lo, "seq_to": hi, "set_aside": aside,
+             "based_on": {"version": current[0], "round_id": current[1]} if current else None}
+    proposal = propose_pooled(stats, current[2] if current else None, settings.router.threshold, settings,
+                              flush=flush, extra=extra)
+    if proposal is None:
+        records = sum(s.n for s in stats)
+        if not dry_run:
+            _finish(conn, round_id, "nothing", {"records": records, "set_aside": aside})
+        return TeamRoundReport("nothing", None, f"{records} new pooled record(s), fewer than a batch of "
+                               f"{settings.lifelong.batch_size}; nothing to learn yet (--flush learns them anyway)",
+                               set_aside=aside)
+    status = "dry-run" if dry_run else "proposed"
+    return TeamRoundReport(status, round_id, "dry run: nothing was written" if dry_run else "", proposal,
+                           cp.all_evidence(proposal, round_id, settings.lang), set_aside=aside)
+
+
+def _finish(conn: Any, round_id: str, status: str, log: Mapping[str, Any], proposal: RoundProposal | None = None
+            ) -> None:
+    with conn.transaction():
+        conn.execute(f"UPDATE {SCHEMA}.rounds SET status = %s, finished_at = now(), log = %s, "
+                     "proposal = coalesce(%s, proposal) WHERE round_id = %s",
+                     (status, Jsonb(dict(log)), Jsonb(proposal.to_json()) if proposal is not None else None, round_id))
+
+
+def _answer(conn: Any, round_id: str, checkpoint: int, answer: Any, channel: str) -> dict[str, Any]:
+    value = dict(answer) if isinstance(answer, Mapping) else answer
+    with conn.transaction():
+        conn.execute(f"INSERT INTO {SCHEMA}.answers (round_id, checkpoint, answer, channel) VALUES (%s, %s, %s, %s)",
+                     (round_id, checkpoint, Jsonb(value), channel))
+    return {"checkpoint": checkpoint, "answer": value, "channel": channel, "at": _now()}
+
+
+def answered(conn: Any, round_id: str) -> dict[int, Any]:
+    return {int(c): a for c, a in conn.execute(f"SELECT checkpoint, answer FROM {SCHEMA}.answers WHERE round_id = %s",
+                                               (round_id,))}
+
+
+def decide(conn: Any, report: TeamRoundReport, policy: cp.Checkpoints) -> TeamRoundReport:
+    """Ask the checkpoints not yet answered, then publish, reset or leave the round pending."""
+    assert report.proposal is not None and report.evidence is not None and report.round_id is not None
+    rid, proposal, ev = report.round_id, report.proposal, report.evidence
+    given = answered(conn, rid)
+    log: dict[str, Any] = {"records": proposal.params["pool"]["records"], "set_aside": report.set_aside}
+    try:
+        for n, ask in ((1, policy.groups), (2, policy.thresholds), (3, policy.transfers)):
+            if n in given:
+                continue
+            if n == 2 and given.get(1) == "reset":
+                break
+            got: Any = ask(ev[n])
+            value = "skip" if got is None else got
+            report.answers.append(_answer(conn, rid, n, value, policy.channel))
+            given[n] = value
+    except cp.Deferred as deferred:
+        _finish(conn, rid, "pending", log, proposal)
+        report.status = "deferred"
+        report.message = (f"team round {rid} prepared and saved for review (checkpoint {deferred.checkpoint} needs "
+                          "a human): `artibot team review`")
+        return report
+    if given.get(1) == "reset":
+        _finish(conn, rid, "reset", log, proposal)
+        report.status, report.message = "reset", f"team round {rid} reset: nothing published; the records stay unlearned"
+        return report
+    apply = given.get(2) == "apply"
+    state = state_json(proposal, apply_thresholds=apply, seq_to=int(proposal.params["pool"]["seq_to"]))
+    with conn.transaction():
+        version = int(conn.execute(f"INSERT INTO {SCHEMA}.states (round_id, state) VALUES (%s, %s) RETURNING version",
+                                   (rid, Jsonb(state))).fetchone()[0])
+        conn.execute(f"UPDATE {SCHEMA}.rounds SET status = 'applied', finished_at = now(), log = %s, "
+                     "proposal = %s WHERE round_id = %s",
+                     (Jsonb({**log, "version": version, "thresholds_applied": apply}), Jsonb(proposal.to_json()), rid))
+    report.status, report.version = "applied", version
+    report.message = (f"team round {rid} published as state version {version}: {log['records']} pooled record(s); "
+                      + ("thresholds updated" if apply else "thresholds kept (reverted)"))
+    return report
+
+
+def load_pending(conn: Any, settings: Settings) -> TeamRoundReport:
+    row = conn.execute(f"SELECT round_id, proposal, log FROM {SCHEMA}.rounds WHERE status = 'pending'").fetchone()
+    if row is None:
+        raise ReviewError("no team round is waiting for review: `artibot team learn` prepares one")
+    try:
+        proposal = RoundProposal.from_json(row[1])
+    except (ValueError, TypeError, KeyError) as exc:
+        raise TeamError(f"team round {row[0]}'s saved proposal cannot be read ({exc})") from None
+    log = row[2] if isinstance(row[2], dict) else {}
+    return TeamRoundReport("proposed", str(row[0]), "", proposal, cp.all_evidence(proposal, str(row[0]), settings.lang),
+                           set_aside={str(k): int(v) for k, v in (log.get("set_aside") or {}).items()})
+
+
+def rollback(conn: Any) -> tuple[tuple[int, str], tuple[int, str] | None]:
+    """Withdraw the latest published state: ``((version, round) withdrawn, (version, round) now current or None)``.
+
+    The withdrawn round's records are learned again by the next round (its window starts
+    where the state now current stopped)."""
+    pending = conn.execute(f"SELECT round_id FROM {SCHEMA}.rounds WHERE status = 'pending'").fetchone()
+    if pending is not None:  # its proposal builds on the state a rollback would withdraw
+        raise TeamError(f"team round {pending[0]} is waiting for review and builds on the latest state: answer it "
+                        "(`artibot team review`) or reset it (`--answer 1=reset`) before rolling back")
+    with conn.transaction():
+        row = conn.execute(f"SELECT version, round_id FROM {SCHEMA}.states WHERE status = 'published' "
+                           "ORDER BY version DESC LIMIT 1 FOR UPDATE").fetchone()
+        if row is None:
+            raise TeamError("the team has no published state to roll back")
+        conn.execute(f"UPDATE {SCHEMA}.states SET status = 'rolled_back' WHERE version = %s", (row[0],))
+        conn.execute(f"UPDATE {SCHEMA}.rounds SET status = 'rolled_back', log = log || %s WHERE round_id = %s",
+                     (Jsonb({"rolled_back_at": _now()}), row[1]))
+        now = conn.execute(f"SELECT version, round_id FROM {SCHEMA}.states WHERE status = 'published' "
+                           "ORDER BY version DESC LIMIT 1").fetchone()
+    return (int(row[0]), str(row[1])), ((int(now[0]), str(now[1])) if now else None)
+
+
+def history(conn: Any, limit: int = 20) -> list[dict[str, Any]]:
+    rows = conn.execute(f"SELECT round_id, reviewer, started_at, status, seq_from, seq_to, log FROM {SCHEMA}.rounds "
+                        "ORDER BY started_at DESC LIMIT %s", (limit,)).fetchall()
+    return [{"round_id": r[0], "reviewer": r[1], "started_at": r[2].isoformat(), "status": r[3], "seq_from": r[4],
+             "seq_to": r[5], "log": orjson.loads(orjson.dumps(r[6]))} for r in rows]

@@ -1,0 +1,167 @@
+"""A team of members pooling: W1 regret, W2 drift recovery, and a member joining a team.
+
+Pooling is simulated as what it is for the learner: the team's requests (``members`` ×
+a member's 500 a night) routed by the one published state, and one round a night over
+all of them. The round is the same learner the team round runs on PostgreSQL (the
+test ``tests/team/test_flow.py::test_the_team_round_is_the_personal_round_on_the_same_records``
+checks that the SQL sums give the personal round's thresholds), so the simulation runs
+it in a temporary home instead of a database: the learning is the same, the minutes are
+fewer. Same worlds, same held-out seeds (1-10; the learner was tuned on 1001-1003) and
+same metrics as ``run_w1.py`` and ``run_w2.py``, which are the one-person versions.
+
+* **W1**: regret per 1k team requests over the same 40 nights a person's 20,000 requests take.
+* **W2**: the drift half-way; recovery counted, as in ``run_w2.py``, in the affected
+  domain's own requests after the drift; a member's share of them is that divided by
+  ``members`` (each member sends 1/``members`` of every domain's requests).
+* **Replay** (``--studies replay``): the online protocol on MMLU's 14 held-out subjects, the
+  team's pass against one member's twelfth of it, each as a share of the per-subject table
+  fitted with full information, on paired seeds.
+* **Joining**: a newcomer's first day routed by the team's table after a month (30
+  nights) of pooling, against starting from scratch (every domain at the default 0.4):
+  exact regret per 1k from the world's curves.
+
+    python experiments/run_team.py --seeds 1 2 3
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import asdict, dataclass, replace
+from functools import partial
+from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from experiments import metrics, run_w1, run_w2
+from experiments.args import parse, run_dir, save_json
+from experiments.simulate import pool_map
+from experiments.worlds import w1
+
+
+@dataclass(frozen=True)
+class Args:
+    """A team pooling its records: W1, W2 and a member joining."""
+
+    name: str = "team"
+    """run folder under experiments/runs/"""
+    seeds: tuple[int, ...] = (1, 2, 3)
+    """held-out seeds (the learner was tuned on 1001-1003)"""
+    members: int = 12
+    """members pooling"""
+    nights: int = 40
+    """nights of the run (a person's 20,000 requests at 500 a night)"""
+    per_night: int = 500
+    """requests of one member in one night"""
+    month: int = 30
+    """nights the team learned before a newcomer joins"""
+    studies: tuple[str, ...] = ("w1", "w2")
+    """which studies to run: w1, w2, replay (needs the MMLU outcome file, see experiments/README.md)"""
+    workers: int = 2
+    """processes (one job each)"""
+    out: str = ""
+    """output folder (default experiments/runs/<name>)"""
+
+
+def replay(args: Args, seed: int) -> dict:
+    """The online protocol on the 14 held-out MMLU subjects: the team's pass (every row, a round
+    every 500 pooled rows) and one member's pass (every ``members``-th row, a round every 500 of
+    its own), each against the per-subject table fitted with full information on the same seed."""
+    from experiments import online, run_online
+    from experiments.replay import DATA_DIR
+
+    rows = run_online.rows_of("mmlu-held-out", str(DATA_DIR))
+    table = run_online.references("mmlu-held-out", str(DATA_DIR), seed)
+    reference = table[run_online.REFERENCES[0]]["score"]  # the table fitted on the pass's first half
+    out: dict = {"study": "replay", "seed": seed, "table": reference}
+    for label, part in (("team", rows), ("alone", online.shuffled(rows, seed)[::args.members])):
+        policy = online.make("defaults", seed, run_online.gain_of(part))
+        try:
+            out[label] = online.run_protocol(part, policy, seed, args.per_night)["score"]
+        finally:
+            policy.close()
+        out[f"{label}_share_of_table"] = out[label] / reference if reference > 0 else None
+    return out
+
+
+def job(args: Args, item: tuple[str, int]) -> dict:
+    study, seed = item
+    if study == "replay":
+        return replay(args, seed)
+    requests, night = args.members * args.per_night * args.nights, args.members * args.per_night
+    if study == "w1":
+        a1 = replace(run_w1.Args(), requests=requests, night=night, policies=("evidence",), plots=False)
+        result = run_w1.one_seed(a1, seed)
+        th = result["thresholds"]["evidence"]
+        world = w1(a1.price)
+        month = min(args.month, len(th) - 1)
+        oracle = world.oracle_utility()
+        joined = (oracle - world.threshold_utility(th[month], 0, a1.exploration)) * 1000
+        scratch = (oracle - world.threshold_utility({}, 0, a1.exploration)) * 1000
+        summary = result["summary"]["evidence"]
+        return {"study": study, "seed": seed, "regret_1k": summary["regret_1k"],
+                "regret_1k_late": summary["regret_1k_late"], "join_regret_1k": joined,
+                "scratch_regret_1k": scratch, "explored": summary["explored"]}
+    a2 = replace(run_w2.Args(), requests=requests, night=night, policies=("evidence",), plots=False)
+    result = run_w2.one_seed(a2, seed)
+    s = result["summary"]["evidence"]
+    return {"study": study, "seed": seed, "regret_1k": s["regret_1k"],
+            **{f"recovery_{d}": s[f"recovery_{d}"] for d in run_w2.AFFECTED}}
+
+
+def main(args: Args) -> dict:
+    out = run_dir(args.name, args.out or None)
+    items = [(study, seed) for study in args.studies for seed in args.seeds]
+    runs = pool_map(partial(job, args), items, args.workers)
+    table = render(args, runs)
+    save_json(out / "results.json", {"args": asdict(args), "runs": runs, "table": table})
+    (out / "table.md").write_text(table + "\n", encoding="utf-8")
+    return {"table": table, "runs": runs, "per_seed": {f"{r['study']}-{r['seed']}": r for r in runs}}
+
+
+def _seeds(runs: list[dict]) -> str:
+    seeds = sorted(r["seed"] for r in runs)
+    contiguous = seeds == list(range(seeds[0], seeds[-1] + 1))
+    return f"{seeds[0]}–{seeds[-1]}" if contiguous and len(seeds) > 2 else ", ".join(map(str, seeds))
+
+
+def render(args: Args, runs: list[dict]) -> str:
+    """The tables of ``runs`` (of one or several runs of this script: their seeds are listed)."""
+    lines = [f"{args.members} members, {args.per_night} requests each a night, {args.nights} nights", ""]
+    w1_runs = [r for r in runs if r["study"] == "w1"]
+    if w1_runs:
+        lines += ["| W1 | regret /1k (all) | last window | a newcomer's first day, with the team's table | "
+                  "from scratch |", "|---|---|---|---|---|",
+                  f"| evidence, pooled, seeds {_seeds(w1_runs)} | "
+                  + " | ".join(metrics.mean_sd([r[k] for r in w1_runs])
+                               for k in ("regret_1k", "regret_1k_late", "join_regret_1k", "scratch_regret_1k"))
+                  + " |", ""]
+    w2_runs = [r for r in runs if r["study"] == "w2"]
+    if w2_runs:
+        lines += ["| W2 | regret /1k | backend: its requests to recover (per member) | "
+                  "data: its requests to recover (per member) |", "|---|---|---|---|"]
+        cells = [metrics.mean_sd([r["regret_1k"] for r in w2_runs])]
+        for d in run_w2.AFFECTED:
+            values = [r[f"recovery_{d}"] for r in w2_runs]
+            per_member = [None if v is None else v / args.members for v in values]
+            member_ok = sum(v is not None and v <= 500 for v in per_member)
+            pooled_ok = sum(v is not None and v <= 500 for v in values)
+            cells.append(f"{metrics.mean_sd(values, '{:.0f}')} ({metrics.mean_sd(per_member, '{:.0f}')}); "
+                         f"recovered {sum(v is not None for v in values)}/{len(values)}, within 500 of a member's "
+                         f"requests {member_ok}/{len(values)}, within 500 pooled {pooled_ok}/{len(values)}")
+        lines += [f"| evidence, pooled, seeds {_seeds(w2_runs)} | " + " | ".join(cells) + " |"]
+    replays = [r for r in runs if r["study"] == "replay"]
+    if replays:
+        lines += ["", f"| MMLU, 14 held-out subjects, seeds {_seeds(replays)} | PGR − S2 share | "
+                  "share of the full-information table |",
+                  "|---|---|---|"]
+        for label, what in (("team", f"{args.members} members pooling"), ("alone", "one member alone")):
+            lines.append(f"| {what} | {metrics.mean_sd([r[label] for r in replays], '{:.3f}')} | "
+                         f"{metrics.mean_sd([r[f'{label}_share_of_table'] for r in replays], '{:.2f}')} |")
+        lines.append(f"| the table (full information) | {metrics.mean_sd([r['table'] for r in replays], '{:.3f}')} "
+                     "| 1 |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(main(parse(Args))["table"])

@@ -1,0 +1,154 @@
+"""The team pool at scale: push rate, round time and the round's peak memory, on a real PostgreSQL.
+
+Starts its own server (initdb + pg_ctl in a temporary folder, as the tests do; or
+``--url`` for an existing empty database) and, per pool size:
+
+1. **push**: ``--push`` records from one member's data home through the real push path
+   (:func:`artibot.team.push.push`: the queue, the keyed hash, batches of 5,000 under the
+   push lock, ``ON CONFLICT DO NOTHING``), then the same again (all duplicates);
+2. **fill**: the pool grown to the size by one server-side ``INSERT … SELECT`` of seeded
+   synthetic rows (12 members, 12 domains, 5% explored with their propensities, 0.1% of
+   rows malformed), the way a bulk import would, since pushing 10^7 rows from one laptop
+   measures the laptop;
+3. **round**: ``artibot team learn --yes --flush`` over the whole pool in a fresh process,
+   timed, with that process's peak resident memory (``VmHWM``).
+
+    python scripts/bench_team.py --sizes 100000 1000000 10000000
+
+Seeded (``--seed``); prints a table. The numbers are this machine's (2 shared cores).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import psycopg  # noqa: E402
+
+from tests.team.pgserver import Server, find_bin  # noqa: E402
+
+FILL = """
+INSERT INTO artibot_team.experiences (record_id, member, member_ts, domain, complexity, routed_to, outcome,
+                                      propensity, latency_ms, cost_usd, pattern_hash)
+SELECT 'bench_' || g, 'member' || (g %% 12), now()::text,
+       CASE WHEN g %% 1000 = 7 THEN '~bad' ELSE 'domain' || (g %% 12) END,
+       c, route, CASE WHEN random() < CASE WHEN route = 'system2' THEN 0.9 ELSE 1.05 - c END
+                      THEN 'success' ELSE 'failed' END,
+       CASE WHEN explored THEN 0.05 ELSE 0.95 END, 1000 + 5000 * c, CASE WHEN route = 'system2' THEN 0.05 ELSE 0.01 END,
+       md5((g %% 5000)::text)
+FROM (SELECT g, c, explored,
+             CASE WHEN (c >= 0.5) <> explored THEN 'system2' ELSE 'system1' END AS route
+      FROM (SELECT g, random() AS c, random() < 0.05 AS explored
+            FROM generate_series(%(lo)s::bigint + 1, %(hi)s::bigint) AS g) s) t
+"""
+
+# VmHWM, not ru_maxrss: Linux carries ru_maxrss over exec from the parent (this script, which
+# held the pushed records), while VmHWM is the round process's own peak.
+ROUND = """
+import sys, time, tracemalloc
+from artibot.cli.app import run
+import artibot.team.round, artibot.learning.pooled, scipy.stats  # imported before the heap is traced
+tracemalloc.start() if sys.argv[2] == "1" else None
+t = time.perf_counter()
+code = run(["team", "learn", "--yes", "--flush", "--json", "--url", sys.argv[1]])
+secs = time.perf_counter() - t
+hwm = next(int(x.split()[1]) for x in open("/proc/self/status") if x.startswith("VmHWM:"))
+heap = tracemalloc.get_traced_memory()[1] if tracemalloc.is_tracing() else 0
+print("ROUND", code, secs, hwm, heap)
+"""
+
+
+def push_bench(url: str, n: int, seed: int, tmp: Path) -> tuple[float, float]:
+    from artibot.collector import collect_many
+    from artibot.team import member, push
+    from tests.team.helpers import records
+
+    home = tmp / "pusher"
+    recs = records(n, seed=seed, prefix="push")
+    for start in range(0, n, 50_000):
+        collect_many(recs[start:start + 50_000], home=home)
+    member.join(url, home=home)
+    t = time.perf_counter()
+    report = push.push(home=home)
+    first = time.perf_counter() - t
+    assert report.stored == n, report
+    (home / "team" / "pushed.json").unlink()  # forget the acknowledgements: everything again, all duplicates
+    t = time.perf_counter()
+    again = push.push(home=home)
+    second = time.perf_counter() - t
+    assert again.stored == 0 and again.sent == n, again
+    return n / first, n / second
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sizes", type=int, nargs="+", default=[100_000, 1_000_000])
+    ap.add_argument("--push", type=int, default=50_000, help="records pushed through the real push path")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--url", help="an existing empty database (default: start a server in a temporary folder)")
+    ap.add_argument("--heap", action="store_true", help="also trace the round's Python heap (tracemalloc; slower)")
+    args = ap.parse_args()
+
+    tmp = Path(tempfile.mkdtemp(prefix="artibot-bench-team-"))
+    tmp.chmod(0o755)  # the server may run as another user (as root: `postgres`), under this folder
+    os.environ["ARTIBOT_HOME"] = str(tmp / "reviewer")
+    server = None
+    try:
+        if args.url:
+            url = args.url
+        else:
+            bin_dir = find_bin()
+            if bin_dir is None:
+                sys.exit("no PostgreSQL server binaries (initdb, pg_ctl); install the postgresql package or pass --url")
+            server = Server(tmp / "pg", bin_dir).start()
+            with psycopg.connect(server.url(), autocommit=True) as conn:
+                conn.execute("CREATE DATABASE bench")
+            url = server.url("bench")
+        from artibot.cli.app import run
+
+        assert run(["team", "init", url]) == 0
+        push_rate, dup_rate = push_bench(url, args.push, args.seed, tmp)
+        print(f"\npush through the real path: {args.push:,} records at {push_rate:,.0f}/s new, "
+              f"{dup_rate:,.0f}/s all duplicates\n")
+        print(f"{'pool rows':>12} {'fill rows/s':>12} {'round s':>9} {'round peak MB':>14} {'table MB':>9}"
+              + (f" {'Python heap MB':>13}" if args.heap else ""))
+        have = args.push
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("SELECT setseed(%s)", (args.seed / 1000,))
+            for size in sorted(args.sizes):
+                t = time.perf_counter()
+                step = 1_000_000
+                for lo in range(have, size, step):
+                    conn.execute(FILL, {"lo": lo, "hi": min(size, lo + step)})
+                fill = (size - have) / max(time.perf_counter() - t, 1e-9) if size > have else 0.0
+                conn.execute("VACUUM ANALYZE artibot_team.experiences")
+                have = max(have, size)
+                # every round learns the whole pool: withdraw the states so its window starts at 0
+                conn.execute("UPDATE artibot_team.states SET status = 'rolled_back'")
+                out = subprocess.run([sys.executable, "-c", ROUND, url, "1" if args.heap else "0"],
+                                     capture_output=True, text=True,
+                                     env={**os.environ, "PYTHONPATH": str(ROOT)})
+                line = next((x for x in out.stdout.splitlines() if x.startswith("ROUND")), None)
+                if line is None:
+                    sys.exit(f"the round failed:\n{out.stdout}\n{out.stderr}")
+                _, code, secs, rss_kb, heap = line.split()
+                table = conn.execute("SELECT pg_total_relation_size('artibot_team.experiences')").fetchone()[0]
+                print(f"{have:>12,} {fill:>12,.0f} {float(secs):>9.1f} {int(rss_kb) / 1024:>14.0f} "
+                      f"{table / 2**20:>9.0f}" + (f" {int(heap) / 2**20:>13.1f}" if args.heap else ""), flush=True)
+    finally:
+        if server is not None:
+            server.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
