@@ -102,8 +102,10 @@ def _run(args: list[str], tmp_path: Path, **kw) -> subprocess.Popen:
     env = {**os.environ, "ARTIBOT_HOME": str(tmp_path / "home"), "TMPDIR": str(tmp_path / "tmp"),
            "PATH": os.path.dirname(sys.executable)}  # no crontab on this PATH
     (tmp_path / "tmp").mkdir(exist_ok=True)
+    # SIGINT as in a terminal, even when the tests run in a background job (its children inherit it ignored)
     return subprocess.Popen([sys.executable, "-m", "artibot", *args], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, **kw)
+                            stderr=subprocess.PIPE, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+                            **kw)
 
 
 def test_schedule_show_and_dry_run_without_crontab(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ import os
 import pty
 import re
 import select
+import signal
 import struct
 import subprocess
 import sys
@@ -45,8 +46,11 @@ class Terminal:
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, COLUMNS, 0, 0))
         env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
         env.update({"ARTIBOT_HOME": str(home), "HOME": str(home.parent), "TERM": "xterm"})
+        # Ctrl-C as in a terminal even when the test runs in a background job, whose children
+        # inherit SIGINT ignored (and Python then never raises KeyboardInterrupt)
         self.proc = subprocess.Popen([sys.executable, "-m", "artibot", *argv], stdin=slave, stdout=slave,
-                                     stderr=slave, env=env, close_fds=True)
+                                     stderr=slave, env=env, close_fds=True,
+                                     preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         os.close(slave)
         self.fd = master
         self.raw = b""
@@ -81,8 +85,9 @@ class Terminal:
         end = time.monotonic() + timeout
         while self.proc.poll() is None and time.monotonic() < end:
             self._read(0.2)
-        while self._read(0.05):
-            pass
+        drained = len(self.raw) - 1
+        while len(self.raw) > drained and self._read(0.05):  # what is left to read, not a silent child forever
+            drained = len(self.raw)
         return self.proc.wait(timeout=1)
 
     def close(self) -> None:
