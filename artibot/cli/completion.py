@@ -9,9 +9,13 @@ In bash, :func:`quick_bash` calls them before typer is imported (a TAB must answ
 
 from __future__ import annotations
 
-from typing import Callable
-
 from artibot.cli.command_table import complete_first_word
+
+TYPE_CHECKING = False  # `typing` itself costs a TAB ~10 ms
+if TYPE_CHECKING:
+    from typing import Callable
+
+    Completer = Callable[[str], list[tuple[str, str]]]
 
 AGENTS = {"claude-code": "Claude Code", "gemini-cli": "Gemini CLI", "codex-cli": "Codex CLI", "cursor": "Cursor"}
 ANSWERS = {"1=accept": "checkpoint 1: the comparison looks reasonable", "1=reset": "checkpoint 1: discard the groups",
@@ -25,15 +29,17 @@ def agents(incomplete: str) -> list[tuple[str, str]]:
 
 def rounds(incomplete: str) -> list[tuple[str, str]]:
     """The applied rounds, newest first, and ``last``."""
-    try:
-        from artibot.rollback import history
+    try:  # the learning log itself, as `artibot history` reads it, without the rollback machinery
+        from artibot.store.round_log_light import learning_log_entries
 
-        items = [h for h in history() if h["type"] == "round" and h["status"] == "applied" and not h["rolled_back"]]
+        items = [e for e in learning_log_entries() if e.get("type", "round") == "round"
+                 and e.get("status") == "applied" and not e.get("rolled_back", False)]
     except Exception:  # noqa: BLE001 - completion must never print a traceback into the shell
         items = []
     found = [("last", "the last applied round")] + [
-        (h["round_id"], f"applied {str(h['finished'] or '')[:16]}, {h['processed']} experiences")
-        for h in reversed(items)]
+        (e["round_id"], f"applied {str(e.get('finished') or '')[:16]}, "
+                        f"{(e.get('inputs') or {}).get('processed')} experiences")
+        for e in reversed(items)]
     return [(value, why) for value, why in found if value.startswith(incomplete)]
 
 
@@ -68,8 +74,6 @@ def domains(incomplete: str) -> list[tuple[str, str]]:
         pass
     return [(name, "domain") for name in sorted(names) if name.startswith(incomplete)]
 
-
-Completer = Callable[[str], list[tuple[str, str]]]
 
 QUICK: dict[str, tuple[frozenset[str], Completer | None, dict[str, Completer]]] = {
     "rollback": (frozenset({"--dry-run", "--yes", "-y", "--json"}), rounds, {}),

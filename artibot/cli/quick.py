@@ -12,9 +12,12 @@ goes through the full CLI (:mod:`artibot.cli.app`), which uses :func:`guarded` a
 from __future__ import annotations
 
 import sys
-from typing import Callable
 
 from artibot.errors import ArtibotError, ExitCode, StoreError
+
+TYPE_CHECKING = False  # `typing` itself costs ~10 ms of the start-up
+if TYPE_CHECKING:
+    from typing import Callable
 
 INTERRUPTED = 130
 

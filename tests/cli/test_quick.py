@@ -110,3 +110,18 @@ def test_the_round_ids_complete() -> None:
                                         ("artibot turns ", 2)])
 def test_other_lines_are_left_to_typer(line: str, cword: int) -> None:
     assert quick_bash(_tab(line, cword)) is None
+
+
+def test_the_light_reader_knows_the_learning_logs_version() -> None:
+    from artibot.store.documents import CURRENT_VERSION
+    from artibot.store.round_log_light import SCHEMA_VERSION
+
+    assert SCHEMA_VERSION == CURRENT_VERSION["learning-log"]
+
+
+def test_a_damaged_learning_log_completes_only_last(artibot_home: Path) -> None:
+    artibot_home.mkdir(parents=True)
+    (artibot_home / "learning-log.json").write_text('{"schema_version": 1, "rounds": {}}')
+    assert quick_bash(_tab("artibot rollback ", 2)) == "last\n"
+    (artibot_home / "learning-log.json").write_text('{"schema_version": 1, "rounds": [')
+    assert quick_bash(_tab("artibot rollback ", 2)) == "last\n"
