@@ -7,8 +7,7 @@ of that), and the ``status`` command of :mod:`artibot.cli.cmd_state` runs the sa
 
 from __future__ import annotations
 
-from artibot.cli.render import Hanging, Listing, console, emit_json, fmt
-from artibot.cli.render_round_checks import validation_block
+from artibot.cli.json_out import emit_json
 from artibot.status import status
 from artibot.store.home import Home
 
@@ -19,6 +18,9 @@ def show_status(as_json: bool) -> None:
     if as_json:
         emit_json(doc)
         return
+    from artibot.cli.render import Hanging, Listing, console, fmt  # rich: for a person only
+    from artibot.cli.render_round_checks import validation_block
+
     th = doc["thresholds"]
     rows = [("default", fmt(th["default"]))] + [(d, fmt(v)) for d, v in sorted(th["domains"].items())]
     console.print(Listing("Thresholds (complexity below → System 1)", ["domain", "threshold"], rows))

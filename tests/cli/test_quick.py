@@ -54,6 +54,7 @@ def test_status_loads_no_framework_and_no_numpy(cli, argv: list[str]) -> None:
     done, modules = _artibot(argv)
     assert done.returncode == 0, done.stderr
     assert _heavy(modules) == []
+    assert ("rich" in modules) == (argv == ["status"]), "rich is for a person, not for --json"
     # the same words through the full CLI (`--home` sends them there): the same output
     full = cli("--home", os.environ["ARTIBOT_HOME"], *argv)
     assert (full.code, full.out, full.err) == (0, done.stdout, done.stderr)
