@@ -100,7 +100,7 @@ def test_tab_after_a_command_answers_as_typer_without_it(cli, monkeypatch: pytes
 
 
 def test_the_round_ids_complete() -> None:
-    # learned in the test above's homes; here a home without rounds: only `last`
+    # a data home without any round: only `last`, and nothing for a word that matches none
     assert quick_bash(_tab("artibot rollback ", 2)) == "last\n"
     assert quick_bash(_tab("artibot rollback x", 2)) == "\n"
 
