@@ -44,13 +44,19 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
     if args[:1] == ["hook"] and not {"-h", "--help"} & set(args[1:]):
         return _hook(args[1:])
-    if "_ARTIBOT_COMPLETE" in os.environ:  # TAB on the command name: no framework needed
-        from artibot.cli.command_table import complete_first_word
+    if "_ARTIBOT_COMPLETE" in os.environ:  # TAB in bash: the common cases need no framework
+        from artibot.cli.completion import quick_bash
 
-        names = complete_first_word(dict(os.environ))
+        names = quick_bash(dict(os.environ))
         if names is not None:
             sys.stdout.write(names)
             return 0
+    elif args[:1] == ["status"]:  # asked often: answered without the framework when it can be
+        from artibot.cli.quick import run_quick
+
+        code = run_quick(args)
+        if code is not None:
+            return code
     try:
         from artibot.cli.app import run
     except KeyboardInterrupt:  # Ctrl-C while the CLI is still loading: one line, as later

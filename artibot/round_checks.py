@@ -17,22 +17,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from artibot.experience import learnable
 from artibot.config import Settings
-from artibot.learning.frame import Frame
-from artibot.learning.timestamps import parse_timestamp
 from artibot.learning.freshness import FreshnessRules, demotion_reason, initial_state, record_uses
-from artibot.learning.logged import (
-    concat,
-    logged_near,
-    logged_window,
-    records_window,
-    thresholds_vector,
-    window_counts,
-)
-from artibot.learning.offpolicy import evaluate
 from artibot.learning.types import PatternStats, RoundProposal, TransferDecision
 from artibot.learning.validation import validate
 from artibot.router.policy import CACHE_CONFIDENCE
@@ -41,6 +30,13 @@ from artibot.store import system1_cache as cache_store
 from artibot.store import rounds as round_store
 from artibot.store.archive_window import recent_archived
 from artibot.store.home import Home
+
+if TYPE_CHECKING:
+    from artibot.learning.frame import Frame
+
+# The numpy-backed modules (the frame, the logged window, the off-policy estimate, timestamp
+# parsing) are imported where a round is prepared: `artibot status` measures the applied rounds
+# from the learning log's counts alone, in plain Python, and starts without numpy.
 
 
 def _applied(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -51,6 +47,16 @@ def _applied(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def annotate(h: Home, frame: Frame, proposal: RoundProposal, settings: Settings,
              now: float | None = None) -> RoundProposal:
     """``proposal`` with ``params.off_policy``, ``params.window`` and (cache aging) ``params.freshness``."""
+    from artibot.learning.logged import (
+        concat,
+        logged_near,
+        logged_window,
+        records_window,
+        thresholds_vector,
+        window_counts,
+    )
+    from artibot.learning.offpolicy import evaluate
+
     k = len(proposal.processed_ids)
     router = settings.router
     cache_doc = cache_store.read_system1_patterns(h)
@@ -110,6 +116,8 @@ def _age(cache_doc: Mapping[str, Any], frame: Frame, k: int, now: float,
 
 def _fresh(entry: Mapping[str, Any], now: float) -> dict[str, Any]:
     """The state of a pattern promoted before the cache aged (or promoted again)."""
+    from artibot.learning.timestamps import parse_timestamp
+
     evidence = entry.get("evidence") if isinstance(entry.get("evidence"), Mapping) else {}
     c0 = evidence.get("confidence") if isinstance(evidence.get("confidence"), (int, float)) else CACHE_CONFIDENCE
     promoted = entry.get("promoted_at")

@@ -4,6 +4,8 @@ Each command runs as a new process (as from a shell) in a fresh data home with a
 hundred experiences; the table gives the median and the best of ``--runs`` runs, and how
 many times the bare ``python -c pass`` that is. TAB completion is what the shell runs on
 each TAB (``_ARTIBOT_COMPLETE=complete_bash``). Seeded data; timings are of this machine.
+The modules' bytecode is cached first, as an installed package has it
+(``PYTHONDONTWRITEBYTECODE`` is dropped from the commands' environment).
 
     python scripts/bench_startup.py [--runs 15]
 """
@@ -23,11 +25,16 @@ CASES: list[tuple[str, list[str], dict[str, str]]] = [
     ("python -c pass", ["-c", "pass"], {}),
     ("artibot --help", ["-m", "artibot", "--help"], {}),
     ("artibot status", ["-m", "artibot", "status"], {}),
+    ("artibot status --json", ["-m", "artibot", "status", "--json"], {}),
     ("artibot history", ["-m", "artibot", "history"], {}),
     ("TAB: artibot st<TAB>", ["-m", "artibot"],
      {"_ARTIBOT_COMPLETE": "complete_bash", "COMP_WORDS": "artibot st", "COMP_CWORD": "1"}),
     ("TAB: artibot rollback <TAB>", ["-m", "artibot"],
      {"_ARTIBOT_COMPLETE": "complete_bash", "COMP_WORDS": "artibot rollback ", "COMP_CWORD": "2"}),
+    ("TAB: artibot install <TAB>", ["-m", "artibot"],
+     {"_ARTIBOT_COMPLETE": "complete_bash", "COMP_WORDS": "artibot install ", "COMP_CWORD": "2"}),
+    ("TAB: artibot review --answer <TAB>", ["-m", "artibot"],
+     {"_ARTIBOT_COMPLETE": "complete_bash", "COMP_WORDS": "artibot review --answer ", "COMP_CWORD": "3"}),
 ]
 
 
@@ -62,6 +69,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         home = _home(Path(tmp))
         base_env = {**os.environ, "ARTIBOT_HOME": str(home)}
+        base_env.pop("PYTHONDONTWRITEBYTECODE", None)
         rows = []
         for name, argv, extra in CASES:
             times = measure(argv, {**base_env, **extra}, args.runs)

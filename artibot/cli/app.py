@@ -23,7 +23,8 @@ except ImportError:  # pragma: no cover - older typer
 
 from artibot import __version__
 from artibot.cli.lazy import LazyGroup
-from artibot.errors import ArtibotError, ExitCode, StoreError
+from artibot.cli.quick import INTERRUPTED, guarded, interrupted, setup_logging
+from artibot.errors import ExitCode
 
 app = typer.Typer(
     cls=LazyGroup,  # each command's module is imported when that command runs (start-up time)
@@ -51,9 +52,7 @@ def main(
     """artibot — records routing decisions and outcomes, learns thresholds, asks you at three checkpoints."""
     # There is no -v: the library reports through return values and errors, and logs only
     # warnings (an ignored config key, say), which are always shown.
-    import logging  # here: `--help` and TAB completion never reach this callback
-
-    logging.basicConfig(level=logging.WARNING, format="artibot: warning: %(message)s")
+    setup_logging()  # here: `--help` and TAB completion never reach this callback
     if home is not None:
         # The environment carries the choice to every layer and to the processes artibot
         # starts (the detached learner), exactly as ARTIBOT_HOME would.
@@ -61,9 +60,6 @@ def main(
 
 
 # The commands are in artibot.cli.lazy.COMMANDS: each module registers its own when used.
-
-INTERRUPTED = 130
-
 
 def _usage_line(exc: click_exceptions.ClickException) -> str:
     """A usage error as one line, like every other error, with where to look."""
@@ -76,24 +72,16 @@ def _usage_line(exc: click_exceptions.ClickException) -> str:
     return f"artibot: {message}{where}\n"
 
 
-def _interrupted() -> str:
-    """The Ctrl-C line, in the configured language."""
-    try:
-        from artibot.config import load_settings
-
-        korean = load_settings(None).lang == "ko"
-    except Exception:  # noqa: BLE001 - a config that does not load: the line in English
-        korean = False
-    return ("\nartibot: 중단됨; 반쯤 쓰인 것은 남기지 않았습니다\n" if korean
-            else "\nartibot: interrupted; nothing half-written was kept\n")
-
-
 def run(argv: list[str]) -> int:
     """Run the CLI with ``argv``; never lets a traceback reach the user for an expected error.
 
     The parser runs in non-standalone mode so that every error, its own usage errors
-    included, is one line on stderr here.
+    included, is one line on stderr here (the library's errors in :func:`guarded`).
     """
+    return guarded(lambda: _parse_and_run(argv))
+
+
+def _parse_and_run(argv: list[str]) -> int:
     try:
         code = app(args=argv, prog_name="artibot", standalone_mode=False)
     except SystemExit as exc:
@@ -115,21 +103,9 @@ def run(argv: list[str]) -> int:
         sys.stderr.write(_usage_line(exc))
         return int(exc.exit_code)
     except typer.Abort:
-        sys.stderr.write(_interrupted())
-        return INTERRUPTED
-    except ArtibotError as exc:
-        sys.stderr.write(f"artibot: {exc}\n")
-        return int(exc.exit_code)
-    except BrokenPipeError:
-        return int(ExitCode.OK)
-    except OSError as exc:
-        # the store turns its own OSErrors into sentences; this is the net for any other file
-        sys.stderr.write(f"artibot: {StoreError.from_os(exc, doing='access')}\n")
-        return int(ExitCode.FAILURE)
-    except KeyboardInterrupt:
-        sys.stderr.write(_interrupted())
+        sys.stderr.write(interrupted())
         return INTERRUPTED
     if code == INTERRUPTED:
         # the parser turns Ctrl-C into a silent exit 130; say it in one line
-        sys.stderr.write(_interrupted())
+        sys.stderr.write(interrupted())
     return int(code) if isinstance(code, int) else int(ExitCode.OK)

@@ -6,32 +6,13 @@ import typer
 
 from artibot.cli.render import console, emit_json, fmt
 from artibot.cli.render import Listing
+from artibot.cli.render_costs import usd as _usd
 from artibot.costs import cache_report, cost_report
 from artibot.store.home import Home
 from artibot.cli import cmd_report_html as _html
 
 report_app = typer.Typer(help="Reports over the recorded turns.")
 _html.register(report_app)  # `artibot report` alone writes the HTML page
-
-
-def _usd(x: float | None) -> str:
-    return "—" if x is None else f"{'-' if x < 0 else ''}${abs(x):,.4f}"
-
-
-def cost_lines(doc: dict) -> list[str]:
-    """Cost per route in one or two lines (for ``status`` and ``/learn``); none before any was measured."""
-    routes = doc["routes"]
-    if not any(r["turns"] for r in routes.values()):
-        return []
-    parts = [f"{name.replace('system', 'System ')} {_usd(r['mean_usd'])}/turn over {r['turns']} turn(s)"
-             for name, r in routes.items() if r["turns"]]
-    line = "measured cost: " + "; ".join(parts)
-    saved = doc.get("saved_usd")
-    if saved:
-        line += (f"; all at System 2 would have cost {_usd(doc['all_system2_usd'])} instead of "
-                 f"{_usd(doc['total_usd'])} (saved {_usd(saved['estimate'])}, 95% {_usd(saved['low'])} to "
-                 f"{_usd(saved['high'])})")
-    return [line]
 
 
 @report_app.command("cost")

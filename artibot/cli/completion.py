@@ -3,9 +3,19 @@
 Each function is a typer ``autocompletion`` callback: it gets the word typed so far and
 returns the matching values with a short help. They read only names (the learning log's
 round ids, the thresholds file's domains) and never fail: a damaged file completes nothing.
+In bash, :func:`quick_bash` calls them before typer is imported (a TAB must answer within
+~300 ms; typer's completion machinery alone takes half of that).
 """
 
 from __future__ import annotations
+
+from artibot.cli.command_table import complete_first_word
+
+TYPE_CHECKING = False  # `typing` itself costs a TAB ~10 ms
+if TYPE_CHECKING:
+    from typing import Callable
+
+    Completer = Callable[[str], list[tuple[str, str]]]
 
 AGENTS = {"claude-code": "Claude Code", "gemini-cli": "Gemini CLI", "codex-cli": "Codex CLI", "cursor": "Cursor"}
 ANSWERS = {"1=accept": "checkpoint 1: the comparison looks reasonable", "1=reset": "checkpoint 1: discard the groups",
@@ -19,15 +29,17 @@ def agents(incomplete: str) -> list[tuple[str, str]]:
 
 def rounds(incomplete: str) -> list[tuple[str, str]]:
     """The applied rounds, newest first, and ``last``."""
-    try:
-        from artibot.rollback import history
+    try:  # the learning log itself, as `artibot history` reads it, without the rollback machinery
+        from artibot.store.round_log_light import learning_log_entries
 
-        items = [h for h in history() if h["type"] == "round" and h["status"] == "applied" and not h["rolled_back"]]
+        items = [e for e in learning_log_entries() if e.get("type", "round") == "round"
+                 and e.get("status") == "applied" and not e.get("rolled_back", False)]
     except Exception:  # noqa: BLE001 - completion must never print a traceback into the shell
         items = []
     found = [("last", "the last applied round")] + [
-        (h["round_id"], f"applied {str(h['finished'] or '')[:16]}, {h['processed']} experiences")
-        for h in reversed(items)]
+        (e["round_id"], f"applied {str(e.get('finished') or '')[:16]}, "
+                        f"{(e.get('inputs') or {}).get('processed')} experiences")
+        for e in reversed(items)]
     return [(value, why) for value, why in found if value.startswith(incomplete)]
 
 
@@ -61,3 +73,54 @@ def domains(incomplete: str) -> list[tuple[str, str]]:
     except Exception:  # noqa: BLE001 - as above
         pass
     return [(name, "domain") for name in sorted(names) if name.startswith(incomplete)]
+
+
+QUICK: dict[str, tuple[frozenset[str], Completer | None, dict[str, Completer]]] = {
+    "rollback": (frozenset({"--dry-run", "--yes", "-y", "--json"}), rounds, {}),
+    "install": (frozenset({"--dry-run", "--gateway", "--no-gateway"}), agents, {}),
+    "uninstall": (frozenset({"--dry-run"}), agents, {}),
+    "review": (frozenset({"--json", "--prepare", "--flush", "--discard", "--interactive", "-i"}), None,
+               {"--answer": answers, "-a": answers}),
+    "route": (frozenset({"--json", "--record"}), None, {"--domain": domains}),
+    "collect": (frozenset({"--stdin"}), None, {"--domain": domains}),
+}
+"""Per command: its flags (options without a value), the completer of its first argument,
+and its options whose value TAB completes. Only these words are understood here: a command
+line with any other option goes to typer's completion."""
+
+
+def quick_bash(environ: dict[str, str]) -> str | None:
+    """bash's TAB completion without loading typer, for the command name and the cases of
+    :data:`QUICK`: the lines typer would print, or None when typer must answer."""
+    names = complete_first_word(environ)
+    if names is not None or environ.get("_ARTIBOT_COMPLETE") != "complete_bash":
+        return names
+    line = environ.get("COMP_WORDS", "")
+    if any(c in line for c in "'\"\\="):
+        return None  # quoting, escapes and --opt=value: typer's own splitting
+    words, cword = line.split(), environ.get("COMP_CWORD", "")
+    if not cword.isdigit() or not 2 <= int(cword) <= len(words):
+        return None
+    args, incomplete = words[1:int(cword)], (words[int(cword):] or [""])[0]
+    spec = QUICK.get(args[0])
+    if spec is None or incomplete.startswith("-"):
+        return None
+    flags, argument, options = spec
+    completer, given, rest, i = None, False, args[1:], 0
+    while i < len(rest):
+        word = rest[i]
+        if word in options:
+            if i == len(rest) - 1:  # TAB on this option's value
+                completer = options[word]
+            i += 2
+        elif word in flags:
+            i += 1
+        elif word.startswith("-"):
+            return None
+        else:
+            given, i = True, i + 1
+    if completer is None:
+        if argument is None or given:
+            return None
+        completer = argument
+    return "".join(f"{value}\n" for value, _why in completer(incomplete)) or "\n"

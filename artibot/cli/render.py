@@ -12,12 +12,14 @@ import os
 import sys
 from typing import Any, Iterable, Sequence
 
-import orjson
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.segment import Segment
 from rich.style import Style
 from rich.table import Table
+
+# JSON output lives apart from rich (`status --json` starts without it); the commands import it from here too
+from artibot.cli.json_out import emit_json as emit_json, tidy as tidy
 
 
 class _Console(Console):
@@ -56,29 +58,6 @@ def progress_line(out: Console) -> Any:
         if out.is_terminal:
             out.print(f"artibot: {message}", style="dim", highlight=False, markup=False)
     return say
-
-
-def tidy(value: Any) -> Any:
-    """``value`` with every float at 12 significant digits: the sum 0.4 + 0.1 + 0.1 is shown as
-    0.6, not 0.6000000000000001 (no value artibot computes means anything past that).
-
-    >>> tidy({"t": [0.6000000000000001, 1e-13, 3]})
-    {'t': [0.6, 1e-13, 3]}
-    """
-    if isinstance(value, float):
-        return float(f"{value:.12g}")
-    if isinstance(value, dict):
-        return {k: tidy(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [tidy(v) for v in value]
-    return value
-
-
-def emit_json(data: Any) -> None:
-    data = tidy(data)
-    sys.stdout.write(orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS
-                                  | orjson.OPT_SERIALIZE_DATACLASS).decode() + "\n")
-    sys.stdout.flush()
 
 
 def table(title: str | None, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> Table:

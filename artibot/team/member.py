@@ -19,7 +19,6 @@ from datetime import datetime, timezone
 from typing import Any
 
 from artibot.errors import CorruptFileError, TeamError
-from artibot.learning.pooled import parse_state
 from artibot.router.thresholds import Thresholds
 from artibot.store import team_files as files
 from artibot.store.fs import FileLock
@@ -63,6 +62,7 @@ class PullReport:
 
 
 def pull(*, home: HomeArg = None, timeout_s: float = 5.0) -> PullReport:
+    from artibot.learning.pooled import parse_state  # scipy: here, not in `artibot status`
     from artibot.team import db
 
     h = Home.of(home)
@@ -98,6 +98,8 @@ def _start_from(h: Home, team: Thresholds, previous: files.CachedState | None, r
 
     A domain stays the team's while the member's threshold is still the one the last pull
     wrote; once the member's own round moved it, it is the member's."""
+    from artibot.learning.pooled import parse_state
+
     doc = read_document_checked(h)
     own = Thresholds.from_json(doc) if doc is not None else None
     if own is None or str(doc.get("round_id", "")).startswith(TEAM_ROUND_PREFIX):  # type: ignore[union-attr]
