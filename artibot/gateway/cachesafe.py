@@ -124,10 +124,11 @@ def head_end(messages: Sequence[Any], start: int) -> int:
     return end
 
 
-def route_of(messages: Sequence[Any], start: int) -> str | None:
-    """The route the prompt hook wrote into the head of the turn starting at ``start``: the last
-    route line of the head's last message that has one (the hook context follows the prompt)."""
-    for message in reversed(messages[start:head_end(messages, start)]):
+def route_of(messages: Sequence[Any], start: int, end: int | None = None) -> str | None:
+    """The route the prompt hook wrote into the head of the turn starting at ``start`` (ending
+    before ``end``): the last route line of the head's last message that has one (the hook
+    context follows the prompt)."""
+    for message in reversed(messages[start:head_end(messages, start) if end is None else end]):
         text = _blocks_text(message.get("content"))
         if ROUTE_PREFIX not in text:
             continue
@@ -151,7 +152,7 @@ def is_compaction(messages: Sequence[Any], starts: Sequence[int] | None = None) 
 
 
 def efforts_for(messages: Sequence[Any], efforts: Efforts, client: str, *, agent_effort: str | None,
-                starts: Sequence[int] | None = None) -> list[str]:
+                starts: Sequence[int] | None = None, heads: Sequence[int] | None = None) -> list[str]:
     """The effort of each turn (see the module doc); ``agent_effort`` is set for a sub-agent's conversation."""
     starts = turn_starts(messages) if starts is None else starts
     out = []
@@ -161,7 +162,7 @@ def efforts_for(messages: Sequence[Any], efforts: Efforts, client: str, *, agent
         elif n == len(starts) - 1 and is_compaction(messages, starts):
             out.append(client)
         else:
-            out.append(efforts.of(route_of(messages, start), client))
+            out.append(efforts.of(route_of(messages, start, None if heads is None else heads[n]), client))
     return out
 
 
@@ -171,35 +172,39 @@ def _marked(message: Mapping[str, Any], effort: str) -> dict[str, Any]:
 
 
 def rewrite(body: Mapping[str, Any], efforts: Efforts, *, client: str | None = None,
-            agent_effort: str | None = None) -> tuple[dict[str, Any], bool]:
+            agent_effort: str | None = None, starts: Sequence[int] | None = None) -> tuple[dict[str, Any], bool]:
     """A copy of ``body`` with each turn's effort on its markers; True when a marker differs from
-    what the client sent (the request then needs :data:`BETA`). The top level is never touched."""
+    what the client sent (the request then needs :data:`BETA`). The top level is never touched.
+    ``starts`` (:func:`turn_starts`) saves the caller who has them a second pass."""
     messages = body.get("messages")
     if not isinstance(messages, list):
         return dict(body), False
     client = client or client_effort(body)
-    starts = turn_starts(messages)
-    wanted = efforts_for(messages, efforts, client, agent_effort=agent_effort, starts=starts)
+    starts = turn_starts(messages) if starts is None else starts
+    heads = [head_end(messages, start) for start in starts]
+    wanted = efforts_for(messages, efforts, client, agent_effort=agent_effort, starts=starts, heads=heads)
     out: list[Any] = list(messages[:starts[0]] if starts else messages)
     changed = False
     in_force = client
     for n, start in enumerate(starts):
         stop = starts[n + 1] if n + 1 < len(starts) else len(messages)
-        effort = wanted[n]
-        span = list(messages[start:stop])
-        end = head_end(messages, start) - start
-        for i, message in enumerate(span):
-            if _is_marker(message) and message["output_config"].get("effort") != effort:
-                span[i] = _marked(message, effort)
-                changed = True
-        if effort != in_force and not any(_is_marker(m) for m in span[:end]):
-            if end > 1:  # the hook context the client put after the new input carries the marker
-                span[end - 1] = _marked(span[end - 1], effort)
+        effort, end, base = wanted[n], heads[n], len(out)
+        head_marked = False
+        for i in range(start, stop):
+            message = messages[i]
+            if _is_marker(message):
+                head_marked = head_marked or i < end
+                if message["output_config"].get("effort") != effort:
+                    message = _marked(message, effort)
+                    changed = True
+            out.append(message)
+        if effort != in_force and not head_marked:
+            if end - start > 1:  # the hook context the client put after the new input carries the marker
+                out[base + end - start - 1] = _marked(out[base + end - start - 1], effort)
             else:
-                span.insert(1, {"role": "system", "content": [], "output_config": {"effort": effort}})
+                out.insert(base + 1, {"role": "system", "content": [], "output_config": {"effort": effort}})
             changed = True
         in_force = effort
-        out.extend(span)
     return {**body, "messages": out}, changed
 
 

@@ -88,7 +88,9 @@ class TurnRouter:
             return body, None, False
         agent_id = headers.get(AGENT_HEADER) or None
         messages = body.get("messages")
-        compaction = agent_id is None and isinstance(messages, list) and cs.is_compaction(messages)
+        listed = messages if isinstance(messages, list) else []
+        starts = cs.turn_starts(listed)
+        compaction = agent_id is None and bool(starts) and cs.is_compaction(listed, starts)
         turn = self._turn(body, session_id, agent_id)
         if turn is None:
             return body, None, False
@@ -105,11 +107,13 @@ class TurnRouter:
                 out = prof.apply_top(out, prof.Profile(profile.effort, None))
         if cs.supports_markers(out.get("model")):
             agent_effort = (profile.effort or cs.client_effort(body)) if kind == "agent" else None
-            out, changed = cs.rewrite(out, self.profiles.efforts(), agent_effort=agent_effort)
+            out, changed = cs.rewrite(out, self.profiles.efforts(), agent_effort=agent_effort, starts=starts)
         top = out.get("output_config")
         route = Route(session_id, turn["id"], dict(fixed.get("profile") or {}), kind,
                        fixed.get("why") if isinstance(fixed.get("why"), str) else None,
                        top.get("effort") if isinstance(top, Mapping) else None)
+        if not changed and out.get("model") == body.get("model") and top == body.get("output_config"):
+            out = body  # nothing to change: the caller forwards the client's bytes without comparing bodies
         return out, route, changed
 
     def _prepare(self, raw: bytes, headers: Mapping[str, str]) -> tuple[bytes, Route | None, bool]:
@@ -131,7 +135,7 @@ class TurnRouter:
         if route is None:
             return raw, None, False
         self.counters.routed += 1
-        if new == body:
+        if new is body:
             return raw, route, False
         try:
             out = orjson.dumps(new)
