@@ -44,6 +44,9 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
     if args[:1] == ["hook"] and not {"-h", "--help"} & set(args[1:]):
         return _hook(args[1:])
+    from artibot.cli.interrupt import install
+
+    install()  # Ctrl-C from here on: never in the middle of an import
     if "_ARTIBOT_COMPLETE" in os.environ:  # TAB in bash: the common cases need no framework
         from artibot.cli.completion import quick_bash
 

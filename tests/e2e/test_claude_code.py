@@ -69,6 +69,9 @@ SCENARIOS = {
 def world(tmp_path: Path, binary: Path):
     with World(tmp_path, binary, SCENARIOS) as w:
         w.install()
+        w.data.mkdir(exist_ok=True)  # each prompt's greedy route: the tests assert it, so no exploration's coin
+        (w.data / "artibot.config.json").write_text(
+            json.dumps({"cognitive": {"router": {"exploration": 0, "domainExploration": 0}}}))
         yield w
         assert w.api.refused == [], f"requests that would have left the machine: {w.api.refused}"
         assert "Error" not in w.hook_log(), w.hook_log()
@@ -171,9 +174,9 @@ def test_a_follow_up_correction_fails_the_previous_turn(world: World) -> None:
 
 
 def test_learn_answers_a_pending_round(world: World) -> None:
-    world.data.mkdir(exist_ok=True)
-    (world.data / "artibot.config.json").write_text(
-        json.dumps({"learning": {"lifelong": {"batchSize": 4, "grpoGroupSize": 2}}}))
+    (world.data / "artibot.config.json").write_text(json.dumps(
+        {"learning": {"lifelong": {"batchSize": 4, "grpoGroupSize": 2}},
+         "cognitive": {"router": {"exploration": 0, "domainExploration": 0}}}))
     for i in range(4):
         world.claude("-p", f"fix typo number {i} in the docs #sc:plain")
     assert len(world.experiences()) == 4

@@ -148,6 +148,8 @@ def test_install_exec_uninstall_and_hook_trust(binary: Path, tmp_path: Path) -> 
     with CodexWorld(tmp_path, binary, SCENARIOS) as world:
         assert "add 6 artibot hooks" in world.install(capture=False)
         assert "already installed" in world.install(capture=False)
+        world.data.mkdir(exist_ok=True)
+        (world.data / "artibot.config.json").write_text(GREEDY)  # the route is asserted: no exploration's coin
         world.exec(SIMPLE, "--skip-git-repo-check")  # not trusted yet: Codex CLI runs none of them
         assert world.experiences() == [] and not world.data.joinpath("sessions").exists()
         world.exec(SIMPLE, "--skip-git-repo-check", *FLAGS)

@@ -150,6 +150,8 @@ def test_install_run_uninstall(binary: Path, tmp_path: Path) -> None:
         out = world.install(capture=False)
         assert "add 5 artibot hooks" in out
         assert "already installed" in world.install(capture=False)
+        world.data.mkdir(exist_ok=True)
+        (world.data / "artibot.config.json").write_text(GREEDY)  # the route is asserted: no exploration's coin
         hooks = json.loads(world.settings.read_text())["hooks"]
         assert sorted(hooks) == ["AfterAgent", "AfterTool", "BeforeAgent", "SessionEnd", "SessionStart"]
         result = json.loads(world.run(SIMPLE).stdout)
