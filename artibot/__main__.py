@@ -67,7 +67,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def _hook(args: list[str]) -> int:
     """``artibot hook [AGENT] EVENT``, without the cyclic garbage collector."""
-    agent = args[0] if args[:1] and args[0] in ("gemini-cli", "codex-cli", "cursor") else None
+    from artibot.integrations.clients import hook_target
+
+    client, argv = hook_target(args)  # each client's hooks go to its own entry point
     # A hook lives for tens of milliseconds and frees what it allocates as it goes; the cyclic
     # collector's passes over the modules and caches it loads cost it ~5% (the detached
     # learner, which runs for long, keeps it).
@@ -75,13 +77,9 @@ def _hook(args: list[str]) -> int:
     if collect:
         gc.disable()
     try:
-        if agent is not None:  # artibot.integrations.adapter.AGENTS
-            from artibot.integrations.adapter import main as adapter_main
-
-            return adapter_main(agent, args[1:])
-        from artibot.integrations.claude_code.hooks import main as hook_main
-
-        return hook_main(args)
+        entry = __import__(client.hook, fromlist=["main"])
+        code: int = entry.main(argv, client.name)
+        return code
     finally:
         if collect:
             gc.enable()

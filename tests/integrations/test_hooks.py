@@ -17,7 +17,8 @@ import orjson
 import pytest
 
 from artibot.errors import CorruptFileError
-from artibot.integrations.claude_code import context, ended, handlers, hooks, learner, turns
+from artibot.integrations.claude_code import hooks
+from artibot.integrations.turns import call, context, ended, handlers, learner, turns
 from artibot.store import hookio, sessions, state
 from artibot.store.log.experiences import ExperienceLog
 from artibot.store.fs import FileLock
@@ -402,7 +403,7 @@ def test_errors_go_to_the_log_without_the_prompt(hook: Driver, home: Home, monke
 ])
 def test_error_messages_never_quote_the_prompt(message: str, logged: str) -> None:
     prompt = "refactor the billing module for carol@example.org now"
-    out = hooks.without_prompt(message, prompt)
+    out = call.without_prompt(message, prompt)
     assert logged in out and "carol" not in out and "dave@" not in out
 
 

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from artibot.integrations.claude_code import ended, turns
+from artibot.integrations.turns import ended, turns
 from artibot.store import hookio
 from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from artibot.integrations.claude_code import ended, turns
+from artibot.integrations.turns import ended, turns
 from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home
 from tests.store.test_crash_points import env  # noqa: F401  (the scratch folder fixture)

@@ -1,0 +1,210 @@
+"""One hook call, as every client's hook runs it: the payload from stdin, the output to
+stdout, the log line and the failures kept for ``status``.
+
+Whatever happens — unknown event, empty or garbage stdin, missing fields, an
+unwritable home, a bug — the hook exits 0 and prints nothing or valid hook JSON: a
+non-zero exit would show an error in the user's session, and exit 2 would erase their
+prompt. Errors go to ``<home>/logs/hooks.log`` (time, event, exception type and
+message, never the prompt).
+
+Every hook is a whole Python process that Claude Code waits for, so this module and
+the tool and stop paths import only :mod:`os`, :mod:`sys`, :mod:`time` and
+:mod:`artibot.store.hookio`; the prompt path adds the router and the anonymizer; the
+rest (the experience log, the config, the learner) is imported only by the events
+that need it. ``scripts/bench_hooks.py`` measures each event against ``python -c pass``.
+What each event does is in :mod:`.handlers`; each client's entry point (Claude Code's
+:mod:`artibot.integrations.claude_code.hooks`, the others' :mod:`artibot.integrations.adapter`)
+reads the event and runs the call.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from artibot.store import hookio
+
+MAX_PAYLOAD_BYTES = 32_000_000
+"""A larger payload is read and dropped (logged): Claude Code must never block on our stdin."""
+
+LOG_MESSAGE_CHARS = 300
+CAUSE_CHARS = 1000
+"""A failure's cause as ``status`` shows it: long enough for a config error's list of allowed keys."""
+
+
+class HookCall:
+    """One hook invocation: the event, the data home, the payload and the time it started.
+
+    (A plain class, not a dataclass: this module is imported on every tool call.)
+    """
+
+    def __init__(self, event: str):
+        self.event = event
+        self.root = ""
+        self.payload: dict = {}
+        self.now = 0
+        self.secret: str | None = None
+        """The prompt text, kept out of every log line."""
+        self.agent = "claude-code"
+        """The client that ran the hook (another client's adapter sets its own name)."""
+        self.errors: list[str] = []
+        """What went wrong in this call (as logged): kept for ``status`` by :func:`settle_health`."""
+
+    @property
+    def session_id(self) -> str | None:
+        sid = self.payload.get("session_id")
+        return sid if isinstance(sid, str) and sid else None
+
+    def field(self, name: str) -> str | None:
+        value = self.payload.get(name)
+        return value if isinstance(value, str) and value else None
+
+    def home(self):
+        """The :class:`~artibot.store.home.Home` (imported only by the events that need it)."""
+        from artibot.store.home import Home
+
+        from pathlib import Path
+
+        return Home(Path(self.root))
+
+    def log(self, what: str) -> None:
+        write_log(self.root, self.event, what)
+
+    def log_error(self, exc: BaseException, doing: str = "") -> None:
+        prefix = f"{doing}: " if doing else ""
+        message = " ".join(str(exc).split())
+        if self.secret:
+            message = without_prompt(message, self.secret)
+        line = f"{prefix}{type(exc).__name__}: {message}"
+        if not getattr(exc, "transient", False):  # a lock wait: the next hook retries it
+            self.errors.append(" ".join(line.split())[:CAUSE_CHARS])
+        self.log(line)
+
+    def attempt(self, doing: str, fn):
+        """``fn()``, or None after logging if it raised: one failing step never stops the others."""
+        try:
+            return fn()
+        except Exception as exc:  # a hook must go on (and exit 0) whatever one step hits
+            self.log_error(exc, doing)
+            return None
+
+
+def without_prompt(text: str, prompt: str) -> str:
+    """An error message with the prompt kept out: replaced where quoted whole, withheld if it
+    quotes a part of it (any 16 characters), and what is left anonymized."""
+    prompt = " ".join(prompt[:100_000].split())
+    if not prompt:
+        return text
+    text = text.replace(prompt, "<PROMPT>")
+    window = 16
+    if any(prompt[i:i + window] in text for i in range(0, max(len(prompt) - window, 0) + 1, window // 2)):
+        return "(message withheld: it quotes the prompt)"
+    try:
+        from artibot.privacy import anonymize
+    except Exception:  # noqa: BLE001 - without the anonymizer, keep nothing that might hold a secret
+        return "(message withheld: the anonymizer is unavailable)"
+    return anonymize(text)
+
+
+def write_log(root: str, event: str, what: str) -> None:
+    """Append one line to ``logs/hooks.log``; if even that fails, there is nowhere left to report."""
+    try:
+        text = " ".join(what.split())
+        event = " ".join(event.split())[:40]
+        if len(text) > LOG_MESSAGE_CHARS:
+            text = text[:LOG_MESSAGE_CHARS] + "…"
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        hookio.append_log(root or hookio.home_root(), f"{stamp}\t{event or '-'}\t{text}")
+    except Exception:  # noqa: BLE001 - the log is the last resort; a hook never fails over it
+        pass
+
+
+def settle_health(call: HookCall) -> str | None:
+    """Keep this call's failures for ``status`` and ``doctor`` (:mod:`artibot.store.hookhealth`),
+    or forget the event's failures when it had none; the message to show the user once a
+    session, or None.
+
+    The healthy path is one ``unlink`` that finds nothing (the module is not even imported).
+    """
+    if not call.root or not call.event:
+        return None
+    try:
+        if not call.errors:
+            from artibot.names import HOOK_FAILURES_DIR, LOGS_DIR
+            import os
+
+            name = hookio.spool_name(call.event.replace(" ", "-"))
+            try:
+                os.unlink(f"{call.root}/{LOGS_DIR}/{HOOK_FAILURES_DIR}/{name}.json")
+            except FileNotFoundError:
+                pass
+            return None
+        from artibot.store import hookhealth
+
+        if not hookhealth.failed(call.root, call.event, call.errors, call.session_id):
+            return None
+    except Exception:  # noqa: BLE001 - the record of failures is a help; the hook goes on without it
+        return None
+    return (f"artibot: its {call.event} hook failed, so this session's turns may not be recorded: "
+            f"{call.errors[0]} (`artibot status` shows the failures; {call.root}/logs/hooks.log has them all)")
+
+
+def read_payload(call: HookCall) -> dict | None:
+    """The payload object from stdin, or None (logged) when there is none or it is not JSON."""
+    stream = sys.stdin
+    if stream is None or stream.isatty():
+        call.log("no payload: stdin is not a pipe")
+        return None
+    data = stream.buffer.read(MAX_PAYLOAD_BYTES + 1)
+    if len(data) > MAX_PAYLOAD_BYTES:
+        while stream.buffer.read(1 << 20):  # drain, so Claude Code's write never blocks
+            pass
+        call.log(f"payload larger than {MAX_PAYLOAD_BYTES} bytes, ignored")
+        return None
+    if not data.strip():
+        call.log("empty payload on stdin")
+        return None
+    try:
+        payload = hookio.loads(data)
+    except (ValueError, UnicodeDecodeError) as exc:
+        call.log(f"payload is not JSON ({exc})")
+        return None
+    if not isinstance(payload, dict):
+        call.log(f"payload is a JSON {type(payload).__name__}, not an object")
+        return None
+    return payload
+
+
+def emit(output: dict) -> None:
+    """The one place that writes hook JSON to stdout."""
+    try:
+        sys.stdout.write(hookio.dumps(output))
+        sys.stdout.flush()
+    except OSError:
+        # Claude Code stopped reading: point stdout at /dev/null so the interpreter's own
+        # flush at exit cannot fail too (that would turn the exit status into 120).
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        raise
+
+
+def context_of(output: dict | None) -> str | None:
+    """The text a handler hands the model (``hookSpecificOutput.additionalContext``)."""
+    if not isinstance(output, dict):
+        return None
+    specific = output.get("hookSpecificOutput")
+    text = specific.get("additionalContext") if isinstance(specific, dict) else None
+    return text if isinstance(text, str) and text else None
+
+
+def text_field(payload: dict, name: str) -> str | None:
+    value = payload.get(name)
+    return value if isinstance(value, str) and value else None
+
+
+def number_field(payload: dict, name: str) -> float | None:
+    value = payload.get(name)
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
