@@ -1,7 +1,8 @@
 """``python -m artibot`` and the ``artibot`` console script.
 
-``artibot hook EVENT`` (Claude Code) and ``artibot hook AGENT EVENT`` (Gemini CLI, Codex
-CLI, Cursor) are dispatched here, before the CLI framework is imported: hooks run on
+``artibot hook EVENT`` (Claude Code) and ``artibot hook AGENT EVENT`` (the other clients
+:mod:`artibot.integrations.clients` lists) are dispatched here, to the client's own entry
+point, before the CLI framework is imported: hooks run on
 every prompt and tool call, and typer/rich alone cost ~100 ms to import. Asked for its
 help, ``hook`` goes through the CLI like any command.
 
