@@ -80,7 +80,6 @@ def flush(call, spool: hookio.Spool) -> None:
         doc["queue"] = []
 
 
-
 def settle_idle_sessions(call) -> None:
     """Spools idle past the follow-up window (or the resume window, if shorter): their
     stopped or held turn is final once no prompt can judge it any more; past a day, all is."""

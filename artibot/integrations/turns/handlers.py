@@ -32,7 +32,8 @@ translate their events into them first.
 * ``nightly-learner`` — the learner itself: one unattended cycle.
 * ``pre-tool-use`` — nothing (not installed by default).
 
-Making turns final and handing them to the log is :mod:`.ended`'s. Final turns wait in the spool's ``queue`` and are appended to the experience log at
+Making turns final and handing them to the log is :mod:`.ended`'s. Final turns wait in the
+spool's ``queue`` and are appended to the experience log at
 session end, at the next ``SessionStart`` that finds them (idle spools: :mod:`.ended`),
 or by a ``Stop`` once :data:`FLUSH_AT` are waiting: the per-prompt path never loads the
 experience log.
@@ -246,15 +247,16 @@ def _unoffered_call(call, turn: dict) -> dict:
 
 def stop(call) -> None:
     # Also with stop_hook_active: the first Stop settles the turn, later ones find none.
-    from artibot.integrations.turns import ended
-
     spool = _spool(call)
     with spool.edit(create=False) as doc:
         if doc is None:
             return
         turn = doc.get("turn")
         if turn and _same_prompt(turn, call.field("prompt_id")):
-            ended.settle(call, doc, closed_by="next-prompt")  # a stopped turn left unjudged
+            if doc.get("done"):  # a stopped turn left unjudged (settling is imported only then)
+                from artibot.integrations.turns import ended
+
+                ended.settle(call, doc, closed_by="next-prompt")
             doc["turn"] = None
             if turn.get("tool_failures"):
                 turn = _judge_last_batch(call, turn)
@@ -264,6 +266,8 @@ def stop(call) -> None:
         waiting = len(doc.get("queue") or [])
     _note_quarantine(call, spool)
     if waiting >= FLUSH_AT:
+        from artibot.integrations.turns import ended
+
         call.attempt("recording the session's turns", lambda: ended.flush(call, spool))
 
 
