@@ -213,3 +213,22 @@ def test_status_counts_the_turns_waiting_for_a_resumed_session(hook: Driver, hom
     result = CliRunner().invoke(app, ["status"])
     assert result.exit_code == 0, result.output
     assert "turns waiting for a resumed session: 1" in result.output
+
+
+def test_a_round_settles_the_turns_whose_hold_is_over_itself(hook: Driver, home: Home, clock) -> None:
+    """Step 1 of the learning cycle hands over the waiting turns, whoever runs it (here the API)."""
+    from artibot import learn
+
+    hook.turn(SIMPLE, [("Edit", True)])
+    hook("session-end", session_id="s1")
+    learn(home=home.root, dry_run=True)  # a dry run writes nothing, the spool included
+    learn(home=home.root)  # the hold is not over: the turn still waits for a resumed session
+    assert log(home) == [] and held(home)["input"] == SIMPLE
+    clock(turns.RESUME_WINDOW_MS / MINUTE + 1)
+    learn(home=home.root, dry_run=True)
+    assert log(home) == []
+    report = learn(home=home.root)
+    [record] = log(home)
+    assert (record["input"], record["closed_by"]) == (SIMPLE, "timeout")
+    assert not SpoolView(home, "s1").exists()
+    assert report.remainder == 1  # the round saw it (fewer than a batch: nothing learned yet)
