@@ -126,7 +126,7 @@ def _settle_waiting_turns(h: Home) -> None:
     judging time (a session that ended, one idle too long): they join the log, so that the
     round sees them, whoever runs it (``learn``, ``/learn``, the detached learner, the API).
     Problems go to the hooks' log; the round goes on without those turns."""
-    from artibot.integrations.turns.ended import settle_waiting_turns
+    from artibot.integrations.turns.call import settle_waiting_turns
 
     settle_waiting_turns(str(h.root))
 

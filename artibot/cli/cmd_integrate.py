@@ -154,7 +154,7 @@ def register(app: typer.Typer) -> None:
     def hook_cmd(event: str = typer.Argument(..., help="session-start, user-prompt-submit, post-tool-use, …"),
                  ) -> None:
         """Claude Code hook entry point (payload on stdin). Always exits 0."""
-        from artibot.integrations.claude_code.hooks import main as hook_main
+        from artibot.integrations.turns.call import main as hook_main
 
         raise typer.Exit(hook_main([event]))
 

@@ -18,7 +18,7 @@ names and output shapes. Each client's module (``gemini_cli/events.py``,
 The turn model (:mod:`artibot.integrations.turns`), the spool, the router, the learner
 and the store are the same code for every client; the record says which client it came
 from (``agent``). As for Claude Code the hook exits 0 whatever happens: every client here
-reads exit 2 as "block". This module imports what :mod:`.claude_code.hooks` does and one
+reads exit 2 as "block". This module imports what Claude Code's hook does (:mod:`.turns.call`) and one
 small module per client, so a client's hook costs what Claude Code's does
 (``scripts/bench_hooks.py``). Which clients come here is the registry's word
 (:mod:`artibot.integrations.clients`).

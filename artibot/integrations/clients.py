@@ -48,7 +48,7 @@ class Client:
 
 
 CLIENTS: dict[str, Client] = {client.name: client for client in (
-    Client("claude-code", "Claude Code", "claude_code", hook="artibot.integrations.claude_code.hooks",
+    Client("claude-code", "Claude Code", "claude_code", hook="artibot.integrations.turns.call",
            config_dir=".claude", config_env="CLAUDE_CONFIG_DIR"),
     Client("gemini-cli", "Gemini CLI", "gemini_cli", hook=ADAPTER, config_dir=".gemini", route_models=True),
     Client("codex-cli", "Codex CLI", "codex_cli", hook=ADAPTER, config_dir=".codex", config_env="CODEX_HOME"),

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from artibot.integrations.turns import ended, turns
+from artibot.integrations.turns import call, turns
 from artibot.store import hookio
 from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home
@@ -70,7 +70,7 @@ def test_a_correction_after_a_resume_fails_the_last_turn_exactly_once(hook: Driv
     assert first["id"] == opened and first["outcome"] == "failed"
     assert first["closed_by"] == "resumed-prompt" and "corrects it" in first["outcome_reason"]
     assert held(home)["input"].startswith("no, that")  # the resumed session's own last turn waits in turn
-    ended.settle_waiting_turns(str(home.root), now=hookio.now_ms() + turns.RESUME_WINDOW_MS + MINUTE)
+    call.settle_waiting_turns(str(home.root), now=hookio.now_ms() + turns.RESUME_WINDOW_MS + MINUTE)
     ids = [r["id"] for r in log(home)]
     assert len(ids) == len(set(ids)) == 2
     assert not SpoolView(home, "s1").exists()

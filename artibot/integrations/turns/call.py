@@ -12,9 +12,13 @@ the tool and stop paths import only :mod:`os`, :mod:`sys`, :mod:`time` and
 :mod:`artibot.store.hookio`; the prompt path adds the router and the anonymizer; the
 rest (the experience log, the config, the learner) is imported only by the events
 that need it. ``scripts/bench_hooks.py`` measures each event against ``python -c pass``.
-What each event does is in :mod:`.handlers`; each client's entry point (Claude Code's
-:mod:`artibot.integrations.claude_code.hooks`, the others' :mod:`artibot.integrations.adapter`)
-reads the event and runs the call.
+What each event does is in :mod:`.handlers`.
+
+Claude Code's events are the engine's own (the keys of :data:`.handlers.HANDLERS`, its
+event names in kebab case), so its hooks enter here, at :func:`main`, with nothing to
+translate; the other clients' enter at :mod:`artibot.integrations.adapter`, which
+translates their events into these. (A module of Claude Code's own for this would cost
+every hook two more imports: its package and the module.)
 """
 
 from __future__ import annotations
@@ -208,3 +212,53 @@ def text_field(payload: dict, name: str) -> str | None:
 def number_field(payload: dict, name: str) -> float | None:
     value = payload.get(name)
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def settle_waiting_turns(root: str, *, now: int | None = None) -> None:
+    """Hand over the turns of ended or idle sessions whose judging time is over
+    (:func:`.ended.settle_idle_sessions`, as a call of its own, outside any hook): step 1 of
+    the learning cycle and ``collect`` call it first, so that they see them; problems go
+    to ``hooks.log``."""
+    from artibot.integrations.turns.ended import settle_idle_sessions
+
+    call = HookCall("settle-waiting-turns")
+    call.root, call.now = root, hookio.now_ms() if now is None else now
+    call.attempt("settling idle sessions", lambda: settle_idle_sessions(call))
+
+
+def main(argv: list[str], client: str = "claude-code") -> int:
+    """Run Claude Code's hook named by ``argv[0]`` (``client``: the registry's name for it); always returns 0."""
+    call = HookCall(event=argv[0] if argv else "")
+    call.agent = client
+    output = None
+    try:
+        from artibot.integrations.turns.handlers import HANDLERS
+
+        call.root = hookio.home_root()
+        call.now = hookio.now_ms()
+        handler = HANDLERS.get(call.event)
+        if handler is None:
+            call.log(f"unknown hook event {call.event!r} (known: {', '.join(sorted(HANDLERS))})")
+            return 0
+        if call.event != "nightly-learner":  # the detached learner is not waited for
+            hookio.start_budget()
+            payload = read_payload(call)
+            if payload is None:
+                return 0
+            call.payload = payload
+        output = handler(call)
+    except BaseException as exc:  # noqa: BLE001 - exit 0 even on SystemExit/KeyboardInterrupt: exit 2 would block Claude
+        call.log_error(exc)
+    finally:
+        hookio.reset_budget()
+    # The user sees a hook that cannot work in Claude Code's own channel, once a session
+    # (the model's context alone would keep it from them).
+    message = settle_health(call) if call.event != "nightly-learner" else None
+    if message:
+        output = {**(output or {}), "systemMessage": message}
+    try:
+        if output is not None:
+            emit(output)
+    except BaseException as exc:  # noqa: BLE001 - as above
+        call.log_error(exc)
+    return 0

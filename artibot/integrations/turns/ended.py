@@ -9,7 +9,7 @@ it as any next prompt does (:func:`.handlers.user_prompt_submit`, ``closed_by``
 Once the hold is over the turn is final unjudged (``closed_by`` ``timeout``) and handed
 over by whatever comes first: the resumed session's next hook, another session's
 ``SessionStart``, step 1 of every learning round (``artibot learn``, ``/learn``, the
-detached learner: :func:`artibot.cycle.learn` calls :func:`settle_waiting_turns` itself) or
+detached learner: :func:`artibot.cycle.learn` calls :func:`.call.settle_waiting_turns` itself) or
 ``artibot collect``.
 The record keeps the id the turn got when it opened, so every hand-over stays
 exactly-once under kills. Why a hold rather than a later amendment: docs/outcomes.md.
@@ -155,14 +155,3 @@ def hold_last_turn(call, doc: dict, window_ms: int) -> None:
             settle(call, doc, closed_by="session-end")
         else:
             doc["done"] = held
-
-
-def settle_waiting_turns(root: str, *, now: int | None = None) -> None:
-    """Hand over the turns of ended or idle sessions whose judging time is over (step 1 of
-    the learning cycle and ``collect`` call it first, so that they see them); problems go
-    to ``hooks.log``."""
-    from artibot.integrations.turns.call import HookCall
-
-    call = HookCall("settle-waiting-turns")
-    call.root, call.now = root, hookio.now_ms() if now is None else now
-    call.attempt("settling idle sessions", lambda: settle_idle_sessions(call))

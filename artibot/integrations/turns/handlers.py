@@ -1,8 +1,8 @@
 """What each hook event does, for every client: the turn engine's handlers.
 
-Claude Code's entry point (:mod:`artibot.integrations.claude_code.hooks`) runs them by its
-own event names, which are these; the other clients' (:mod:`artibot.integrations.adapter`)
-translate their events into them first.
+Claude Code's hooks (:func:`.call.main`) run them by its own event names, which are
+these; the other clients' (:mod:`artibot.integrations.adapter`) translate their events
+into them first.
 
 * ``session-start`` — context for Claude (thresholds, System 1 patterns, a pending
   review); settles idle spools (a stopped turn waiting longer than the follow-up
