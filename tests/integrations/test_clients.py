@@ -107,3 +107,20 @@ def test_completion_offers_every_client() -> None:
 
     assert [name for name, _ in agents("")] == list(CLIENTS)
     assert agents("c") == [("claude-code", "Claude Code"), ("codex-cli", "Codex CLI"), ("cursor", "Cursor")]
+
+
+@pytest.mark.parametrize("entry", [
+    ["-m", "artibot"],  # `python -m artibot hook …`
+    ["-c", "import sys; from artibot.__main__ import main; sys.exit(main())"],  # launchers of earlier installs
+    ["-c", "import sys; from artibot.__main__ import hook_process; sys.exit(hook_process())"],  # today's
+])
+def test_the_hook_commands_installs_wrote_reach_the_engine(tmp_path: Path, entry: list[str]) -> None:
+    """Settings files keep the command an earlier install wrote: each form still runs the hook."""
+    env = dict(os.environ, ARTIBOT_HOME=str(tmp_path / "home"))
+    env.pop("ARTIBOT_CONFIG", None)
+    proc = subprocess.run([sys.executable, *entry, "hook", "session-start"],
+                          input=b'{"session_id": "s1", "source": "startup"}', env=env, cwd=tmp_path,
+                          capture_output=True, timeout=60)
+    assert proc.returncode == 0 and b"SessionStart" in proc.stdout
+    log = tmp_path / "home" / "logs" / "hooks.log"
+    assert not log.exists() or "unknown" not in log.read_text()
