@@ -7,9 +7,10 @@ non-zero exit would show an error in the user's session, and exit 2 would erase 
 prompt. Errors go to ``<home>/logs/hooks.log`` (time, event, exception type and
 message, never the prompt).
 
-Every hook is a whole Python process that Claude Code waits for, so this module and
-the tool and stop paths import only :mod:`os`, :mod:`sys`, :mod:`time` and
-:mod:`artibot.store.hookio`; the prompt path adds the router and the anonymizer; the
+Every hook is a whole Python process that its client waits for, so this module and
+the tool and stop paths import only :mod:`os`, :mod:`sys`, :mod:`time`,
+:mod:`artibot.store.hookio` and the client registry (``artibot.__main__`` reads it to
+find the entry point); the prompt path adds the router and the anonymizer; the
 rest (the experience log, the config, the learner) is imported only by the events
 that need it. ``scripts/bench_hooks.py`` measures each event against ``python -c pass``.
 What each event does is in :mod:`.handlers`.
