@@ -1,7 +1,8 @@
 """``python -m artibot`` and the ``artibot`` console script.
 
-``artibot hook EVENT`` (Claude Code) and ``artibot hook AGENT EVENT`` (Gemini CLI, Codex
-CLI, Cursor) are dispatched here, before the CLI framework is imported: hooks run on
+``artibot hook EVENT`` (Claude Code) and ``artibot hook AGENT EVENT`` (the other clients
+:mod:`artibot.integrations.clients` lists) are dispatched here, to the client's own entry
+point, before the CLI framework is imported: hooks run on
 every prompt and tool call, and typer/rich alone cost ~100 ms to import. Asked for its
 help, ``hook`` goes through the CLI like any command.
 
@@ -70,7 +71,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def _hook(args: list[str]) -> int:
     """``artibot hook [AGENT] EVENT``, without the cyclic garbage collector."""
-    agent = args[0] if args[:1] and args[0] in ("gemini-cli", "codex-cli", "cursor") else None
+    from artibot.integrations.clients import hook_target
+
+    client, argv = hook_target(args)  # each client's hooks go to its own entry point
     # A hook lives for tens of milliseconds and frees what it allocates as it goes; the cyclic
     # collector's passes over the modules and caches it loads cost it ~5% (the detached
     # learner, which runs for long, keeps it).
@@ -78,13 +81,9 @@ def _hook(args: list[str]) -> int:
     if collect:
         gc.disable()
     try:
-        if agent is not None:  # artibot.integrations.adapter.AGENTS
-            from artibot.integrations.adapter import main as adapter_main
-
-            return adapter_main(agent, args[1:])
-        from artibot.integrations.claude_code.hooks import main as hook_main
-
-        return hook_main(args)
+        entry = __import__(client.hook, fromlist=["main"])
+        code: int = entry.main(argv, client.name)
+        return code
     finally:
         if collect:
             gc.enable()

@@ -93,8 +93,7 @@ def claude_project_dir() -> Path | None:
 
 def claude_user_dir() -> Path:
     """``~/.claude`` (``$CLAUDE_CONFIG_DIR`` when set, as Claude Code itself does)."""
-    value = os.environ.get("CLAUDE_CONFIG_DIR")
-    return Path(value).expanduser() if value else Path("~/.claude").expanduser()
+    return agent_user_dir("claude-code")
 
 
 # ---------------------------------------------------------------------------
@@ -357,12 +356,15 @@ def load_domain_keywords() -> dict[str, list[str]]:
 
 
 def agent_user_dir(agent: str) -> Path:
-    """Where a client other than Claude Code keeps its user settings.
+    """Where a client keeps its user settings (:mod:`artibot.integrations.clients` says, per client).
 
-    ``~/.gemini`` (Gemini CLI), ``$CODEX_HOME`` or ``~/.codex`` (Codex CLI, which reads
-    the variable itself), ``~/.cursor`` (Cursor).
+    ``~/.claude`` or ``$CLAUDE_CONFIG_DIR`` (Claude Code), ``~/.gemini`` (Gemini CLI),
+    ``$CODEX_HOME`` or ``~/.codex`` (Codex CLI), ``~/.cursor`` (Cursor): the variable when the
+    client itself reads one and it is set.
     """
-    if agent == "codex-cli" and os.environ.get("CODEX_HOME"):
-        return Path(os.environ["CODEX_HOME"]).expanduser()
-    folder = {"gemini-cli": ".gemini", "codex-cli": ".codex", "cursor": ".cursor"}[agent]
-    return Path("~").expanduser() / folder
+    from artibot.integrations.clients import CLIENTS
+
+    client = CLIENTS[agent]
+    if client.config_env and os.environ.get(client.config_env):
+        return Path(os.environ[client.config_env]).expanduser()
+    return Path("~").expanduser() / client.config_dir

@@ -1,6 +1,6 @@
 """One learning cycle, steps 1–6, with the three human checkpoints.
 
-load → batch → compare (checkpoint 1) → update thresholds (checkpoint 2) → transfer
+load (the agents' waiting turns settled first) → batch → compare (checkpoint 1) → update thresholds (checkpoint 2) → transfer
 (checkpoint 3) → persist. This module only orchestrates: the math is in
 :mod:`artibot.learning` (pure); files are in :mod:`artibot.store`; the questions are put
 to a :class:`~artibot.checkpoints.Checkpoints` object; a round waiting for a human is
@@ -121,6 +121,16 @@ def propose_frame(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, P
 
 
 # --------------------------------------------------------------------- the cycle
+def _settle_waiting_turns(h: Home) -> None:
+    """Step 1 starts with the agents' turns that wait in their session spools past their
+    judging time (a session that ended, one idle too long): they join the log, so that the
+    round sees them, whoever runs it (``learn``, ``/learn``, the detached learner, the API).
+    Problems go to the hooks' log; the round goes on without those turns."""
+    from artibot.integrations.turns.call import settle_waiting_turns
+
+    settle_waiting_turns(str(h.root))
+
+
 def learn(*, home: HomeArg = None, answers: cp.AnswersArg = "defaults", checkpoints: cp.Checkpoints | None = None,
           flush: bool = False, dry_run: bool = False, settings: Settings | None = None,
           lock_timeout: float = 5.0, progress: Progress | None = None) -> RoundReport:
@@ -137,6 +147,8 @@ def learn(*, home: HomeArg = None, answers: cp.AnswersArg = "defaults", checkpoi
     say = progress or (lambda _msg: None)
     h.ensure()
     with FileLock(h.learner_lock, timeout=lock_timeout, holder="another artibot learner"):
+        if not dry_run:
+            _settle_waiting_turns(h)
         from artibot.rollback import recover_interrupted
         from artibot.team.prior import with_team_prior  # the cached team state; no database
 

@@ -7,7 +7,7 @@ the anonymizer's patterns cost about as much as the interpreter's own start. Wha
 integers (the compiled program); :func:`compile` builds the same object from that list
 when it is known (:func:`preload`), and falls back to ``re`` otherwise. The hook keeps
 the programs of the patterns it compiled (:func:`programs`) in its data home and
-preloads them in the next process (``integrations/claude_code/routecache.py``). A program
+preloads them in the next process (``integrations/turns/routecache.py``). A program
 may be given as its :mod:`marshal` bytes: it is decoded only when its pattern is compiled (a
 prompt needs ~20 of the ~150 kept, and decoding them all costs ~1 ms of a hook).
 

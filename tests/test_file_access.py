@@ -44,10 +44,11 @@ ALLOWED = {
     "integrations/claude_code/installer.py": "writes Claude Code's settings",
     # every client's planned install or uninstall: backups, modes, atomic writes, removals
     "integrations/install_files.py": "applies an install plan to the clients' files",
-    # points stdout at /dev/null when Claude Code stops reading; asks check_regular whether a
-    # review is pending (as learner.py does; artibot.store.rounds.has_pending is the store's way)
-    "integrations/claude_code/hooks.py": "opens os.devnull; checks for a pending review",
-    "integrations/claude_code/learner.py": "checks for a pending review",
+    # points stdout at /dev/null when the client stops reading
+    "integrations/turns/call.py": "opens os.devnull",
+    # asks check_regular whether a review is pending (artibot.store.rounds.has_pending is the
+    # store's way)
+    "integrations/turns/learner.py": "checks for a pending review",
     # the shipped /learn command template, not data
     "integrations/claude_code/templates.py": "reads the shipped template",
     # whether the project folder a project-scope install edits exists: the user's project,

@@ -27,7 +27,7 @@ if programs != "-":
 from artibot.privacy import anonymize
 from artibot.router.policy import RoutingPolicy
 from artibot.router.domains import DomainTable
-from artibot.integrations.claude_code import followup
+from artibot.integrations.turns import followup
 texts = marshal.loads(sys.stdin.buffer.read())
 policy = RoutingPolicy(0.4, {}, frozenset(), DomainTable({"backend": ("api", "server"), "docs": ("readme",)}))
 out = []

@@ -1,30 +1,31 @@
-"""``artibot install|uninstall gemini-cli|codex-cli|cursor`` (called by :mod:`.cmd_integrate`)."""
+"""``artibot install|uninstall CLIENT`` for the clients whose hooks go through the adapter
+(called by :mod:`.cmd_integrate`; which clients those are, and where their parts are, is
+:mod:`artibot.integrations.clients`'s word)."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
+from artibot.cli.install_view import artibot_command, show_plan
 from artibot.config import agent_user_dir, claude_project_dir
 from artibot.errors import InvalidInput
-from artibot.integrations.adapter import AGENTS
+from artibot.integrations import clients
 
 
 def hook_file(agent: str, project_dir: Path, models: list[str] | None = None):
-    """The client's :class:`~artibot.integrations.hook_files.HookFile` (``models``: Gemini CLI's ``--model``)."""
-    if agent == "gemini-cli":
-        from artibot.integrations.gemini_cli.installer import hook_file as make_gemini, parse_models
-
-        return make_gemini(agent_user_dir(agent), project_dir, parse_models(models))
+    """The client's :class:`~artibot.integrations.hook_files.HookFile` (``models``: ``--model``,
+    for a client that takes a model per route)."""
+    if agent not in clients.adapted():
+        raise InvalidInput(f"unknown target {agent!r}: artibot installs into claude-code, "
+                           f"{', '.join(clients.adapted())}")
+    installer = clients.module(agent, "installer")
+    if clients.CLIENTS[agent].route_models:
+        return installer.hook_file(agent_user_dir(agent), project_dir, installer.parse_models(models))
     if models:
-        raise InvalidInput(f"--model is for gemini-cli; in {agent} the route is context only")
-    if agent == "codex-cli":
-        from artibot.integrations.codex_cli.installer import hook_file as make
-    elif agent == "cursor":
-        from artibot.integrations.cursor.installer import hook_file as make
-    else:
-        raise InvalidInput(f"unknown target {agent!r}: artibot installs into claude-code, {', '.join(AGENTS)}")
-    return make(agent_user_dir(agent), project_dir)
+        raise InvalidInput(f"--model is for {', '.join(n for n, c in clients.CLIENTS.items() if c.route_models)}; "
+                           f"in {agent} the route is context only")
+    return installer.hook_file(agent_user_dir(agent), project_dir)
 
 
 def run_agent_plan(agent: str, scope: str, dry_run: bool, *, install: bool, gateway_port: int | None,
@@ -37,8 +38,6 @@ def run_agent_plan(agent: str, scope: str, dry_run: bool, *, install: bool, gate
         raise InvalidInput(f"--gateway is for claude-code; {agent} takes the route as context only")
     project = claude_project_dir() or Path.cwd()
     spec = hook_file(agent, project, models if install else None)
-    from artibot.cli.cmd_integrate import artibot_command, show_plan
-
     plan = hook_files.plan(spec, scope, hook_prefix(sys.executable), install=install, command=artibot_command(),
                            project_dir=project)
 

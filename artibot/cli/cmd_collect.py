@@ -69,7 +69,7 @@ def register(app: typer.Typer) -> None:
                  "threshold": threshold, "propensity": propensity, "session_id": session_id, "id": id,
                  "timestamp": timestamp}
         given = {k: v for k, v in flags.items() if v is not None}
-        from artibot.integrations.claude_code.ended import settle_waiting_turns
+        from artibot.integrations.turns.call import settle_waiting_turns
         from artibot.store.home import Home
 
         settle_waiting_turns(str(Home.of(None).root))  # ended sessions' turns past their hold go first

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import shlex
-import shutil
 import sys
 from pathlib import Path
-from typing import Callable, List, Optional
+from typing import List, Optional
 
 import typer
 
@@ -14,15 +13,9 @@ from artibot.store.home import Home
 from artibot.config import claude_project_dir, claude_user_dir, load_settings
 from artibot.errors import IntegrationError, InvalidInput
 from artibot.cli import completion
+from artibot.cli.install_view import artibot_command, print_data_home, show_plan
 from artibot.cli.render import Hanging, console, emit_json, fmt, table, working
-
-
-def artibot_command() -> str:
-    """How hooks and cron should call this artibot: the absolute path of the script when we can find it."""
-    found = shutil.which("artibot")
-    if found:
-        return shlex.quote(str(Path(found).resolve()))
-    return f"{shlex.quote(sys.executable)} -m artibot"
+from artibot.integrations.clients import CLIENTS
 
 
 def _plan(scope: str, install: bool, gateway_port: int | None = None):
@@ -39,21 +32,20 @@ def _plan(scope: str, install: bool, gateway_port: int | None = None):
 
 def _run_plan(target: str, scope: str, dry_run: bool, install: bool, gateway_port: int | None = None,
               models: list[str] | None = None) -> None:
-    if target in ("gemini-cli", "codex-cli", "cursor"):
+    if target in CLIENTS and target != "claude-code":  # Claude Code's installer is its own: the gateway, the plugin
         from artibot.cli.cmd_agents import run_agent_plan
 
         return run_agent_plan(target, scope, dry_run, install=install, gateway_port=gateway_port, models=models)
     if models:
-        raise InvalidInput("--model is for gemini-cli; claude-code takes its models from gateway.profiles")
-    if target != "claude-code":
-        raise InvalidInput(f"unknown target {target!r}: artibot installs into claude-code, gemini-cli, "
-                           "codex-cli or cursor")
+        raise InvalidInput(f"--model is for {_model_clients()}; claude-code takes its models from gateway.profiles")
+    if target not in CLIENTS:
+        raise InvalidInput(f"unknown target {target!r}: artibot installs into {_known()}")
     installer, plan = _plan(scope, install, gateway_port)
-    if not show_plan(plan, dry_run=dry_run, install=install, note=_print_data_home if install else None):
+    if not show_plan(plan, dry_run=dry_run, install=install, note=print_data_home if install else None):
         return
     installer.apply(plan)
     if install:
-        _print_data_home()
+        print_data_home()
     print("done" + (": restart Claude Code (or run /hooks) to load the hooks; /learn reviews rounds"
                     if install else ""))
     if any("no longer goes through the artibot gateway" in c.note for c in plan.changes):
@@ -64,48 +56,19 @@ def _run_plan(target: str, scope: str, dry_run: bool, install: bool, gateway_por
             print(f"stopped the gateway (pid {', '.join(map(str, stopped))})")
 
 
-def show_plan(plan, *, dry_run: bool, install: bool, note: Callable[[], None] | None = None) -> bool:
-    """Print an install plan's summary (and in a dry run its diff); True when it is to be applied.
-
-    Plain print, not the console: file paths must not be wrapped at 80 columns (or read as
-    markup) when the output is piped or read by Claude. ``note`` prints before the last line
-    when nothing is written.
-    """
-    for line in plan.summary():
-        print(line)
-    mentioned = tuple(c for c in plan.changes if "see the diff" in c.note)
-    if not dry_run and mentioned:
-        # the note points at the diff: a real install shows that file's diff too
-        from dataclasses import replace
-
-        diff = replace(plan, changes=mentioned).diff()
-        sys.stdout.write(diff if diff.endswith("\n") or not diff else diff + "\n")
-    if dry_run:
-        diff = plan.diff()
-        if diff:
-            sys.stdout.write(diff if diff.endswith("\n") else diff + "\n")
-        if note is not None:
-            note()
-        print("dry run: nothing written")
-        return False
-    if not plan.changed:
-        print("artibot is already installed" if install else "nothing to remove")
-        if note is not None:
-            note()
-        return False
-    return True
+def _known() -> str:
+    names = list(CLIENTS)
+    return ", ".join(names[:-1]) + " or " + names[-1]
 
 
-def _print_data_home() -> None:
-    # The hooks resolve the home in Claude Code's environment, not in this shell's.
-    print(f"experiences and learned state go to {Home.of(None).root} (ARTIBOT_HOME as Claude Code sees it, "
-          "else ~/.claude/artibot); only anonymized text is stored")
+def _model_clients() -> str:
+    return ", ".join(name for name, client in CLIENTS.items() if client.route_models)
 
 
 def register(app: typer.Typer) -> None:
     @app.command("install")
     def install_cmd(
-        target: str = typer.Argument(..., help="claude-code, gemini-cli, codex-cli or cursor",
+        target: str = typer.Argument(..., help=_known(),
                                      autocompletion=completion.agents),
         scope: str = typer.Option("user", "--scope", help="user, project or local."),
         dry_run: bool = typer.Option(False, "--dry-run", help="Show the changes; write nothing."),
@@ -128,7 +91,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("uninstall")
     def uninstall_cmd(
-        target: str = typer.Argument(..., help="claude-code, gemini-cli, codex-cli or cursor",
+        target: str = typer.Argument(..., help=_known(),
                                      autocompletion=completion.agents),
         scope: str = typer.Option("user", "--scope", help="user, project or local."),
         dry_run: bool = typer.Option(False, "--dry-run"),
@@ -191,7 +154,7 @@ def register(app: typer.Typer) -> None:
     def hook_cmd(event: str = typer.Argument(..., help="session-start, user-prompt-submit, post-tool-use, …"),
                  ) -> None:
         """Claude Code hook entry point (payload on stdin). Always exits 0."""
-        from artibot.integrations.claude_code.hooks import main as hook_main
+        from artibot.integrations.turns.call import main as hook_main
 
         raise typer.Exit(hook_main([event]))
 

@@ -91,8 +91,6 @@ def register(app: typer.Typer) -> None:
                 else:
                     show_report(report, out, settings.lang)
                 return
-        if not dry_run:
-            settle_hook_turns(home)
         # a spinner while nobody is asked anything; each step on its line before the questions
         shown = progress_line(out)
         say = None if spinner else (lambda message: shown(progress(settings.lang, message)))
@@ -141,7 +139,6 @@ def register(app: typer.Typer) -> None:
             # /learn inlines this output: a non-zero exit would abort the whole command,
             # so an error is reported inside the JSON instead.
             try:
-                settle_hook_turns(home)
                 doc = prepare_for_review(home=home, flush=flush)
             except ArtibotError as exc:
                 doc = {"pending": False, "error": str(exc), "message": f"artibot could not prepare a round: {exc}"}
@@ -180,12 +177,3 @@ def _read_line(out: Console, prompt: str) -> str:
     if not line:
         raise EOFError
     return line
-
-
-def settle_hook_turns(home: Home) -> None:
-    """Before a round: the agent hooks' turns whose session ended and whose hold for a
-    resumed session is over join the log, so that the round sees them (the learning cycle
-    itself sits below the integrations and does not reach up to them)."""
-    from artibot.integrations.claude_code.ended import settle_waiting_turns
-
-    settle_waiting_turns(str(home.root))

@@ -10,6 +10,7 @@ In bash, :func:`quick_bash` calls them before typer is imported (a TAB must answ
 from __future__ import annotations
 
 from artibot.cli.command_table import complete_first_word
+from artibot.integrations.clients import CLIENTS
 
 TYPE_CHECKING = False  # `typing` itself costs a TAB ~10 ms
 if TYPE_CHECKING:
@@ -17,14 +18,13 @@ if TYPE_CHECKING:
 
     Completer = Callable[[str], list[tuple[str, str]]]
 
-AGENTS = {"claude-code": "Claude Code", "gemini-cli": "Gemini CLI", "codex-cli": "Codex CLI", "cursor": "Cursor"}
 ANSWERS = {"1=accept": "checkpoint 1: the comparison looks reasonable", "1=reset": "checkpoint 1: discard the groups",
            "2=apply": "checkpoint 2: apply the threshold changes", "2=revert": "checkpoint 2: keep the thresholds",
            "3=auto": "checkpoint 3: take every automatic decision"}
 
 
 def agents(incomplete: str) -> list[tuple[str, str]]:
-    return [(name, what) for name, what in AGENTS.items() if name.startswith(incomplete)]
+    return [(name, client.title) for name, client in CLIENTS.items() if name.startswith(incomplete)]
 
 
 def rounds(incomplete: str) -> list[tuple[str, str]]:

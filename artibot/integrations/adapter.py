@@ -1,4 +1,4 @@
-"""``artibot hook AGENT EVENT``: a hook of another client, run through the Claude Code handlers.
+"""``artibot hook AGENT EVENT``: a hook of another client, run through the turn engine's handlers.
 
 Gemini CLI, Codex CLI and Cursor call hooks the way Claude Code does (a process per
 event, the payload JSON on stdin, JSON on stdout), with their own event names, field
@@ -6,7 +6,7 @@ names and output shapes. Each client's module (``gemini_cli/events.py``,
 ``codex_cli/events.py``, ``cursor/events.py``) holds only that difference:
 
 * ``EVENTS`` — the client's event name -> the handler it feeds (a key of
-  :data:`artibot.integrations.claude_code.handlers.HANDLERS`);
+  :data:`artibot.integrations.turns.handlers.HANDLERS`, named as Claude Code names its events);
 * ``translate(event, payload)`` — the Claude Code fields the handlers read
   (``session_id``, ``prompt``, ``prompt_id``, ``tool_name``, ``duration_ms``,
   ``is_interrupt``, ``cwd``), and which handler runs, or None when the event means
@@ -15,58 +15,33 @@ names and output shapes. Each client's module (``gemini_cli/events.py``,
 * ``render(event, output)`` — the handler's output (``hookSpecificOutput.additionalContext``
   or None) in the client's shape, or None to print nothing.
 
-The turn model, the spool, the router, the learner and the store are the same code for
-every client; the record says which client it came from (``agent``). As for Claude
-Code the hook exits 0 whatever happens: every client here reads exit 2 as "block".
-This module imports what :mod:`.claude_code.hooks` does and one small module per
-client, so a client's hook costs what Claude Code's does (``scripts/bench_hooks.py``).
+The turn model (:mod:`artibot.integrations.turns`), the spool, the router, the learner
+and the store are the same code for every client; the record says which client it came
+from (``agent``). As for Claude Code the hook exits 0 whatever happens: every client here
+reads exit 2 as "block". This module imports what Claude Code's hook does (:mod:`.turns.call`) and one
+small module per client, so a client's hook costs what Claude Code's does
+(``scripts/bench_hooks.py``). Which clients come here is the registry's word
+(:mod:`artibot.integrations.clients`).
 """
 
 from __future__ import annotations
 
-from artibot.integrations.claude_code.hooks import HookCall, emit, read_payload, settle_health
+from artibot.integrations import clients
+from artibot.integrations.turns.call import HookCall, emit, read_payload, settle_health
 from artibot.store import hookio
-
-AGENTS = ("gemini-cli", "codex-cli", "cursor")
-"""The clients besides Claude Code, by the name the CLI and the records use (``__main__`` lists them too)."""
 
 
 def events_module(agent: str):
     """The client's event module (imported by name: only the one that runs is loaded)."""
-    if agent == "gemini-cli":
-        from artibot.integrations.gemini_cli import events
-    elif agent == "codex-cli":
-        from artibot.integrations.codex_cli import events
-    elif agent == "cursor":
-        from artibot.integrations.cursor import events
-    else:
-        raise ValueError(f"unknown agent {agent!r} (known: {', '.join(AGENTS)})")
-    return events
-
-
-def context_of(output: dict | None) -> str | None:
-    """The text a Claude Code handler hands the model (``hookSpecificOutput.additionalContext``)."""
-    if not isinstance(output, dict):
-        return None
-    specific = output.get("hookSpecificOutput")
-    text = specific.get("additionalContext") if isinstance(specific, dict) else None
-    return text if isinstance(text, str) and text else None
-
-
-def text_field(payload: dict, name: str) -> str | None:
-    value = payload.get(name)
-    return value if isinstance(value, str) and value else None
-
-
-def number_field(payload: dict, name: str) -> float | None:
-    value = payload.get(name)
-    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+    if agent not in clients.adapted():
+        raise ValueError(f"unknown agent {agent!r} (known: {', '.join(clients.adapted())})")
+    return clients.module(agent, "events")
 
 
 def run(agent: str, event: str, payload: dict, call: HookCall) -> dict | None:
     """The client's hook output for ``payload`` (None: print nothing); the handler's work done.
 
-    A handler is Claude Code's (:data:`~.claude_code.handlers.HANDLERS`) unless the
+    A handler is the engine's (:data:`~.turns.handlers.HANDLERS`) unless the
     client's module has its own of that name (``OWN_HANDLERS``: what only that client
     can do, such as Gemini CLI's model per route).
     """
@@ -78,12 +53,12 @@ def run(agent: str, event: str, payload: dict, call: HookCall) -> dict | None:
     own = getattr(events, "OWN_HANDLERS", {})
     if handler in own:
         return events.render(event, own[handler](call))
-    from artibot.integrations.claude_code.handlers import HANDLERS
+    from artibot.integrations.turns.handlers import HANDLERS
 
     return events.render(event, HANDLERS[handler](call))
 
 
-def main(agent: str, argv: list[str]) -> int:
+def main(argv: list[str], agent: str) -> int:
     """Run ``agent``'s hook ``argv[0]`` with the payload on stdin; always returns 0."""
     event = argv[0] if argv else ""
     call = HookCall(event=f"{agent} {event}")

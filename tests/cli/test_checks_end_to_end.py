@@ -14,7 +14,7 @@ from artibot.collector import collect_many
 from artibot.config import ConfigError, settings_from_mapping
 from artibot.cycle import learn
 from artibot.review import answer_pending, pending_questions
-from artibot.integrations.claude_code.context import session_context
+from artibot.integrations.turns.context import session_context
 from artibot.router.domains import DomainTable
 from artibot.router.policy import RoutingPolicy
 from artibot.store import state

@@ -117,7 +117,7 @@ class Hook:
 
     def raw(self, event: str, data: bytes) -> tuple[int, str]:
         self.monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
-        code = adapter.main(self.agent, [event])
+        code = adapter.main([event], self.agent)
         return code, self.capsys.readouterr().out
 
     def __call__(self, moment: tuple[str, dict]) -> dict | None:
@@ -212,7 +212,7 @@ def test_bad_input_exits_0_and_prints_nothing(hook: Hook, data: bytes) -> None:
 
 
 def test_an_unknown_agent_exits_0() -> None:
-    assert adapter.main("vim", ["stop"]) == 0
+    assert adapter.main(["stop"], "vim") == 0
 
 
 def test_a_codex_sub_agent_prompt_is_not_the_users(monkeypatch: pytest.MonkeyPatch,
@@ -230,7 +230,7 @@ def test_the_client_hook_imports_what_the_claude_code_hook_does() -> None:
     code = ("import sys; from artibot.integrations import adapter; adapter.events_module('cursor'); "
             "print(sorted(m for m in sys.modules if m.startswith('artibot')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert "gemini_cli" not in out and "codex_cli" not in out and "'artibot.integrations.claude_code.handlers'" not in out
+    assert "gemini_cli" not in out and "codex_cli" not in out and "'artibot.integrations.turns.handlers'" not in out
 
 
 @pytest.mark.parametrize("exit_code, status, failed", [(3, "failed", True), (0, "completed", False)])

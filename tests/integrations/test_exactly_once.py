@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from artibot.integrations.claude_code import handlers
+from artibot.integrations.turns import ended
 from artibot.store import hookio
 from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home
@@ -54,7 +54,7 @@ def test_a_flush_replayed_after_a_kill_stores_each_turn_once(hook, home: Home, m
     with monkeypatch.context() as patch:
         patch.setattr(hookio.Spool, "edit", lambda self, **kw: KeepQueue(self, **kw))
         for _ in range(replays):
-            handlers.flush(_Call(home), hookio.Spool(str(home.root), "s1"))
+            ended.flush(_Call(home), hookio.Spool(str(home.root), "s1"))
     assert _queue(home, "s1") == queued  # the kill kept the queue
     hook("session-end", session_id="s1")  # the next hand-over replays it
     stored = ExperienceLog(home).read()
@@ -64,7 +64,7 @@ def test_a_flush_replayed_after_a_kill_stores_each_turn_once(hook, home: Home, m
 
 
 class _Call:
-    """The part of a hook call that :func:`handlers.flush` uses."""
+    """The part of a hook call that :func:`ended.flush` uses."""
 
     def __init__(self, home: Home, root: str = ""):
         self._home = home

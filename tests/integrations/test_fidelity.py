@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from artibot.integrations.claude_code import handlers, turns
+from artibot.integrations.turns import handlers, turns
 from artibot.store.home import Home
 from tests.integrations.spools import SpoolView
 from tests.integrations.test_hooks import SIMPLE, Driver, _deterministic_routes, experiences, final, hook  # noqa: F401
@@ -121,7 +121,8 @@ def test_a_command_the_user_wrote_is_routed_and_recorded_by_the_text_it_sends(
 
 
 def test_the_learn_marker_agrees_with_the_installer() -> None:
-    from artibot.integrations.claude_code import prompts, templates
+    from artibot.integrations.turns import prompts
+    from artibot.integrations.claude_code import templates
 
     assert prompts.LEARN_MARKER == templates.LEARN_MARKER
 

@@ -198,7 +198,7 @@ def test_hook_paths_import_only_what_they_need(env: dict[str, str], event: str, 
     assert proc.returncode == 0
     imported = {line.split("|")[-1].strip() for line in proc.stderr.decode().splitlines()
                 if line.startswith("import time:") and "|" in line}
-    assert "artibot.integrations.claude_code.hooks" in imported
+    assert "artibot.integrations.turns.call" in imported
     heavy = sorted(m for m in imported if any(m == f or m.startswith(f + ".") for f in FORBIDDEN + forbidden))
     assert heavy == []
 

@@ -17,7 +17,7 @@ import orjson
 import pytest
 
 from artibot.errors import CorruptFileError
-from artibot.integrations.claude_code import context, ended, handlers, hooks, learner, turns
+from artibot.integrations.turns import call, context, ended, handlers, learner, turns
 from artibot.store import hookio, sessions, state
 from artibot.store.log.experiences import ExperienceLog
 from artibot.store.fs import FileLock
@@ -74,7 +74,7 @@ class Driver:
             payload = fixture(event.replace("-", "_"), **changes)
         data = payload if isinstance(payload, bytes) else orjson.dumps(payload)
         self.monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
-        code = hooks.main([event])
+        code = call.main([event])
         return code, self.capsys.readouterr().out
 
     def turn(self, prompt: str, tools: list[tuple[str, bool]], sid: str = "s1") -> None:
@@ -152,8 +152,8 @@ def test_empty_or_garbage_stdin_exits_0_silently(hook: Driver, home: Home, event
 
 
 def test_unknown_event_and_no_argv_are_logged(home: Home, capsys: pytest.CaptureFixture[str]) -> None:
-    assert hooks.main(["post-tool-uses"]) == 0
-    assert hooks.main([]) == 0
+    assert call.main(["post-tool-uses"]) == 0
+    assert call.main([]) == 0
     assert capsys.readouterr().out == ""
     assert "unknown hook event 'post-tool-uses'" in log_text(home)
 
@@ -402,7 +402,7 @@ def test_errors_go_to_the_log_without_the_prompt(hook: Driver, home: Home, monke
 ])
 def test_error_messages_never_quote_the_prompt(message: str, logged: str) -> None:
     prompt = "refactor the billing module for carol@example.org now"
-    out = hooks.without_prompt(message, prompt)
+    out = call.without_prompt(message, prompt)
     assert logged in out and "carol" not in out and "dave@" not in out
 
 
@@ -543,7 +543,7 @@ def test_stamp_staleness(home: Home) -> None:
 def test_nightly_learner_never_fails(home: Home, monkeypatch: pytest.MonkeyPatch,
                                      capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setitem(sys.modules, "artibot.cycle", None)  # import fails as before the cycle existed
-    assert hooks.main(["nightly-learner"]) == 0
+    assert call.main(["nightly-learner"]) == 0
     assert capsys.readouterr().out == ""
     assert "learner not available" in log_text(home)
 
@@ -558,7 +558,7 @@ def test_nightly_learner_logs_a_held_lock(home: Home, monkeypatch: pytest.Monkey
         raise LockTimeout(home.learner_lock, 0)
 
     monkeypatch.setitem(sys.modules, "artibot.cycle", types.SimpleNamespace(learn=learn))
-    assert hooks.main(["nightly-learner"]) == 0
+    assert call.main(["nightly-learner"]) == 0
     assert "learner skipped" in log_text(home)
 
 

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from artibot.integrations.claude_code import ended, turns
+from artibot.integrations.turns import call, turns
 from artibot.store import hookio
 from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home
@@ -70,7 +70,7 @@ def test_a_correction_after_a_resume_fails_the_last_turn_exactly_once(hook: Driv
     assert first["id"] == opened and first["outcome"] == "failed"
     assert first["closed_by"] == "resumed-prompt" and "corrects it" in first["outcome_reason"]
     assert held(home)["input"].startswith("no, that")  # the resumed session's own last turn waits in turn
-    ended.settle_waiting_turns(str(home.root), now=hookio.now_ms() + turns.RESUME_WINDOW_MS + MINUTE)
+    call.settle_waiting_turns(str(home.root), now=hookio.now_ms() + turns.RESUME_WINDOW_MS + MINUTE)
     ids = [r["id"] for r in log(home)]
     assert len(ids) == len(set(ids)) == 2
     assert not SpoolView(home, "s1").exists()
@@ -213,3 +213,22 @@ def test_status_counts_the_turns_waiting_for_a_resumed_session(hook: Driver, hom
     result = CliRunner().invoke(app, ["status"])
     assert result.exit_code == 0, result.output
     assert "turns waiting for a resumed session: 1" in result.output
+
+
+def test_a_round_settles_the_turns_whose_hold_is_over_itself(hook: Driver, home: Home, clock) -> None:
+    """Step 1 of the learning cycle hands over the waiting turns, whoever runs it (here the API)."""
+    from artibot import learn
+
+    hook.turn(SIMPLE, [("Edit", True)])
+    hook("session-end", session_id="s1")
+    learn(home=home.root, dry_run=True)  # a dry run writes nothing, the spool included
+    learn(home=home.root)  # the hold is not over: the turn still waits for a resumed session
+    assert log(home) == [] and held(home)["input"] == SIMPLE
+    clock(turns.RESUME_WINDOW_MS / MINUTE + 1)
+    learn(home=home.root, dry_run=True)
+    assert log(home) == []
+    report = learn(home=home.root)
+    [record] = log(home)
+    assert (record["input"], record["closed_by"]) == (SIMPLE, "timeout")
+    assert not SpoolView(home, "s1").exists()
+    assert report.remainder == 1  # the round saw it (fewer than a batch: nothing learned yet)

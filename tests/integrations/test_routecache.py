@@ -6,7 +6,7 @@ import marshal
 
 import pytest
 
-from artibot.integrations.claude_code import routecache
+from artibot.integrations.turns import routecache
 from artibot.router.domains import DomainTable, KeywordIndex
 from artibot.router.policy import RoutingPolicy
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from artibot.integrations.claude_code import hooks
+from artibot.integrations.turns.call import main as run_hook
 from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home
 
@@ -62,7 +62,7 @@ def replay(session: dict, root: Path) -> dict:
                 payload = {**payload, "transcript_path": str(transcript)}
             sys.stdin = io.TextIOWrapper(io.BytesIO(json.dumps(payload).encode()))
             sys.stdout = io.StringIO()
-            hooks.main([event])
+            run_hook([event])
     finally:
         sys.stdin, sys.stdout = stdin, stdout
         for name, value in saved.items():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from artibot.integrations.claude_code import notices
+from artibot.integrations.turns import notices
 from artibot.store.home import Home
 from tests.integrations.test_exactly_once import _Call
 from tests.integrations.test_hooks import _deterministic_routes, hook  # noqa: F401

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from artibot.integrations.claude_code import ended, turns
+from artibot.integrations.turns import call, turns
 from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home
 from tests.store.test_crash_points import env  # noqa: F401  (the scratch folder fixture)
@@ -40,7 +40,7 @@ def check(work: Path, ids: set[str], last: str, where: str, *, failed: bool) -> 
     home = Home(work)
     from artibot.store import hookio
 
-    ended.settle_waiting_turns(str(work), now=hookio.now_ms() + LATER)  # whatever is still held
+    call.settle_waiting_turns(str(work), now=hookio.now_ms() + LATER)  # whatever is still held
     found = log_ids(home)
     twice = sorted(i for i, c in found.items() if c > 1)
     assert not twice, f"{where}: turns stored twice: {twice}"

@@ -37,7 +37,7 @@ input (never the user's), its tool calls count in the sub-agent's own turn only.
 
 from __future__ import annotations
 
-from artibot.integrations.adapter import context_of, text_field
+from artibot.integrations.turns.call import context_of, text_field
 
 EVENTS = {
     "SessionStart": "session-start",

@@ -23,7 +23,7 @@ and optionally ``model``, ``cursor_version``, ``user_email``, ``transcript_path`
 
 from __future__ import annotations
 
-from artibot.integrations.adapter import context_of, number_field, text_field
+from artibot.integrations.turns.call import context_of, number_field, text_field
 
 EVENTS = {
     "sessionStart": "session-start",

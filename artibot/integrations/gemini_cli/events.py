@@ -42,7 +42,7 @@ Gemini CLI's event name in ``hookEventName``.
 
 from __future__ import annotations
 
-from artibot.integrations.adapter import context_of, text_field
+from artibot.integrations.turns.call import context_of, text_field
 
 EVENTS = {
     "BeforeModel": "apply-profile",

@@ -135,7 +135,7 @@ def keep_patterns(call) -> None:
     """
     if not regex.compiled_here():
         return
-    from artibot.integrations.claude_code import followup  # noqa: F401 - compiles its pattern
+    from artibot.integrations.turns import followup  # noqa: F401 - compiles its pattern
     from artibot.privacy import rules
 
     rules.compile_all()
@@ -162,7 +162,7 @@ def load_summary(call) -> dict:
                 return doc["summary"]
         except (ValueError, UnicodeDecodeError):
             pass  # rebuilt below
-    from artibot.integrations.claude_code.context import policy_summary
+    from artibot.integrations.turns.context import policy_summary
 
     return policy_summary(load_policy(call)[0])
 

@@ -1,4 +1,5 @@
-"""Turns past their session's end: the last turn held for a resumed session, idle spools settled.
+"""Settling turns: the spool's waiting turns made final and handed to the experience log, the
+last turn held for a resumed session, idle spools settled.
 
 At ``SessionEnd`` the session's last turn is not written to the experience log at once:
 it stays in the spool (``done``, with ``hold_until``) so that the first prompt of the
@@ -7,15 +8,17 @@ it as any next prompt does (:func:`.handlers.user_prompt_submit`, ``closed_by``
 ``resumed-prompt``). Every other turn of the session is final and handed over at once.
 Once the hold is over the turn is final unjudged (``closed_by`` ``timeout``) and handed
 over by whatever comes first: the resumed session's next hook, another session's
-``SessionStart``, ``artibot learn`` or ``artibot collect`` (:func:`settle_waiting_turns`).
+``SessionStart``, step 1 of every learning round (``artibot learn``, ``/learn``, the
+detached learner: :func:`artibot.cycle.learn` calls :func:`.call.settle_waiting_turns` itself) or
+``artibot collect``.
 The record keeps the id the turn got when it opened, so every hand-over stays
 exactly-once under kills. Why a hold rather than a later amendment: docs/outcomes.md.
 """
 
 from __future__ import annotations
 
-from artibot.integrations.claude_code import handlers, turns
-from artibot.store import hookfiles, hookio
+from artibot.integrations.turns import turns
+from artibot.store import hookio
 
 STALE_SESSION_MS = 24 * 3600 * 1000
 """A spool not written for this long belongs to a session that crashed or never came back."""
@@ -27,11 +30,63 @@ NEVER_BACK = ("interrupted", "the session never came back to close the turn")
 CUT_BY_END = ("interrupted", "the session ended before the turn's Stop (an API error, a turn limit or Ctrl-C)")
 
 
+def _final(call, doc: dict, turn: dict, outcome: str, reason: str, closed_by: str) -> None:
+    session_id = doc.get("session_id") if isinstance(doc.get("session_id"), str) else call.session_id
+    record = turns.experience(turn, outcome=outcome, reason=reason, now=call.now,
+                              session_id=session_id, closed_by=closed_by)
+    doc.setdefault("queue", []).append(record)
+
+
+def settle(call, doc: dict, *, closed_by: str, judgement: tuple[str, str] | None = None,
+           open_turn: tuple[str, str] | None = None) -> None:
+    """Make the spool's waiting turns final (queued for the log); the document is edited in place.
+
+    The stopped turn (``done``) takes ``judgement`` if one is given; an open turn (no
+    ``Stop`` yet) is closed with ``open_turn`` (outcome, reason) if one is given, else stays
+    open; a tool call of its own that failed or was interrupted makes it ``failed`` whatever
+    cut it off (:func:`turns.cut_off`).
+    """
+    done = doc.get("done")
+    if done:
+        doc["done"] = None
+        outcome, reason = turns.finalize(done, judgement)
+        _final(call, doc, done, outcome, reason, closed_by)
+    turn = doc.get("turn")
+    if turn and open_turn:
+        doc["turn"] = None
+        outcome, reason = turns.cut_off(turn, *open_turn)
+        _final(call, doc, turn, outcome, reason, closed_by)
+
+
+def flush(call, spool: hookio.Spool) -> None:
+    """Append the spool's final turns to the experience log (then drop them from the spool)."""
+    with spool.edit(create=False) as doc:
+        queue = list(doc.get("queue") or []) if doc is not None else []
+        if not queue:
+            return
+        from artibot.collector import collect_many
+        from artibot.errors import LockTimeout, ValidationError
+
+        try:  # ids fixed at the turn's start: a flush replayed after a kill stores nothing twice
+            collect_many(queue, home=call.home(), label="turn", skip_stored=True)
+        except LockTimeout as exc:  # the hook's lock budget is spent: the turns wait in the spool
+            raise hookio.HookLockWait(f"{len(queue)} turn(s) stay queued in {spool.path} for the next hook, "
+                                     f"because {exc}") from None
+        except ValidationError as exc:  # keep the good ones; a bad record is named in the log
+            call.log_error(exc, "recording the session's turns")
+            for record in queue:
+                call.attempt("recording a turn", lambda record=record: collect_many(
+                    [record], home=call.home(), label="turn", skip_stored=True))
+        doc["queue"] = []
+
+
 def settle_idle_sessions(call) -> None:
     """Spools idle past the follow-up window (or the resume window, if shorter): their
     stopped or held turn is final once no prompt can judge it any more; past a day, all is."""
     window = resume_window_ms(call)
     idle_for = min(turns.FOLLOWUP_WINDOW_MS, window or turns.FOLLOWUP_WINDOW_MS)
+    from artibot.store import hookfiles
+
     idle = hookfiles.stale_spools(call.root, older_than_ms=idle_for, now=call.now, exclude=call.session_id)
     for spool in idle[:MAX_STALE_PER_START]:
         def settle_one(spool: hookio.Spool = spool) -> None:
@@ -43,10 +98,10 @@ def settle_idle_sessions(call) -> None:
                 if not dead and _may_be_judged(doc.get("done"), updated, call.now):
                     still_open = True  # the session's next prompt, or a resumed one's, may still judge it
                 else:
-                    handlers.settle(call, doc, closed_by="timeout" if not dead else "stale-session",
+                    settle(call, doc, closed_by="timeout" if not dead else "stale-session",
                                     open_turn=NEVER_BACK if dead else None)
                     still_open = bool(doc.get("turn"))
-            handlers.flush(call, spool)
+            flush(call, spool)
             if not still_open:
                 spool.remove()
 
@@ -87,26 +142,16 @@ def hold_last_turn(call, doc: dict, window_ms: int) -> None:
     ``hold_until``) for the resumed session's first prompt; every other turn is final."""
     turn = doc.get("turn")
     if turn:  # the last turn was cut off: the stopped one before it is final
-        handlers.settle(call, doc, closed_by="session-end")
+        settle(call, doc, closed_by="session-end")
         doc["turn"] = None
         held = turns.hold(turn, now=call.now, window_ms=window_ms, cut=turns.cut_off(turn, *CUT_BY_END))
         if held is None:
             outcome, reason = turns.cut_off(turn, *CUT_BY_END)
-            handlers._final(call, doc, turn, outcome, reason, "session-end")
+            _final(call, doc, turn, outcome, reason, "session-end")
         doc["done"] = held
     elif doc.get("done"):
         held = turns.hold(doc["done"], now=call.now, window_ms=window_ms)
         if held is None:
-            handlers.settle(call, doc, closed_by="session-end")
+            settle(call, doc, closed_by="session-end")
         else:
             doc["done"] = held
-
-
-def settle_waiting_turns(root: str, *, now: int | None = None) -> None:
-    """Hand over the turns of ended or idle sessions whose judging time is over (``learn``
-    and ``collect`` call it first, so that they see them); problems go to ``hooks.log``."""
-    from artibot.integrations.claude_code.hooks import HookCall
-
-    call = HookCall("settle-waiting-turns")
-    call.root, call.now = root, hookio.now_ms() if now is None else now
-    call.attempt("settling idle sessions", lambda: settle_idle_sessions(call))

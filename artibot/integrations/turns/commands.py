@@ -28,7 +28,7 @@ def text_of(call, prompt: str, *, max_chars: int) -> str | None:
     """What a slash command the user wrote sends the model (:func:`.prompts.expand`), or None
     for a built-in's, a plugin's or artibot's own ``/learn`` (none of them the user's work);
     the file's first ``max_chars`` characters are read."""
-    from artibot.integrations.claude_code import prompts
+    from artibot.integrations.turns import prompts
 
     name, args = prompts.command_parts(prompt)
     if ":" in name or name in prompts.BUILTIN_COMMANDS:

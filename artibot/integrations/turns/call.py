@@ -1,4 +1,5 @@
-"""``artibot hook EVENT``: the Claude Code hook entry point (payload JSON on stdin).
+"""One hook call, as every client's hook runs it: the payload from stdin, the output to
+stdout, the log line and the failures kept for ``status``.
 
 Whatever happens — unknown event, empty or garbage stdin, missing fields, an
 unwritable home, a bug — the hook exits 0 and prints nothing or valid hook JSON: a
@@ -6,12 +7,19 @@ non-zero exit would show an error in the user's session, and exit 2 would erase 
 prompt. Errors go to ``<home>/logs/hooks.log`` (time, event, exception type and
 message, never the prompt).
 
-Every hook is a whole Python process that Claude Code waits for, so this module and
-the tool and stop paths import only :mod:`os`, :mod:`sys`, :mod:`time` and
-:mod:`artibot.store.hookio`; the prompt path adds the router and the anonymizer; the
+Every hook is a whole Python process that its client waits for, so this module and
+the tool and stop paths import only :mod:`os`, :mod:`sys`, :mod:`time`,
+:mod:`artibot.store.hookio` and the client registry (``artibot.__main__`` reads it to
+find the entry point); the prompt path adds the router and the anonymizer; the
 rest (the experience log, the config, the learner) is imported only by the events
 that need it. ``scripts/bench_hooks.py`` measures each event against ``python -c pass``.
 What each event does is in :mod:`.handlers`.
+
+Claude Code's events are the engine's own (the keys of :data:`.handlers.HANDLERS`, its
+event names in kebab case), so its hooks enter here, at :func:`main`, with nothing to
+translate; the other clients' enter at :mod:`artibot.integrations.adapter`, which
+translates their events into these. (A module of Claude Code's own for this would cost
+every hook two more imports: its package and the module.)
 """
 
 from __future__ import annotations
@@ -188,12 +196,44 @@ def emit(output: dict) -> None:
         raise
 
 
-def main(argv: list[str]) -> int:
-    """Run the hook named by ``argv[0]``; always returns 0."""
+def context_of(output: dict | None) -> str | None:
+    """The text a handler hands the model (``hookSpecificOutput.additionalContext``)."""
+    if not isinstance(output, dict):
+        return None
+    specific = output.get("hookSpecificOutput")
+    text = specific.get("additionalContext") if isinstance(specific, dict) else None
+    return text if isinstance(text, str) and text else None
+
+
+def text_field(payload: dict, name: str) -> str | None:
+    value = payload.get(name)
+    return value if isinstance(value, str) and value else None
+
+
+def number_field(payload: dict, name: str) -> float | None:
+    value = payload.get(name)
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def settle_waiting_turns(root: str, *, now: int | None = None) -> None:
+    """Hand over the turns of ended or idle sessions whose judging time is over
+    (:func:`.ended.settle_idle_sessions`, as a call of its own, outside any hook): step 1 of
+    the learning cycle and ``collect`` call it first, so that they see them; problems go
+    to ``hooks.log``."""
+    from artibot.integrations.turns.ended import settle_idle_sessions
+
+    call = HookCall("settle-waiting-turns")
+    call.root, call.now = root, hookio.now_ms() if now is None else now
+    call.attempt("settling idle sessions", lambda: settle_idle_sessions(call))
+
+
+def main(argv: list[str], client: str = "claude-code") -> int:
+    """Run Claude Code's hook named by ``argv[0]`` (``client``: the registry's name for it); always returns 0."""
     call = HookCall(event=argv[0] if argv else "")
+    call.agent = client
     output = None
     try:
-        from artibot.integrations.claude_code.handlers import HANDLERS
+        from artibot.integrations.turns.handlers import HANDLERS
 
         call.root = hookio.home_root()
         call.now = hookio.now_ms()

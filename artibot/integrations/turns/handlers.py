@@ -1,4 +1,8 @@
-"""What each Claude Code hook event does (called by :func:`.hooks.main`).
+"""What each hook event does, for every client: the turn engine's handlers.
+
+Claude Code's hooks (:func:`.call.main`) run them by its own event names, which are
+these; the other clients' (:mod:`artibot.integrations.adapter`) translate their events
+into them first.
 
 * ``session-start`` — context for Claude (thresholds, System 1 patterns, a pending
   review); settles idle spools (a stopped turn waiting longer than the follow-up
@@ -28,7 +32,8 @@
 * ``nightly-learner`` — the learner itself: one unattended cycle.
 * ``pre-tool-use`` — nothing (not installed by default).
 
-Final turns wait in the spool's ``queue`` and are appended to the experience log at
+Making turns final and handing them to the log is :mod:`.ended`'s. Final turns wait in the
+spool's ``queue`` and are appended to the experience log at
 session end, at the next ``SessionStart`` that finds them (idle spools: :mod:`.ended`),
 or by a ``Stop`` once :data:`FLUSH_AT` are waiting: the per-prompt path never loads the
 experience log.
@@ -36,7 +41,7 @@ experience log.
 
 from __future__ import annotations
 
-from artibot.integrations.claude_code import turns
+from artibot.integrations.turns import turns
 from artibot.names import MAX_ROUTED_CHARS
 from artibot.store import hookio
 
@@ -44,62 +49,11 @@ FLUSH_AT = 8
 """Final turns kept in a spool before a ``Stop`` appends them to the experience log."""
 
 
-
-# --------------------------------------------------------------------- settling turns
+# --------------------------------------------------------------------- the spool
 def _same_prompt(turn: dict, prompt_id: str | None) -> bool:
     """Whether an event with ``prompt_id`` belongs to ``turn`` (either id missing: assume so)."""
     mine = turn.get("prompt_id")
     return mine is None or prompt_id is None or mine == prompt_id
-
-
-def _final(call, doc: dict, turn: dict, outcome: str, reason: str, closed_by: str) -> None:
-    session_id = doc.get("session_id") if isinstance(doc.get("session_id"), str) else call.session_id
-    record = turns.experience(turn, outcome=outcome, reason=reason, now=call.now,
-                              session_id=session_id, closed_by=closed_by)
-    doc.setdefault("queue", []).append(record)
-
-
-def settle(call, doc: dict, *, closed_by: str, judgement: tuple[str, str] | None = None,
-           open_turn: tuple[str, str] | None = None) -> None:
-    """Make the spool's waiting turns final (queued for the log); the document is edited in place.
-
-    The stopped turn (``done``) takes ``judgement`` if one is given; an open turn (no
-    ``Stop`` yet) is closed with ``open_turn`` (outcome, reason) if one is given, else stays
-    open; a tool call of its own that failed or was interrupted makes it ``failed`` whatever
-    cut it off (:func:`turns.cut_off`).
-    """
-    done = doc.get("done")
-    if done:
-        doc["done"] = None
-        outcome, reason = turns.finalize(done, judgement)
-        _final(call, doc, done, outcome, reason, closed_by)
-    turn = doc.get("turn")
-    if turn and open_turn:
-        doc["turn"] = None
-        outcome, reason = turns.cut_off(turn, *open_turn)
-        _final(call, doc, turn, outcome, reason, closed_by)
-
-
-def flush(call, spool: hookio.Spool) -> None:
-    """Append the spool's final turns to the experience log (then drop them from the spool)."""
-    with spool.edit(create=False) as doc:
-        queue = list(doc.get("queue") or []) if doc is not None else []
-        if not queue:
-            return
-        from artibot.collector import collect_many
-        from artibot.errors import LockTimeout, ValidationError
-
-        try:  # ids fixed at the turn's start: a flush replayed after a kill stores nothing twice
-            collect_many(queue, home=call.home(), label="turn", skip_stored=True)
-        except LockTimeout as exc:  # the hook's lock budget is spent: the turns wait in the spool
-            raise hookio.HookLockWait(f"{len(queue)} turn(s) stay queued in {spool.path} for the next hook, "
-                                     f"because {exc}") from None
-        except ValidationError as exc:  # keep the good ones; a bad record is named in the log
-            call.log_error(exc, "recording the session's turns")
-            for record in queue:
-                call.attempt("recording a turn", lambda record=record: collect_many(
-                    [record], home=call.home(), label="turn", skip_stored=True))
-        doc["queue"] = []
 
 
 def _spool(call) -> hookio.Spool:
@@ -121,7 +75,7 @@ def _new_id(now_ms: int) -> str:
 
 def _route(call, prompt: str) -> tuple[dict, str]:
     """The router's decision fields and the anonymized text for ``prompt``."""
-    from artibot.integrations.claude_code import routecache
+    from artibot.integrations.turns import routecache
 
     routecache.preload_patterns(call)  # before the router and the anonymizer compile theirs
     policy, rng = routecache.load_policy(call)
@@ -153,13 +107,13 @@ def _ensure_gateway(call) -> str | None:
 
 
 def _command_exists(call, name: str) -> bool:
-    from artibot.integrations.claude_code import commands
+    from artibot.integrations.turns import commands
 
     return commands.file_of(call, name) is not None
 
 
 def user_prompt_submit(call) -> dict | None:
-    from artibot.integrations.claude_code import prompts
+    from artibot.integrations.turns import prompts
 
     refused = call.attempt("starting the gateway", lambda: _ensure_gateway(call))
     if refused:  # the prompt's requests (and the API key) would go to another program: stop it here
@@ -177,12 +131,14 @@ def user_prompt_submit(call) -> dict | None:
     if what == prompts.USER:
         fields, text = _route(call, prompt)
     elif what == prompts.SLASH:  # a command the user wrote: the model gets its text, so that is routed
-        from artibot.integrations.claude_code import commands
+        from artibot.integrations.turns import commands
 
         command = call.attempt("reading the command's file",
                                lambda: commands.text_of(call, prompt, max_chars=2 * MAX_ROUTED_CHARS))
         if command:
             fields, text = _route(call, command)
+    from artibot.integrations.turns import ended
+
     spool = _spool(call)
     with spool.edit(create=True) as doc:
         turn = doc.get("turn")
@@ -194,21 +150,21 @@ def user_prompt_submit(call) -> dict | None:
         if done and call.now > turns.judge_deadline(done):
             closed_by = "timeout"  # the user moved on: this prompt does not judge that turn
         elif (done or turn) and what == prompts.USER:
-            from artibot.integrations.claude_code import followup
+            from artibot.integrations.turns import followup
 
             judgement = followup.judge(prompt)
         # A turn cut off by this prompt (Esc, then a new prompt): the route is to blame only
         # when the new prompt corrects it; otherwise it was an interruption.
         cut = judgement if turn and not done and judgement and judgement[0] == "failed" else (
             "interrupted", "no Stop before the next prompt: the user interrupted the turn")
-        settle(call, doc, closed_by=closed_by, judgement=judgement if done else None, open_turn=cut)
+        ended.settle(call, doc, closed_by=closed_by, judgement=judgement if done else None, open_turn=cut)
         if fields is not None:
             doc["turn"] = turns.open_turn(fields, text, now=call.now, prompt_id=prompt_id, turn_id=_new_id(call.now),
                                           agent=getattr(call, "agent", None))
     _note_quarantine(call, spool)
     if fields is None:
         return None
-    from artibot.integrations.claude_code import context, routecache
+    from artibot.integrations.turns import context, routecache
 
     # Last, once the follow-up judge ran: what this process compiled is kept for the next prompt.
     call.attempt("keeping the compiled patterns", lambda: routecache.keep_patterns(call))
@@ -262,7 +218,7 @@ def _judge_last_batch(call, turn: dict) -> dict:
     path = call.field("transcript_path")
     if not path:
         return turn
-    from artibot.integrations.claude_code.transcript import TAIL_BYTES, last_batch_failed
+    from artibot.integrations.turns.transcript import TAIL_BYTES, last_batch_failed
     from artibot.store import hookfiles
 
     tail = hookfiles.read_tail(path, TAIL_BYTES)
@@ -276,13 +232,13 @@ def _unoffered_call(call, turn: dict) -> dict:
     path = call.field("transcript_path")
     if not path:
         return turn
-    from artibot.integrations.claude_code.transcript import PEEK_BYTES, TAIL_BYTES, UNOFFERED
+    from artibot.integrations.turns.transcript import PEEK_BYTES, TAIL_BYTES, UNOFFERED
     from artibot.store import hookfiles
 
     peek = hookfiles.read_tail(path, PEEK_BYTES)
     if not peek or UNOFFERED not in peek:
         return turn
-    from artibot.integrations.claude_code.transcript import unoffered_call
+    from artibot.integrations.turns.transcript import unoffered_call
 
     tail = hookfiles.read_tail(path, TAIL_BYTES)
     name = unoffered_call(tail) if tail else None
@@ -297,7 +253,10 @@ def stop(call) -> None:
             return
         turn = doc.get("turn")
         if turn and _same_prompt(turn, call.field("prompt_id")):
-            settle(call, doc, closed_by="next-prompt")  # a stopped turn left unjudged
+            if doc.get("done"):  # a stopped turn left unjudged (settling is imported only then)
+                from artibot.integrations.turns import ended
+
+                ended.settle(call, doc, closed_by="next-prompt")
             doc["turn"] = None
             if turn.get("tool_failures"):
                 turn = _judge_last_batch(call, turn)
@@ -307,31 +266,33 @@ def stop(call) -> None:
         waiting = len(doc.get("queue") or [])
     _note_quarantine(call, spool)
     if waiting >= FLUSH_AT:
-        call.attempt("recording the session's turns", lambda: flush(call, spool))
+        from artibot.integrations.turns import ended
+
+        call.attempt("recording the session's turns", lambda: ended.flush(call, spool))
 
 
 # --------------------------------------------------------------------- sessions
 def session_start(call) -> dict:
-    from artibot.integrations.claude_code import context
+    from artibot.integrations.turns import context
 
     problems: list[str] = []
     summary = None
     call.attempt("starting the gateway", lambda: _ensure_gateway(call))
     try:
-        from artibot.integrations.claude_code.routecache import load_summary
+        from artibot.integrations.turns.routecache import load_summary
 
         summary = load_summary(call)
     except Exception as exc:  # the context still goes out, naming the problem
         call.log_error(exc, "loading the learned state")
         problems.append(str(exc))
-    from artibot.integrations.claude_code import ended
+    from artibot.integrations.turns import ended
 
     call.attempt("settling idle sessions", lambda: ended.settle_idle_sessions(call))
     if call.session_id:
-        call.attempt("recording the session's turns", lambda: flush(call, _spool(call)))
+        call.attempt("recording the session's turns", lambda: ended.flush(call, _spool(call)))
     if summary is not None:
         call.attempt("starting the learner", lambda: _start_learner(call, None, stale_only=True))
-    from artibot.integrations.claude_code import notices as round_notices
+    from artibot.integrations.turns import notices as round_notices
 
     pending = bool(call.attempt("checking for a pending review", lambda: round_notices.pending_review(call)))
     notices = (call.attempt("validating applied rounds", lambda: round_notices.worse_rounds(call))
@@ -341,7 +302,7 @@ def session_start(call) -> dict:
 
 
 def session_end(call) -> None:
-    from artibot.integrations.claude_code import ended
+    from artibot.integrations.turns import ended
 
     spool = _spool(call)
     window = ended.resume_window_ms(call)
@@ -352,7 +313,7 @@ def session_end(call) -> None:
                 return
             ended.hold_last_turn(call, doc, window)  # every other turn is final (queued)
             held = bool(doc.get("done"))
-        flush(call, spool)
+        ended.flush(call, spool)
         if not held:
             spool.remove()
 
@@ -367,7 +328,7 @@ def session_end(call) -> None:
 
 
 def _start_learner(call, settings, *, stale_only: bool) -> None:
-    from artibot.integrations.claude_code import learner
+    from artibot.integrations.turns import learner
 
     if stale_only:
         stale, why = learner.stamp_is_stale(call.root, now=call.now)
@@ -394,9 +355,6 @@ def nightly_learner(call) -> None:
         call.log(f"learner not available ({exc})")
         return
     call.log("learner running")
-    from artibot.integrations.claude_code.ended import settle_waiting_turns
-
-    settle_waiting_turns(str(call.home().root))  # the held turns whose hold is over join this round
     call.attempt("syncing with the team", lambda: _team_sync(call))
     try:
         report = learn(home=call.home().root, answers="unattended")
@@ -404,7 +362,7 @@ def nightly_learner(call) -> None:
         call.log(f"learner skipped: {exc}")
         return
     call.log(f"learner finished: {report.status} {report.round_id or 'no round'} ({report.message})")
-    from artibot.integrations.claude_code.notices import save_round_notices
+    from artibot.integrations.turns.notices import save_round_notices
 
     call.attempt("validating applied rounds", lambda: save_round_notices(call))
 

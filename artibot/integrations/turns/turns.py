@@ -23,7 +23,7 @@ it, so the learner leaves it out. Its own failed tool calls still make it ``fail
 and so does a next prompt that corrects it.
 
 The outcome becomes final when the user's next prompt in the session judges it
-(:func:`finalize` with :func:`artibot.integrations.claude_code.followup.judge`), or
+(:func:`finalize` with :func:`artibot.integrations.turns.followup.judge`), or
 unjudged after :data:`FOLLOWUP_WINDOW_MS` without a prompt. At session end the
 session's last turn is *held* (:func:`hold`): the first prompt of the same session
 resumed (``claude --continue``/``--resume``) before :func:`judge_deadline` still judges it.
