@@ -247,6 +247,9 @@ def render_team(doc: dict[str, Any]) -> list[str]:
         last = doc.get("last_push")
         if last:
             lines.append(f"  last push {last['at']}: {'ok' if last['ok'] else 'failed'}: {last['message']}")
+    last = doc.get("last_pull")
+    if last:
+        lines.append(f"  last pull {last['at']}: {'ok' if last['ok'] else 'failed'}: {last['message']}")
     state = doc.get("state")
     if state:
         lines.append(f"  team state: version {state['version']}, round {state['round_id']}, "

@@ -152,6 +152,12 @@ def team_status(home: HomeArg = None) -> dict[str, Any] | None:
         out["queued"] = waiting
         out["queue_full"] = waiting >= QUEUE_FULL
         out["last_push"] = files.last_push(h)
+    from artibot.team.sync import read_stamp
+
+    last_pull = (read_stamp(str(h.root)) or {}).get("last")
+    if isinstance(last_pull, dict) and {"at", "ok", "message"} <= set(last_pull):
+        out["last_pull"] = {"at": str(last_pull["at"]), "ok": bool(last_pull["ok"]),
+                            "message": str(last_pull["message"])}
     if cached is not None:
         out["state"] = {"version": cached["version"], "round_id": cached["round_id"],
                         "published_at": cached["published_at"], "age_s": round(age_s(cached), 1),

@@ -17,21 +17,8 @@ from artibot.store.thresholds import read_thresholds
 from artibot.team import db, member, push
 from artibot.team import round as team_round
 from artibot.team.schema import PUSH_LOCK, ROUND_LOCK
-from tests.team.conftest import grant_roles
+from tests.team.conftest import grant_roles, sql
 from tests.team.helpers import member as make_member, records
-
-
-@pytest.fixture
-def team(team_url: str) -> str:
-    with db.connect(team_url) as conn:
-        db.migrate(conn)
-    return team_url
-
-
-def sql(url: str, query: str, *args: object) -> list[tuple]:
-    with psycopg.connect(url, autocommit=True) as conn:
-        cur = conn.execute(query, args or None)  # type: ignore[arg-type]
-        return cur.fetchall() if cur.description else []
 
 
 def learn(url: str, home, flush: bool = False) -> team_round.TeamRoundReport:
