@@ -114,7 +114,7 @@ def _show(report: Any, as_json: bool) -> None:
         emit_json(report.to_json())
         return
     if report.status == "dry-run" and report.evidence is not None:
-        for n in (1, 2):
+        for n in (1, 2, 3):
             console.print(evidence_table(report.evidence[n]))
     if report.proposal is not None and report.status in ("applied", "dry-run", "deferred"):
         changes = {d: {"old": o, "new": n, "direction": cp.direction(o, n, "en"),
@@ -157,7 +157,8 @@ def learn_cmd(
 @team_app.command("review")
 def review_cmd(
     answer: Optional[List[str]] = typer.Option(None, "--answer", "-a", help="N=CHOICE: 1=accept|reset, "
-                                               "2=apply|revert. Repeatable."),
+                                               "2=apply|revert, 3=auto|promote|demote|hold or "
+                                               "3.HASH=auto|promote|demote|hold. Repeatable."),
     url: Optional[str] = typer.Option(None, "--url", help="The team database [default: the one joined]."),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
@@ -178,10 +179,10 @@ def review_cmd(
                 policy = TerminalCheckpoints(console, settings.lang, read=_read_line)
             else:
                 assert report.evidence is not None
-                for n in (1, 2):
+                for n in (1, 2, 3):
                     console.print(evidence_table(report.evidence[n]))
                 console.print(f"team round {report.round_id} waits for review: "
-                              "artibot team review --answer 1=accept --answer 2=apply")
+                              "artibot team review --answer 1=accept --answer 2=apply [--answer 3=auto]")
                 return
             report = team_round.decide(conn, report, policy)
     _show(report, as_json)
@@ -253,7 +254,9 @@ def render_team(doc: dict[str, Any]) -> list[str]:
     state = doc.get("state")
     if state:
         lines.append(f"  team state: version {state['version']}, round {state['round_id']}, "
-                     f"{state['age_s'] / 3600:.1f} h old; {len(state['team_domains'])} domain(s) from the team")
+                     f"{state['age_s'] / 3600:.1f} h old; {len(state['team_domains'])} domain(s) from the team"
+                     + (f"; {state['patterns_active']} pattern(s) on System 1 by the team's review"
+                        if state.get("patterns_active") else ""))
     if doc.get("problem"):
         lines.append(f"  problem: {doc['problem']}")
     for r in doc.get("rounds") or []:

@@ -29,9 +29,10 @@ import orjson
 from psycopg.types.json import Jsonb
 
 from artibot import checkpoints as cp
-from artibot.cycle import new_round_id
+from artibot.cycle import final_actions, new_round_id
 from artibot.errors import ReviewError, TeamError
 from artibot.learning.pooled import CellStat, TeamState, parse_state, propose_pooled, state_json
+from artibot.learning.pooled_patterns import ROUND_PATTERNS, PatternCount
 from artibot.learning.types import RoundProposal
 from artibot.settings import Settings
 from artibot.team.schema import PUSH_LOCK, ROUND_LOCK, SCHEMA
@@ -61,6 +62,13 @@ STATS = f"""SELECT domain, least(floor(complexity * 20), 19)::int AS bin, routed
     min(complexity), max(complexity)
 FROM {X} WHERE {WINDOW} AND {PROBLEM} IS NULL AND outcome <> 'interrupted'
 GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"""
+PATTERNS = f"""SELECT pattern_hash,
+    count(*) FILTER (WHERE routed_to = 'system1'),
+    count(*) FILTER (WHERE routed_to = 'system1' AND outcome = 'success'),
+    count(*) FILTER (WHERE routed_to = 'system2'),
+    count(*) FILTER (WHERE routed_to = 'system2' AND outcome = 'success')
+FROM {X} WHERE {WINDOW} AND {PROBLEM} IS NULL AND outcome <> 'interrupted' AND pattern_hash ~ '^[0-9a-f]{{32}}$'
+GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT {ROUND_PATTERNS}"""
 
 
 def _now() -> str:
@@ -129,6 +137,11 @@ def _stats(conn: Any, lo: int, hi: int) -> list[CellStat]:
                      int(r[8]), int(r[9]), float(r[10]), float(r[11]), float(r[12])) for r in rows]
 
 
+def _pattern_counts(conn: Any, lo: int, hi: int) -> list[PatternCount]:
+    return [PatternCount(str(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4]))
+            for r in conn.execute(PATTERNS, {"lo": lo, "hi": hi}).fetchall()]
+
+
 def prepare(conn: Any, settings: Settings, *, flush: bool, dry_run: bool) -> TeamRoundReport:
     """Under the round lock: cut the window, set bad rows aside, sum the rest, propose."""
     pending = conn.execute(f"SELECT round_id FROM {SCHEMA}.rounds WHERE status = 'pending'").fetchone()
@@ -153,7 +166,7 @@ def prepare(conn: Any, settings: Settings, *, flush: bool, dry_run: bool) -> Tea
     extra = {"seq_from": lo, "seq_to": hi, "set_aside": aside,
              "based_on": {"version": current[0], "round_id": current[1]} if current else None}
     proposal = propose_pooled(stats, current[2] if current else None, settings.router.threshold, settings,
-                              flush=flush, extra=extra)
+                              flush=flush, extra=extra, pattern_counts=_pattern_counts(conn, lo, hi))
     if proposal is None:
         records = sum(s.n for s in stats)
         if not dry_run:
@@ -214,7 +227,12 @@ def decide(conn: Any, report: TeamRoundReport, policy: cp.Checkpoints) -> TeamRo
         report.status, report.message = "reset", f"team round {rid} reset: nothing published; the records stay unlearned"
         return report
     apply = given.get(2) == "apply"
-    state = state_json(proposal, apply_thresholds=apply, seq_to=int(proposal.params["pool"]["seq_to"]))
+    final = final_actions(proposal, given.get(3) if isinstance(given.get(3), Mapping) else None)
+    status = {k: p.status for k, p in proposal.patterns_after.items()}
+    log["transfers"] = {"promote": sorted(k for k, v in final.items() if v == "promote" and status[k] != "active"),
+                        "demote": sorted(k for k, v in final.items() if v == "demote" and status[k] == "active")}
+    state = state_json(proposal, apply_thresholds=apply, seq_to=int(proposal.params["pool"]["seq_to"]),
+                       actions=final)
     with conn.transaction():
         version = int(conn.execute(f"INSERT INTO {SCHEMA}.states (round_id, state) VALUES (%s, %s) RETURNING version",
                                    (rid, Jsonb(state))).fetchone()[0])
@@ -222,8 +240,10 @@ def decide(conn: Any, report: TeamRoundReport, policy: cp.Checkpoints) -> TeamRo
                      "proposal = %s WHERE round_id = %s",
                      (Jsonb({**log, "version": version, "thresholds_applied": apply}), Jsonb(proposal.to_json()), rid))
     report.status, report.version = "applied", version
+    moved = log["transfers"]
     report.message = (f"team round {rid} published as state version {version}: {log['records']} pooled record(s); "
-                      + ("thresholds updated" if apply else "thresholds kept (reverted)"))
+                      + ("thresholds updated" if apply else "thresholds kept (reverted)")
+                      + f"; {len(moved['promote'])} pattern(s) promoted, {len(moved['demote'])} demoted")
     return report
 
 

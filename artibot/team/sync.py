@@ -104,7 +104,8 @@ def run(home: "Home", *, timeout_s: float = PULL_TIMEOUT_S) -> list[str]:
     lines: list[str] = []
     try:
         pushed = try_push(home, timeout_s=timeout_s)
-        lines.append(f"team push: {pushed if isinstance(pushed, str) else pushed.message if pushed else 'not a member'}")
+        said = pushed if isinstance(pushed, str) else pushed.message if pushed else "not a member"
+        lines.append(f"team push: {said}")
     except ArtibotError as exc:
         lines.append(f"team push: {exc}")
     ok = False
