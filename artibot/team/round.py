@@ -150,6 +150,8 @@ def prepare(conn: Any, settings: Settings, *, flush: bool, dry_run: bool) -> Tea
                                "`artibot team review` shows and answers it")
     current = current_state(conn)
     lo = current[2].seq_to if current else 0
+    # this month's and next month's partitions, so that pushes seldom have to make one
+    conn.execute(f"SELECT {SCHEMA}.ensure_months(ARRAY[current_date, (current_date + interval '1 month')::date])")
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (PUSH_LOCK,))
         hi = int(conn.execute(f"SELECT coalesce(max(seq), 0) FROM {X}").fetchone()[0])

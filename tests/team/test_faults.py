@@ -137,9 +137,10 @@ def test_hostile_rows_are_set_aside_with_the_member_and_the_round_goes_on(team, 
     with psycopg.connect(mallory, autocommit=True) as conn:
         for row in HOSTILE:
             conn.execute("INSERT INTO artibot_team.experiences (record_id, domain, complexity, routed_to, outcome, "
-                         "propensity) VALUES (%s, %s, %s, %s, %s, %s)", row)
-        conn.execute("INSERT INTO artibot_team.experiences (record_id, domain, complexity, routed_to, outcome) "
-                     "VALUES ('ok''); DROP TABLE artibot_team.states; --', 'backend', 0.5, 'system1', 'success')")
+                         "propensity, month) VALUES (%s, %s, %s, %s, %s, %s, artibot_team.id_month(%s))", (*row, row[0]))
+        conn.execute("INSERT INTO artibot_team.experiences (record_id, domain, complexity, routed_to, outcome, month) "
+                     "VALUES ('ok''); DROP TABLE artibot_team.states; --', 'backend', 0.5, 'system1', 'success', "
+                     "'2026-01-01')")
     honest = make_member(tmp_path, "honest", records(100))
     member.join(team, home=honest)
     push.push(home=honest)

@@ -26,7 +26,7 @@ def test_the_whole_flow_through_the_cli(team_url, artibot_home, capsys) -> None:
     assert run(["team", "init", team_url]) == 0
     assert run(["team", "init", team_url]) == 0  # again: nothing to apply
     assert "nothing to apply" in capsys.readouterr().out
-    assert sql(team_url, "SELECT version FROM artibot_team.migrations") == [(1,)]
+    assert sql(team_url, "SELECT version FROM artibot_team.migrations ORDER BY 1") == [(1,), (2,)]
 
     from artibot.collector import collect_many
 
