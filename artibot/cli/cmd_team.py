@@ -208,6 +208,34 @@ def rollback_cmd(url: Optional[str] = typer.Option(None, "--url"),
                      else "the team has no published state now"))
 
 
+@team_app.command("retention")
+def retention_cmd(months: Optional[int] = typer.Option(None, "--months", help="Keep this many months before the "
+                                                       "current one [default: the team's retention_months]."),
+                  dry_run: bool = typer.Option(False, "--dry-run", help="Say what would be dropped, drop nothing."),
+                  yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask."),
+                  url: Optional[str] = typer.Option(None, "--url")) -> None:
+    """Drop the pooled experiences of old months (the database owner; never a row not yet learned)."""
+    from artibot.team import db, retention
+
+    target = _url(url)
+    with db.connect(target, statement_ms=3_600_000) as conn:
+        db.require_schema(conn, target)
+        keep = months if months is not None else retention.months_setting(conn)
+        if keep is None:
+            console.print("no retention set: nothing dropped (--months N, or the team's setting retention_months)")
+            return
+        if not dry_run and not yes and not typer.confirm(
+                f"drop the pooled experiences of months older than {keep} month(s) before this one?", default=False):
+            console.print("nothing dropped")
+            return
+        cutoff, results = retention.apply(conn, keep, dry_run=dry_run)
+    for r in results:
+        console.print(f"{r.month} ({r.rows} row(s)): {r.reason}", markup=False, highlight=False)
+    dropped = [r for r in results if r.dropped]
+    console.print(f"months before {cutoff}: {len(dropped)} dropped ({sum(r.rows for r in dropped)} row(s)), "
+                  f"{sum(1 for r in results if not r.dropped)} kept")
+
+
 @team_app.command("leave")
 def leave_cmd() -> None:
     """Stop being a member; your own thresholds, cells and records stay as they are."""
