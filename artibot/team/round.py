@@ -32,7 +32,7 @@ from artibot import checkpoints as cp
 from artibot.cycle import final_actions, new_round_id
 from artibot.errors import ReviewError, TeamError
 from artibot.learning.pooled import CellStat, TeamState, parse_state, propose_pooled, state_json
-from artibot.learning.pooled_patterns import ROUND_PATTERNS, PatternCount
+from artibot.learning.pooled_patterns import HEX, ROUND_PATTERNS, PatternCount
 from artibot.learning.types import RoundProposal
 from artibot.settings import Settings
 from artibot.team.schema import PUSH_LOCK, ROUND_LOCK, SCHEMA
@@ -67,7 +67,7 @@ PATTERNS = f"""SELECT pattern_hash,
     count(*) FILTER (WHERE routed_to = 'system1' AND outcome = 'success'),
     count(*) FILTER (WHERE routed_to = 'system2'),
     count(*) FILTER (WHERE routed_to = 'system2' AND outcome = 'success')
-FROM {X} WHERE {WINDOW} AND {PROBLEM} IS NULL AND outcome <> 'interrupted' AND pattern_hash ~ '^[0-9a-f]{{32}}$'
+FROM {X} WHERE {WINDOW} AND {PROBLEM} IS NULL AND outcome <> 'interrupted' AND length(pattern_hash) = 32
 GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT {ROUND_PATTERNS}"""
 
 
@@ -138,8 +138,10 @@ def _stats(conn: Any, lo: int, hi: int) -> list[CellStat]:
 
 
 def _pattern_counts(conn: Any, lo: int, hi: int) -> list[PatternCount]:
+    """The window's most frequent pattern hashes with their counts; a hash that is not hex is
+    dropped here (a length test in SQL and this check cost a third of a regular expression per row)."""
     return [PatternCount(str(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4]))
-            for r in conn.execute(PATTERNS, {"lo": lo, "hi": hi}).fetchall()]
+            for r in conn.execute(PATTERNS, {"lo": lo, "hi": hi}).fetchall() if set(str(r[0])) <= HEX]
 
 
 def prepare(conn: Any, settings: Settings, *, flush: bool, dry_run: bool) -> TeamRoundReport:

@@ -149,3 +149,14 @@ def test_a_state_with_a_bad_pattern_table_is_not_used(team, pooled) -> None:
         result = member.pull(home=pooled)
         assert not result.used and "pattern" in result.message and "keeps its previous state" in result.message
         assert team_files.read_cached_state(pooled) == before
+
+
+def test_a_pattern_hash_that_is_not_one_is_never_decided(team, pooled) -> None:
+    for i, bad in enumerate(("z" * 32, "0" * 31, "A" * 32)):
+        sql(team, "INSERT INTO artibot_team.experiences (record_id, domain, complexity, routed_to, outcome, "
+                  "pattern_hash, month) VALUES (%s, 'backend', 0.2, 'system1', 'success', %s, '1970-01-01')",
+            f"bad{i}", bad)
+    report = prepared(team, pooled, DefaultAnswers())
+    assert report.evidence is not None
+    assert set(r["key"] for r in report.evidence[3].rows) == set(hashes(pooled))
+    assert set(published_patterns(team)) == set(hashes(pooled))
