@@ -53,22 +53,29 @@ WINDOW = f"seq > %(lo)s AND seq <= %(hi)s"
 SET_ASIDE = (f"INSERT INTO {SCHEMA}.set_aside (round_id, record_id, member, reason) "
              f"SELECT %(round)s, record_id, member, problem FROM (SELECT record_id, member, {PROBLEM} AS problem "
              f"FROM {X} WHERE {WINDOW}) v WHERE problem IS NOT NULL ON CONFLICT DO NOTHING")
-STATS = f"""SELECT domain, least(floor(complexity * 20), 19)::int AS bin, routed_to = 'system2' AS s2,
-    count(*), count(*) FILTER (WHERE outcome = 'success'),
-    sum(1 / coalesce(propensity, 1)), coalesce(sum(1 / coalesce(propensity, 1)) FILTER (WHERE outcome = 'success'), 0),
-    coalesce(sum(cost_usd), 0),
-    count(*) FILTER (WHERE propensity < 0.5), count(*) FILTER (WHERE propensity < 0.5 AND outcome = 'success'),
-    coalesce(sum(propensity) FILTER (WHERE propensity < 0.5), 0),
-    min(complexity), max(complexity)
-FROM {X} WHERE {WINDOW} AND {PROBLEM} IS NULL AND outcome <> 'interrupted'
-GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"""
-PATTERNS = f"""SELECT pattern_hash,
-    count(*) FILTER (WHERE routed_to = 'system1'),
-    count(*) FILTER (WHERE routed_to = 'system1' AND outcome = 'success'),
-    count(*) FILTER (WHERE routed_to = 'system2'),
-    count(*) FILTER (WHERE routed_to = 'system2' AND outcome = 'success')
-FROM {X} WHERE {WINDOW} AND {PROBLEM} IS NULL AND outcome <> 'interrupted' AND length(pattern_hash) = 32
-GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT {ROUND_PATTERNS}"""
+SUMS = f"""WITH w AS (
+    SELECT domain, least(floor(complexity * 20), 19)::int AS bin, routed_to = 'system2' AS s2,
+           outcome = 'success' AS ok, propensity, cost_usd, complexity,
+           CASE WHEN length(pattern_hash) = 32 THEN pattern_hash END AS ph
+    FROM {X} WHERE {WINDOW} AND {PROBLEM} IS NULL AND outcome <> 'interrupted'),
+g AS (
+    SELECT grouping(domain, bin, s2) = 0 AS cell, domain, bin, s2, ph,
+        count(*) AS n, count(*) FILTER (WHERE ok) AS k,
+        sum(1 / coalesce(propensity, 1)) AS wn, coalesce(sum(1 / coalesce(propensity, 1)) FILTER (WHERE ok), 0) AS wk,
+        coalesce(sum(cost_usd), 0) AS cost,
+        count(*) FILTER (WHERE propensity < 0.5) AS en, count(*) FILTER (WHERE propensity < 0.5 AND ok) AS ek,
+        coalesce(sum(propensity) FILTER (WHERE propensity < 0.5), 0) AS ep,
+        min(complexity) AS cmin, max(complexity) AS cmax,
+        count(*) FILTER (WHERE NOT s2) AS n1, count(*) FILTER (WHERE NOT s2 AND ok) AS k1,
+        count(*) FILTER (WHERE s2) AS n2, count(*) FILTER (WHERE s2 AND ok) AS k2
+    FROM w GROUP BY GROUPING SETS ((domain, bin, s2), (ph)))
+SELECT cell, domain, bin, s2, ph, n, k, wn, wk, cost, en, ek, ep, cmin, cmax, n1, k1, n2, k2
+FROM (SELECT *, row_number() OVER (PARTITION BY cell ORDER BY n DESC, ph) AS rank FROM g
+      WHERE cell OR ph IS NOT NULL) r
+WHERE cell OR rank <= {ROUND_PATTERNS}
+ORDER BY cell DESC, domain, bin, s2, ph"""
+"""One scan of the window, two sums: per (domain, complexity bin, system) the cells' counts,
+and per pattern hash (the most frequent :data:`ROUND_PATTERNS`) its trials of each system."""
 
 
 def _now() -> str:
@@ -131,17 +138,18 @@ def current_state(conn: Any) -> tuple[int, str, TeamState] | None:
                         "`artibot team rollback` withdraws it") from None
 
 
-def _stats(conn: Any, lo: int, hi: int) -> list[CellStat]:
-    rows = conn.execute(STATS, {"lo": lo, "hi": hi}).fetchall()
-    return [CellStat(str(r[0]), int(r[1]), bool(r[2]), int(r[3]), int(r[4]), float(r[5]), float(r[6]), float(r[7]),
-                     int(r[8]), int(r[9]), float(r[10]), float(r[11]), float(r[12])) for r in rows]
-
-
-def _pattern_counts(conn: Any, lo: int, hi: int) -> list[PatternCount]:
-    """The window's most frequent pattern hashes with their counts; a hash that is not hex is
-    dropped here (a length test in SQL and this check cost a third of a regular expression per row)."""
-    return [PatternCount(str(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4]))
-            for r in conn.execute(PATTERNS, {"lo": lo, "hi": hi}).fetchall() if set(str(r[0])) <= HEX]
+def _sums(conn: Any, lo: int, hi: int) -> tuple[list[CellStat], list[PatternCount]]:
+    """The window's cells and pattern counts; a hash that is not hex is dropped here (a length
+    test in SQL and this check cost far less than a regular expression per row)."""
+    cells: list[CellStat] = []
+    patterns: list[PatternCount] = []
+    for r in conn.execute(SUMS, {"lo": lo, "hi": hi}).fetchall():
+        if r[0]:
+            cells.append(CellStat(str(r[1]), int(r[2]), bool(r[3]), int(r[5]), int(r[6]), float(r[7]), float(r[8]),
+                                  float(r[9]), int(r[10]), int(r[11]), float(r[12]), float(r[13]), float(r[14])))
+        elif set(str(r[4])) <= HEX:
+            patterns.append(PatternCount(str(r[4]), int(r[15]), int(r[16]), int(r[17]), int(r[18])))
+    return cells, patterns
 
 
 def prepare(conn: Any, settings: Settings, *, flush: bool, dry_run: bool) -> TeamRoundReport:
@@ -166,11 +174,11 @@ def prepare(conn: Any, settings: Settings, *, flush: bool, dry_run: bool) -> Tea
             conn.execute(SET_ASIDE, {"round": round_id, "lo": lo, "hi": hi})
         aside = {str(m): int(n) for m, n in conn.execute(
             f"SELECT member, count(*) FROM {SCHEMA}.set_aside WHERE round_id = %s GROUP BY 1", (round_id,))}
-    stats = _stats(conn, lo, hi)
+    stats, pattern_counts = _sums(conn, lo, hi)
     extra = {"seq_from": lo, "seq_to": hi, "set_aside": aside,
              "based_on": {"version": current[0], "round_id": current[1]} if current else None}
     proposal = propose_pooled(stats, current[2] if current else None, settings.router.threshold, settings,
-                              flush=flush, extra=extra, pattern_counts=_pattern_counts(conn, lo, hi))
+                              flush=flush, extra=extra, pattern_counts=pattern_counts)
     if proposal is None:
         records = sum(s.n for s in stats)
         if not dry_run:
