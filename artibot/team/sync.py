@@ -37,7 +37,7 @@ PULL_TIMEOUT_S = 5.0
 
 
 def is_member(root: str) -> bool:
-    return os.path.exists(f"{root}/team/membership.json")
+    return hookio.team_member(root)
 
 
 def read_stamp(root: str) -> "dict[str, object] | None":

@@ -426,9 +426,7 @@ def _start_team_sync(call) -> None:
     """A member's SessionStart starts the team sync in a detached child when the last one is
     stale; SessionStart itself reads only the cached state (the thresholds a pull wrote).
     A home that is not a member costs one file test and imports nothing of the team."""
-    import os
-
-    if not os.path.exists(f"{call.root}/team/membership.json"):
+    if not hookio.team_member(call.root):
         return
     from artibot.team import sync
 
