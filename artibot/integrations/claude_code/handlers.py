@@ -331,10 +331,10 @@ def session_start(call) -> dict:
         call.attempt("recording the session's turns", lambda: flush(call, _spool(call)))
     if summary is not None:
         call.attempt("starting the learner", lambda: _start_learner(call, None, stale_only=True))
-    call.attempt("starting the team sync", lambda: _start_team_sync(call))
     from artibot.integrations.claude_code import notices as round_notices
 
     pending = bool(call.attempt("checking for a pending review", lambda: round_notices.pending_review(call)))
+    call.attempt("starting the team sync", lambda: _start_team_sync(call))
     notices = (call.attempt("validating applied rounds", lambda: round_notices.worse_rounds(call))
                if summary is not None else None)
     text = context.session_context(summary, pending_review=pending, problems=problems, notices=notices or [])
