@@ -55,6 +55,12 @@ class Args:
     """requests of one member in one night"""
     month: int = 30
     """nights the team learned before a newcomer joins"""
+    round_every: int = 0
+    """pooled requests between two team rounds in W1 and W2 (0: one round a night, members × per_night)"""
+    replay_every: int = 0
+    """rows between two rounds in the replay, pooled or one member's (0: per_night)"""
+    replay_set: str = "mmlu-held-out"
+    """the replay's rows: mmlu-held-out (the report) or mmlu-tuning (the other subjects, for choosing settings)"""
     studies: tuple[str, ...] = ("w1", "w2")
     """which studies to run: w1, w2, replay (needs the MMLU outcome file, see experiments/README.md)"""
     workers: int = 2
@@ -70,14 +76,14 @@ def replay(args: Args, seed: int) -> dict:
     from experiments import online, run_online
     from experiments.replay import DATA_DIR
 
-    rows = run_online.rows_of("mmlu-held-out", str(DATA_DIR))
-    table = run_online.references("mmlu-held-out", str(DATA_DIR), seed)
+    rows = run_online.rows_of(args.replay_set, str(DATA_DIR))
+    table = run_online.references(args.replay_set, str(DATA_DIR), seed)
     reference = table[run_online.REFERENCES[0]]["score"]  # the table fitted on the pass's first half
     out: dict = {"study": "replay", "seed": seed, "table": reference}
     for label, part in (("team", rows), ("alone", online.shuffled(rows, seed)[::args.members])):
         policy = online.make("defaults", seed, run_online.gain_of(part))
         try:
-            out[label] = online.run_protocol(part, policy, seed, args.per_night)["score"]
+            out[label] = online.run_protocol(part, policy, seed, args.replay_every or args.per_night)["score"]
         finally:
             policy.close()
         out[f"{label}_share_of_table"] = out[label] / reference if reference > 0 else None
@@ -89,12 +95,13 @@ def job(args: Args, item: tuple[str, int]) -> dict:
     if study == "replay":
         return replay(args, seed)
     requests, night = args.members * args.per_night * args.nights, args.members * args.per_night
+    night = args.round_every or night
     if study == "w1":
         a1 = replace(run_w1.Args(), requests=requests, night=night, policies=("evidence",), plots=False)
         result = run_w1.one_seed(a1, seed)
         th = result["thresholds"]["evidence"]
         world = w1(a1.price)
-        month = min(args.month, len(th) - 1)
+        month = min(args.month * args.members * args.per_night // night, len(th) - 1)
         oracle = world.oracle_utility()
         joined = (oracle - world.threshold_utility(th[month], 0, a1.exploration)) * 1000
         scratch = (oracle - world.threshold_utility({}, 0, a1.exploration)) * 1000
@@ -127,7 +134,9 @@ def _seeds(runs: list[dict]) -> str:
 
 def render(args: Args, runs: list[dict]) -> str:
     """The tables of ``runs`` (of one or several runs of this script: their seeds are listed)."""
-    lines = [f"{args.members} members, {args.per_night} requests each a night, {args.nights} nights", ""]
+    every = (f"a team round every {args.round_every} pooled requests" if args.round_every
+             else "one team round a night")
+    lines = [f"{args.members} members, {args.per_night} requests each a night, {args.nights} nights, {every}", ""]
     w1_runs = [r for r in runs if r["study"] == "w1"]
     if w1_runs:
         lines += ["| W1 | regret /1k (all) | last window | a newcomer's first day, with the team's table | "
@@ -152,7 +161,8 @@ def render(args: Args, runs: list[dict]) -> str:
         lines += [f"| evidence, pooled, seeds {_seeds(w2_runs)} | " + " | ".join(cells) + " |"]
     replays = [r for r in runs if r["study"] == "replay"]
     if replays:
-        lines += ["", f"| MMLU, 14 held-out subjects, seeds {_seeds(replays)} | PGR − S2 share | "
+        subjects = "14 held-out subjects" if args.replay_set == "mmlu-held-out" else f"{args.replay_set} subjects"
+        lines += ["", f"| MMLU, {subjects}, seeds {_seeds(replays)} | PGR − S2 share | "
                   "share of the full-information table |",
                   "|---|---|---|"]
         for label, what in (("team", f"{args.members} members pooling"), ("alone", "one member alone")):

@@ -8,7 +8,7 @@ Starts its own server (initdb + pg_ctl in a temporary folder, as the tests do; o
    push lock, ``ON CONFLICT DO NOTHING``), then the same again (all duplicates);
 2. **fill**: the pool grown to the size by one server-side ``INSERT … SELECT`` of seeded
    synthetic rows (12 members, 12 domains, 5% explored with their propensities, 0.1% of
-   rows malformed), the way a bulk import would, since pushing 10^7 rows from one laptop
+   rows malformed; their ids spread over the last 12 months, so over 12 monthly partitions), the way a bulk import would, since pushing 10^7 rows from one laptop
    measures the laptop;
 3. **round**: ``artibot team learn --yes --flush`` over the whole pool in a fresh process,
    timed, with that process's peak resident memory (``VmHWM``).
@@ -38,14 +38,15 @@ from tests.team.pgserver import Server, find_bin  # noqa: E402
 
 FILL = """
 INSERT INTO artibot_team.experiences (record_id, member, member_ts, domain, complexity, routed_to, outcome,
-                                      propensity, latency_ms, cost_usd, pattern_hash)
-SELECT 'bench_' || g, 'member' || (g %% 12), now()::text,
+                                      propensity, latency_ms, cost_usd, pattern_hash, month)
+SELECT id, 'member' || (g %% 12), now()::text,
        CASE WHEN g %% 1000 = 7 THEN '~bad' ELSE 'domain' || (g %% 12) END,
        c, route, CASE WHEN random() < CASE WHEN route = 'system2' THEN 0.9 ELSE 1.05 - c END
                       THEN 'success' ELSE 'failed' END,
        CASE WHEN explored THEN 0.05 ELSE 0.95 END, 1000 + 5000 * c, CASE WHEN route = 'system2' THEN 0.05 ELSE 0.01 END,
-       md5((g %% 5000)::text)
-FROM (SELECT g, c, explored,
+       md5((g %% 5000)::text), artibot_team.id_month(id)
+FROM (SELECT g, c, explored, 'exp_' || lpad(to_hex(%(t0)s::bigint + g * %(ms_per_row)s::bigint), 12, '0')
+                                    || lpad(to_hex(g), 16, '0') AS id,
              CASE WHEN (c >= 0.5) <> explored THEN 'system2' ELSE 'system1' END AS route
       FROM (SELECT g, random() AS c, random() < 0.05 AS explored
             FROM generate_series(%(lo)s::bigint + 1, %(hi)s::bigint) AS g) s) t
@@ -124,11 +125,16 @@ def main() -> None:
         have = args.push
         with psycopg.connect(url, autocommit=True) as conn:
             conn.execute("SELECT setseed(%s)", (args.seed / 1000,))
+            # the pool spans the last 12 months (artibot's ids carry their time): 12 monthly partitions
+            t0 = conn.execute("SELECT (extract(epoch FROM now() - interval '365 days') * 1000)::bigint").fetchone()[0]
+            times = {"t0": t0, "ms_per_row": max(1, 365 * 86_400_000 // max(args.sizes))}
+            conn.execute("SELECT artibot_team.ensure_months(array(SELECT generate_series(now() - interval '13 months', "
+                         "now(), interval '1 month')::date))")
             for size in sorted(args.sizes):
                 t = time.perf_counter()
                 step = 1_000_000
                 for lo in range(have, size, step):
-                    conn.execute(FILL, {"lo": lo, "hi": min(size, lo + step)})
+                    conn.execute(FILL, {"lo": lo, "hi": min(size, lo + step), **times})
                 fill = (size - have) / max(time.perf_counter() - t, 1e-9) if size > have else 0.0
                 conn.execute("VACUUM ANALYZE artibot_team.experiences")
                 have = max(have, size)
@@ -141,7 +147,8 @@ def main() -> None:
                 if line is None:
                     sys.exit(f"the round failed:\n{out.stdout}\n{out.stderr}")
                 _, code, secs, rss_kb, heap = line.split()
-                table = conn.execute("SELECT pg_total_relation_size('artibot_team.experiences')").fetchone()[0]
+                table = conn.execute("SELECT sum(pg_total_relation_size(relid)) FROM "
+                                     "pg_partition_tree('artibot_team.experiences')").fetchone()[0]
                 print(f"{have:>12,} {fill:>12,.0f} {float(secs):>9.1f} {int(rss_kb) / 1024:>14.0f} "
                       f"{table / 2**20:>9.0f}" + (f" {int(heap) / 2**20:>13.1f}" if args.heap else ""), flush=True)
     finally:

@@ -114,7 +114,7 @@ def _show(report: Any, as_json: bool) -> None:
         emit_json(report.to_json())
         return
     if report.status == "dry-run" and report.evidence is not None:
-        for n in (1, 2):
+        for n in (1, 2, 3):
             console.print(evidence_table(report.evidence[n]))
     if report.proposal is not None and report.status in ("applied", "dry-run", "deferred"):
         changes = {d: {"old": o, "new": n, "direction": cp.direction(o, n, "en"),
@@ -157,7 +157,8 @@ def learn_cmd(
 @team_app.command("review")
 def review_cmd(
     answer: Optional[List[str]] = typer.Option(None, "--answer", "-a", help="N=CHOICE: 1=accept|reset, "
-                                               "2=apply|revert. Repeatable."),
+                                               "2=apply|revert, 3=auto|promote|demote|hold or "
+                                               "3.HASH=auto|promote|demote|hold. Repeatable."),
     url: Optional[str] = typer.Option(None, "--url", help="The team database [default: the one joined]."),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
@@ -178,10 +179,10 @@ def review_cmd(
                 policy = TerminalCheckpoints(console, settings.lang, read=_read_line)
             else:
                 assert report.evidence is not None
-                for n in (1, 2):
+                for n in (1, 2, 3):
                     console.print(evidence_table(report.evidence[n]))
                 console.print(f"team round {report.round_id} waits for review: "
-                              "artibot team review --answer 1=accept --answer 2=apply")
+                              "artibot team review --answer 1=accept --answer 2=apply [--answer 3=auto]")
                 return
             report = team_round.decide(conn, report, policy)
     _show(report, as_json)
@@ -205,6 +206,34 @@ def rollback_cmd(url: Optional[str] = typer.Option(None, "--url"),
     console.print(f"state version {version} (round {rid}) withdrawn; "
                   + (f"version {now[0]} (round {now[1]}) is the team's state again" if now
                      else "the team has no published state now"))
+
+
+@team_app.command("retention")
+def retention_cmd(months: Optional[int] = typer.Option(None, "--months", help="Keep this many months before the "
+                                                       "current one [default: the team's retention_months]."),
+                  dry_run: bool = typer.Option(False, "--dry-run", help="Say what would be dropped, drop nothing."),
+                  yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask."),
+                  url: Optional[str] = typer.Option(None, "--url")) -> None:
+    """Drop the pooled experiences of old months (the database owner; never a row not yet learned)."""
+    from artibot.team import db, retention
+
+    target = _url(url)
+    with db.connect(target, statement_ms=3_600_000) as conn:
+        db.require_schema(conn, target)
+        keep = months if months is not None else retention.months_setting(conn)
+        if keep is None:
+            console.print("no retention set: nothing dropped (--months N, or the team's setting retention_months)")
+            return
+        if not dry_run and not yes and not typer.confirm(
+                f"drop the pooled experiences of months older than {keep} month(s) before this one?", default=False):
+            console.print("nothing dropped")
+            return
+        cutoff, results = retention.apply(conn, keep, dry_run=dry_run)
+    for r in results:
+        console.print(f"{r.month} ({r.rows} row(s)): {r.reason}", markup=False, highlight=False)
+    dropped = [r for r in results if r.dropped]
+    console.print(f"months before {cutoff}: {len(dropped)} dropped ({sum(r.rows for r in dropped)} row(s)), "
+                  f"{sum(1 for r in results if not r.dropped)} kept")
 
 
 @team_app.command("leave")
@@ -247,10 +276,15 @@ def render_team(doc: dict[str, Any]) -> list[str]:
         last = doc.get("last_push")
         if last:
             lines.append(f"  last push {last['at']}: {'ok' if last['ok'] else 'failed'}: {last['message']}")
+    last = doc.get("last_pull")
+    if last:
+        lines.append(f"  last pull {last['at']}: {'ok' if last['ok'] else 'failed'}: {last['message']}")
     state = doc.get("state")
     if state:
         lines.append(f"  team state: version {state['version']}, round {state['round_id']}, "
-                     f"{state['age_s'] / 3600:.1f} h old; {len(state['team_domains'])} domain(s) from the team")
+                     f"{state['age_s'] / 3600:.1f} h old; {len(state['team_domains'])} domain(s) from the team"
+                     + (f"; {state['patterns_active']} pattern(s) on System 1 by the team's review"
+                        if state.get("patterns_active") else ""))
     if doc.get("problem"):
         lines.append(f"  problem: {doc['problem']}")
     for r in doc.get("rounds") or []:

@@ -9,21 +9,20 @@ counts travel: :class:`CellStat` rows. This module turns them into the same
 checkpoints show it and the same answers apply.
 
 What differs from a personal round, and why: the round takes every row of its window
-(the pool has no per-record archive to move, so no partial batch is left over); System 1
-patterns are not decided at checkpoint 3 (the pool holds keyed hashes of patterns, and a
-team-wide System 1 cache would route a member's request by another member's history);
-and records a member's System 1 cache routed are counted like the others (the pool does
-not know a member's cache).
+(the pool has no per-record archive to move, so no partial batch is left over);
+checkpoint 3 decides patterns by the team's keyed hash of them, from counts the database
+makes (:mod:`artibot.learning.pooled_patterns`); and records a member's System 1 cache
+routed are counted like the others (the pool does not know a member's cache).
 
-The published state (:func:`state_json`) carries the thresholds and the accumulated
-cells; :func:`parse_state` is what a member runs before using one (it raises ValueError
+The published state (:func:`state_json`) carries the thresholds, the accumulated
+cells and the pattern decisions; :func:`parse_state` is what a member runs before using one (it raises ValueError
 naming the field; the member then keeps its previous state).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -34,7 +33,9 @@ from artibot.learning.batching import batch_plan
 from artibot.learning.columns import Batches, Table
 from artibot.learning.evidence import MODE, step_cells
 from artibot.learning.evidence_frame import group, interval
-from artibot.learning.types import DomainStep, GroupResult, RoundProposal, Thresholds
+from artibot.learning.pooled_patterns import PatternCount, parse_patterns, pattern_round, patterns_json
+from artibot.learning.transfer import apply_decisions
+from artibot.learning.types import DomainStep, GroupResult, PatternStats, RoundProposal, Thresholds
 from artibot.settings import Settings
 
 STATE_SCHEMA = 1
@@ -71,6 +72,8 @@ class TeamState:
     cells: dict[str, np.ndarray]
     seq_to: int
     records: int
+    patterns: dict[str, PatternStats] = field(default_factory=dict)
+    """Pattern hash → its status and counts, as the team's checkpoint 3 settled them."""
 
 
 def fresh_cells(stats: Sequence[CellStat]) -> dict[str, np.ndarray]:
@@ -84,8 +87,10 @@ def fresh_cells(stats: Sequence[CellStat]) -> dict[str, np.ndarray]:
 
 
 def propose_pooled(stats: Sequence[CellStat], state: TeamState | None, default: float, settings: Settings, *,
-                   flush: bool = False, extra: Mapping[str, Any] | None = None) -> RoundProposal | None:
-    """The round over ``stats`` (None: fewer records than a batch and not ``flush``)."""
+                   flush: bool = False, extra: Mapping[str, Any] | None = None,
+                   pattern_counts: Sequence[PatternCount] = ()) -> RoundProposal | None:
+    """The round over ``stats`` and the window's ``pattern_counts`` (None: fewer records than a
+    batch and not ``flush``)."""
     records = sum(s.n for s in stats)
     processed, n_batches = batch_plan(records, settings.lifelong.batch_size, flush)
     if processed == 0:
@@ -95,12 +100,14 @@ def propose_pooled(stats: Sequence[CellStat], state: TeamState | None, default: 
     fresh = fresh_cells(stats)
     cs = step_cells(history, fresh, thresholds, settings, n_batches)
     groups, intervals = _groups(stats, cs.after_cells)
+    before = dict(state.patterns) if state is not None else {}
+    after, decisions, bounds = pattern_round(before, pattern_counts, settings)
     explored = sum(s.explored_n for s in stats)
     params = {
         "batch_size": settings.lifelong.batch_size, "batches": n_batches, "flush": flush,
         "price": cs.price, "price_source": cs.source, "reach": cs.reach, "bins": bandit.BINS,
         "half_life": bandit.HALF_LIFE, "changes": cs.changes, "evidence": cs.evidence,
-        "explored": explored, "intervals": {"groups": intervals, "patterns": {}},
+        "explored": explored, "intervals": {"groups": intervals, "patterns": bounds},
         "pool": {"records": records, "weighted_records": sum(s.weighted_n for s in stats),
                  "weighted_successes": sum(s.weighted_k for s in stats),
                  "cost_usd": sum(s.cost_usd for s in stats), "explored_successes": sum(s.explored_k for s in stats),
@@ -109,7 +116,8 @@ def propose_pooled(stats: Sequence[CellStat], state: TeamState | None, default: 
     }
     return RoundProposal(mode=MODE, batches=Batches.of(GroupResult, (tuple(groups),)),
                          steps=Table.of(DomainStep, cs.steps), old=thresholds, new=cs.new, processed_ids=(),
-                         remainder=0, patterns_before={}, patterns_after={}, decisions=(), params=params)
+                         remainder=0, patterns_before=before, patterns_after=after, decisions=decisions,
+                         params=params)
 
 
 def _groups(stats: Sequence[CellStat], cells: Mapping[str, np.ndarray]
@@ -132,13 +140,16 @@ def _groups(stats: Sequence[CellStat], cells: Mapping[str, np.ndarray]
     return groups, intervals
 
 
-def state_json(proposal: RoundProposal, *, apply_thresholds: bool, seq_to: int) -> dict[str, Any]:
+def state_json(proposal: RoundProposal, *, apply_thresholds: bool, seq_to: int,
+               actions: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The state a round publishes: its thresholds (the old ones when checkpoint 2 said
-    revert), the cells after it, and how far into the pool it read."""
+    revert), the cells after it, the patterns after checkpoint 3's ``actions`` (pattern
+    hash → promote, demote or hold), and how far into the pool it read."""
     thresholds = proposal.new if apply_thresholds else proposal.old
+    patterns = apply_decisions(proposal.patterns_after, actions or {})
     return {"schema": STATE_SCHEMA, "thresholds": dict(thresholds.to_json()),
             "cells": proposal.params["cells_after"], "seq_to": seq_to,
-            "records": int(proposal.params["pool"]["records"])}
+            "records": int(proposal.params["pool"]["records"]), "patterns": patterns_json(patterns)}
 
 
 def parse_state(doc: Any) -> TeamState:
@@ -166,7 +177,8 @@ def parse_state(doc: Any) -> TeamState:
     for name, value in (("seq_to", seq_to), ("records", records)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise ValueError(f"the team state's {name} must be a whole number >= 0, not {value!r}")
-    return TeamState(thresholds, cells, int(seq_to), int(records))  # type: ignore[arg-type]
+    patterns = parse_patterns(doc.get("patterns"))
+    return TeamState(thresholds, cells, int(seq_to), int(records), patterns)  # type: ignore[arg-type]
 
 
 def prior_cells(own: Mapping[str, np.ndarray], team: Mapping[str, np.ndarray], weight: float

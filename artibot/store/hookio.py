@@ -217,6 +217,15 @@ def open_regular(path: str, flags: int) -> int:
     return fd
 
 
+def team_member(root: str) -> bool:
+    """Whether the data home at ``root`` has joined a team (``team/membership.json`` is a regular
+    file): SessionStart's test, one ``lstat``, before it imports anything of the team."""
+    try:
+        return stat.S_ISREG(os.lstat(f"{root}/team/membership.json").st_mode)
+    except OSError:
+        return False
+
+
 def _read(path: str) -> bytes | None:
     try:
         fd = open_regular(path, os.O_RDONLY)

@@ -135,6 +135,13 @@ def _where(url: str) -> str:
     return db.where(url)
 
 
+def _active(state: dict[str, Any]) -> int:
+    patterns = state.get("patterns")
+    if not isinstance(patterns, dict):
+        return 0
+    return sum(1 for p in patterns.values() if isinstance(p, dict) and p.get("status") == "active")
+
+
 def team_status(home: HomeArg = None) -> dict[str, Any] | None:
     """What ``artibot status`` shows of the team (None: not a member and never was)."""
     h = Home.of(home)
@@ -152,10 +159,16 @@ def team_status(home: HomeArg = None) -> dict[str, Any] | None:
         out["queued"] = waiting
         out["queue_full"] = waiting >= QUEUE_FULL
         out["last_push"] = files.last_push(h)
+    from artibot.team.sync import read_stamp
+
+    last_pull = (read_stamp(str(h.root)) or {}).get("last")
+    if isinstance(last_pull, dict) and {"at", "ok", "message"} <= set(last_pull):
+        out["last_pull"] = {"at": str(last_pull["at"]), "ok": bool(last_pull["ok"]),
+                            "message": str(last_pull["message"])}
     if cached is not None:
         out["state"] = {"version": cached["version"], "round_id": cached["round_id"],
                         "published_at": cached["published_at"], "age_s": round(age_s(cached), 1),
-                        "team_domains": cached["team_domains"]}
+                        "team_domains": cached["team_domains"], "patterns_active": _active(cached["state"])}
     if problem:
         out["problem"] = problem
     return out

@@ -33,8 +33,14 @@ the local log and archives either way: nothing is dropped)."""
 
 _TYPES = ("text", "text", "text", "float8", "text", "text", "float8", "float8", "int8", "int8", "float8", "text",
           "text")
-INSERT = (f"INSERT INTO {SCHEMA}.experiences ({', '.join(COLUMNS)}) SELECT * FROM unnest("
-          + ", ".join(f"%s::{t}[]" for t in _TYPES) + ") ON CONFLICT DO NOTHING")
+# The month (the table's partition key) is the database's reading of the record id, the same on
+# every retry: a retry lands in the same month, and the primary key (record_id, month) stores it once.
+INSERT = (f"INSERT INTO {SCHEMA}.experiences ({', '.join(COLUMNS)}, month) "
+          f"SELECT u.*, {SCHEMA}.id_month(u.record_id) FROM unnest("
+          + ", ".join(f"%s::{t}[]" for t in _TYPES) + f") AS u({', '.join(COLUMNS)}) ON CONFLICT DO NOTHING")
+MONTHS = f"SELECT {SCHEMA}.ensure_months(array(SELECT DISTINCT {SCHEMA}.id_month(i) FROM unnest(%s::text[]) i))"
+"""Makes the batch's months' partitions where missing (the function checks first, so this is a
+catalog lookup per month once they exist)."""
 
 
 @dataclass(frozen=True)
@@ -93,6 +99,7 @@ def insert_rows(conn: Any, rows: Sequence[OutboundRow]) -> int:
     columns = [[row[c] for row in rows] for c in COLUMNS]  # type: ignore[literal-required]
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock_shared(%s)", (PUSH_LOCK,))
+        conn.execute(MONTHS, (columns[0],))
         cur = conn.execute(INSERT, columns)
         return int(cur.rowcount)
 

@@ -29,9 +29,10 @@ import orjson
 from psycopg.types.json import Jsonb
 
 from artibot import checkpoints as cp
-from artibot.cycle import new_round_id
+from artibot.cycle import final_actions, new_round_id
 from artibot.errors import ReviewError, TeamError
 from artibot.learning.pooled import CellStat, TeamState, parse_state, propose_pooled, state_json
+from artibot.learning.pooled_patterns import HEX, ROUND_PATTERNS, PatternCount
 from artibot.learning.types import RoundProposal
 from artibot.settings import Settings
 from artibot.team.schema import PUSH_LOCK, ROUND_LOCK, SCHEMA
@@ -52,15 +53,29 @@ WINDOW = f"seq > %(lo)s AND seq <= %(hi)s"
 SET_ASIDE = (f"INSERT INTO {SCHEMA}.set_aside (round_id, record_id, member, reason) "
              f"SELECT %(round)s, record_id, member, problem FROM (SELECT record_id, member, {PROBLEM} AS problem "
              f"FROM {X} WHERE {WINDOW}) v WHERE problem IS NOT NULL ON CONFLICT DO NOTHING")
-STATS = f"""SELECT domain, least(floor(complexity * 20), 19)::int AS bin, routed_to = 'system2' AS s2,
-    count(*), count(*) FILTER (WHERE outcome = 'success'),
-    sum(1 / coalesce(propensity, 1)), coalesce(sum(1 / coalesce(propensity, 1)) FILTER (WHERE outcome = 'success'), 0),
-    coalesce(sum(cost_usd), 0),
-    count(*) FILTER (WHERE propensity < 0.5), count(*) FILTER (WHERE propensity < 0.5 AND outcome = 'success'),
-    coalesce(sum(propensity) FILTER (WHERE propensity < 0.5), 0),
-    min(complexity), max(complexity)
-FROM {X} WHERE {WINDOW} AND {PROBLEM} IS NULL AND outcome <> 'interrupted'
-GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"""
+SUMS = f"""WITH w AS (
+    SELECT domain, least(floor(complexity * 20), 19)::int AS bin, routed_to = 'system2' AS s2,
+           outcome = 'success' AS ok, propensity, cost_usd, complexity,
+           CASE WHEN length(pattern_hash) = 32 THEN pattern_hash END AS ph
+    FROM {X} WHERE {WINDOW} AND {PROBLEM} IS NULL AND outcome <> 'interrupted'),
+g AS (
+    SELECT grouping(domain, bin, s2) = 0 AS cell, domain, bin, s2, ph,
+        count(*) AS n, count(*) FILTER (WHERE ok) AS k,
+        sum(1 / coalesce(propensity, 1)) AS wn, coalesce(sum(1 / coalesce(propensity, 1)) FILTER (WHERE ok), 0) AS wk,
+        coalesce(sum(cost_usd), 0) AS cost,
+        count(*) FILTER (WHERE propensity < 0.5) AS en, count(*) FILTER (WHERE propensity < 0.5 AND ok) AS ek,
+        coalesce(sum(propensity) FILTER (WHERE propensity < 0.5), 0) AS ep,
+        min(complexity) AS cmin, max(complexity) AS cmax,
+        count(*) FILTER (WHERE NOT s2) AS n1, count(*) FILTER (WHERE NOT s2 AND ok) AS k1,
+        count(*) FILTER (WHERE s2) AS n2, count(*) FILTER (WHERE s2 AND ok) AS k2
+    FROM w GROUP BY GROUPING SETS ((domain, bin, s2), (ph)))
+SELECT cell, domain, bin, s2, ph, n, k, wn, wk, cost, en, ek, ep, cmin, cmax, n1, k1, n2, k2
+FROM (SELECT *, row_number() OVER (PARTITION BY cell ORDER BY n DESC, ph) AS rank FROM g
+      WHERE cell OR ph IS NOT NULL) r
+WHERE cell OR rank <= {ROUND_PATTERNS}
+ORDER BY cell DESC, domain, bin, s2, ph"""
+"""One scan of the window, two sums: per (domain, complexity bin, system) the cells' counts,
+and per pattern hash (the most frequent :data:`ROUND_PATTERNS`) its trials of each system."""
 
 
 def _now() -> str:
@@ -123,10 +138,18 @@ def current_state(conn: Any) -> tuple[int, str, TeamState] | None:
                         "`artibot team rollback` withdraws it") from None
 
 
-def _stats(conn: Any, lo: int, hi: int) -> list[CellStat]:
-    rows = conn.execute(STATS, {"lo": lo, "hi": hi}).fetchall()
-    return [CellStat(str(r[0]), int(r[1]), bool(r[2]), int(r[3]), int(r[4]), float(r[5]), float(r[6]), float(r[7]),
-                     int(r[8]), int(r[9]), float(r[10]), float(r[11]), float(r[12])) for r in rows]
+def _sums(conn: Any, lo: int, hi: int) -> tuple[list[CellStat], list[PatternCount]]:
+    """The window's cells and pattern counts; a hash that is not hex is dropped here (a length
+    test in SQL and this check cost far less than a regular expression per row)."""
+    cells: list[CellStat] = []
+    patterns: list[PatternCount] = []
+    for r in conn.execute(SUMS, {"lo": lo, "hi": hi}).fetchall():
+        if r[0]:
+            cells.append(CellStat(str(r[1]), int(r[2]), bool(r[3]), int(r[5]), int(r[6]), float(r[7]), float(r[8]),
+                                  float(r[9]), int(r[10]), int(r[11]), float(r[12]), float(r[13]), float(r[14])))
+        elif set(str(r[4])) <= HEX:
+            patterns.append(PatternCount(str(r[4]), int(r[15]), int(r[16]), int(r[17]), int(r[18])))
+    return cells, patterns
 
 
 def prepare(conn: Any, settings: Settings, *, flush: bool, dry_run: bool) -> TeamRoundReport:
@@ -137,6 +160,8 @@ def prepare(conn: Any, settings: Settings, *, flush: bool, dry_run: bool) -> Tea
                                "`artibot team review` shows and answers it")
     current = current_state(conn)
     lo = current[2].seq_to if current else 0
+    # this month's and next month's partitions, so that pushes seldom have to make one
+    conn.execute(f"SELECT {SCHEMA}.ensure_months(ARRAY[current_date, (current_date + interval '1 month')::date])")
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (PUSH_LOCK,))
         hi = int(conn.execute(f"SELECT coalesce(max(seq), 0) FROM {X}").fetchone()[0])
@@ -149,11 +174,11 @@ def prepare(conn: Any, settings: Settings, *, flush: bool, dry_run: bool) -> Tea
             conn.execute(SET_ASIDE, {"round": round_id, "lo": lo, "hi": hi})
         aside = {str(m): int(n) for m, n in conn.execute(
             f"SELECT member, count(*) FROM {SCHEMA}.set_aside WHERE round_id = %s GROUP BY 1", (round_id,))}
-    stats = _stats(conn, lo, hi)
+    stats, pattern_counts = _sums(conn, lo, hi)
     extra = {"seq_from": lo, "seq_to": hi, "set_aside": aside,
              "based_on": {"version": current[0], "round_id": current[1]} if current else None}
     proposal = propose_pooled(stats, current[2] if current else None, settings.router.threshold, settings,
-                              flush=flush, extra=extra)
+                              flush=flush, extra=extra, pattern_counts=pattern_counts)
     if proposal is None:
         records = sum(s.n for s in stats)
         if not dry_run:
@@ -214,7 +239,12 @@ def decide(conn: Any, report: TeamRoundReport, policy: cp.Checkpoints) -> TeamRo
         report.status, report.message = "reset", f"team round {rid} reset: nothing published; the records stay unlearned"
         return report
     apply = given.get(2) == "apply"
-    state = state_json(proposal, apply_thresholds=apply, seq_to=int(proposal.params["pool"]["seq_to"]))
+    final = final_actions(proposal, given.get(3) if isinstance(given.get(3), Mapping) else None)
+    status = {k: p.status for k, p in proposal.patterns_after.items()}
+    log["transfers"] = {"promote": sorted(k for k, v in final.items() if v == "promote" and status[k] != "active"),
+                        "demote": sorted(k for k, v in final.items() if v == "demote" and status[k] == "active")}
+    state = state_json(proposal, apply_thresholds=apply, seq_to=int(proposal.params["pool"]["seq_to"]),
+                       actions=final)
     with conn.transaction():
         version = int(conn.execute(f"INSERT INTO {SCHEMA}.states (round_id, state) VALUES (%s, %s) RETURNING version",
                                    (rid, Jsonb(state))).fetchone()[0])
@@ -222,8 +252,10 @@ def decide(conn: Any, report: TeamRoundReport, policy: cp.Checkpoints) -> TeamRo
                      "proposal = %s WHERE round_id = %s",
                      (Jsonb({**log, "version": version, "thresholds_applied": apply}), Jsonb(proposal.to_json()), rid))
     report.status, report.version = "applied", version
+    moved = log["transfers"]
     report.message = (f"team round {rid} published as state version {version}: {log['records']} pooled record(s); "
-                      + ("thresholds updated" if apply else "thresholds kept (reverted)"))
+                      + ("thresholds updated" if apply else "thresholds kept (reverted)")
+                      + f"; {len(moved['promote'])} pattern(s) promoted, {len(moved['demote'])} demoted")
     return report
 
 

@@ -88,6 +88,106 @@ CREATE TABLE {SCHEMA}.set_aside (
 """),
 )
 
+PARTITION_LOCK = 0x61727469_0004  # held while a month's partition is made (pg_advisory_xact_lock)
+OLDEST_MONTH = "1970-01-01"
+"""Records whose id carries no time (not artibot's ``exp_<ms in hex>…`` form) fall in this month."""
+
+MIGRATIONS += (
+    Migration(2, "experiences partitioned by month (of the record id's time)", f"""
+-- The month a record belongs to, from its id alone ("exp_" + milliseconds since 1970 in 12 hex digits):
+-- a retry of the same record always lands in the same month, so (record_id, month) keeps a push idempotent.
+CREATE FUNCTION {SCHEMA}.id_month(id text) RETURNS date LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT CASE WHEN id ~ '^exp_[0-9a-f]{{12}}'
+        THEN (date_trunc('month', to_timestamp(('x' || lpad(substr(id, 5, 12), 16, '0'))::bit(64)::bigint / 1000.0)
+              AT TIME ZONE 'UTC'))::date
+        ELSE DATE '{OLDEST_MONTH}' END
+$$;
+-- A month's partition, made when a push or a round needs it (a member may call this, not create tables):
+-- months from 1970 to next month; anything else stays in the default partition, whose rows of a month
+-- move into that month's partition when it is made.
+CREATE FUNCTION {SCHEMA}.ensure_months(months date[]) RETURNS int LANGUAGE plpgsql SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    m date;
+    part text;
+    made int := 0;
+    waited text := current_setting('lock_timeout');
+BEGIN
+    FOREACH m IN ARRAY coalesce(months, '{{}}'::date[]) LOOP
+        m := date_trunc('month', m)::date;
+        CONTINUE WHEN m IS NULL OR m < DATE '{OLDEST_MONTH}'
+            OR m > (date_trunc('month', now()) + interval '1 month')::date;
+        part := 'experiences_' || to_char(m, 'YYYY_MM');
+        CONTINUE WHEN to_regclass('{SCHEMA}.' || part) IS NOT NULL;
+        PERFORM pg_advisory_xact_lock({PARTITION_LOCK});
+        CONTINUE WHEN to_regclass('{SCHEMA}.' || part) IS NOT NULL;
+        BEGIN
+            -- making a partition locks the whole table: wait a second at most, else the rows go to the
+            -- default partition and a later push or round makes it
+            PERFORM set_config('lock_timeout', '1s', true);
+            CREATE TEMP TABLE artibot_moved ON COMMIT DROP AS
+                SELECT * FROM {SCHEMA}.experiences_default WHERE month = m;
+            DELETE FROM {SCHEMA}.experiences_default WHERE month = m;
+            EXECUTE format('CREATE TABLE {SCHEMA}.%I PARTITION OF {SCHEMA}.experiences FOR VALUES FROM (%L) TO (%L)',
+                           part, m, (m + interval '1 month')::date);
+            INSERT INTO {SCHEMA}.experiences SELECT * FROM artibot_moved;
+            DROP TABLE artibot_moved;
+            made := made + 1;
+        EXCEPTION
+            WHEN duplicate_table THEN NULL;  -- made meanwhile by another session: nothing to do
+            WHEN lock_not_available THEN NULL;  -- the table is busy: the default partition holds the rows
+        END;
+        PERFORM set_config('lock_timeout', waited, true);
+    END LOOP;
+    RETURN made;
+END
+$$;
+REVOKE ALL ON FUNCTION {SCHEMA}.ensure_months(date[]) FROM PUBLIC;
+ALTER TABLE {SCHEMA}.experiences RENAME TO experiences_unpartitioned;
+ALTER TABLE {SCHEMA}.experiences_unpartitioned RENAME CONSTRAINT experiences_pkey TO experiences_unpartitioned_pkey;
+ALTER INDEX {SCHEMA}.experiences_seq RENAME TO experiences_unpartitioned_seq;
+CREATE TABLE {SCHEMA}.experiences (
+    record_id text NOT NULL,
+    seq bigint NOT NULL DEFAULT nextval('{SCHEMA}.experiences_seq_seq'),
+    member text NOT NULL DEFAULT current_user,
+    received_at timestamptz NOT NULL DEFAULT now(),
+    member_ts text,
+    domain text,
+    complexity double precision,
+    routed_to text,
+    outcome text,
+    propensity double precision,
+    latency_ms double precision,
+    input_tokens bigint,
+    output_tokens bigint,
+    cost_usd double precision,
+    pattern_hash text,
+    text text,
+    month date NOT NULL,
+    PRIMARY KEY (record_id, month)
+) PARTITION BY RANGE (month);
+CREATE TABLE {SCHEMA}.experiences_default PARTITION OF {SCHEMA}.experiences DEFAULT;
+CREATE INDEX experiences_seq ON {SCHEMA}.experiences (seq);
+ALTER SEQUENCE {SCHEMA}.experiences_seq_seq OWNED BY {SCHEMA}.experiences.seq;
+SELECT {SCHEMA}.ensure_months(array(SELECT DISTINCT {SCHEMA}.id_month(record_id)
+                                    FROM {SCHEMA}.experiences_unpartitioned));
+INSERT INTO {SCHEMA}.experiences SELECT *, {SCHEMA}.id_month(record_id) FROM {SCHEMA}.experiences_unpartitioned;
+DROP TABLE {SCHEMA}.experiences_unpartitioned;
+-- the grants of the table it replaces, where the documented roles exist
+DO $$ BEGIN
+    IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'artibot_member') THEN
+        GRANT INSERT (record_id, member_ts, domain, complexity, routed_to, outcome, propensity, latency_ms,
+                      input_tokens, output_tokens, cost_usd, pattern_hash, text, month)
+            ON {SCHEMA}.experiences TO artibot_member;
+        GRANT EXECUTE ON FUNCTION {SCHEMA}.ensure_months(date[]) TO artibot_member;
+    END IF;
+    IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'artibot_reviewer') THEN
+        GRANT SELECT ON {SCHEMA}.experiences TO artibot_reviewer;
+    END IF;
+END $$;
+"""),
+)
+
 CREATE_ROLES = """-- once per server (roles belong to the whole server); then one LOGIN role per person
 CREATE ROLE artibot_member NOLOGIN;
 CREATE ROLE artibot_reviewer NOLOGIN;
@@ -97,9 +197,11 @@ GRANTS = f"""-- once per team database, as its owner, after `artibot team init`
 GRANT USAGE ON SCHEMA {SCHEMA} TO artibot_member;
 -- a member inserts experiences (never the member column: it is the login role, always)
 GRANT INSERT (record_id, member_ts, domain, complexity, routed_to, outcome, propensity, latency_ms,
-              input_tokens, output_tokens, cost_usd, pattern_hash, text)
+              input_tokens, output_tokens, cost_usd, pattern_hash, text, month)
     ON {SCHEMA}.experiences TO artibot_member;
 GRANT USAGE ON SEQUENCE {SCHEMA}.experiences_seq_seq TO artibot_member;
+-- and makes a month's partition when its push needs one (a function that only does that)
+GRANT EXECUTE ON FUNCTION {SCHEMA}.ensure_months(date[]) TO artibot_member;
 -- and reads the published states, the team's settings and the schema version
 GRANT SELECT ON {SCHEMA}.states, {SCHEMA}.settings, {SCHEMA}.migrations TO artibot_member;
 -- only a reviewer reads the pool and writes rounds, answers, set-aside rows and states

@@ -40,6 +40,23 @@ def team_url(pg_server: Server) -> str:
     return pg_server.url(name)
 
 
+@pytest.fixture
+def team(team_url: str) -> str:
+    """A new database with the team's schema."""
+    from artibot.team import db
+
+    with db.connect(team_url) as conn:
+        db.migrate(conn)
+    return team_url
+
+
+def sql(url: str, query: str, *args: object) -> list[tuple]:
+    """One statement as the server's superuser; its rows, if any."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        cur = conn.execute(query, args or None)  # type: ignore[arg-type]
+        return cur.fetchall() if cur.description else []
+
+
 def grant_roles(url: str, **people: str) -> None:
     """The documented roles on ``url``'s database, and LOGIN roles ``name=group`` (roles are the server's)."""
     from artibot.team.schema import CREATE_ROLES, GRANTS

@@ -87,11 +87,11 @@ def test_a_round_cut_off_waits_for_a_push_in_flight(team_url, tmp_path) -> None:
         db.migrate(conn)
     home = make_member(tmp_path, "m", records(60))
     member.join(team_url, home=home)
-    insert = ("INSERT INTO artibot_team.experiences (record_id, domain, complexity, routed_to, outcome) "
-              "VALUES (%s, 'backend', 0.5, 'system1', 'success')")
+    insert = ("INSERT INTO artibot_team.experiences (record_id, domain, complexity, routed_to, outcome, month) "
+              "VALUES (%s, 'backend', 0.5, 'system1', 'success', artibot_team.id_month(%s))")
     with psycopg.connect(team_url) as slow:  # a transaction: seq 1, not committed yet
         slow.execute("SELECT pg_advisory_xact_lock_shared(%s)", (PUSH_LOCK,))
-        slow.execute(insert, ("in-flight",))
+        slow.execute(insert, ("in-flight", "in-flight"))
         push.push(home=home)  # seq 2..61, committed
         result: list[team_round.TeamRoundReport] = []
 

@@ -17,21 +17,8 @@ from artibot.store.thresholds import read_thresholds
 from artibot.team import db, member, push
 from artibot.team import round as team_round
 from artibot.team.schema import PUSH_LOCK, ROUND_LOCK
-from tests.team.conftest import grant_roles
+from tests.team.conftest import grant_roles, sql
 from tests.team.helpers import member as make_member, records
-
-
-@pytest.fixture
-def team(team_url: str) -> str:
-    with db.connect(team_url) as conn:
-        db.migrate(conn)
-    return team_url
-
-
-def sql(url: str, query: str, *args: object) -> list[tuple]:
-    with psycopg.connect(url, autocommit=True) as conn:
-        cur = conn.execute(query, args or None)  # type: ignore[arg-type]
-        return cur.fetchall() if cur.description else []
 
 
 def learn(url: str, home, flush: bool = False) -> team_round.TeamRoundReport:
@@ -150,9 +137,10 @@ def test_hostile_rows_are_set_aside_with_the_member_and_the_round_goes_on(team, 
     with psycopg.connect(mallory, autocommit=True) as conn:
         for row in HOSTILE:
             conn.execute("INSERT INTO artibot_team.experiences (record_id, domain, complexity, routed_to, outcome, "
-                         "propensity) VALUES (%s, %s, %s, %s, %s, %s)", row)
-        conn.execute("INSERT INTO artibot_team.experiences (record_id, domain, complexity, routed_to, outcome) "
-                     "VALUES ('ok''); DROP TABLE artibot_team.states; --', 'backend', 0.5, 'system1', 'success')")
+                         "propensity, month) VALUES (%s, %s, %s, %s, %s, %s, artibot_team.id_month(%s))", (*row, row[0]))
+        conn.execute("INSERT INTO artibot_team.experiences (record_id, domain, complexity, routed_to, outcome, month) "
+                     "VALUES ('ok''); DROP TABLE artibot_team.states; --', 'backend', 0.5, 'system1', 'success', "
+                     "'2026-01-01')")
     honest = make_member(tmp_path, "honest", records(100))
     member.join(team, home=honest)
     push.push(home=honest)

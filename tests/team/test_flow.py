@@ -18,19 +18,15 @@ from artibot.store.thresholds import read_thresholds
 from artibot.team import db, member, push
 from artibot.team import round as team_round
 from artibot.checkpoints import DefaultAnswers, DeferAnswers
+from tests.team.conftest import sql
 from tests.team.helpers import member as make_member, records
-
-
-def sql(url: str, query: str, *args: object) -> list[tuple]:
-    with psycopg.connect(url, autocommit=True) as conn:
-        return conn.execute(query, args or None).fetchall()  # type: ignore[arg-type]
 
 
 def test_the_whole_flow_through_the_cli(team_url, artibot_home, capsys) -> None:
     assert run(["team", "init", team_url]) == 0
     assert run(["team", "init", team_url]) == 0  # again: nothing to apply
     assert "nothing to apply" in capsys.readouterr().out
-    assert sql(team_url, "SELECT version FROM artibot_team.migrations") == [(1,)]
+    assert sql(team_url, "SELECT version FROM artibot_team.migrations ORDER BY 1") == [(1,), (2,)]
 
     from artibot.collector import collect_many
 

@@ -295,6 +295,7 @@ def session_start(call) -> dict:
     from artibot.integrations.turns import notices as round_notices
 
     pending = bool(call.attempt("checking for a pending review", lambda: round_notices.pending_review(call)))
+    call.attempt("starting the team sync", lambda: _start_team_sync(call))
     notices = (call.attempt("validating applied rounds", lambda: round_notices.worse_rounds(call))
                if summary is not None else None)
     text = context.session_context(summary, pending_review=pending, problems=problems, notices=notices or [])
@@ -371,21 +372,25 @@ def _team_sync(call) -> None:
     """A member's records go to the pool and the team's state comes back, here in the
     detached learner (never in a hook a client waits on); a database that is down costs
     a few seconds and a line in the hook log, the records stay queued."""
-    from artibot.store.team_files import read_membership
+    from artibot.team import sync
 
-    if read_membership(call.home()) is None:
+    if not sync.is_member(call.root):
         return
-    from artibot.errors import TeamError
-    from artibot.team.push import try_push
+    for line in sync.run(call.home(), timeout_s=3.0):
+        call.log(line)
 
-    pushed = try_push(call.home())
-    call.log(f"team push: {pushed if isinstance(pushed, str) else pushed.message if pushed else 'not a member'}")
-    try:
-        from artibot.team.member import pull
 
-        call.log(f"team pull: {pull(home=call.home(), timeout_s=3.0).message}")
-    except TeamError as exc:
-        call.log(f"team pull: {exc}")
+def _start_team_sync(call) -> None:
+    """A member's SessionStart starts the team sync in a detached child when the last one is
+    stale; SessionStart itself reads only the cached state (the thresholds a pull wrote).
+    A home that is not a member costs one file test and imports nothing of the team."""
+    if not hookio.team_member(call.root):
+        return
+    from artibot.team import sync
+
+    started = sync.start_if_due(call.root, now=call.now)
+    if started:
+        call.log(started)
 
 
 HANDLERS = {
