@@ -1,4 +1,5 @@
-"""The errors people commonly meet, said in the configured language.
+"""The errors people commonly meet, and the other sentences the library words in English (a
+doctor's finding, why a turn took its route), said in the configured language.
 
 The library and the parser word their errors in English (a library error is also an API's
 exception text); the command line's one error handler passes each line through :func:`say`,
@@ -72,6 +73,23 @@ KO: list[_Rule] = [(re.compile(p), r) for p, r in [
      r"ARTIBOT_HOME을 확인하세요; 첫 훅이나 `artibot collect`가 홈을 만듭니다"),
     (r"^cannot (?P<doing>\w+) (?P<where>.+?): (?P<reason>[^;]+); (?P<advice>.+)$", _os_error),
     (r"^interrupted; nothing half-written was kept$", "중단됨; 반쯤 쓰인 것은 남기지 않았습니다"),
+    # doctor's findings
+    (r"^(?P<what>folder|file) mode is (?P<have>\d+), expected (?P<want>\d+) \(only you may read artibot's data\)$",
+     lambda m: f"{dict(folder='폴더', file='파일')[m['what']]} 권한이 {m['have']}입니다. {m['want']}이어야 합니다 "
+               "(artibot의 데이터는 본인만 읽을 수 있어야 합니다)"),
+    # why a turn took its route (artibot.turns_view.route_reason)
+    (r"^explored: (?P<why>.+), sent the other way$", r"탐색: \g<why>, 반대 경로로 보냄"),
+    (r"complexity (?P<c>[\d.]+) (?P<s>[≥<]) threshold (?P<t>[\d.]+)", r"복잡도 \g<c> \g<s> 임계값 \g<t>"),
+    (r"^the request asks for deliberate thinking$", "요청이 깊은 사고를 요구합니다"),
+    (r"^pattern (?P<p>\S+) is in the System 1 cache$", r"패턴 \g<p>이(가) System 1 캐시에 있습니다"),
+    (r"^no threshold recorded$", "기록된 임계값 없음"),
+    # the note under `report cost` (artibot.learning.costs)
+    ("^" + re.escape("all-System-2 prices each System 1 turn at System 2's mean cost per turn; System 2 turns are "
+                     "the harder prompts, so the saving leans high; cache rewrites caused by route switches are "
+                     "charged to System 1, so the saving is net of them") + "$",
+     "모두 System 2일 때의 비용은 System 1의 각 턴을 System 2의 턴당 평균 비용으로 계산합니다; System 2의 턴은 더 "
+     "어려운 프롬프트이므로 절약액은 높게 나오는 편입니다; 경로 전환으로 생긴 캐시 재기록은 System 1에 포함되므로 "
+     "절약액은 그만큼을 뺀 값입니다"),
     # the parser (click)
     (r"^No such command '(?P<c>[^']+)'\.", r"'\g<c>' 명령이 없습니다."),
     (r" Did you mean (?P<m>.+)\?", r" \g<m>을(를) 뜻했나요?"),
