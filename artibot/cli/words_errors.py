@@ -90,6 +90,29 @@ KO: list[_Rule] = [(re.compile(p), r) for p, r in [
      "모두 System 2일 때의 비용은 System 1의 각 턴을 System 2의 턴당 평균 비용으로 계산합니다; System 2의 턴은 더 "
      "어려운 프롬프트이므로 절약액은 높게 나오는 편입니다; 경로 전환으로 생긴 캐시 재기록은 System 1에 포함되므로 "
      "절약액은 그만큼을 뺀 값입니다"),
+    # a round's closing line when nothing was applied (artibot.cycle, artibot.review)
+    (r"^(?P<n>\d+) unprocessed experience\(s\), fewer than a batch of (?P<size>\d+); nothing to learn yet "
+     r"\(--flush processes them anyway\)", r"미처리 경험 \g<n>개, 배치 크기 \g<size>개보다 적음; 아직 학습할 것 없음 "
+     r"(--flush를 주면 그래도 처리)"),
+    (r"; rolled back interrupted round\(s\) (?P<r>.+)$", r"; 중단된 라운드를 되돌림: \g<r>"),
+    (r"^dry run: nothing was written$", "시험 실행: 아무것도 기록하지 않음"),
+    (r"^group data reset: nothing applied; the experiences stay unprocessed$",
+     "그룹 데이터 초기화: 적용된 것 없음; 경험은 미처리로 남음"),
+    (r"^round (?P<r>\S+) prepared and saved for review \(checkpoint (?P<n>\d) needs a human\): run `artibot "
+     r"review` or /learn in Claude Code$", r"라운드 \g<r>을(를) 준비해 검토용으로 저장했습니다 (체크포인트 \g<n>에 "
+     r"사람의 답이 필요): `artibot review` 또는 Claude Code의 /learn"),
+    (r"^a round is waiting for review$", "라운드 하나가 검토를 기다립니다"),
+    (r"^a round is already waiting for review; nothing new was prepared$",
+     "라운드 하나가 이미 검토를 기다립니다; 새로 준비한 것 없음"),
+    (r"^nothing is waiting for review; (?P<n>\d+) unprocessed experience\(s\), (?P<full>\d+) full batch\(es\) "
+     r"ready: `artibot learn` starts a round$", r"검토를 기다리는 라운드 없음; 미처리 경험 \g<n>개, 전체 배치 "
+     r"\g<full>개 준비됨: `artibot learn`이 라운드를 시작합니다"),
+    (r"^nothing is waiting for review; (?P<n>\d+) unprocessed experience\(s\), (?P<have>\d+) of (?P<size>\d+) "
+     r"collected for the next batch$", r"검토를 기다리는 라운드 없음; 미처리 경험 \g<n>개, 다음 배치를 위해 "
+     r"\g<size>개 중 \g<have>개 모음"),
+    (r"^nothing is waiting for review$", "검토를 기다리는 라운드 없음"),
+    (r"^round (?P<r>\S+) discarded; its experiences stay unprocessed$",
+     r"라운드 \g<r>을(를) 버렸습니다; 그 경험은 미처리로 남습니다"),
     # the parser (click)
     (r"^No such command '(?P<c>[^']+)'\.", r"'\g<c>' 명령이 없습니다."),
     (r" Did you mean (?P<m>.+)\?", r" \g<m>을(를) 뜻했나요?"),
