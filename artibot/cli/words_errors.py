@@ -10,9 +10,10 @@ values and commands they name as they are. A sentence with no entry stays in Eng
 from __future__ import annotations
 
 import re
-from typing import Callable
+from typing import Callable, Union
 
-_Rule = tuple["re.Pattern[str]", "str | Callable[[re.Match[str]], str]"]
+_Replacement = Union[str, Callable[["re.Match[str]"], str]]
+_Rule = tuple["re.Pattern[str]", _Replacement]
 
 DOING = {"write": "쓸", "read": "읽을", "access": "접근할", "create": "만들", "open": "열", "remove": "지울",
          "move": "옮길", "lock": "잠글", "replace": "바꿀"}
@@ -48,7 +49,7 @@ def _unknown_key(m: re.Match[str]) -> str:
     return f"{m['key']}은(는) 알 수 없는 키입니다{guess}{camel} (허용: {m['allowed']})"
 
 
-KO: list[_Rule] = [(re.compile(p), r) for p, r in [
+_KO: list[tuple[str, _Replacement]] = [
     # the library
     (r"^invalid configuration in (?P<src>.+?): ", r"설정이 잘못되었습니다 (\g<src>): "),
     (r"^invalid configuration: ", "설정이 잘못되었습니다: "),
@@ -134,7 +135,8 @@ KO: list[_Rule] = [(re.compile(p), r) for p, r in [
     (r"(?P<v>\S+) is not in the range (?P<r>.+)\.$", r"\g<v>은(는) 범위 \g<r> 밖입니다."),
     (r" \(see '(?P<c>[^']+)'\)$", r" ('\g<c>' 참고)"),
     (r"; --home goes before the command: (?P<c>.+)$", r"; --home은 명령 앞에 씁니다: \g<c>"),
-]]
+]
+KO: list[_Rule] = [(re.compile(p), r) for p, r in _KO]
 
 RULES: dict[str, list[_Rule]] = {"ko": KO}
 
