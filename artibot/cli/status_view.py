@@ -14,15 +14,21 @@ from artibot.store.home import Home
 
 def show_status(as_json: bool) -> None:
     """The report for the data home in force (``--home`` or ``ARTIBOT_HOME``)."""
-    doc = status(home=Home.of(None).require())
+    from artibot.config import load_settings
+    from artibot.cli.words import know_lang
+
+    home = Home.of(None).require()
+    settings = load_settings(home.root)
+    know_lang(settings.lang)
+    doc = status(home=home, settings=settings)
     if as_json:
         emit_json(doc)
         return
     from artibot.cli.render import Hanging, Listing, console, fmt  # rich: for a person only
     from artibot.cli.render_round_checks import validation_block
-    from artibot.cli.words import session_lang, value, w
+    from artibot.cli.words import value, w
 
-    lang = session_lang()
+    lang = settings.lang
     th = doc["thresholds"]
     rows = [("default", fmt(th["default"]))] + [(d, fmt(v)) for d, v in sorted(th["domains"].items())]
     console.print(Listing(w(lang, "st_thresholds"), [w(lang, "domain"), w(lang, "threshold")], rows))

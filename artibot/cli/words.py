@@ -108,12 +108,21 @@ def session_lang() -> str:
     A config that does not load still names its language when its ``lang`` is readable, so
     that the error about it is said in that language; otherwise English.
     """
-    import os
-
-    where = (os.environ.get("ARTIBOT_HOME"), os.environ.get("ARTIBOT_CONFIG"), os.environ.get("HOME"), os.getcwd())
+    where = _where()
     if where not in _LANG:
         _LANG[where] = _read_lang()
     return _LANG[where]
+
+
+def know_lang(lang: str) -> None:
+    """The language of settings a command has just loaded: :func:`session_lang` need not load them again."""
+    _LANG[_where()] = lang
+
+
+def _where() -> tuple[str | None, ...]:
+    import os
+
+    return os.environ.get("ARTIBOT_HOME"), os.environ.get("ARTIBOT_CONFIG"), os.environ.get("HOME"), os.getcwd()
 
 
 def _read_lang() -> str:

@@ -55,6 +55,8 @@ def test_status_loads_no_framework_and_no_numpy(cli, argv: list[str]) -> None:
     assert done.returncode == 0, done.stderr
     assert _heavy(modules) == []
     assert ("rich" in modules) == (argv == ["status"]), "rich is for a person, not for --json"
+    # nor the gateway, the team or the router's scorer: a report needs none of them (start-up time)
+    assert not modules & {"artibot.gateway.profiles", "artibot.team.member", "artibot.router.complexity"}
     # the same words through the full CLI (`--home` sends them there): the same output
     full = cli("--home", os.environ["ARTIBOT_HOME"], *argv)
     assert (full.code, full.out, full.err) == (0, done.stdout, done.stderr)
@@ -126,3 +128,11 @@ def test_a_damaged_learning_log_completes_only_last(artibot_home: Path) -> None:
     assert quick_bash(_tab("artibot rollback ", 2)) == "last\n"
     (artibot_home / "learning-log.json").write_text('{"schema_version": 1, "rounds": [')
     assert quick_bash(_tab("artibot rollback ", 2)) == "last\n"
+
+
+def test_the_config_check_knows_the_gateways_efforts() -> None:
+    """The config check keeps its own list of efforts (not to load the gateway): the same list."""
+    from artibot.config_validators import EFFORTS
+    from artibot.gateway.profiles import EFFORTS as GATEWAY_EFFORTS
+
+    assert EFFORTS == GATEWAY_EFFORTS
