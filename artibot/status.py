@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from artibot import round_checks
@@ -76,9 +75,9 @@ def status(*, home: HomeArg = None, settings: Settings | None = None) -> StatusR
         # turns in open or held sessions: not in the log, the counts or the costs yet
         "pending_turns": spooled,
     }
-    from artibot.store.team_files import team_dir
+    from artibot.store.team_files import any_team_files
 
-    if os.path.lexists(team_dir(h)):  # never a member: no team to load (start-up time)
+    if any_team_files(h):  # never a member: no team to load (start-up time)
         from artibot.team.member import team_status
 
         team = team_status(h)  # no database: the membership, the queue and the cached team state

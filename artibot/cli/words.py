@@ -132,18 +132,10 @@ def _read_lang() -> str:
         return load_settings(None).lang
     except Exception:  # noqa: BLE001 - a config that does not load: its raw `lang`, if any
         pass
-    try:
-        import orjson
+    from artibot.config import raw_lang
 
-        from artibot.config import config_candidates, resolve_home
-
-        for path in config_candidates(resolve_home(None)):
-            if path.is_file():
-                lang = orjson.loads(path.read_bytes()).get("lang")
-                return lang if lang in WORDS else "en"
-    except Exception:  # noqa: BLE001 - unreadable or not JSON: English
-        pass
-    return "en"
+    lang = raw_lang(None)
+    return lang if lang in WORDS else "en"
 
 
 def action(lang: str, name: str) -> str:

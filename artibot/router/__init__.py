@@ -26,9 +26,7 @@ def __getattr__(name: str) -> object:
     module = _WHERE.get(name)
     if module is None:
         raise AttributeError(f"module 'artibot.router' has no attribute {name!r}")
-    from importlib import import_module
-
-    value = getattr(import_module(f"artibot.router.{module}"), name)
+    value = getattr(__import__(f"artibot.router.{module}", fromlist=[name]), name)
     globals()[name] = value
     return value
 

@@ -136,3 +136,37 @@ def test_the_config_check_knows_the_gateways_efforts() -> None:
     from artibot.gateway.profiles import EFFORTS as GATEWAY_EFFORTS
 
     assert EFFORTS == GATEWAY_EFFORTS
+
+
+def _unwrapped(out: str) -> str:
+    """typer renders each help through rich, which wraps a long one at the terminal's width;
+    the values and helps are the same once the wrapping is undone."""
+    return " ".join(out.split())
+
+
+@pytest.mark.parametrize("shell", ["zsh", "fish"])
+@pytest.mark.parametrize("line", ["artibot ", "artibot st", "artibot rollback ", "artibot install c",
+                                  "artibot review --answer ", "artibot route --domain ", "artibot rollback zz"])
+def test_zsh_and_fish_tab_answer_as_typer_without_it(cli, monkeypatch: pytest.MonkeyPatch, capsys, shell: str,
+                                                      line: str) -> None:
+    _learned(cli)
+    actions = ["get-args", "is-args"] if shell == "fish" else [""]
+    for action in actions:
+        env = {"_ARTIBOT_COMPLETE": f"complete_{shell}", "_TYPER_COMPLETE_ARGS": line,
+               "_TYPER_COMPLETE_FISH_ACTION": action}
+        done, modules = _artibot([], env)
+        assert _heavy(modules) == [], _heavy(modules)
+        for name, value in env.items():
+            monkeypatch.setenv(name, value)
+        from artibot.cli.app import run
+
+        capsys.readouterr()
+        code = run([])  # typer's own completion of the same line
+        assert (done.returncode, _unwrapped(done.stdout)) == (code, _unwrapped(capsys.readouterr().out)), action
+
+
+@pytest.mark.parametrize("line", ["artibot --h", "artibot turns ", "artibot rollback --dry", "artibot 'x' "])
+def test_other_zsh_lines_are_left_to_typer(line: str) -> None:
+    from artibot.cli.completion import quick_zsh_fish
+
+    assert quick_zsh_fish({"_ARTIBOT_COMPLETE": "complete_zsh", "_TYPER_COMPLETE_ARGS": line}) is None
