@@ -44,8 +44,8 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
     if args[:1] == ["hook"] and not {"-h", "--help"} & set(args[1:]):
         return _hook(args[1:])
-    if "_ARTIBOT_COMPLETE" in os.environ:  # TAB in bash, zsh, fish: the common cases need no framework
-        from artibot.cli.completion import quick_bash, quick_zsh_fish
+    if "_ARTIBOT_COMPLETE" in os.environ:  # TAB in bash: the common cases need no framework
+        from artibot.cli.completion import quick_bash, quick_zsh_fish  # and zsh, fish
 
         names = quick_bash(dict(os.environ))
         if names is not None:
