@@ -4,8 +4,11 @@ paths and config keys."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
+
+import orjson
 
 from artibot import learn
 from artibot.collector import collect_many
@@ -16,6 +19,15 @@ from tests.factories import mixed
 # beyond test_korean's list: paths, options and their metavars, the table rules
 MORE = re.compile(r"(?:~|/)[^\s:]*|--?[a-z][a-z-]*(?: [A-Z_]+\b)?|\bDIR\b|\bsystem[12]\b|\bUTC\b"
                   r"|\b[a-z]+(?:\.[A-Za-z0-9]+)+\b")  # a dotted config key
+
+
+def _keys(doc: object) -> set[str]:
+    return {k for k, v in doc.items() for k in (k, *_keys(v))} if isinstance(doc, dict) else set()
+
+
+# every key of the shipped config (an error lists the allowed ones)
+CONFIG_KEYS = re.compile(r"\b(?:%s)\b" % "|".join(sorted(_keys(orjson.loads(
+    (Path(__file__).parents[2] / "config" / "artibot.config.json").read_bytes())), key=len, reverse=True)))
 # three English words in a row, whatever stands between them but a number or Hangul
 SENTENCE = re.compile(r"[A-Za-z]{2,}(?:[^\w가-힣]+[A-Za-z]{2,}){2,}")
 
@@ -24,7 +36,7 @@ def leftover_english(screen: str) -> list[str]:
     """Each run of three or more English words left once the allowed tokens are taken out."""
     found = []
     for line in screen.splitlines():
-        rest = ALLOWED.sub(" ", MORE.sub(" ", line))
+        rest = ALLOWED.sub(" ", CONFIG_KEYS.sub(" ", MORE.sub(" ", line)))
         found += [m.group() for m in SENTENCE.finditer(rest)]
     return found
 
@@ -84,3 +96,32 @@ def test_the_checker_finds_english() -> None:
     assert leftover_english("unprocessed experiences: 130 (2 full batch(es) of 50)")
     assert leftover_english("artibot: No such command 'stauts'.") == ["No such command 'stauts"]
     assert leftover_english("미처리 경험: 130개; `artibot review --answer 1=accept` /tmp/pytest-of-me/home") == []
+
+
+def test_the_common_errors_in_korean(tmp_path: Path) -> None:
+    """Each error people commonly meet, as the library words it, said in Korean whole."""
+    import errno
+
+    from artibot.cli.words_errors import say
+    from artibot.config import settings_from_mapping
+    from artibot.errors import ArtibotError, StoreError
+    from artibot.store.home import Home
+
+    errors: list[str] = []
+    for bad in ({"learning": {"lifelong": {"sytem2Cost": 0.05}}}, {"lang": "fr"},
+                {"learning": {"lifelong": {"batchSize": 0}}}, {"cognitive": {"router": {"threshold": "x"}}}):
+        try:
+            settings_from_mapping(bad, source=tmp_path / "artibot.config.json")
+        except ArtibotError as exc:
+            errors.append(str(exc))
+    try:
+        Home(tmp_path / "typo").require()
+    except ArtibotError as exc:
+        errors.append(str(exc))
+    for code in (errno.EROFS, errno.EACCES, errno.ENOSPC):
+        errors.append(str(StoreError.from_os(OSError(code, os.strerror(code), str(tmp_path / "x.json")))))
+    assert len(errors) == 8
+    for message in errors:
+        said = say("ko", message)
+        assert re.search("[가-힣]", said) and leftover_english(said) == [], (message, said)
+    assert "sytem2Cost" in say("ko", errors[0]) and "system2Cost" in say("ko", errors[0])  # keys as typed
