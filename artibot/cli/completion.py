@@ -9,7 +9,7 @@ In bash, :func:`quick_bash` calls them before typer is imported (a TAB must answ
 
 from __future__ import annotations
 
-from artibot.cli.command_table import COMMANDS, complete_first_word
+from artibot.cli.command_table import complete_first_word
 
 TYPE_CHECKING = False  # `typing` itself costs a TAB ~10 ms
 if TYPE_CHECKING:
@@ -123,6 +123,8 @@ def quick_zsh_fish(environ: dict[str, str]) -> tuple[str, int] | None:
     elif incomplete.startswith("-"):
         return None  # an option of artibot itself: typer knows them
     else:
+        from artibot.cli.command_table import COMMANDS
+
         items = [(name, help_text) for name, (_module, help_text) in COMMANDS.items() if name.startswith(incomplete)]
     if items is None:
         return None
