@@ -49,12 +49,16 @@ def main(argv: list[str] | None = None) -> int:
 
     install()  # Ctrl-C from here on: never in the middle of an import
     if "_ARTIBOT_COMPLETE" in os.environ:  # TAB in bash: the common cases need no framework
-        from artibot.cli.completion import quick_bash
+        from artibot.cli.completion import quick_bash, quick_zsh_fish  # and zsh, fish
 
         names = quick_bash(dict(os.environ))
         if names is not None:
             sys.stdout.write(names)
             return 0
+        answered = quick_zsh_fish(dict(os.environ))
+        if answered is not None:
+            sys.stdout.write(answered[0])
+            return answered[1]
     elif args[:1] == ["status"]:  # asked often: answered without the framework when it can be
         from artibot.cli.quick import run_quick
 

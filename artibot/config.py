@@ -311,6 +311,19 @@ def load_settings(home: str | os.PathLike[str] | None = None) -> Settings:
     return settings_from_mapping({})
 
 
+def raw_lang(home: str | os.PathLike[str] | None = None) -> str | None:
+    """The ``lang`` the config in force names, read even when the config is invalid (so that
+    the error about it is said in that language); None when there is none to read."""
+    try:
+        for path in config_candidates(resolve_home(home)):
+            if path.is_file():
+                data = orjson.loads(path.read_bytes())
+                return data.get("lang") if isinstance(data, dict) else None
+    except (OSError, orjson.JSONDecodeError):
+        pass
+    return None
+
+
 def config_report(home: str | os.PathLike[str] | None = None) -> dict[str, Any]:
     """The effective configuration and where it came from, for ``artibot config show|path``.
 

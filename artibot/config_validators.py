@@ -115,10 +115,15 @@ def domains(path: str, value: Any) -> tuple[Any, str | None]:
     return out, None
 
 
-def profile(path: str, value: Any) -> tuple[Any, str | None]:
-    """A route profile: ``{"effort": null|"low"|"medium"|"high"|"max", "model": null|str}``."""
-    from artibot.gateway.profiles import EFFORTS, Profile
+EFFORTS = ("low", "medium", "high", "max")
+"""The gateway's efforts (``artibot.gateway.profiles.EFFORTS``; a test keeps the two equal), here so
+that every command's config check does not load the gateway (``artibot status`` starts faster)."""
 
+
+def profile(path: str, value: Any) -> tuple[Any, str | None]:
+    """A route profile: ``{"effort": null|"low"|"medium"|"high"|"max", "model": null|str}``, as the
+    pair ``(effort, model)``; :meth:`artibot.settings.GatewayProfileSettings.profiles` makes the
+    gateway's profiles of it."""
     if not isinstance(value, dict) or not set(value) <= {"effort", "model"}:
         return None, f'{path} must be an object with "effort" and/or "model", not {value!r}'
     effort, model = value.get("effort"), value.get("model")
@@ -126,7 +131,7 @@ def profile(path: str, value: Any) -> tuple[Any, str | None]:
         return None, f"{path}.effort must be null (keep the client's) or one of {', '.join(EFFORTS)}, not {effort!r}"
     if model is not None and (not isinstance(model, str) or not model.strip() or len(model) > 200):
         return None, f"{path}.model must be null (keep the client's) or a model name, not {model!r}"
-    return Profile(effort, model), None
+    return (effort, model), None
 
 
 def upstream_url(path: str, value: Any) -> tuple[Any, str | None]:
@@ -141,6 +146,8 @@ def upstream_url(path: str, value: Any) -> tuple[Any, str | None]:
 
 
 def prices(path: str, value: Any) -> tuple[Any, str | None]:
+    if value == {}:  # the shipped default, no price of one's own: nothing to check, no gateway to load
+        return {}, None
     from artibot.gateway.pricing import check_rows
 
     return check_rows(path, value)

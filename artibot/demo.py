@@ -128,11 +128,16 @@ def _run_mode(mode: str, *, rounds: int, seed: int, home: Path, per_round: int) 
         collect_many(records, home=h)
         report = learn(home=h, answers="defaults", settings=settings)
         st = status(home=h, settings=settings)
-        reasons = {}
+        reasons, numbers = {}, {}
         if report.evidence is not None:
-            reasons = {r["domain"]: r["reason"] for r in report.evidence[2].rows if r.get("reason") and r["change"]}
+            moved = [r for r in report.evidence[2].rows if r.get("reason") and r["change"]]
+            reasons = {r["domain"]: r["reason"] for r in moved}
+            # the numbers each reason is worded from, for a screen that words it in another language
+            numbers = {r["domain"]: {k: r.get(k) for k in ("domain", "gain", "sd", "price", "source", "old", "new")}
+                       for r in moved}
         history.append({"round": day, "experiences": len(records), "success_rate": wins / len(records),
                         "system2_share": s2 / len(records), "learned": report.status,
                         "thresholds": {"default": st["thresholds"]["default"], **st["thresholds"]["domains"]},
-                        "cache": len(st["system1_patterns"]), "price": st["price"], "reasons": reasons})
+                        "cache": len(st["system1_patterns"]), "price": st["price"], "reasons": reasons,
+                        "reason_numbers": numbers})
     return {"home": str(root), "rounds": history}

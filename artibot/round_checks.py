@@ -24,7 +24,6 @@ from artibot.config import Settings
 from artibot.learning.freshness import FreshnessRules, demotion_reason, initial_state, record_uses
 from artibot.learning.types import PatternStats, RoundProposal, TransferDecision
 from artibot.learning.validation import validate
-from artibot.router.policy import CACHE_CONFIDENCE
 from artibot.shapes import LogEntry
 from artibot.store import system1_cache as cache_store
 from artibot.store import rounds as round_store
@@ -117,6 +116,7 @@ def _age(cache_doc: Mapping[str, Any], frame: Frame, k: int, now: float,
 def _fresh(entry: Mapping[str, Any], now: float) -> dict[str, Any]:
     """The state of a pattern promoted before the cache aged (or promoted again)."""
     from artibot.learning.timestamps import parse_timestamp
+    from artibot.router.policy import CACHE_CONFIDENCE  # not at import: `artibot status` needs no router
 
     evidence = entry.get("evidence") if isinstance(entry.get("evidence"), Mapping) else {}
     c0 = evidence.get("confidence") if isinstance(evidence.get("confidence"), (int, float)) else CACHE_CONFIDENCE

@@ -111,17 +111,18 @@ class GatewayServerSettings:
 
 @dataclass(frozen=True)
 class GatewayProfileSettings:
-    """``gateway.profiles``: what each route changes in a turn's requests."""
+    """``gateway.profiles``: what each route changes in a turn's requests, as ``(effort, model)``."""
 
-    system1: Any = None
-    system2: Any = None
+    system1: tuple[str | None, str | None] | None = None
+    system2: tuple[str | None, str | None] | None = None
     switch_max_cached_tokens: int = 1_000_000
 
     def profiles(self) -> Any:
         from artibot.gateway.profiles import Profile, Profiles
 
-        return Profiles(self.system1 or Profile(effort="low"), self.system2 or Profile(),
-                        self.switch_max_cached_tokens)
+        # each route's (effort, model) from the config, checked by artibot.config_validators.profile
+        return Profiles(Profile(*self.system1) if self.system1 else Profile(effort="low"),
+                        Profile(*self.system2) if self.system2 else Profile(), self.switch_max_cached_tokens)
 
 
 @dataclass(frozen=True)

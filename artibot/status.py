@@ -75,11 +75,14 @@ def status(*, home: HomeArg = None, settings: Settings | None = None) -> StatusR
         # turns in open or held sessions: not in the log, the counts or the costs yet
         "pending_turns": spooled,
     }
-    from artibot.team.member import team_status
+    from artibot.store.team_files import any_team_files
 
-    team = team_status(h)  # no database: the membership, the queue and the cached team state
-    if team is not None:
-        report["team"] = team
+    if any_team_files(h):  # never a member: no team to load (start-up time)
+        from artibot.team.member import team_status
+
+        team = team_status(h)  # no database: the membership, the queue and the cached team state
+        if team is not None:
+            report["team"] = team
     return report
 
 

@@ -3,7 +3,8 @@
 Each command runs as a new process (as from a shell) in a fresh data home with a few
 hundred experiences; the table gives the median and the best of ``--runs`` runs, and how
 many times the bare ``python -c pass`` that is. TAB completion is what the shell runs on
-each TAB (``_ARTIBOT_COMPLETE=complete_bash``). Seeded data; timings are of this machine.
+each TAB (``_ARTIBOT_COMPLETE=complete_bash``, ``complete_zsh``, ``complete_fish``). Seeded
+data; timings are of this machine.
 The modules' bytecode is cached first, as an installed package has it
 (``PYTHONDONTWRITEBYTECODE`` is dropped from the commands' environment).
 
@@ -35,6 +36,13 @@ CASES: list[tuple[str, list[str], dict[str, str]]] = [
      {"_ARTIBOT_COMPLETE": "complete_bash", "COMP_WORDS": "artibot install ", "COMP_CWORD": "2"}),
     ("TAB: artibot review --answer <TAB>", ["-m", "artibot"],
      {"_ARTIBOT_COMPLETE": "complete_bash", "COMP_WORDS": "artibot review --answer ", "COMP_CWORD": "3"}),
+    ("zsh TAB: artibot st<TAB>", ["-m", "artibot"],
+     {"_ARTIBOT_COMPLETE": "complete_zsh", "_TYPER_COMPLETE_ARGS": "artibot st"}),
+    ("zsh TAB: artibot rollback <TAB>", ["-m", "artibot"],
+     {"_ARTIBOT_COMPLETE": "complete_zsh", "_TYPER_COMPLETE_ARGS": "artibot rollback "}),
+    ("fish TAB: artibot rollback <TAB>", ["-m", "artibot"],
+     {"_ARTIBOT_COMPLETE": "complete_fish", "_TYPER_COMPLETE_ARGS": "artibot rollback ",
+      "_TYPER_COMPLETE_FISH_ACTION": "get-args"}),
 ]
 
 

@@ -23,7 +23,7 @@ except ImportError:  # pragma: no cover - older typer
 
 from artibot import __version__
 from artibot.cli.lazy import LazyGroup
-from artibot.cli.quick import INTERRUPTED, guarded, interrupted, setup_logging
+from artibot.cli.quick import INTERRUPTED, guarded, interrupted, said, setup_logging
 from artibot.errors import ExitCode
 
 app = typer.Typer(
@@ -69,7 +69,7 @@ def _usage_line(exc: click_exceptions.ClickException) -> str:
     if "--home" in message and "No such option" in message and ctx is not None:
         # the one option of artibot itself that people put after the command
         where = f"; --home goes before the command: artibot --home DIR {ctx.info_name} …"
-    return f"artibot: {message}{where}\n"
+    return f"artibot: {said(message + where)}\n"
 
 
 def run(argv: list[str]) -> int:

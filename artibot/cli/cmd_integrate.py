@@ -168,7 +168,9 @@ def register(app: typer.Typer) -> None:
         """A self-contained run on generated data in a temporary home."""
         from artibot.demo import remove_demo_home, run_demo
 
-        with working(f"simulating {rounds} days of sessions in both learning modes"):
+        from artibot.cli.words import session_lang, w
+
+        with working(w(session_lang(), "demo_working", rounds=rounds)):
             result = run_demo(rounds=rounds, seed=seed, home=keep)
         try:
             _show_demo(result, as_json, kept=keep is not None)
@@ -180,30 +182,42 @@ def register(app: typer.Typer) -> None:
         if as_json:
             emit_json(result)
             return
-        where = (f"in {result['home']} (kept)" if kept else
-                 "in temporary homes, removed at the end (--keep DIR keeps them)")
-        console.print(f"artibot demo — simulated coding sessions {where}")
+        from artibot.cli.words import session_lang, threshold_reason_ko, value, w
+
+        lang = session_lang()
+        where = w(lang, "demo_kept", home=result["home"]) if kept else w(lang, "demo_temp")
+        console.print(w(lang, "demo_head", where=where))
         seed_rows, ev_rows = result["modes"]["seed"]["rounds"], result["modes"]["evidence"]["rounds"]
         # narrow columns: the table must read at 80 columns (one table per question)
         rows = [(a["round"], fmt(b["success_rate"], 3), fmt(b["system2_share"], 2), fmt(a["success_rate"], 3),
                  fmt(a["system2_share"], 2)) for a, b in zip(seed_rows, ev_rows)]
-        console.print(table("Each day: sessions routed with the learned state, then `artibot learn --yes`",
-                            ["day", "defaults ok", "S2", "seed ok", "S2"], rows))
+        console.print(table(w(lang, "demo_days"), [w(lang, "day"), w(lang, "demo_defaults_ok"), "S2",
+                                                   w(lang, "demo_seed_ok"), "S2"], rows))
         last = ev_rows[-1]
         learned = [(d, fmt(result["oracle"].get(d), 2) if d in result["oracle"] else "—", fmt(v, 2))
                    for d, v in last["thresholds"].items()]
         price = last.get("price") or {}
-        console.print(table("What the shipped defaults learned", ["domain", "hidden truth", "threshold"], learned))
+        console.print(table(w(lang, "demo_learned"), [w(lang, "domain"), w(lang, "demo_truth"),
+                                                      w(lang, "threshold")], learned))
         if price:
-            console.print(f"price of a System 2 call: {price['value']:.3f} ({price['source']})")
-        console.print("the defaults' threshold changes, as checkpoint 2 explains them:")
+            console.print(w(lang, "st_price", value=price["value"], source=value(lang, price["source"]), extra=""))
+        console.print(w(lang, "demo_changes"))
         for day in ev_rows:
-            for why in day.get("reasons", {}).values():
-                console.print(Hanging(why, first=f"  day {day['round']}: ", indent="    "))
+            for domain, why in day.get("reasons", {}).items():
+                numbers = day.get("reason_numbers", {}).get(domain)
+                said = (threshold_reason_ko(numbers) if lang == "ko" and numbers else None) or why
+                console.print(Hanging(said, first=w(lang, "demo_day", day=day["round"]), indent="    "))
+        late = max(1, len(ev_rows) // 2)
+
+        def mean(rows: list[dict], key: str) -> float:
+            return sum(r[key] for r in rows[-late:]) / late
+
+        summary = w(lang, "demo_summary", late=late, ev_ok=mean(ev_rows, "success_rate"),
+                    ev_s2=mean(ev_rows, "system2_share"), seed_ok=mean(seed_rows, "success_rate"),
+                    seed_s2=mean(seed_rows, "system2_share"))
         # the hint points at a home only when it is still there
-        console.print(Hanging(result["summary"] + (
-            f" `artibot --home {shlex.quote(result['home'] + '/evidence')} history` shows every round." if kept
-            else " `artibot demo --keep DIR` keeps the homes, to look at every round.")))
+        console.print(Hanging(summary + (w(lang, "demo_more_kept", home=shlex.quote(result["home"] + "/evidence"))
+                                         if kept else w(lang, "demo_more"))))
 
     @app.command("drift")
     def drift_cmd(as_json: bool = typer.Option(False, "--json")) -> None:

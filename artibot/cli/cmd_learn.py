@@ -19,7 +19,8 @@ from artibot.cli import completion
 from artibot.cli.checkpoint_prompts import TerminalCheckpoints
 from artibot.cli.checkpoint_view import evidence_table, threshold_result, transfer_result
 from artibot.cli.render import Hanging, console, emit_json, err_console, progress_line
-from artibot.cli.words import progress, w
+from artibot.cli.quick import said
+from artibot.cli.words import progress, session_lang, w
 
 
 # what --quiet keeps quiet about: the outcomes a cron job expects
@@ -43,8 +44,12 @@ def show_report(report: RoundReport, out: Console, lang: str = "en") -> None:
 
 def _message(report: RoundReport, lang: str) -> str:
     """The round's closing line in the session's language (the library words it in English)."""
-    if lang == "en" or report.status is not RoundStatus.APPLIED or not report.round_id:
+    if lang == "en":
         return report.message
+    if report.status is not RoundStatus.APPLIED or not report.round_id:
+        from artibot.cli.words_errors import say
+
+        return say(lang, report.message)
     changes = report.threshold_changes.values()
     moved = sum(1 for c in changes if abs(c["new"] - c["old"]) > 1e-12)
     applied = any(c.get("applied") for c in changes) or not changes
@@ -126,14 +131,14 @@ def register(app: typer.Typer) -> None:
         home = Home.of(None)
         if discard:
             rid = discard_pending(home=home)
-            console.print(f"round {rid} discarded; its experiences stay unprocessed")
+            console.print(said(f"round {rid} discarded; its experiences stay unprocessed"))
             return
         if answer:
             report = answer_pending(home=home, answers=answer, channel="review")
             if as_json:
                 emit_json(report.to_json())
             else:
-                show_report(report, console)
+                show_report(report, console, session_lang())
             return
         if prepare and as_json:
             # /learn inlines this output: a non-zero exit would abort the whole command,
@@ -149,7 +154,7 @@ def register(app: typer.Typer) -> None:
             emit_json(doc)
             return
         if not doc["pending"]:
-            console.print(doc["message"])
+            console.print(said(doc["message"]))
             return
         settings = load_settings(home.root)
         terminal = TerminalCheckpoints(console, doc["lang"], read=lambda prompt: _read_line(console, prompt))
@@ -161,7 +166,7 @@ def register(app: typer.Typer) -> None:
 
         shown = open_evidence(home)
         if shown is None:  # answered or discarded since
-            console.print("nothing is waiting for review")
+            console.print(said("nothing is waiting for review"))
             return
         lang = doc["lang"]
         console.print(w(lang, "waiting", round=doc["round_id"], n=doc["processed"]))

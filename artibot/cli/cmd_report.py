@@ -24,39 +24,42 @@ def cost_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
     if as_json:
         emit_json(doc)
         return
+    from artibot.cli.words import session_lang, w
+    from artibot.cli.words_errors import say
+
+    lang = session_lang()
     routes = doc["routes"]
     rows = [[name, r["turns"], fmt(r["success_rate"], 2) if r["success_rate"] is not None else "—",
              _usd(r["total_usd"]), _usd(r["mean_usd"])] for name, r in routes.items()]
-    console.print(Listing("Cost per route", ["route", "turns", "success", "total", "per turn"], rows))
+    console.print(Listing(w(lang, "rc_routes"), [w(lang, k) for k in ("route", "turns", "success", "total",
+                                                                       "per_turn")], rows))
     day_rows = [[day, by["system1"]["turns"], _usd(by["system1"]["total_usd"]), by["system2"]["turns"],
                  _usd(by["system2"]["total_usd"])] for day, by in doc["days"].items()]
     if day_rows:
-        console.print(Listing("Cost per day", ["day", "S1 turns", "S1 cost", "S2 turns", "S2 cost"], day_rows))
+        console.print(Listing(w(lang, "rc_days"), [w(lang, k) for k in ("day", "s1_turns", "s1_cost", "s2_turns",
+                                                                        "s2_cost")], day_rows))
     saved = doc["saved_usd"]
     if saved is None:
-        console.print("all at System 2: needs measured turns of both routes")
+        console.print(w(lang, "rc_no_saving"))
     else:
-        console.print(f"total {_usd(doc['total_usd'])}; every turn at System 2: {_usd(doc['all_system2_usd'])}; "
-                      f"saved {_usd(saved['estimate'])} (95% interval {_usd(saved['low'])} to {_usd(saved['high'])})")
-        console.print(f"note: {doc['note']}")
+        console.print(w(lang, "rc_saving", total=_usd(doc["total_usd"]), all=_usd(doc["all_system2_usd"]),
+                        est=_usd(saved["estimate"]), low=_usd(saved["low"]), high=_usd(saved["high"])))
+        console.print(w(lang, "rc_note", note=say(lang, doc["note"])))
     cache = doc["cache"]
     if any(c["turns"] for c in cache["routes"].values()):
-        console.print("prompt cache (tokens written / read): " + "; ".join(
+        console.print(w(lang, "rc_cache") + "; ".join(
             f"{route.replace('system', 'System ')} {c['written']:,} / {c['read']:,}"
             for route, c in cache["routes"].items() if c["turns"]))
         switched = cache["switched"]
-        console.print(f"route switches: {switched['turns']} turn(s) changed the session's effort or model; their "
-                      f"first requests wrote {switched['rewrite_tokens']:,} cached tokens again "
-                      f"({_usd(switched['rewrite_cost_usd'])} over reading them), charged to System 1 above")
+        console.print(w(lang, "rc_switches", n=switched["turns"], tokens=f"{switched['rewrite_tokens']:,}",
+                        usd=_usd(switched["rewrite_cost_usd"])))
     if saved is not None:
-        console.print(f"net saving after cache rewrites: {_usd(saved['estimate'])}")
+        console.print(w(lang, "rc_net", usd=_usd(saved["estimate"])))
     chores = cache["housekeeping"]
     if chores["requests"]:
-        console.print(f"client housekeeping (compaction): {chores['requests']} request(s), "
-                      f"{_usd(chores['cost_usd'])}, not counted in any route")
+        console.print(w(lang, "rc_chores", n=chores["requests"], usd=_usd(chores["cost_usd"])))
     if doc["unmeasured_turns"]:
-        console.print(f"{doc['unmeasured_turns']} turn(s) without a measured cost (recorded without the gateway, "
-                      "or on a model with no price: gateway.pricing.models)")
+        console.print(w(lang, "rc_unmeasured", n=doc["unmeasured_turns"]))
     _pending_hint(home)
 
 

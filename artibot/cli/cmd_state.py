@@ -14,6 +14,8 @@ from artibot.router.thresholds import domain_label
 from artibot.cli import completion
 from artibot.cli.render import NBSP, Hanging, Listing, console, emit_json, fmt, working
 from artibot.cli.status_view import show_status
+from artibot.cli.words import action
+from artibot.cli.words_errors import say as finding
 
 
 def register(app: typer.Typer) -> None:
@@ -33,30 +35,34 @@ def register(app: typer.Typer) -> None:
         if as_json:
             emit_json(items)
             return
+        from artibot.cli.words import session_lang, value, w
+
+        lang = session_lang()
         if not items:
-            console.print("no rounds yet")
+            console.print(w(lang, "h_none"))
             return
         rows, notes = [], []
         for it in items:
             if it["type"] == "rollback":
-                rows.append((it["round_id"], "", _minute(it["at"]), "rollback"))
-                notes.append(["undid " + ", ".join(it["undone"])])
+                rows.append((it["round_id"], "", _minute(it["at"]), w(lang, "h_rollback")))
+                notes.append([w(lang, "h_undid", rounds=", ".join(it["undone"]))])
                 continue
             changes = ", ".join(f"{domain_label(d)}{NBSP}{fmt(c['old'], 2)}→{fmt(c['new'], 2)}"
                                 for d, c in it["threshold_changes"].items())
-            moved = ", ".join(f"{a}{NBSP}{k}" for k, a in it["transfers"].items() if a != "hold")
-            status_text = it["status"] + (" (rolled back)" if it["rolled_back"] else "")
+            moved = ", ".join(f"{action(lang, a)}{NBSP}{k}" for k, a in it["transfers"].items() if a != "hold")
+            status_text = value(lang, it["status"]) + (w(lang, "h_rolled_back") if it["rolled_back"] else "")
             if it["status"] == "applied" and it["thresholds_applied"] is False:
-                status_text += ", thresholds reverted"
+                status_text += w(lang, "h_thr_reverted")
             rows.append((it["round_id"], it["processed"], _minute(it["finished"]), status_text))
-            note = [f"thresholds: {changes or '—'}", f"transfers: {moved or '—'}"]
+            note = [w(lang, "h_thresholds", changes=changes or "—"), w(lang, "h_transfers", moved=moved or "—")]
             costs = it.get("costs") or {}
             measured = [f"{r.replace('system', 'S')} ${c['mean_usd']:.4f} ({c['turns']})"
                         for r, c in costs.items() if c.get("turns")]
             if measured:
-                note.append("cost per turn (turns): " + ", ".join(measured))
+                note.append(w(lang, "h_costs", costs=", ".join(measured)))
             notes.append(note)
-        console.print(Listing("Rounds", ["round", "processed", "finished (UTC)", "status"], rows, notes))
+        console.print(Listing(w(lang, "h_title"), [w(lang, k) for k in ("round", "processed", "finished", "status")],
+                              rows, notes))
 
     @app.command("rollback")
     def rollback_cmd(round_id: str = typer.Argument(..., metavar="ROUND_ID",
@@ -106,8 +112,11 @@ def register(app: typer.Typer) -> None:
 
         from artibot.cli.render_health import hook_findings
 
+        from artibot.cli.words import session_lang, value, w
+
+        lang = session_lang()
         home = Home.of(None).require(folder=False)  # a file in its place: a finding
-        with working("checking every file of the data home"):
+        with working(w(lang, "dr_checking")):
             findings = doctor.repair(home, finish_rollback=recover_interrupted) if repair else doctor.check(home)
         findings += hook_findings(home)
         problems = [f for f in findings if f.severity != "ok"]
@@ -117,12 +126,13 @@ def register(app: typer.Typer) -> None:
                  "repaired": f.repaired, "moved_to": str(f.moved_to) if f.moved_to else None} for f in findings]})
         else:
             if not problems:
-                console.print(f"{home.root}: every file is fine")
+                console.print(w(lang, "dr_fine", home=home.root))
             for f in problems:
-                state_text = "repaired" if f.repaired else f.severity
+                state_text = value(lang, "repaired" if f.repaired else f.severity)
                 # markup=False: rich would read "[warning]" as a style and print nothing of it
-                console.print(f"[{state_text}] {f.path}: {f.problem}", markup=False)
-                console.print(f"    → {f.fix}" + (f" (moved to {f.moved_to})" if f.moved_to else ""), markup=False)
+                console.print(f"[{state_text}] {f.path}: {finding(lang, f.problem)}", markup=False)
+                console.print(f"    → {finding(lang, f.fix)}" + (w(lang, "dr_moved", path=f.moved_to) if f.moved_to
+                                                                 else ""), markup=False)
         unrepaired = [f for f in problems if f.severity == "error" and not f.repaired]
         if unrepaired:
             raise typer.Exit(1)

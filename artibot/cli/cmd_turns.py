@@ -8,28 +8,30 @@ from typing import Optional
 import typer
 
 from artibot.cli.render import Listing, console, emit_json, fmt
+from artibot.cli.words import session_lang, value, w
+from artibot.cli.words_errors import say
 from artibot.shapes import TurnLine
 
 FOLLOW_POLL_S = 1.0
 
 
-def _row(t: TurnLine) -> list[str]:
+def _row(t: TurnLine, lang: str) -> list[str]:
     route = {"system1": "S1", "system2": "S2"}.get(t["route"] or "", "—")
     gateway = " ".join(x for x in (t["effort"], t["model"]) if x) or "—"
     tokens = f"{t['tokens']:,}" if t["tokens"] is not None else "—"
     cost = f"${t['cost_usd']:.4f}" if t["cost_usd"] is not None else "—"
     numbers = f"{fmt(t['complexity'], 2)}/{fmt(t['threshold'], 2)}"
-    return [t["time"][:19].replace("T", " "), t["agent"], t["domain"], numbers, route, gateway, t["outcome"],
-            tokens, cost]
+    return [t["time"][:19].replace("T", " "), t["agent"], t["domain"], numbers, route, gateway,
+            value(lang, t["outcome"]), tokens, cost]
 
 
-def _notes(t: TurnLine) -> list[str]:
-    why = f"why {t['route'] or 'no route'}: {t['why']}"
-    ended = f"; {t['outcome']}: {t['outcome_reason']}" if t["outcome_reason"] else ""
+def _notes(t: TurnLine, lang: str) -> list[str]:
+    why = w(lang, "t_why", route=t["route"] or w(lang, "t_no_route"), why=say(lang, t["why"]))
+    ended = f"; {value(lang, t['outcome'])}: {say(lang, t['outcome_reason'])}" if t["outcome_reason"] else ""
     return [f"“{t['prompt']}”", why + ended]
 
 
-COLUMNS = ["time (UTC)", "agent", "domain", "cx/thr", "route", "gateway", "outcome", "tokens", "cost"]
+COLUMNS = ["t_time", "t_agent", "domain", "t_cx", "route", "t_gateway", "t_outcome", "t_tokens", "t_cost"]
 
 
 def register(app: typer.Typer) -> None:
@@ -52,7 +54,8 @@ def register(app: typer.Typer) -> None:
             return
         _show(lines, as_json, header=True)
         if not lines and not follow:
-            console.print("no turns yet" + (f" in session {session}" if session else ""))
+            lang = session_lang()
+            console.print(w(lang, "t_none_in", session=session) if session else w(lang, "t_none"))
         if not follow:
             return
         shown = {(t["id"], t["outcome"]) for t in lines}
@@ -78,7 +81,9 @@ def _show(lines: list[TurnLine], as_json: bool, *, header: bool) -> None:
         return
     if not lines:
         return
-    listing = Listing(None, COLUMNS, [_row(t) for t in lines], [_notes(t) for t in lines])
+    lang = session_lang()
+    listing = Listing(None, [w(lang, c) for c in COLUMNS], [_row(t, lang) for t in lines],
+                      [_notes(t, lang) for t in lines])
     if header:
         console.print(listing)
         return

@@ -101,8 +101,54 @@ def quick_bash(environ: dict[str, str]) -> str | None:
     words, cword = line.split(), environ.get("COMP_CWORD", "")
     if not cword.isdigit() or not 2 <= int(cword) <= len(words):
         return None
-    args, incomplete = words[1:int(cword)], (words[int(cword):] or [""])[0]
-    spec = QUICK.get(args[0])
+    items = _quick_items(words[1:int(cword)], (words[int(cword):] or [""])[0])
+    if items is None:
+        return None
+    return "".join(f"{value}\n" for value, _why in items) or "\n"
+
+
+def quick_zsh_fish(environ: dict[str, str]) -> tuple[str, int] | None:
+    """zsh's and fish's TAB completion without loading typer, for the cases bash has: what
+    typer would print and the exit code, or None when typer must answer."""
+    shell = environ.get("_ARTIBOT_COMPLETE")
+    if shell not in ("complete_zsh", "complete_fish"):
+        return None
+    line = environ.get("_TYPER_COMPLETE_ARGS", "")
+    if any(c in line for c in "'\"\\="):
+        return None  # quoting, escapes and --opt=value: typer's own splitting
+    args = line.split()[1:]
+    incomplete = args.pop() if args and not line.endswith(" ") else ""
+    if args:
+        items = _quick_items(args, incomplete)
+    elif incomplete.startswith("-"):
+        return None  # an option of artibot itself: typer knows them
+    else:
+        from artibot.cli.command_table import COMMANDS
+
+        items = [(name, help_text) for name, (_module, help_text) in COMMANDS.items() if name.startswith(incomplete)]
+    if items is None:
+        return None
+    if shell == "complete_zsh":  # as typer's ZshComplete writes them
+        shown = "\n".join(f'"{_zsh(value)}":"{_zsh(why)}"' if why else f'"{_zsh(value)}"' for value, why in items)
+        return (f"_arguments '*: :(({shown}))'" if items else "_files") + "\n", 0
+    action = environ.get("_TYPER_COMPLETE_FISH_ACTION", "")  # as typer's FishComplete writes them
+    if action == "is-args":
+        return "", 0 if items else 1
+    if action != "get-args":
+        return "\n", 0
+    return "\n".join(f"{value}\t{''.join(' ' if c.isspace() else c for c in why)}" if why else value
+                     for value, why in items) + "\n", 0
+
+
+def _zsh(text: str) -> str:
+    return (text.replace('"', '""').replace("'", "''").replace("$", "\\$").replace("`", "\\`")
+            .replace(":", r"\\:"))
+
+
+def _quick_items(args: list[str], incomplete: str) -> list[tuple[str, str]] | None:
+    """The values and their help that TAB offers after ``args`` (the words after ``artibot``),
+    or None when this is not one of the cases of :data:`QUICK`."""
+    spec = QUICK.get(args[0]) if args else None
     if spec is None or incomplete.startswith("-"):
         return None
     flags, argument, options = spec
@@ -123,4 +169,4 @@ def quick_bash(environ: dict[str, str]) -> str | None:
         if argument is None or given:
             return None
         completer = argument
-    return "".join(f"{value}\n" for value, _why in completer(incomplete)) or "\n"
+    return completer(incomplete)

@@ -35,14 +35,22 @@ def setup_logging() -> None:
 
 def interrupted() -> str:
     """The Ctrl-C line, in the configured language."""
-    try:
-        from artibot.config import load_settings
+    return f"\nartibot: {said('interrupted; nothing half-written was kept')}\n"
 
-        korean = load_settings(None).lang == "ko"
-    except Exception:  # noqa: BLE001 - a config that does not load: the line in English
-        korean = False
-    return ("\nartibot: 중단됨; 반쯤 쓰인 것은 남기지 않았습니다\n" if korean
-            else "\nartibot: interrupted; nothing half-written was kept\n")
+
+def said(message: str) -> str:
+    """An error line (without ``artibot:``) in the configured language (:mod:`artibot.cli.words_errors`)."""
+    try:
+        from artibot.cli.words import session_lang
+
+        lang = session_lang()
+        if lang == "en":
+            return message
+        from artibot.cli.words_errors import say
+
+        return say(lang, message)
+    except Exception:  # noqa: BLE001 - the error itself matters more than its language
+        return message
 
 
 def guarded(call: Callable[[], int]) -> int:
@@ -50,13 +58,13 @@ def guarded(call: Callable[[], int]) -> int:
     try:
         return call()
     except ArtibotError as exc:
-        sys.stderr.write(f"artibot: {exc}\n")
+        sys.stderr.write(f"artibot: {said(str(exc))}\n")
         return int(exc.exit_code)
     except BrokenPipeError:
         return int(ExitCode.OK)
     except OSError as exc:
         # the store turns its own OSErrors into sentences; this is the net for any other file
-        sys.stderr.write(f"artibot: {StoreError.from_os(exc, doing='access')}\n")
+        sys.stderr.write(f"artibot: {said(str(StoreError.from_os(exc, doing='access')))}\n")
         return int(ExitCode.FAILURE)
     except KeyboardInterrupt:
         sys.stderr.write(interrupted())

@@ -18,12 +18,14 @@ def cost_lines(doc: Mapping[str, Any]) -> list[str]:
     routes = doc["routes"]
     if not any(r["turns"] for r in routes.values()):
         return []
-    parts = [f"{name.replace('system', 'System ')} {usd(r['mean_usd'])}/turn over {r['turns']} turn(s)"
+    from artibot.cli.words import session_lang, w
+
+    lang = session_lang()
+    parts = [w(lang, "cost_route", route=name.replace("system", "System "), usd=usd(r["mean_usd"]), n=r["turns"])
              for name, r in routes.items() if r["turns"]]
-    line = "measured cost: " + "; ".join(parts)
+    line = w(lang, "cost_measured") + "; ".join(parts)
     saved = doc.get("saved_usd")
     if saved:
-        line += (f"; all at System 2 would have cost {usd(doc['all_system2_usd'])} instead of "
-                 f"{usd(doc['total_usd'])} (saved {usd(saved['estimate'])}, 95% {usd(saved['low'])} to "
-                 f"{usd(saved['high'])})")
+        line += w(lang, "cost_saved", all=usd(doc["all_system2_usd"]), total=usd(doc["total_usd"]),
+                  est=usd(saved["estimate"]), low=usd(saved["low"]), high=usd(saved["high"]))
     return [line]

@@ -16,12 +16,15 @@ def failure_lines(failures: list[HookFailure], hooks_log: str) -> list[str]:
     """One line per cause, then where the whole story is; nothing when every hook works."""
     if not failures:
         return []
-    lines = [f"hook failures since the hook last worked ({len(failures)} cause(s); turns may not be recorded):"]
+    from artibot.cli.words import session_lang, w
+
+    lang = session_lang()
+    lines = [w(lang, "hf_head", n=len(failures))]
     for f in failures:
-        times = f"once, at {_minute(f['first'])}" if f["count"] == 1 else (
-            f"{f['count']} times, first {_minute(f['first'])}, last {_minute(f['last'])}")
+        times = w(lang, "hf_once", at=_minute(f["first"])) if f["count"] == 1 else w(
+            lang, "hf_times", n=f["count"], first=_minute(f["first"]), last=_minute(f["last"]))
         lines.append(f"  {f['event']}: {f['cause']} — {times} UTC")
-    lines.append(f"  every line is in {hooks_log}; the record clears on the hook's next success")
+    lines.append(w(lang, "hf_tail", log=hooks_log))
     return lines
 
 
@@ -32,12 +35,13 @@ def pending_line(pending: PendingTurns | None) -> str | None:
     total = pending["open"] + pending["waiting"] + pending["queued"]
     if not total:
         return None
-    parts = [f"{n} {what}" for n, what in ((pending["open"], "in progress"),
-                                           (pending["waiting"] - pending["held"], "waiting for the next prompt"),
-                                           (pending["held"], "held for a resumed session"),
-                                           (pending["queued"], "final, queued for the session's end")) if n]
-    return (f"turns pending in {pending['sessions']} session(s): {total} ({', '.join(parts)}); "
-            "not in the log, the counts or the costs until their session ends")
+    from artibot.cli.words import session_lang, w
+
+    lang = session_lang()
+    parts = [w(lang, key, n=n) for n, key in ((pending["open"], "p_open"),
+                                              (pending["waiting"] - pending["held"], "p_waiting"),
+                                              (pending["held"], "p_held"), (pending["queued"], "p_queued")) if n]
+    return w(lang, "pending", sessions=pending["sessions"], total=total, parts=", ".join(parts))
 
 
 def _minute(stamp: str) -> str:
@@ -49,6 +53,9 @@ def hook_findings(home: Home) -> list[Finding]:
     from artibot.store.doctor import Finding
     from artibot.store.sessions import hook_failures, hook_log_path
 
+    from artibot.cli.words import session_lang, w
+
+    lang = session_lang()
     found = []
     by_event: dict[str, list[HookFailure]] = {}
     for f in hook_failures(home):
@@ -58,8 +65,6 @@ def hook_findings(home: Home) -> list[Finding]:
         count = sum(f["count"] for f in failures)
         found.append(Finding(
             path=hook_log_path(home), severity="error",
-            problem=f"the {event} hook failed {count} time(s) since it last worked, last at {_minute(newest['last'])} "
-                    f"UTC: {newest['cause']}",
-            fix="fix the cause above (a config file it names, a folder's permissions); the next hook that works "
-                "clears this"))
+            problem=w(lang, "hook_problem", event=event, n=count, at=_minute(newest["last"]), cause=newest["cause"]),
+            fix=w(lang, "hook_fix")))
     return found

@@ -138,10 +138,13 @@ def _offpolicy_ko(op: Mapping[str, Any] | None, u: Mapping[str, Any] | None) -> 
 def validation_block(summary: Mapping[str, Any]) -> list[Hanging]:
     """``artibot status``: every round found worse that still stands (with its rollback command),
     else the latest validation; then the rounds still waiting to be measured."""
-    out = [Hanging(v["message"], first="worse after a round: ", indent="  ") for v in summary.get("worse", [])]
+    from artibot.cli.words import session_lang, w
+
+    lang = session_lang()
+    out = [Hanging(v["message"], first=w(lang, "v_worse"), indent="  ") for v in summary.get("worse", [])]
     last = summary.get("last")
     if not out and last is not None:
-        out.append(Hanging(last["message"], first="last validation: ", indent="  "))
+        out.append(Hanging(last["message"], first=w(lang, "v_last"), indent="  "))
     if summary.get("waiting"):
-        out.append(Hanging(", ".join(summary["waiting"]), first="waiting to be validated: ", indent="  "))
+        out.append(Hanging(", ".join(summary["waiting"]), first=w(lang, "v_waiting"), indent="  "))
     return out

@@ -1,14 +1,18 @@
-"""The terminal's own words around the checkpoints, in English and Korean.
+"""The terminal's words, in English and Korean: one catalogue read through :func:`w`.
 
-:mod:`artibot.checkpoint_texts` holds the questions and options (shared with ``/learn``);
-this holds what only the terminal prints: table headings, captions, the prompt, the closing
-summary. A Korean screen keeps in English only proper names (System 1, GRPO), numbers,
-pattern keys, domain names and commands.
+:mod:`artibot.checkpoint_texts` holds the checkpoints' questions and options (shared with
+``/learn``); this holds what only the terminal prints around them (table headings,
+captions, the prompt, the closing summary), and :mod:`artibot.cli.words_screens` the other
+screens' words, merged in here. :mod:`artibot.cli.words_errors` says the errors. A Korean
+screen keeps in English only proper names (System 1, GRPO), numbers, pattern keys, domain
+names, config keys, paths and commands. :func:`session_lang` is the configured language.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from artibot.cli.words_screens import SCREENS, VALUES
 
 WORDS: dict[str, dict[str, str]] = {
     "en": {
@@ -77,6 +81,9 @@ WORDS: dict[str, dict[str, str]] = {
     },
 }
 
+for _lang, _table in SCREENS.items():
+    WORDS[_lang].update(_table)
+
 ACTIONS = {"ko": {"promote": "승격", "demote": "강등", "hold": "보류"}}
 STATUSES = {"ko": {"candidate": "후보", "active": "활성", "demoted": "강등됨", "inactive": "비활성"}}
 SOURCES = {"ko": {"estimated": "추정", "system2Cost": "system2Cost", "targetSystem2Share": "targetSystem2Share"}}
@@ -85,6 +92,50 @@ SOURCES = {"ko": {"estimated": "추정", "system2Cost": "system2Cost", "targetSy
 def w(lang: str, key: str, **values: Any) -> str:
     text = WORDS.get(lang, WORDS["en"]).get(key) or WORDS["en"][key]
     return text.format(**values) if values else text
+
+
+def value(lang: str, word: str) -> str:
+    """A single value the library reports in English (a round's status, an outcome), in ``lang``."""
+    return VALUES.get(lang, {}).get(word, word)
+
+
+_LANG: dict[tuple[str | None, ...], str] = {}
+
+
+def session_lang() -> str:
+    """The configured language (``lang`` of the config in force), read once per data home.
+
+    A config that does not load still names its language when its ``lang`` is readable, so
+    that the error about it is said in that language; otherwise English.
+    """
+    where = _where()
+    if where not in _LANG:
+        _LANG[where] = _read_lang()
+    return _LANG[where]
+
+
+def know_lang(lang: str) -> None:
+    """The language of settings a command has just loaded: :func:`session_lang` need not load them again."""
+    _LANG[_where()] = lang
+
+
+def _where() -> tuple[str | None, ...]:
+    import os
+
+    return os.environ.get("ARTIBOT_HOME"), os.environ.get("ARTIBOT_CONFIG"), os.environ.get("HOME"), os.getcwd()
+
+
+def _read_lang() -> str:
+    from artibot.config import load_settings
+
+    try:
+        return load_settings(None).lang
+    except Exception:  # noqa: BLE001 - a config that does not load: its raw `lang`, if any
+        pass
+    from artibot.config import raw_lang
+
+    lang = raw_lang(None)
+    return lang if lang in WORDS else "en"
 
 
 def action(lang: str, name: str) -> str:

@@ -22,7 +22,6 @@ one-sided two-sample z-test at level ``alpha``; "worse" needs ``z < -z(1 - alpha
 from __future__ import annotations
 
 import math
-from statistics import NormalDist
 from typing import Any, Mapping, Sequence
 
 VERDICTS = ("worse", "better", "no_change_detected", "waiting")
@@ -50,6 +49,8 @@ def compare(before: Mapping[str, int], after: Mapping[str, int], *, alpha: float
     se = math.sqrt(vb / before["n"] + va / after["n"])
     diff = ua - ub
     z = diff / se if se > 0 else (0.0 if diff == 0 else math.copysign(math.inf, diff))
+    from statistics import NormalDist  # here: `artibot status` with no round to measure yet need not load it
+
     crit = NormalDist().inv_cdf(1 - alpha)
     verdict = "worse" if z < -crit else "better" if z > crit else "no_change_detected"
     return {"verdict": verdict, "before": _show(before, price), "after": _show(after, price),

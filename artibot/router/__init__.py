@@ -6,10 +6,30 @@ library (no numpy, scipy, typer, rich or pydantic). Thresholds, the System 1 cac
 the keyword table come in as values; randomness comes in as an ``rng`` argument.
 """
 
-from artibot.router.complexity import Complexity, score
-from artibot.router.domains import DOMAIN_NAMES, DomainTable
-from artibot.router.patterns import pattern_key
-from artibot.router.policy import EXPLORATION_BAND, Decision, RoutingPolicy
+from __future__ import annotations
+
+TYPE_CHECKING = False  # `typing` itself costs start-up time
+if TYPE_CHECKING:
+    from artibot.router.complexity import Complexity, score
+    from artibot.router.domains import DOMAIN_NAMES, DomainTable
+    from artibot.router.patterns import pattern_key
+    from artibot.router.policy import EXPLORATION_BAND, Decision, RoutingPolicy
+
+# Each name's submodule, imported on first use: a command that only reads the thresholds
+# (``artibot status`` imports ``artibot.router.thresholds``) need not load the scorer, the
+# keyword table and the pattern keys (tens of milliseconds of its start-up).
+_WHERE = {"Complexity": "complexity", "score": "complexity", "DOMAIN_NAMES": "domains", "DomainTable": "domains",
+          "pattern_key": "patterns", "EXPLORATION_BAND": "policy", "Decision": "policy", "RoutingPolicy": "policy"}
+
+
+def __getattr__(name: str) -> object:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'artibot.router' has no attribute {name!r}")
+    value = getattr(__import__(f"artibot.router.{module}", fromlist=[name]), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "Complexity",

@@ -58,6 +58,14 @@ def team_dir(home: Home) -> Path:
     return home.root / TEAM_DIR
 
 
+def any_team_files(home: Home) -> bool:
+    """Whether the home has a team folder (or anything in its place) at all: without one, the
+    home was never in a team and ``status`` need not load the team code."""
+    import os
+
+    return os.path.lexists(team_dir(home))
+
+
 def _path(home: Home, name: str) -> Path:
     return team_dir(home) / name
 

@@ -55,6 +55,8 @@ def test_status_loads_no_framework_and_no_numpy(cli, argv: list[str]) -> None:
     assert done.returncode == 0, done.stderr
     assert _heavy(modules) == []
     assert ("rich" in modules) == (argv == ["status"]), "rich is for a person, not for --json"
+    # nor the gateway, the team or the router's scorer: a report needs none of them (start-up time)
+    assert not modules & {"artibot.gateway.profiles", "artibot.team.member", "artibot.router.complexity"}
     # the same words through the full CLI (`--home` sends them there): the same output
     full = cli("--home", os.environ["ARTIBOT_HOME"], *argv)
     assert (full.code, full.out, full.err) == (0, done.stdout, done.stderr)
@@ -126,3 +128,45 @@ def test_a_damaged_learning_log_completes_only_last(artibot_home: Path) -> None:
     assert quick_bash(_tab("artibot rollback ", 2)) == "last\n"
     (artibot_home / "learning-log.json").write_text('{"schema_version": 1, "rounds": [')
     assert quick_bash(_tab("artibot rollback ", 2)) == "last\n"
+
+
+def test_the_config_check_knows_the_gateways_efforts() -> None:
+    """The config check keeps its own list of efforts (not to load the gateway): the same list."""
+    from artibot.config_validators import EFFORTS
+    from artibot.gateway.profiles import EFFORTS as GATEWAY_EFFORTS
+
+    assert EFFORTS == GATEWAY_EFFORTS
+
+
+def _unwrapped(out: str) -> str:
+    """typer renders each help through rich, which wraps a long one at the terminal's width;
+    the values and helps are the same once the wrapping is undone."""
+    return " ".join(out.split())
+
+
+@pytest.mark.parametrize("shell", ["zsh", "fish"])
+@pytest.mark.parametrize("line", ["artibot ", "artibot st", "artibot rollback ", "artibot install c",
+                                  "artibot review --answer ", "artibot route --domain ", "artibot rollback zz"])
+def test_zsh_and_fish_tab_answer_as_typer_without_it(cli, monkeypatch: pytest.MonkeyPatch, capsys, shell: str,
+                                                      line: str) -> None:
+    _learned(cli)
+    actions = ["get-args", "is-args"] if shell == "fish" else [""]
+    for action in actions:
+        env = {"_ARTIBOT_COMPLETE": f"complete_{shell}", "_TYPER_COMPLETE_ARGS": line,
+               "_TYPER_COMPLETE_FISH_ACTION": action}
+        done, modules = _artibot([], env)
+        assert _heavy(modules) == [], _heavy(modules)
+        for name, value in env.items():
+            monkeypatch.setenv(name, value)
+        from artibot.cli.app import run
+
+        capsys.readouterr()
+        code = run([])  # typer's own completion of the same line
+        assert (done.returncode, _unwrapped(done.stdout)) == (code, _unwrapped(capsys.readouterr().out)), action
+
+
+@pytest.mark.parametrize("line", ["artibot --h", "artibot turns ", "artibot rollback --dry", "artibot 'x' "])
+def test_other_zsh_lines_are_left_to_typer(line: str) -> None:
+    from artibot.cli.completion import quick_zsh_fish
+
+    assert quick_zsh_fish({"_ARTIBOT_COMPLETE": "complete_zsh", "_TYPER_COMPLETE_ARGS": line}) is None
