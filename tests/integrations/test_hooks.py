@@ -177,6 +177,32 @@ def test_prompt_tells_claude_the_route_and_keeps_only_anonymized_text(hook: Driv
     assert b"<EMAIL>" in raw
 
 
+def test_a_prompt_is_anonymized_once_on_its_way_to_the_log(hook: Driver, home: Home,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """At the prompt (the spool keeps only anonymized text), not again when the turn is logged."""
+    from artibot import collector
+    from artibot.privacy import engine
+
+    prompt = "mail bob@example.com about the typo in the README title"
+    seen: list[str] = []
+
+    def counting(real):
+        def wrapper(text):
+            for t in [text] if isinstance(text, str) else text:
+                if "the typo in the README title" in t:
+                    seen.append(t)
+            return real(text)
+        return wrapper
+
+    monkeypatch.setattr(engine, "anonymize", counting(engine.anonymize))
+    monkeypatch.setattr(collector, "anonymize", counting(collector.anonymize))
+    monkeypatch.setattr(collector, "anonymize_many", counting(collector.anonymize_many))
+    hook.turn(prompt, [("Edit", True)])
+    [exp] = final(hook, home, "s1")
+    assert exp["input"] == "mail <EMAIL> about the typo in the README title"
+    assert seen == [prompt]
+
+
 def spool_bytes(home: Home) -> bytes:
     return b"".join(p.read_bytes() for p in home.sessions_dir.glob("*.json"))
 

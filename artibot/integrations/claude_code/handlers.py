@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from artibot.integrations.claude_code import turns
 from artibot.names import MAX_ROUTED_CHARS
+from artibot.record import new_id
 from artibot.store import hookio
 
 FLUSH_AT = 8
@@ -90,7 +91,8 @@ def flush(call, spool: hookio.Spool) -> None:
         from artibot.errors import LockTimeout, ValidationError
 
         try:  # ids fixed at the turn's start: a flush replayed after a kill stores nothing twice
-            collect_many(queue, home=call.home(), label="turn", skip_stored=True)
+            # (the inputs were anonymized at the prompt: see _route)
+            collect_many(queue, home=call.home(), label="turn", skip_stored=True, input_anonymized=True)
         except LockTimeout as exc:  # the hook's lock budget is spent: the turns wait in the spool
             raise hookio.HookLockWait(f"{len(queue)} turn(s) stay queued in {spool.path} for the next hook, "
                                      f"because {exc}") from None
@@ -98,7 +100,7 @@ def flush(call, spool: hookio.Spool) -> None:
             call.log_error(exc, "recording the session's turns")
             for record in queue:
                 call.attempt("recording a turn", lambda record=record: collect_many(
-                    [record], home=call.home(), label="turn", skip_stored=True))
+                    [record], home=call.home(), label="turn", skip_stored=True, input_anonymized=True))
         doc["queue"] = []
 
 
@@ -112,13 +114,6 @@ def _note_quarantine(call, spool: hookio.Spool) -> None:
 
 
 # --------------------------------------------------------------------- prompts
-def _new_id(now_ms: int) -> str:
-    """A record id in the collector's form (``artibot.experience.new_id``: time + 64 random bits)."""
-    import os
-
-    return f"exp_{now_ms:012x}{os.urandom(8).hex()}"
-
-
 def _route(call, prompt: str) -> tuple[dict, str]:
     """The router's decision fields and the anonymized text for ``prompt``."""
     from artibot.integrations.claude_code import routecache
@@ -203,7 +198,7 @@ def user_prompt_submit(call) -> dict | None:
             "interrupted", "no Stop before the next prompt: the user interrupted the turn")
         settle(call, doc, closed_by=closed_by, judgement=judgement if done else None, open_turn=cut)
         if fields is not None:
-            doc["turn"] = turns.open_turn(fields, text, now=call.now, prompt_id=prompt_id, turn_id=_new_id(call.now),
+            doc["turn"] = turns.open_turn(fields, text, now=call.now, prompt_id=prompt_id, turn_id=new_id(call.now),
                                           agent=getattr(call, "agent", None))
     _note_quarantine(call, spool)
     if fields is None:
