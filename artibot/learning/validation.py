@@ -25,8 +25,6 @@ import math
 from statistics import NormalDist
 from typing import Any, Mapping, Sequence
 
-VERDICTS = ("worse", "better", "no_change_detected", "waiting")
-
 
 def _rates(c: Mapping[str, int], price: float) -> tuple[float, float, float, float]:
     """success rate, System 2 share, utility mean and the utility's per-record variance."""

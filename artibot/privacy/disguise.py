@@ -18,7 +18,6 @@ if TYPE_CHECKING:
     Matcher = Callable[[str], list[Finding]]
 
 _TOKEN = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+/=.~"
-_TOKEN_SET = frozenset(_TOKEN)
 _T = r"[A-Za-z0-9_\-+/=.~]"
 
 # --- a token wrapped across lines (a terminal's width, an e-mail, a backslash continuation):

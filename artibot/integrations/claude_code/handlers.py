@@ -26,7 +26,6 @@
   spool for the first prompt of the same session resumed (:mod:`.ended`); a spool with
   nothing held is removed; a detached learner is started (it learns all but the held turn).
 * ``nightly-learner`` — the learner itself: one unattended cycle.
-* ``pre-tool-use`` — nothing (not installed by default).
 
 Final turns wait in the spool's ``queue`` and are appended to the experience log at
 session end, at the next ``SessionStart`` that finds them (idle spools: :mod:`.ended`),
@@ -247,10 +246,6 @@ def permission_request(call) -> None:
     _edit_turn(call, lambda turn: turns.ask_permission(turn, tool=call.field("tool_name"), now=call.now))
 
 
-def pre_tool_use(call) -> None:
-    return None
-
-
 def _judge_last_batch(call, turn: dict) -> dict:
     """A turn with a failed tool call: whether its *last batch* failed, from the transcript
     (:mod:`.transcript`); the hooks' own rule stands when the transcript does not say."""
@@ -428,7 +423,6 @@ def _team_sync(call) -> None:
 HANDLERS = {
     "session-start": session_start,
     "user-prompt-submit": user_prompt_submit,
-    "pre-tool-use": pre_tool_use,
     "post-tool-use": post_tool_use,
     "post-tool-use-failure": post_tool_use_failure,
     "permission-request": permission_request,
