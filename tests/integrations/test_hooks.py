@@ -6,6 +6,7 @@ The real entry point in subprocesses (a whole session, concurrency, imports) is 
 
 from __future__ import annotations
 
+import hashlib
 import io
 import time
 import os
@@ -478,6 +479,21 @@ def test_unsafe_session_ids_become_hashed_file_names(home: Home, sid: str) -> No
     assert name.startswith("h-") and "/" not in name and name == hookio.spool_name(sid)
     assert hookio.spool_name("3f1c9a2e-5b7d") == "3f1c9a2e-5b7d"
     assert hookio.spool_name(None) == hookio.UNKNOWN_SESSION
+    assert name == "h-" + hashlib.sha256(sid.encode("utf-8", "replace")).hexdigest()[:32]  # stable across versions
+
+
+def test_the_hash_of_a_session_id_needs_no_hashlib_here() -> None:
+    """The interpreter's own SHA-256 module is found under one of the names hookio tries: a
+    Python that renames it again fails here, instead of quietly loading OpenSSL in the hook."""
+    import importlib.util
+
+    if sys.implementation.name != "cpython":
+        pytest.skip("the built-in SHA-256 module is CPython's")
+    assert any(importlib.util.find_spec(name) for name in hookio.SHA256_MODULES)
+    code = ("import sys; from artibot.store import hookio; hookio.spool_name('a/b'); "
+            "print('hashlib' in sys.modules, '_hashlib' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "False"]
 
 
 # ----------------------------------------------------------------------------- learner
