@@ -19,7 +19,7 @@ This module is on the hook path: it imports no numpy, scipy, typer or rich.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, cast
 
 from artibot.errors import ValidationError
 from artibot.experience import FIELDS, FREE_TEXT, MAX_INPUT_CHARS, now_iso, validate
@@ -71,7 +71,7 @@ def _scrub_fields(out: dict[str, Any], memo: dict[str, str]) -> dict[str, Any]:
 
 def prepare(record: Mapping[str, Any], memo: dict[str, str] | None = None) -> dict[str, Any]:
     """A validated, anonymized copy of ``record``, ready to store (raises ValidationError)."""
-    out = validate(record)
+    out = cast("dict[str, Any]", validate(record))  # extra fields too: read and scrubbed by name
     out["input"] = anonymize_input(out["input"])
     return _scrub_fields(out, {} if memo is None else memo)
 
@@ -94,7 +94,7 @@ def prepare_many(records: Iterable[Any], *, label: str = "record", input_anonymi
     now = now_iso()  # a batch is collected at one instant
     for i, record in enumerate(records, start=1):
         try:
-            item = validate(record, now=now)
+            item = cast("dict[str, Any]", validate(record, now=now))
         except ValidationError as exc:
             problems.extend(f"{label} {i}: {p}" for p in exc.problems)
             continue
