@@ -188,8 +188,8 @@ def _fast(record: dict[str, Any], assign: bool, now: str | None) -> ExperienceRe
     current schema version), or None: then :func:`validate` takes the full path, which
     explains every problem. A bulk import spends most of its time here, so the fields every
     record carries are checked inline."""
-    if version_of(record) != SCHEMA_VERSION:
-        return None  # an older record: the full path migrates it (or names the problem)
+    if SCHEMA_VERSION != 1 and version_of(record) != SCHEMA_VERSION:
+        return None  # an older record: the full path migrates it (a present version: checked below)
     if not record.keys() <= _CORE_SET:
         if not record.keys() <= _FIELD_SET:
             return None
