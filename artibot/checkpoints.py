@@ -9,14 +9,14 @@ unattended run); the terminal policy lives in ``artibot/cli/checkpoint_prompts.p
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, Protocol, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, Protocol, Sequence, Union, cast
 
 from artibot.checkpoint_texts import direction, money_line, texts  # the words, in English and Korean
 from artibot.errors import ReviewError
 from artibot.learning.types import domain_label
 
 if TYPE_CHECKING:
-    from artibot.config import Settings
+    from artibot.settings import Settings
 
 GroupsChoice = Literal["accept", "reset"]
 ThresholdsChoice = Literal["apply", "revert"]
@@ -85,7 +85,8 @@ class Evidence:
         self.checkpoint = checkpoint
         self.round_id = round_id
         self.lang = lang
-        self._data = None if build else (tuple(rows), dict(summary or {}))
+        self._data: tuple[tuple[Mapping[str, Any], ...], Mapping[str, Any]] | None = (
+            None if build else (tuple(rows), dict(summary or {})))
         self._build = build
 
     def _get(self) -> tuple[tuple[Mapping[str, Any], ...], Mapping[str, Any]]:
@@ -165,7 +166,7 @@ class DefaultAnswers:
         self.channel = channel
 
     def groups(self, evidence: Evidence) -> GroupsChoice:
-        return DEFAULTS[1]
+        return cast(GroupsChoice, DEFAULTS[1])
 
     def thresholds(self, evidence: Evidence) -> ThresholdsChoice:
         return default_of(evidence)  # type: ignore[return-value]
@@ -232,10 +233,22 @@ class Answers:
 
 
 def _check_choice(n: int, value: Any, where: str) -> str:
-    value = str(value).strip().lower()
-    if value not in CHOICES[n]:
-        raise ReviewError(f"{where}: checkpoint {n} takes {'|'.join(CHOICES[n])}, not {value!r}")
-    return value
+    choice = str(value).strip().lower()
+    if choice not in CHOICES[n]:
+        raise ReviewError(f"{where}: checkpoint {n} takes {'|'.join(CHOICES[n])}, not {choice!r}")
+    return choice
+
+
+def _groups_choice(value: Any, where: str) -> GroupsChoice:
+    return cast(GroupsChoice, _check_choice(1, value, where))
+
+
+def _thresholds_choice(value: Any, where: str) -> ThresholdsChoice:
+    return cast(ThresholdsChoice, _check_choice(2, value, where))
+
+
+def _transfer_choice(value: Any, where: str) -> TransferChoice:
+    return cast(TransferChoice, _check_choice(3, value, where))
 
 
 def parse_answers(items: Any) -> Answers:
@@ -259,17 +272,17 @@ def parse_answers(items: Any) -> Answers:
             pairs.append((key.strip(), value))
     for key, value in pairs:
         if key == "1":
-            answers.groups = _check_choice(1, value, f"answer {key}={value}")
+            answers.groups = _groups_choice(value, f"answer {key}={value}")
         elif key == "2":
-            answers.thresholds = _check_choice(2, value, f"answer {key}={value}")
+            answers.thresholds = _thresholds_choice(value, f"answer {key}={value}")
         elif key == "3":
             if isinstance(value, Mapping):
                 for k, v in value.items():
-                    answers.per_pattern[str(k)] = _check_choice(3, v, f"answer 3.{k}={v}")
+                    answers.per_pattern[str(k)] = _transfer_choice(v, f"answer 3.{k}={v}")
             else:
-                answers.transfers = _check_choice(3, value, f"answer {key}={value}")
+                answers.transfers = _transfer_choice(value, f"answer {key}={value}")
         elif key.startswith("3."):
-            answers.per_pattern[key[2:]] = _check_choice(3, value, f"answer {key}={value}")
+            answers.per_pattern[key[2:]] = _transfer_choice(value, f"answer {key}={value}")
         else:
             raise ReviewError(f"answer {key}={value}: the checkpoints are 1, 2 and 3 (or 3.PATTERN)")
     return answers

@@ -1,9 +1,11 @@
 """Step 1 of the cycle: collect experiences (validate, anonymize, append).
 
 Every string a record carries that can hold user text is anonymized before it is stored:
-``input``, ``session_id``, ``pattern`` and every string inside extra fields (keys too).
-The enumerated fields (``routed_to``, ``outcome``), ``domain``, ``id`` and ``timestamp``
-are not: they are checked against their schema instead. ``input`` is anonymized
+the fields the record's declaration marks free text (:data:`artibot.shapes.EXPERIENCE_FIELDS`:
+``input``, ``session_id``, ``pattern``, the client's words about the turn) and every string
+inside undeclared extra fields (keys too). The other declared fields (``routed_to``,
+``outcome``, ``domain``, ``id``, ``timestamp``, the numbers) are not: they are checked against
+their schema instead. ``input`` is anonymized
 *before* it is cut to :data:`~artibot.experience.MAX_INPUT_CHARS`, on a window a little
 longer than the cut (so a secret straddling the cut is seen whole), which also bounds
 the work for a huge prompt.
@@ -17,18 +19,17 @@ This module is on the hook path: it imports no numpy, scipy, typer or rich.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, cast
 
 from artibot.errors import ValidationError
-from artibot.experience import FIELDS, MAX_INPUT_CHARS, now_iso, validate
+from artibot.experience import FIELDS, FREE_TEXT, MAX_INPUT_CHARS, now_iso, validate
 from artibot.privacy import anonymize, anonymize_many, anonymize_prefix
 from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home, HomeArg
 
 _CUT_MARK = " …[cut]"
-_FREE_TEXT = ("session_id", "pattern")
 _FIELD_SET = frozenset(FIELDS)
-_KEPT = _FIELD_SET - {"input", *_FREE_TEXT}  # schema-checked values, not free text
+_KEPT = _FIELD_SET - FREE_TEXT  # schema-checked values, not free text
 
 
 def _scrub(value: Any, memo: dict[str, str]) -> Any:
@@ -70,17 +71,21 @@ def _scrub_fields(out: dict[str, Any], memo: dict[str, str]) -> dict[str, Any]:
 
 def prepare(record: Mapping[str, Any], memo: dict[str, str] | None = None) -> dict[str, Any]:
     """A validated, anonymized copy of ``record``, ready to store (raises ValidationError)."""
-    out = validate(record)
+    out = cast("dict[str, Any]", validate(record))  # extra fields too: read and scrubbed by name
     out["input"] = anonymize_input(out["input"])
     return _scrub_fields(out, {} if memo is None else memo)
 
 
-def prepare_many(records: Iterable[Any], *, label: str = "record") -> tuple[list[dict[str, Any]], list[str]]:
+def prepare_many(records: Iterable[Any], *, label: str = "record", input_anonymized: bool = False
+                 ) -> tuple[list[dict[str, Any]], list[str]]:
     """Validate every record first; any problem rejects the whole batch, naming the record.
 
     Returns the prepared records and the ids the caller gave (to be checked against the store).
     The inputs are anonymized together (:func:`~artibot.privacy.anonymize_many`): a bulk
     import pays the fixed cost of a scan once per 64 KB, not once per record.
+    ``input_anonymized``: the caller anonymized every ``input`` already, as :func:`anonymize_input`
+    does (the hooks, at the prompt): anonymization is idempotent, so it is not run again;
+    an input longer than the cut is still cut here.
     """
     prepared: list[dict[str, Any]] = []
     given: list[str] = []
@@ -89,7 +94,7 @@ def prepare_many(records: Iterable[Any], *, label: str = "record") -> tuple[list
     now = now_iso()  # a batch is collected at one instant
     for i, record in enumerate(records, start=1):
         try:
-            item = validate(record, now=now)
+            item = cast("dict[str, Any]", validate(record, now=now))
         except ValidationError as exc:
             problems.extend(f"{label} {i}: {p}" for p in exc.problems)
             continue
@@ -101,9 +106,10 @@ def prepare_many(records: Iterable[Any], *, label: str = "record") -> tuple[list
         prepared.append(item)
     if problems:
         raise ValidationError(problems)
-    short = [k for k, item in enumerate(prepared) if len(item["input"]) <= MAX_INPUT_CHARS]
-    for k, text in zip(short, anonymize_many([prepared[k]["input"] for k in short])):
-        prepared[k]["input"] = text
+    if not input_anonymized:
+        short = [k for k, item in enumerate(prepared) if len(item["input"]) <= MAX_INPUT_CHARS]
+        for k, text in zip(short, anonymize_many([prepared[k]["input"] for k in short])):
+            prepared[k]["input"] = text
     for item in prepared:
         if len(item["input"]) > MAX_INPUT_CHARS:
             item["input"] = anonymize_input(item["input"])
@@ -128,11 +134,12 @@ def collect(record: Mapping[str, Any], *, home: HomeArg = None) -> dict[str, Any
 
 
 def collect_many(records: Iterable[Any], *, home: HomeArg = None, label: str = "record",
-                 skip_stored: bool = False) -> list[dict[str, Any]]:
+                 skip_stored: bool = False, input_anonymized: bool = False) -> list[dict[str, Any]]:
     """Append a batch all-or-nothing: if any record is invalid, or a given id is already
     stored, nothing is written. With ``skip_stored`` a record whose given id is already
-    stored is left out instead (a hand-over replayed after a crash: each record once)."""
-    prepared, given = prepare_many(records, label=label)
+    stored is left out instead (a hand-over replayed after a crash: each record once).
+    ``input_anonymized``: see :func:`prepare_many`."""
+    prepared, given = prepare_many(records, label=label, input_anonymized=input_anonymized)
     ExperienceLog(Home.of(home)).append(prepared, given_ids=given, skip_stored=skip_stored)
     return prepared
 

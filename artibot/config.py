@@ -195,7 +195,7 @@ def did_you_mean(key: str, known: Iterable[str]) -> str:
     close = difflib.get_close_matches(key, names, n=1, cutoff=0.75)
     return f"; did you mean {close[0]!r}?" if close else ""
 
-def _deep_merge(base: dict, over: Mapping) -> dict:
+def _deep_merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
     out = dict(base)
     for key, value in over.items():
         if isinstance(value, Mapping) and isinstance(out.get(key), dict):
@@ -264,7 +264,7 @@ def settings_from_mapping(data: Mapping[str, Any], source: Path | None = None) -
                      for key in data if key not in TOP_LEVEL and not str(key).startswith("$"))
     for warning in warnings:
         log.warning("%s%s", f"{source}: " if source else "", warning)
-    return Settings(lang=lang, source=source, warnings=warnings, **kwargs)
+    return Settings(lang=str(lang), source=source, warnings=warnings, **kwargs)
 
 
 _DEFAULTS_CACHE: dict[str, Any] | None = None

@@ -21,11 +21,13 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from artibot import checkpoints as cp
 from artibot import round_checks
-from artibot.config import Settings, load_settings
+from artibot.checkpoint_texts import direction
+from artibot.config import load_settings
 from artibot.errors import ReviewError
 from artibot.learning import PatternStats, RoundProposal, Thresholds, apply_decisions, frame_from_records
 from artibot.learning.frame import Frame, frame_from_chunks, set_aside_interrupted
 from artibot.learning.types import domain_label
+from artibot.settings import Settings
 from artibot.store import pattern_stats as pattern_store
 from artibot.store import rounds, snapshots
 from artibot.store import system1_cache as cache
@@ -171,6 +173,7 @@ def learn(*, home: HomeArg = None, answers: cp.AnswersArg = "defaults", checkpoi
             patterns = with_team_prior(h, pattern_store.load_pattern_stats(h))
             if records is not None:
                 frame = frame_from_records(records)  # raises here, as it always did, for records not validated
+            assert frame is not None  # _read_frame gives the frame or the records to build it from
             full = frame
             frame, kept, aside = set_aside_interrupted(full)
             say(f"computing the round over {len(frame):,} experiences")
@@ -268,7 +271,7 @@ def _positions(records: list[dict[str, Any]], ids: tuple[str, ...]) -> list[int]
 
 def _report(proposal: RoundProposal, context: RoundContext) -> RoundReport:
     changes = {
-        domain_label(d): {"old": old, "new": new, "direction": cp.direction(old, new, "en")}
+        domain_label(d): {"old": old, "new": new, "direction": direction(old, new, "en")}
         for d, (old, new) in proposal.net_changes().items()
     }
     transfers = [{"key": d.key, "automatic": d.action, "final": d.action, "reason": d.reason}

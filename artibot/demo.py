@@ -28,6 +28,7 @@ from artibot.collector import collect_many
 from artibot.config import default_settings, load_settings
 from artibot.cycle import learn
 from artibot.learned_router import Router
+from artibot.record import experience_record
 from artibot.status import status
 from artibot.store.fs import atomic_write_bytes
 from artibot.store.home import Home
@@ -121,10 +122,10 @@ def _run_mode(mode: str, *, rounds: int, seed: int, home: Path, per_round: int) 
             outcome = "success" if ok else ("escalated" if d.system == "system1" and rng.random() < 0.5 else "failed")
             wins += ok
             s2 += d.system == "system2"
-            records.append({"input": text, "domain": domain, "complexity": d.complexity, "routed_to": d.system,
-                            "outcome": outcome, "latency_ms": 40.0 if d.system == "system1" else 480.0,
-                            "confidence": d.confidence, "pattern": d.pattern, "threshold": d.threshold,
-                            "propensity": d.propensity, "session_id": f"demo-day-{day}", "source": "demo"})
+            records.append(experience_record(
+                input=text, domain=domain, complexity=d.complexity, routed_to=d.system, outcome=outcome,
+                latency_ms=40.0 if d.system == "system1" else 480.0, confidence=d.confidence, pattern=d.pattern,
+                threshold=d.threshold, propensity=d.propensity, session_id=f"demo-day-{day}", agent="demo"))
         collect_many(records, home=h)
         report = learn(home=h, answers="defaults", settings=settings)
         st = status(home=h, settings=settings)

@@ -1,47 +1,57 @@
-"""The experience record (schema 1) and its validation.
+"""The experience record's validation, its schema version and the migrations of old records.
 
-A record is a plain ``dict`` on disk and in memory (unknown extra fields are kept as
-they are). :func:`validate` checks every field, collects one message per problem that
-names the field and what is allowed, and raises :class:`ValidationError` with all of
+The record's fields are declared once, in :class:`artibot.shapes.ExperienceRecord` and
+:data:`artibot.shapes.EXPERIENCE_FIELDS`; everything here that names fields is derived from
+that table. A record is a plain ``dict`` on disk and in memory (unknown extra fields are
+kept as they are). :func:`validate` checks every field, collects one message per problem
+that names the field and what is allowed, and raises :class:`ValidationError` with all of
 them; it never writes anything. ``id`` and ``timestamp`` are assigned when absent.
+
+Schema versions: a record without ``schema_version`` is at version 1, the version this
+artibot writes (:data:`SCHEMA_VERSION`). When the record's shape changes, raise the version,
+add a step to :data:`MIGRATIONS` (and a test): a stored record of an older version is
+migrated in memory where it is read (:func:`migrate`), a newer one stops the reader with its
+line named, and records collected from then on carry the new version (:func:`validate`).
 """
 
 from __future__ import annotations
 
 import math
 import numbers
-import os
-import time
 from datetime import datetime, timezone
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from artibot.errors import ValidationError
 from artibot.names import MAX_ROUTED_CHARS
+from artibot.record import new_id
+from artibot.shapes import EXPERIENCE_FIELDS, ExperienceRecord
+
+__all__ = ["FIELDS", "OUTCOMES", "REQUIRED", "SCHEMA_VERSION", "SYSTEMS", "learnable", "migrate", "new_id", "version_of",
+           "now_iso", "parse_timestamp", "validate"]
 
 SCHEMA_VERSION = 1
+"""The version of the records this artibot writes; a record without ``schema_version`` is at 1."""
+
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+"""from_version -> a function returning the record at from_version + 1 (it sets
+``schema_version``). Empty while every record is at version 1."""
 
 SYSTEMS = ("system1", "system2")
 OUTCOMES = ("success", "escalated", "failed", "interrupted")
 """``interrupted``: the turn was cut off by something other than the route (an API error,
 a turn limit, Ctrl-C, the session's end) before it could succeed or fail. It is kept,
 and left out of what the learner scores (:func:`learnable`)."""
-LEARNED_OUTCOMES = ("success", "escalated", "failed")
 
-FIELDS = (
-    "id", "timestamp", "session_id", "input", "domain", "complexity", "routed_to",
-    "outcome", "latency_ms", "confidence", "pattern", "threshold", "propensity",
-)
-REQUIRED = ("input", "domain", "complexity", "routed_to", "outcome", "latency_ms", "confidence")
+FIELDS = tuple(EXPERIENCE_FIELDS)
+"""Every declared field, in the order a record is written."""
+REQUIRED = tuple(name for name, field in EXPERIENCE_FIELDS.items() if field.required)
+FREE_TEXT = frozenset(name for name, field in EXPERIENCE_FIELDS.items() if field.free_text)
+"""Declared fields whose strings are anonymized before they are stored (undeclared extra
+fields are too, their names included: see :mod:`artibot.collector`)."""
 
 MAX_INPUT_CHARS = MAX_ROUTED_CHARS
 """Longer request text is cut (with a marker) when it is stored, after it is anonymized
 (see ``collector``): the log is for learning, not archiving prompts."""
-
-
-def new_id() -> str:
-    """A unique, roughly time-ordered id (uuid7-like: millisecond time + 64 random bits)."""
-    ms = time.time_ns() // 1_000_000
-    return f"exp_{ms:012x}{os.urandom(8).hex()}"
 
 
 def now_iso() -> str:
@@ -130,7 +140,35 @@ def _plain(value: Any, path: str, problems: list[str], depth: int = 0) -> Any:
 
 
 _FIELD_SET = frozenset(FIELDS)
-_PLAIN = (str, float, int, type(None))
+_CORE_SET = frozenset(("id", "timestamp", "session_id", "input", "domain", "complexity", "routed_to", "outcome",
+                       "latency_ms", "confidence", "pattern", "threshold", "propensity"))
+"""The fields :func:`_fast` checks inline: every record carries them (the rest, the hooks'
+facts about a turn, through :data:`_TURN_FACTS`)."""
+
+
+def _is_count(value: Any) -> bool:
+    return type(value) is int and 0 <= value < 2**64
+
+
+def _is_text(value: Any) -> bool:
+    return type(value) is str and (value.isascii() or _encodable(value))
+
+
+# name -> (check of a value that is not None, what is allowed). The same check serves both
+# paths of validate, so the fast one cannot miss it.
+_TURN_FACTS: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "source": (_is_text, "a string or null"),
+    "agent": (_is_text, "a string or null"),
+    "route_reason": (_is_text, "a string or null"),
+    "closed_by": (_is_text, "a string or null"),
+    "outcome_reason": (_is_text, "a string or null"),
+    "tools": (_is_count, "an integer >= 0 or null"),
+    "tool_failures": (_is_count, "an integer >= 0 or null"),
+    "reached_stop": (lambda v: type(v) is bool, "true, false or null"),
+    "usage": (lambda v: isinstance(v, dict), "a JSON object or null"),
+}
+_EXTRA_SET = _FIELD_SET - _CORE_SET - {"schema_version"}
+assert _EXTRA_SET == _TURN_FACTS.keys(), "every declared field needs its check"
 
 
 def _text(value: Any, limit: int) -> bool:
@@ -145,12 +183,23 @@ def _encodable(value: str) -> bool:
     return True
 
 
-def _fast(record: dict, assign: bool, now: str | None) -> dict[str, Any] | None:
-    """A copy of an ordinary record (only the table's fields, plain values, all valid), or
-    None: then :func:`validate` takes the full path, which explains every problem. A bulk
-    import spends most of its time here, so the common case is checked inline."""
-    if not record.keys() <= _FIELD_SET:
-        return None
+def _fast(record: dict[str, Any], assign: bool, now: str | None) -> ExperienceRecord | None:
+    """A copy of an ordinary record (only declared fields, plain values, all valid, at the
+    current schema version), or None: then :func:`validate` takes the full path, which
+    explains every problem. A bulk import spends most of its time here, so the fields every
+    record carries are checked inline."""
+    if SCHEMA_VERSION != 1 and version_of(record) != SCHEMA_VERSION:
+        return None  # an older record: the full path migrates it (a present version: checked below)
+    if not record.keys() <= _CORE_SET:
+        if not record.keys() <= _FIELD_SET:
+            return None
+        for name in record.keys() - _CORE_SET:
+            value = record[name]
+            if name == "schema_version":
+                if value is not None and not (type(value) is int and value == SCHEMA_VERSION):
+                    return None
+            elif value is not None and (name == "usage" or not _TURN_FACTS[name][0](value)):
+                return None  # (an object's values are made plain by the full path)
     try:
         text, domain, routed, outcome = record["input"], record["domain"], record["routed_to"], record["outcome"]
         c, conf, latency = record["complexity"], record["confidence"], record["latency_ms"]
@@ -187,13 +236,51 @@ def _fast(record: dict, assign: bool, now: str | None) -> dict[str, Any] | None:
             out["id"] = new_id()
         if ts is None:
             out["timestamp"] = now or now_iso()
+        _stamp(out)
     for name in ("session_id", "pattern", "threshold", "propensity"):
         if name not in out:
             out[name] = None
+    return out  # type: ignore[return-value]  # every field checked above
+
+
+def _stamp(out: dict[str, Any]) -> None:
+    """Mark a record collected now with the schema version, once there is more than one."""
+    if SCHEMA_VERSION > 1:
+        out["schema_version"] = SCHEMA_VERSION
+
+
+def version_of(record: Mapping[str, Any]) -> Any:
+    """The record's schema version as written: 1 when it has none (or null)."""
+    version = record.get("schema_version")
+    return 1 if version is None else version
+
+
+def migrate(record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` at :data:`SCHEMA_VERSION` (itself when it is already there, or when its
+    version is not one this artibot can migrate: :func:`validate` then names the problem)."""
+    version = version_of(record)
+    while type(version) is int and version < SCHEMA_VERSION and version in MIGRATIONS:
+        record = MIGRATIONS[version](dict(record))
+        version = version_of(record)
+    return record
+
+
+def _check_version(problems: list[str], out: dict[str, Any]) -> dict[str, Any]:
+    version = version_of(out)
+    if type(version) is not int or not 1 <= version <= SCHEMA_VERSION:
+        if type(version) is int and version > SCHEMA_VERSION:
+            problems.append(f"schema_version {version} is newer than this artibot understands "
+                            f"({SCHEMA_VERSION}); upgrade artibot")
+        else:
+            problems.append(f"schema_version must be an integer from 1 to {SCHEMA_VERSION}, not {version!r}")
+        return out
+    out = migrate(out)
+    if version_of(out) != SCHEMA_VERSION:
+        problems.append(f"schema_version {version} has no migration to {SCHEMA_VERSION}")
     return out
 
 
-def validate(record: Any, *, assign: bool = True, now: str | None = None) -> dict[str, Any]:
+def validate(record: Any, *, assign: bool = True, now: str | None = None) -> ExperienceRecord:
     """Return a validated copy of ``record`` (with ``id``/``timestamp`` assigned when ``assign``;
     ``now``: the timestamp to assign, by default the current time).
 
@@ -212,6 +299,7 @@ def validate(record: Any, *, assign: bool = True, now: str | None = None) -> dic
             problems.append(f"field name {key!r} is not a string")
             continue
         out[key] = _plain(value, key, problems)
+    out = _check_version(problems, out)
 
     for name in REQUIRED:
         if out.get(name) is None and name not in ("complexity", "confidence"):
@@ -271,16 +359,19 @@ def validate(record: Any, *, assign: bool = True, now: str | None = None) -> dic
     if pattern is not None and (not isinstance(pattern, str) or not pattern or len(pattern) > 200):
         problems.append(f"pattern must be a non-empty string of at most 200 characters or null, not {pattern!r}")
 
+    for name, (check, allowed) in _TURN_FACTS.items():
+        value = out.get(name)
+        if value is not None and not check(value):
+            problems.append(f"{name} must be {allowed}, not {value!r}")
+
     if problems:
         raise ValidationError(problems)
 
+    if assign:
+        _stamp(out)
     for name in ("session_id", "pattern", "threshold", "propensity"):
         out.setdefault(name, None)
-    return out
-
-
-def is_success(record: Mapping[str, Any]) -> bool:
-    return record.get("outcome") == "success"
+    return out  # type: ignore[return-value]  # every field checked above
 
 
 def learnable(record: Mapping[str, Any]) -> bool:

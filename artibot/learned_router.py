@@ -18,7 +18,6 @@ from artibot.experience import MAX_INPUT_CHARS
 from artibot.privacy import anonymize_prefix
 from artibot.router import Decision, DomainTable, RoutingPolicy
 from artibot.router.thresholds import Thresholds
-from artibot.store.home import Home
 from artibot.store.system1_cache import load_cache
 from artibot.store.thresholds import load_thresholds
 

@@ -8,7 +8,90 @@ module imports nothing of artibot and does no work.
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any, Literal, NamedTuple, NotRequired, TypedDict
+
+JsonValue = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
+"""A value as JSON holds it."""
+
+
+# --------------------------------------------------------------------- daily-experiences.json
+class ExperienceRecord(TypedDict):
+    """One line of the experience log: one routed request and how it ended.
+
+    Built by :func:`artibot.record.experience_record`, checked by
+    :func:`artibot.experience.validate` (which returns this type), and described field by
+    field in :data:`EXPERIENCE_FIELDS`: a field added here is added there too (a test
+    holds the two equal). Fields that no writer fills are kept as they are, anonymized.
+    """
+
+    id: NotRequired[str]
+    """Assigned at collection when absent: every stored record has one."""
+    timestamp: NotRequired[str]
+    """Assigned at collection when absent: every stored record has one."""
+    session_id: str | None
+    input: str
+    domain: str
+    complexity: float
+    routed_to: Literal["system1", "system2"]
+    outcome: Literal["success", "escalated", "failed", "interrupted"]
+    latency_ms: float
+    confidence: float
+    pattern: str | None
+    threshold: float | None
+    propensity: float | None
+    schema_version: NotRequired[int]
+    source: NotRequired[str]
+    agent: NotRequired[str]
+    route_reason: NotRequired[str | None]
+    tools: NotRequired[int]
+    tool_failures: NotRequired[int]
+    closed_by: NotRequired[str]
+    reached_stop: NotRequired[bool]
+    outcome_reason: NotRequired[str]
+    usage: NotRequired[dict[str, JsonValue]]
+
+
+class RecordField(NamedTuple):
+    """How the collector, the validator and the learner treat one field of the record."""
+
+    free_text: bool
+    """Its strings can hold user text: anonymized before they are stored. A field that is not
+    is checked against its schema instead (an enumeration, a number, an ISO time, an id)."""
+    required: bool
+    """A caller must give it (``id`` and ``timestamp`` are assigned when absent)."""
+    learned: bool
+    """A column of the learner's frame (:mod:`artibot.learning.frame`)."""
+    meaning: str
+
+
+EXPERIENCE_FIELDS: dict[str, RecordField] = {
+    "id": RecordField(False, False, True, "unique id (exp_ + ms time + 64 random bits when assigned)"),
+    "timestamp": RecordField(False, False, True, "when it was decided, ISO 8601 with a timezone"),
+    "session_id": RecordField(True, False, False, "the client's session, or null"),
+    "input": RecordField(True, True, False, "the request text, anonymized and cut"),
+    "domain": RecordField(False, True, True, "frontend, backend, docs, security, data, general..."),
+    "complexity": RecordField(False, True, True, "the router's score, 0 to 1"),
+    "routed_to": RecordField(False, True, True, "system1 or system2"),
+    "outcome": RecordField(False, True, True, "success, escalated, failed or interrupted"),
+    "latency_ms": RecordField(False, True, False, "how long the turn took, >= 0"),
+    "confidence": RecordField(False, True, True, "the router's confidence, 0 to 1"),
+    "pattern": RecordField(True, False, True, "the System 1 cache key it matched, or null"),
+    "threshold": RecordField(False, False, False, "the threshold it was compared with, 0 to 1, or null"),
+    "propensity": RecordField(False, False, True, "the probability of the route taken, in (0, 1], or null"),
+    "schema_version": RecordField(False, False, False, "the record's schema; absent: version 1"),
+    "source": RecordField(True, False, False, "the client, under its older name (same value as agent)"),
+    "agent": RecordField(True, False, False, "the client: claude-code, gemini-cli, codex-cli, cursor, cli, demo..."),
+    "route_reason": RecordField(True, False, False, "forced, cache, threshold or explore (hooks)"),
+    "tools": RecordField(False, False, False, "tool calls in the turn (hooks)"),
+    "tool_failures": RecordField(False, False, False, "failed tool calls in the turn (hooks)"),
+    "closed_by": RecordField(True, False, False, "what made the outcome final (hooks)"),
+    "reached_stop": RecordField(False, False, False, "whether the turn reached Stop (hooks)"),
+    "outcome_reason": RecordField(True, False, False, "why the outcome was inferred (hooks)"),
+    "usage": RecordField(True, False, False, "what the turn's requests cost, measured by the gateway"),
+}
+"""Every field of :class:`ExperienceRecord`, in the order a record is written. The strings of
+``source``, ``agent``, ``route_reason`` and ``closed_by`` are artibot's own words, but a record
+imported with ``artibot collect`` may carry anything there: unchecked text is free text."""
 
 
 # --------------------------------------------------------------------- learning-log.json

@@ -75,6 +75,7 @@ from artibot.gateway.profiles import Profile, Profiles
 from artibot.gateway.server import GatewayConfig, serve
 from artibot.gateway.usage import Usage
 from artibot.learned_router import Router
+from artibot.record import experience_record
 from artibot.store import hookio
 from experiments import cache_model, report
 from experiments.fake_messages_api import Threaded, Upstream
@@ -217,12 +218,12 @@ def run_session(arm: Arm, session: Session, routes: list[str] | None) -> list[st
         arm.turns.append({"route": route, "ok": ok, "session": session.name})
         if arm.router is not None:
             usage = ((hookio.Spool(str(arm.home), session.name).read() or {}).get("turn") or {}).get("usage")
-            collect({"id": tid, "session_id": session.name, "input": turn.text, "domain": decision["domain"],
-                     "complexity": decision["complexity"], "routed_to": route,
-                     "outcome": "success" if ok else "failed", "latency_ms": 1000.0,
-                     "confidence": decision["confidence"], "pattern": decision["pattern"],
-                     "threshold": decision["threshold"], "propensity": decision["propensity"],
-                     "source": "simulation", **({"usage": usage} if isinstance(usage, dict) else {})}, home=arm.home)
+            collect(experience_record(
+                id=tid, session_id=session.name, input=turn.text, domain=decision["domain"],
+                complexity=decision["complexity"], routed_to=route, outcome="success" if ok else "failed",
+                latency_ms=1000.0, confidence=decision["confidence"], pattern=decision["pattern"],
+                threshold=decision["threshold"], propensity=decision["propensity"], agent="simulation",
+                usage=usage if isinstance(usage, dict) else None), home=arm.home)
     return taken
 
 

@@ -37,6 +37,7 @@ from artibot.collector import collect
 from artibot.config import settings_from_mapping
 from artibot.cycle import learn
 from artibot.errors import StoreError
+from artibot.record import experience_record
 from artibot.router.complexity import score
 from artibot.learned_router import Router
 from experiments.policies import Thompson, EpsilonGreedy
@@ -134,10 +135,11 @@ class ProductRun:
         d = self.router.route(row.prompt, domain=row.domain)
         self.rate[row.domain] = self.router.policy.far_exploration(row.domain)
         ok = row.s2 if d.system == "system2" else row.s1
-        collect({"id": f"r{index:06d}", "input": row.prompt[:200], "domain": d.domain, "complexity": d.complexity,
-                 "routed_to": d.system, "outcome": "success" if ok else "failed",
-                 "latency_ms": 2000.0 if d.system == "system2" else 200.0, "confidence": d.confidence,
-                 "pattern": d.pattern, "threshold": d.threshold, "propensity": d.propensity}, home=self.home)
+        collect(experience_record(
+            id=f"r{index:06d}", input=row.prompt[:200], domain=d.domain, complexity=d.complexity,
+            routed_to=d.system, outcome="success" if ok else "failed",
+            latency_ms=2000.0 if d.system == "system2" else 200.0, confidence=d.confidence,
+            pattern=d.pattern, threshold=d.threshold, propensity=d.propensity, agent="simulation"), home=self.home)
         return d.system == "system2", d.propensity, d.reason == "explore"
 
     def night(self) -> None:

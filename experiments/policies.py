@@ -36,6 +36,7 @@ from artibot.collector import collect_many
 from artibot.config import settings_from_mapping
 from artibot.cycle import learn
 from artibot.errors import StoreError
+from artibot.record import experience_record
 from artibot.router.policy import Decision, RoutingPolicy
 from artibot.learned_router import Router
 
@@ -282,13 +283,13 @@ class EpsilonGreedy(_Passive):
 def make_record(index: int, domain: str, complexity: float, routed: Routed, outcome: str, latency_ms: float,
                 pattern: str | None = None, text: str | None = None, run: str = "sim") -> dict[str, Any]:
     """The experience record (:mod:`artibot.experience`) of one simulated request; one second per request."""
-    return {
-        "id": f"{run}-{index:07d}", "timestamp": (EPOCH + timedelta(seconds=index)).isoformat(),
-        "session_id": f"{run}-{index // 500}", "input": text if text is not None else f"{domain} request {index}",
-        "domain": domain, "complexity": float(complexity), "routed_to": "system2" if routed.s2 else "system1",
-        "outcome": outcome, "latency_ms": float(latency_ms), "confidence": float(routed.confidence),
-        "pattern": pattern, "threshold": routed.threshold, "propensity": float(routed.propensity),
-    }
+    return dict(experience_record(
+        id=f"{run}-{index:07d}", timestamp=(EPOCH + timedelta(seconds=index)).isoformat(),
+        session_id=f"{run}-{index // 500}", input=text if text is not None else f"{domain} request {index}",
+        domain=domain, complexity=float(complexity), routed_to="system2" if routed.s2 else "system1",
+        outcome=outcome, latency_ms=float(latency_ms), confidence=float(routed.confidence),
+        pattern=pattern, threshold=routed.threshold, propensity=float(routed.propensity), agent="simulation",
+    ))
 
 
 def standard_policies(price: float, seed: int, *, exploration: float = 0.05, root: Path | None = None,

@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from artibot.errors import ExitCode, ValidationError
-from artibot.experience import FIELDS, validate
+from artibot.experience import OUTCOMES, REQUIRED, SYSTEMS, validate
+from artibot.shapes import EXPERIENCE_FIELDS, ExperienceRecord
 
 VALID = {
     "input": "add a dark-mode toggle to the settings page",
@@ -132,7 +133,7 @@ def test_id_and_timestamp_are_assigned_and_optional_fields_default_to_null():
     assert datetime.fromisoformat(out["timestamp"]).tzinfo is not None
     for name in ("session_id", "pattern", "threshold", "propensity"):
         assert out[name] is None
-    assert set(FIELDS) <= set(out)
+    assert {*REQUIRED, "id", "timestamp", "session_id", "pattern", "threshold", "propensity"} <= set(out)
 
 
 def test_ids_are_unique():
@@ -188,21 +189,83 @@ def test_validation_does_not_cut_the_input():
     assert out["input"] == "a" * 50_000
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
-@given(st.fixed_dictionaries(
-    {"input": st.text(max_size=30), "domain": st.one_of(st.text(max_size=70), st.integers()),
-     "complexity": st.one_of(st.floats(allow_nan=True), st.integers(-1, 2), st.booleans()),
-     "confidence": st.floats(-0.5, 1.5), "routed_to": st.sampled_from(["system1", "system2", "x"]),
-     "outcome": st.sampled_from(["success", "escalated", "failed", "nope"]),
-     "latency_ms": st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-5, 2**65))},
-    optional={"id": st.one_of(st.text(max_size=210), st.integers()), "session_id": st.one_of(st.none(), st.text()),
-              "pattern": st.one_of(st.none(), st.text(max_size=210)),
-              "threshold": st.one_of(st.none(), st.floats(-1, 2)), "propensity": st.one_of(st.none(), st.floats(-1, 2)),
-              "timestamp": st.one_of(st.just("2026-01-31T09:30:00+09:00"), st.just("2026-01-31T09:30:00"),
-                                     st.text(max_size=5))}))
-def test_the_fast_path_agrees_with_the_full_validation(record):
-    """``validate`` checks an ordinary dict inline; a Mapping that is not a dict takes the full
-    path: both must accept and reject the same records, with the same result."""
+_TEXT = st.one_of(st.text(max_size=12), st.none())
+_UNIT = st.one_of(st.floats(0, 1), st.sampled_from([0, 1, 0.0, 1.0]))
+VALID_DRAW = {
+    "id": st.text(min_size=1, max_size=200).filter(str.strip),
+    "timestamp": st.sampled_from(["2026-01-31T09:30:00+09:00", "2026-01-31T00:30:00Z"]),
+    "session_id": _TEXT,
+    "input": st.text(max_size=30),
+    "domain": st.text(min_size=1, max_size=64).filter(str.strip),
+    "complexity": _UNIT,
+    "routed_to": st.sampled_from(SYSTEMS),
+    "outcome": st.sampled_from(OUTCOMES),
+    "latency_ms": st.one_of(st.floats(0, 1e9), st.integers(0, 2**63)),
+    "confidence": _UNIT,
+    "pattern": st.one_of(st.none(), st.text(min_size=1, max_size=200)),
+    "threshold": st.one_of(st.none(), _UNIT),
+    "propensity": st.one_of(st.none(), st.floats(0.001, 1), st.just(1)),
+    "schema_version": st.one_of(st.none(), st.just(1)),
+    "source": _TEXT, "agent": _TEXT, "route_reason": _TEXT, "closed_by": _TEXT, "outcome_reason": _TEXT,
+    "tools": st.one_of(st.none(), st.integers(0, 2**63)), "tool_failures": st.one_of(st.none(), st.integers(0, 50)),
+    "reached_stop": st.one_of(st.none(), st.booleans()),
+    "usage": st.one_of(st.none(), st.dictionaries(st.text(max_size=3), st.integers(0, 9), max_size=2)),
+}
+"""A valid value for every declared field."""
+_BAD_TEXT = st.one_of(st.integers(), st.just("\ud800"), st.just(""), st.booleans(), st.lists(st.text(), max_size=1))
+_BAD_NUMBER = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-2, 2**65), st.booleans(),
+                        st.sampled_from(["0.5", -0.0, 0, 1, 1.0, 2**64 - 1, 2**64]))
+BAD_DRAW = {
+    "id": st.one_of(st.text(max_size=210), st.integers(), st.sampled_from([" ", "i" * 200, "i" * 201])),
+    "timestamp": st.one_of(st.just("2026-01-31T09:30:00"), st.text(max_size=5), st.integers()),
+    "session_id": _BAD_TEXT, "input": st.one_of(st.none(), _BAD_TEXT),
+    "domain": st.one_of(st.none(), st.text(max_size=70), _BAD_TEXT, st.sampled_from(["d" * 64, "d" * 65, " "])),
+    "complexity": _BAD_NUMBER, "confidence": _BAD_NUMBER, "latency_ms": _BAD_NUMBER,
+    "threshold": _BAD_NUMBER, "propensity": _BAD_NUMBER,
+    "routed_to": st.sampled_from(["x", "System1", None, 1]),
+    "outcome": st.sampled_from(["nope", "Success", None, True]),
+    "pattern": st.one_of(st.text(max_size=210), _BAD_TEXT, st.sampled_from(["p" * 200, "p" * 201])),
+    "schema_version": st.sampled_from([0, 2, "1", True, 1.0, -1]),
+    "source": _BAD_TEXT, "agent": _BAD_TEXT, "route_reason": _BAD_TEXT, "closed_by": _BAD_TEXT,
+    "outcome_reason": _BAD_TEXT,
+    "tools": _BAD_NUMBER, "tool_failures": _BAD_NUMBER,
+    "reached_stop": st.one_of(st.integers(0, 1), st.just("true"), st.floats(allow_nan=True)),
+    "usage": st.one_of(st.text(max_size=3), st.lists(st.integers(), max_size=2),
+                       st.dictionaries(st.text(max_size=3), st.floats(allow_nan=True), max_size=2)),
+}
+"""A value, often invalid or on a boundary, for every declared field."""
+
+
+_NUMBERS = [0, 1, 0.0, 1.0, -0.0, 0.5, -1e-9, 1.0000001, 2, math.nan, math.inf, -math.inf, True, False, "0.5",
+            2**63, 2**64 - 1, 2**64, -(2**63) - 1, None]
+_STRINGS = ["", " ", "x", "\ud800", "é", 5, None, True, ["x"], {"k": "v"}]
+EDGES = {
+    "id": [*_STRINGS, "i" * 200, "i" * 201],
+    "timestamp": ["2026-01-31T09:30:00+09:00", "2026-01-31T09:30:00", "2026-01-31T00:30:00z", "", "x", 1, None],
+    "session_id": _STRINGS, "input": [*_STRINGS, "a" * 50_000],
+    "domain": [*_STRINGS, "d" * 64, "d" * 65],
+    "complexity": _NUMBERS, "confidence": _NUMBERS, "latency_ms": _NUMBERS, "threshold": _NUMBERS,
+    "propensity": _NUMBERS,
+    "routed_to": ["system1", "system2", "System1", "x", None, 1],
+    "outcome": ["success", "escalated", "failed", "interrupted", "ok", None, True],
+    "pattern": [*_STRINGS, "p" * 200, "p" * 201],
+    "schema_version": [None, 0, 1, 2, -1, "1", True, 1.0],
+    "source": _STRINGS, "agent": _STRINGS, "route_reason": _STRINGS, "closed_by": _STRINGS,
+    "outcome_reason": _STRINGS,
+    "tools": _NUMBERS, "tool_failures": _NUMBERS,
+    "reached_stop": [True, False, None, 0, 1, "true"],
+    "usage": [None, {}, {"requests": 1}, {"x": math.nan}, "x", [1]],
+}
+"""Values on and across the boundary of each declared field's check."""
+
+
+def test_every_declared_field_is_drawn():
+    assert VALID_DRAW.keys() == BAD_DRAW.keys() == EDGES.keys() == EXPERIENCE_FIELDS.keys()
+
+
+def _both_paths(record):
+    """``validate`` on an ordinary dict (the inline fast path) and on a Mapping that is not a
+    dict (the full path): the results, or the problems."""
     from types import MappingProxyType
 
     def outcome(value):
@@ -211,7 +274,53 @@ def test_the_fast_path_agrees_with_the_full_validation(record):
         except ValidationError as exc:
             return ("invalid", tuple(exc.problems))
 
-    fast, full = outcome(record), outcome(MappingProxyType(record))
+    return outcome(record), outcome(MappingProxyType(record))
+
+
+@pytest.mark.parametrize("name, value", [(n, v) for n, values in EDGES.items() for v in values],
+                         ids=lambda x: repr(x)[:20])
+def test_each_field_on_its_edges_is_judged_the_same_by_both_paths(name, value):
+    fast, full = _both_paths({**VALID, name: value})
+    assert type(fast) is type(full)
+    assert fast == full
+
+
+@st.composite
+def records(draw):
+    """A valid record (required fields, some optional ones), then up to two declared fields
+    replaced by a value drawn to break them: each check of every field is reached."""
+    record = {}
+    for name, field in EXPERIENCE_FIELDS.items():
+        if field.required or draw(st.booleans()):
+            record[name] = draw(VALID_DRAW[name])
+    names = st.sampled_from(list(EXPERIENCE_FIELDS))
+    broken = [] if draw(st.integers(0, 4)) == 0 else [draw(names), *draw(st.lists(names, max_size=1))]
+    for name in broken:
+        if draw(st.integers(0, 9)) == 0:
+            record.pop(name, None)
+        else:
+            record[name] = draw(BAD_DRAW[name])
+    return record
+
+
+def test_the_typed_record_and_the_field_table_declare_the_same_fields():
+    """The TypedDict (what mypy checks) and the table (what the code derives from) agree:
+    same names in the same order; a field a caller must give is not NotRequired; the
+    enumerations are the validator's."""
+    annotations = {k: getattr(v, "__forward_arg__", v) for k, v in ExperienceRecord.__annotations__.items()}
+    assert list(annotations) == list(EXPERIENCE_FIELDS)
+    for name in REQUIRED:
+        assert not annotations[name].startswith("NotRequired"), name
+    assert annotations["routed_to"] == f"Literal[{', '.join(f'{s!r}' for s in SYSTEMS)}]"
+    assert annotations["outcome"] == f"Literal[{', '.join(f'{s!r}' for s in OUTCOMES)}]"
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(records())
+def test_the_fast_path_agrees_with_the_full_validation(record):
+    """``validate`` checks an ordinary dict inline; a Mapping that is not a dict takes the full
+    path: both must accept and reject the same records, with the same result."""
+    fast, full = _both_paths(record)
     assert type(fast) is type(full)
     if isinstance(fast, dict):
         assert fast == full and list(fast) == list(full)

@@ -21,6 +21,7 @@ PACKAGE = Path(artibot.__file__).parent
 LAYERS = {
     # 0: shared by everything, import nothing of artibot
     "artibot.errors": 0, "artibot.frozen": 0, "artibot.regex": 0, "artibot.shapes": 0, "artibot.names": 0,
+    "artibot.record": 0,
     # 1: values and pure functions: no files, no clock, no environment
     "artibot.experience": 1, "artibot.privacy": 1, "artibot.router": 1, "artibot.learning": 1,
     "artibot.settings": 1, "artibot.config_validators": 1, "artibot.checkpoint_texts": 1,

@@ -10,7 +10,8 @@ import typer
 from artibot.collector import collect
 from artibot.store.home import Home
 from artibot.errors import InvalidInput, ValidationError
-from artibot.experience import OUTCOMES, new_id, now_iso
+from artibot.experience import OUTCOMES, now_iso
+from artibot.record import experience_record, new_id
 from artibot.privacy import anonymize
 from artibot.learned_router import Router
 from artibot.store import pending_decisions as pending
@@ -72,13 +73,13 @@ def register(app: typer.Typer) -> None:
         d = doc["decision"]
         if latency_ms is None:
             latency_ms = max((time.time_ns() - int(doc.get("decided_ns", time.time_ns()))) / 1e6, 0.0)
-        stored = collect({
-            "id": doc["id"], "timestamp": doc["decided_at"], "session_id": doc.get("session_id"),
-            "input": doc["input"], "domain": d["domain"], "complexity": d["complexity"],
-            "routed_to": d["system"], "outcome": outcome, "latency_ms": latency_ms,
-            "confidence": d["confidence"], "pattern": d.get("pattern"), "threshold": d["threshold"],
-            "propensity": d["propensity"], "source": "cli",
-        }, home=home)
+        stored = collect(experience_record(
+            id=doc["id"], timestamp=doc["decided_at"], session_id=doc.get("session_id"),
+            input=doc["input"], domain=d["domain"], complexity=d["complexity"],
+            routed_to=d["system"], outcome=outcome, latency_ms=latency_ms,
+            confidence=d["confidence"], pattern=d.get("pattern"), threshold=d["threshold"],
+            propensity=d["propensity"], agent="cli",
+        ), home=home)
         pending.close(home, decision_id)
         if as_json:
             emit_json(stored)

@@ -20,6 +20,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import numpy as np
 
 from artibot.learning.timestamps import parse_timestamps
+from artibot.shapes import EXPERIENCE_FIELDS
 
 OUTCOME_CODES = {"success": 0, "escalated": 1, "failed": 2, "interrupted": 3}
 SUCCESS, ESCALATED, FAILED, INTERRUPTED = 0, 1, 2, 3
@@ -120,7 +121,8 @@ class UnusualRecords(ValueError):
     with :func:`frame_from_records`, which handles them or explains what is wrong."""
 
 
-_FIELDS = ("id", "timestamp", "domain", "complexity", "confidence", "routed_to", "outcome", "pattern", "propensity")
+COLUMNS = tuple(name for name, field in EXPERIENCE_FIELDS.items() if field.learned)
+"""The fields of a record the frame reads (declared in :data:`artibot.shapes.EXPERIENCE_FIELDS`)."""
 _ROUTES = {"system1": False, "system2": True}
 
 
@@ -136,7 +138,7 @@ def frame_from_chunks(chunks: Iterable[Sequence[Mapping[str, Any]]]) -> tuple[Fr
     garbage collector (:func:`artibot.cycle.collector_paused`): a pure function does not
     switch off process-wide machinery.
     """
-    get = itemgetter(*_FIELDS)
+    get = itemgetter(*COLUMNS)
     ids: list[Any] = []
     stamps: list[Any] = []
     numbers: list[np.ndarray] = []  # per chunk: complexity, confidence and propensity, as rows
@@ -147,7 +149,9 @@ def frame_from_chunks(chunks: Iterable[Sequence[Mapping[str, Any]]]) -> tuple[Fr
         for chunk in chunks:
             if not chunk:
                 continue
-            i, t, d, c, f, r, o, p, q = zip(*map(get, chunk))
+            col = dict(zip(COLUMNS, zip(*map(get, chunk))))
+            i, t, d, c, f = col["id"], col["timestamp"], col["domain"], col["complexity"], col["confidence"]
+            r, o, p, q = col["routed_to"], col["outcome"], col["pattern"], col["propensity"]
             ids += i
             stamps += t
             numbers.append(np.fromiter(c + f + q, np.float64, 3 * len(c)).reshape(3, len(c)))  # None -> NaN
@@ -219,12 +223,12 @@ def _assemble(*, ids: list[str], stamps: list[str], domains: _Coder, patterns: _
     return frame, order if moved else None
 
 
-_OPTIONAL = ("pattern", "propensity")
-_TABLE = np.dtype([
-    ("id", "O"), ("timestamp", "O"), ("domain", "O"), ("complexity", "f8"), ("confidence", "f8"),
-    # One character wider than the longest valid value, so that a longer one cannot pass for it.
-    ("routed_to", "U8"), ("outcome", "U12"), ("pattern", "O"), ("propensity", "O"),
-])
+_OPTIONAL = tuple(n for n in COLUMNS if not EXPERIENCE_FIELDS[n].required and n not in ("id", "timestamp"))
+"""Columns a stored record may lack (read as null); ``id`` and ``timestamp`` it always has."""
+_DTYPES = {"complexity": "f8", "confidence": "f8",
+           # One character wider than the longest valid value, so that a longer one cannot pass for it.
+           "routed_to": "U8", "outcome": "U12"}
+_TABLE = np.dtype([(name, _DTYPES.get(name, "O")) for name in COLUMNS])
 
 
 def _table(records: Sequence[Mapping[str, Any]]) -> np.ndarray:

@@ -24,8 +24,6 @@ from __future__ import annotations
 import math
 from typing import Any, Mapping, Sequence
 
-VERDICTS = ("worse", "better", "no_change_detected", "waiting")
-
 
 def _rates(c: Mapping[str, int], price: float) -> tuple[float, float, float, float]:
     """success rate, System 2 share, utility mean and the utility's per-record variance."""

@@ -15,10 +15,11 @@ TYPE_CHECKING = False  # not typing's own: the prompt hook imports this module
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from .gates import _Claims
+
     Matcher = Callable[[str], list[Finding]]
 
 _TOKEN = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+/=.~"
-_TOKEN_SET = frozenset(_TOKEN)
 _T = r"[A-Za-z0-9_\-+/=.~]"
 
 # --- a token wrapped across lines (a terminal's width, an e-mail, a backslash continuation):
@@ -27,7 +28,7 @@ _WRAP = _Lazy(rf"\n(?:(?<={_T}{{16}}\n)|(?<={_T}{{16}}\r\n)|(?<={_T}{{16}}\\\n))
               r"(?=[\s\"'`,;)\]}\\]|\Z)(?![ \t]*[=:])")  # not the key of the next line
 
 
-def wrapped(text: str, claims, tokens: Matcher) -> None:
+def wrapped(text: str, claims: _Claims, tokens: Matcher) -> None:
     """Grow a finding that ends at a line end over the next line's token, or take a provider
     token that only matches once the two lines are joined."""
     if "\n" not in text:
@@ -61,7 +62,7 @@ def wrapped(text: str, claims, tokens: Matcher) -> None:
                 _wrapped_value(text, claims, ls, left + right, re_)
 
 
-def _wrapped_value(text: str, claims, ls: int, joined: str, end: int) -> None:
+def _wrapped_value(text: str, claims: _Claims, ls: int, joined: str, end: int) -> None:
     """``api_key = <first half>`` / ``<second half>``: the value of a secret key."""
     key_end = ls
     while key_end > ls - 4 and text[key_end - 1] in " \t\"'":
@@ -104,7 +105,7 @@ def _literal_forward(text: str, open_: int) -> int | None:
     return i if i > open_ + 1 and i < len(text) and text[i] == q else None
 
 
-def concatenated(text: str, claims, tokens: Matcher) -> None:
+def concatenated(text: str, claims: _Claims, tokens: Matcher) -> None:
     joints: list[tuple[int, int]] = []  # (closing quote of a piece, opening quote of the next)
     for q, pattern in _JOINS.items():
         if q in text and (q + " " in text or q + "+" in text or q + "\n" in text or q + "." in text):
@@ -129,7 +130,7 @@ def concatenated(text: str, claims, tokens: Matcher) -> None:
         _claim_chain(text, chain, claims, tokens)
 
 
-def _claim_chain(text: str, chain: list[tuple[int, int]], claims, tokens: Matcher) -> None:
+def _claim_chain(text: str, chain: list[tuple[int, int]], claims: _Claims, tokens: Matcher) -> None:
     joined = "".join(text[s:e] for s, e in chain)
     offsets, at = [], 0
     for s, e in chain:
@@ -193,7 +194,7 @@ _B64_CONTEXTS = ("=", ":", '"', "'", "|", "base64")
 ``base64``, or ends in ``=`` padding: texts with none of these skip the 24 look-ups."""
 
 
-def encoded(text: str, claims, everything: Matcher) -> None:
+def encoded(text: str, claims: _Claims, everything: Matcher) -> None:
     if not any(map(text.__contains__, _B64_CONTEXTS)):
         return
     if '"' in text and ('"auth' in text or '"identitytoken"' in text or '"registrytoken"' in text):

@@ -306,7 +306,8 @@ def _anonymize_group(out: list[str], group: list[int]) -> None:
         if j in alone:
             out[k] = anonymize(texts[j])
         elif per[j]:
-            base, text, parts, at = starts[j], texts[j], [], 0
+            parts: list[str] = []
+            base, text, at = starts[j], texts[j], 0
             for f in per[j]:
                 parts += (text[at:f.start - base], _PLACEHOLDER_OF[f.kind])
                 at = f.end - base

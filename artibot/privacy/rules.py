@@ -14,6 +14,7 @@ TYPE_CHECKING = False  # not typing's own: the prompt hook imports this module
 if TYPE_CHECKING:
     import re
     from collections.abc import Callable
+    from typing import Any
 
     _Accept = Callable[[str, re.Match[str], int], bool]
 
@@ -30,7 +31,7 @@ class _Lazy:
         self._regex: re.Pattern[str] | None = None
         _Lazy.made.append(self)
 
-    def __getattr__(self, name: str):  # search, match, fullmatch, finditer; then cached
+    def __getattr__(self, name: str) -> Any:  # search, match, fullmatch, finditer; then cached
         if self._regex is None:
             self._regex = regex.compile(self.source, regex.ASCII | self.flags)
         method = getattr(self._regex, name)

@@ -25,6 +25,7 @@ import errno
 import fcntl
 import os
 import stat
+import sys
 import time
 
 from artibot.names import HOOK_LOG, LOGS_DIR, QUARANTINE_DIR, SESSIONS_DIR, home_path
@@ -185,15 +186,23 @@ def spool_name(session_id: str | None) -> str:
         return UNKNOWN_SESSION
     if len(session_id) <= 128 and set(session_id) <= _PLAIN and session_id[0] not in ".-_":
         return session_id
-    data = session_id.encode("utf-8", "replace")
-    try:
-        import _sha256  # type: ignore[import-not-found]  # CPython's own: hashlib's digest without OpenSSL (~5 ms)
-    except ImportError:  # pragma: no cover - Python 3.12 renamed it
-        import hashlib
+    return "h-" + sha256_hex(session_id.encode("utf-8", "replace"))[:32]
 
-        return "h-" + hashlib.sha256(data).hexdigest()[:32]
-    digest: str = _sha256.sha256(data).hexdigest()
-    return "h-" + digest[:32]
+
+SHA256_MODULES = ("_sha2", "_sha256") if sys.version_info >= (3, 12) else ("_sha256", "_sha2")
+"""CPython's built-in SHA-256, named ``_sha2`` from 3.12: hashlib loads OpenSSL first (~5 ms in a hook)."""
+
+
+def sha256_hex(data: bytes) -> str:
+    """``hashlib.sha256(data).hexdigest()``, through :data:`SHA256_MODULES` when the interpreter has one."""
+    for name in SHA256_MODULES:
+        try:
+            return str(__import__(name).sha256(data).hexdigest())
+        except ImportError:
+            pass
+    import hashlib  # another interpreter, or a build without the module
+
+    return hashlib.sha256(data).hexdigest()
 
 
 def now_ms() -> int:

@@ -174,6 +174,7 @@ def test_route_record_and_outcome(cli) -> None:
     o = cli("outcome", d["id"], "success", "--latency-ms", "42", "--json")
     assert o.code == 0, o.err
     assert o.json()["latency_ms"] == 42 and o.json()["routed_to"] == d["system"]
+    assert o.json()["agent"] == o.json()["source"] == "cli"  # written as the hooks write theirs
     again = cli("outcome", d["id"], "success")
     assert again.code == 2 and "already" in again.err
     assert cli("outcome", d["id"], "great").code == 2

@@ -6,6 +6,7 @@ The real entry point in subprocesses (a whole session, concurrency, imports) is 
 
 from __future__ import annotations
 
+import hashlib
 import io
 import time
 import os
@@ -175,6 +176,32 @@ def test_prompt_tells_claude_the_route_and_keeps_only_anonymized_text(hook: Driv
     raw = spool_bytes(home)
     assert b"ghp_abcdef" not in raw and b"bob@example.com" not in raw
     assert b"<EMAIL>" in raw
+
+
+def test_a_prompt_is_anonymized_once_on_its_way_to_the_log(hook: Driver, home: Home,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """At the prompt (the spool keeps only anonymized text), not again when the turn is logged."""
+    from artibot import collector
+    from artibot.privacy import engine
+
+    prompt = "mail bob@example.com about the typo in the README title"
+    seen: list[str] = []
+
+    def counting(real):
+        def wrapper(text):
+            for t in [text] if isinstance(text, str) else text:
+                if "the typo in the README title" in t:
+                    seen.append(t)
+            return real(text)
+        return wrapper
+
+    monkeypatch.setattr(engine, "anonymize", counting(engine.anonymize))
+    monkeypatch.setattr(collector, "anonymize", counting(collector.anonymize))
+    monkeypatch.setattr(collector, "anonymize_many", counting(collector.anonymize_many))
+    hook.turn(prompt, [("Edit", True)])
+    [exp] = final(hook, home, "s1")
+    assert exp["input"] == "mail <EMAIL> about the typo in the README title"
+    assert seen == [prompt]
 
 
 def spool_bytes(home: Home) -> bytes:
@@ -452,6 +479,21 @@ def test_unsafe_session_ids_become_hashed_file_names(home: Home, sid: str) -> No
     assert name.startswith("h-") and "/" not in name and name == hookio.spool_name(sid)
     assert hookio.spool_name("3f1c9a2e-5b7d") == "3f1c9a2e-5b7d"
     assert hookio.spool_name(None) == hookio.UNKNOWN_SESSION
+    assert name == "h-" + hashlib.sha256(sid.encode("utf-8", "replace")).hexdigest()[:32]  # stable across versions
+
+
+def test_the_hash_of_a_session_id_needs_no_hashlib_here() -> None:
+    """The interpreter's own SHA-256 module is found under one of the names hookio tries: a
+    Python that renames it again fails here, instead of quietly loading OpenSSL in the hook."""
+    import importlib.util
+
+    if sys.implementation.name != "cpython":
+        pytest.skip("the built-in SHA-256 module is CPython's")
+    assert any(importlib.util.find_spec(name) for name in hookio.SHA256_MODULES)
+    code = ("import sys; from artibot.store import hookio; hookio.spool_name('a/b'); "
+            "print('hashlib' in sys.modules, '_hashlib' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "False"]
 
 
 # ----------------------------------------------------------------------------- learner

@@ -19,6 +19,7 @@ ALLOWED_IMPORTS = {
     "itertools", "functools", "operator", "statistics", "datetime", "numpy", "scipy",
     "artibot.settings",  # frozen settings values, passed in
     "artibot.names",  # names shared with the hooks (the cells' key prefix): constants only
+    "artibot.shapes",  # the declared shapes (the experience record's fields): declarations only
     "importlib",  # the package loads its names on first use (import_module only)
 }
 # calls that read a clock, the environment or a random source owned by the process

@@ -77,11 +77,17 @@ def run_child(home: Path, work: Path, seed: int, mode: str, prefix: str, rng: ra
 
 
 def kill_loop(home_dir: Path, work: Path, *, mode: str, iterations: int, seed: int) -> int:
+    """Kill a writer at random instants, checking the log after each kill; returns how many
+    kills needed a repair (landed mid-write). Runs ``iterations`` kills, and more (up to eight
+    times as many) until one has needed a repair: a kill lands mid-write about one time in
+    eight for single appends, and the callers assert the count, so that "the next writer
+    repairs the file" is never passed by a run whose kills all fell between writes."""
     rng = random.Random(seed)
     home = Home(home_dir)
     all_attempted: set[str] = set()
     repairs = 0
-    for it in range(iterations):
+    it = -1
+    while (it := it + 1) < iterations or (repairs == 0 and it < 8 * iterations):
         acked, attempted = run_child(home_dir, work, seed * 1000 + it, mode, f"k{it}", rng)
         all_attempted.update(i for batch in attempted for i in batch)
         ids = [r["id"] for r in ExperienceLog(home).read()]  # a reader leaves the torn tail out, writing nothing
@@ -111,11 +117,13 @@ def kill_loop(home_dir: Path, work: Path, *, mode: str, iterations: int, seed: i
 
 
 def test_kill_during_single_appends(artibot_home, tmp_path):
-    kill_loop(artibot_home, tmp_path, mode="single", iterations=25, seed=7)
+    assert kill_loop(artibot_home, tmp_path, mode="single", iterations=25, seed=7) >= 1, \
+        "no kill landed mid-write: the repair was never exercised"
 
 
 def test_kill_during_large_batch_appends(artibot_home, tmp_path):
-    kill_loop(artibot_home, tmp_path, mode="batch", iterations=25, seed=11)
+    assert kill_loop(artibot_home, tmp_path, mode="batch", iterations=25, seed=11) >= 1, \
+        "no kill landed mid-write: the repair was never exercised"
 
 
 MOVE_CHILD = r"""

@@ -56,10 +56,10 @@ KNOWN_CLI_EVENTS = frozenset({
 _OURS = re.compile(r"\shook\s+(" + "|".join(sorted(KNOWN_CLI_EVENTS, key=len, reverse=True)) + r")\s*$")
 
 
+_LAUNCH = ("exec(\"try:from artibot.__main__ import hook_process\\nexcept ImportError:sys.exit(0)\"); "
+           "sys.exit(hook_process())")
 HOOK_LAUNCHER = ("import sys, os; sys.path[0] or sys.path.pop(0); "
-                 "sys.path.append({root}) if os.path.isfile({main}) else __import__(\"site\").main(); "
-                 "exec(\"try:from artibot.__main__ import hook_process\\nexcept ImportError:sys.exit(0)\"); "
-                 "sys.exit(hook_process())")
+                 "sys.path.append({root}) if os.path.isfile({main}) else __import__(\"site\").main(); " + _LAUNCH)
 """What the registered hook command runs with ``python -S -c`` (``{root}``: the folder that
 holds the ``artibot`` package the installer ran from).
 
@@ -148,12 +148,47 @@ def hooks_mapping(command: str) -> dict[str, list[dict]]:
     return {spec.event: [hook_group(spec, command)] for spec in HOOKS}
 
 
+PLUGIN_LAUNCHER = "import sys; sys.path[0] or sys.path.pop(0); __import__(\"site\").main(); " + _LAUNCH
+""":data:`HOOK_LAUNCHER` for an interpreter found at run time: no folder known in advance,
+so the interpreter's own search (:func:`site.main`) finds artibot."""
+
+PLUGIN_COMMAND = ('p=$(command -v artibot) || exit 0; read -r l < "$p"; '
+                  'case $l in *" "*) ;; "#!/"*python*) exec "${l#??}" -S -c LAUNCHER hook EVENT;; esac; '
+                  'exec "$p" hook EVENT')
+"""The hook command of the plugin (``config/claude-code/hooks/hooks.json``), as ``sh`` runs it
+(``LAUNCHER``: :data:`PLUGIN_LAUNCHER`, quoted; ``EVENT``: the hook's event).
+
+A plugin is a folder of files, written before any install: it cannot name the interpreter
+artibot was installed into, as ``artibot install claude-code`` does. The one thing it can
+rely on is the ``artibot`` console script on ``PATH``, and that script's first line names
+that interpreter (``#!/path/to/venv/bin/python``: pip, pipx and uv write it so). The command
+reads that line with ``sh`` built-ins only (``command -v``, ``read``; one ``$(…)`` fork,
+no exec) and starts the interpreter as the installed hooks do (``-S -c`` and the launcher),
+skipping the console script's own imports. A first line that is not a plain interpreter
+path (pip's ``#!/bin/sh`` wrapper for a path with spaces or over 127 bytes, ``#!/usr/bin/env
+python3``) falls back to the console script itself, slower but the same hook. No
+``artibot`` on ``PATH`` (uninstalled, plugin left enabled): exit 0 without a word.
+"""
+
+
+def plugin_hook_command(cli_event: str) -> str:
+    """:data:`PLUGIN_COMMAND` for one event."""
+    import shlex
+
+    return PLUGIN_COMMAND.replace("LAUNCHER", shlex.quote(PLUGIN_LAUNCHER)).replace("EVENT", cli_event)
+
+
 def plugin_hooks_document() -> dict:
-    """The content of ``config/claude-code/hooks/hooks.json``."""
+    """The content of ``config/claude-code/hooks/hooks.json`` (a test holds the file equal to it)."""
+    hooks = {}
+    for spec in HOOKS:
+        group = hook_group(spec, "artibot")
+        group["hooks"] = [{**h, "command": plugin_hook_command(spec.cli_event)} for h in group["hooks"]]
+        hooks[spec.event] = [group]
     return {
         "description": "artibot: record routing experiences and start the learner "
                        "(see `artibot install claude-code` for the settings-file equivalent)",
-        "hooks": hooks_mapping("artibot"),
+        "hooks": hooks,
     }
 
 

@@ -68,7 +68,8 @@ def flush(call, spool: hookio.Spool) -> None:
         from artibot.errors import LockTimeout, ValidationError
 
         try:  # ids fixed at the turn's start: a flush replayed after a kill stores nothing twice
-            collect_many(queue, home=call.home(), label="turn", skip_stored=True)
+            # (the inputs were anonymized at the prompt: see handlers._route)
+            collect_many(queue, home=call.home(), label="turn", skip_stored=True, input_anonymized=True)
         except LockTimeout as exc:  # the hook's lock budget is spent: the turns wait in the spool
             raise hookio.HookLockWait(f"{len(queue)} turn(s) stay queued in {spool.path} for the next hook, "
                                      f"because {exc}") from None
@@ -76,7 +77,7 @@ def flush(call, spool: hookio.Spool) -> None:
             call.log_error(exc, "recording the session's turns")
             for record in queue:
                 call.attempt("recording a turn", lambda record=record: collect_many(
-                    [record], home=call.home(), label="turn", skip_stored=True))
+                    [record], home=call.home(), label="turn", skip_stored=True, input_anonymized=True))
         doc["queue"] = []
 
 

@@ -30,7 +30,6 @@ into them first.
   spool for the first prompt of the same session resumed (:mod:`.ended`); a spool with
   nothing held is removed; a detached learner is started (it learns all but the held turn).
 * ``nightly-learner`` — the learner itself: one unattended cycle.
-* ``pre-tool-use`` — nothing (not installed by default).
 
 Making turns final and handing them to the log is :mod:`.ended`'s. Final turns wait in the
 spool's ``queue`` and are appended to the experience log at
@@ -43,6 +42,7 @@ from __future__ import annotations
 
 from artibot.integrations.turns import turns
 from artibot.names import MAX_ROUTED_CHARS
+from artibot.record import new_id
 from artibot.store import hookio
 
 FLUSH_AT = 8
@@ -66,13 +66,6 @@ def _note_quarantine(call, spool: hookio.Spool) -> None:
 
 
 # --------------------------------------------------------------------- prompts
-def _new_id(now_ms: int) -> str:
-    """A record id in the collector's form (``artibot.experience.new_id``: time + 64 random bits)."""
-    import os
-
-    return f"exp_{now_ms:012x}{os.urandom(8).hex()}"
-
-
 def _route(call, prompt: str) -> tuple[dict, str]:
     """The router's decision fields and the anonymized text for ``prompt``."""
     from artibot.integrations.turns import routecache
@@ -159,7 +152,7 @@ def user_prompt_submit(call) -> dict | None:
             "interrupted", "no Stop before the next prompt: the user interrupted the turn")
         ended.settle(call, doc, closed_by=closed_by, judgement=judgement if done else None, open_turn=cut)
         if fields is not None:
-            doc["turn"] = turns.open_turn(fields, text, now=call.now, prompt_id=prompt_id, turn_id=_new_id(call.now),
+            doc["turn"] = turns.open_turn(fields, text, now=call.now, prompt_id=prompt_id, turn_id=new_id(call.now),
                                           agent=getattr(call, "agent", None))
     _note_quarantine(call, spool)
     if fields is None:
@@ -206,10 +199,6 @@ def post_tool_use_failure(call) -> None:
 
 def permission_request(call) -> None:
     _edit_turn(call, lambda turn: turns.ask_permission(turn, tool=call.field("tool_name"), now=call.now))
-
-
-def pre_tool_use(call) -> None:
-    return None
 
 
 def _judge_last_batch(call, turn: dict) -> dict:
@@ -396,7 +385,6 @@ def _start_team_sync(call) -> None:
 HANDLERS = {
     "session-start": session_start,
     "user-prompt-submit": user_prompt_submit,
-    "pre-tool-use": pre_tool_use,
     "post-tool-use": post_tool_use,
     "post-tool-use-failure": post_tool_use_failure,
     "permission-request": permission_request,

@@ -44,11 +44,13 @@ resumed (``claude --continue``/``--resume``) before :func:`judge_deadline` still
 
 from __future__ import annotations
 
+from artibot.record import experience_record
+
 TYPE_CHECKING = False  # not typing's: this module is on every hook's path
 if TYPE_CHECKING:
     from typing import Any, Mapping
 
-    from artibot.shapes import Turn
+    from artibot.shapes import ExperienceRecord, Turn
 
 PLANNING_TOOLS = frozenset({
     "TaskCreate", "TaskUpdate",  # task lists in Claude Code 2.1 (loaded through ToolSearch)
@@ -271,8 +273,9 @@ def judge_deadline(done: Turn) -> int:
 
 
 def experience(turn: Turn, *, outcome: str, reason: str, now: int, session_id: str | None,
-               closed_by: str) -> dict[str, Any]:
-    """The experience record (:mod:`artibot.experience`) for a closed turn, ready for ``collect()``.
+               closed_by: str) -> ExperienceRecord:
+    """The experience record (:func:`artibot.record.experience_record`) for a closed turn, ready
+    for ``collect()``.
 
     Latency runs to the turn's ``Stop`` when it reached one; a turn that never did ends
     at its last recorded activity, so idle time before the next prompt or a crash does
@@ -280,32 +283,30 @@ def experience(turn: Turn, *, outcome: str, reason: str, now: int, session_id: s
     ``resumed-prompt`` — the first prompt after a resume judged a held turn —,
     ``session-end``, ``timeout``, ``stale-session``).
     """
-    decision = turn.get("decision") or {}
-    agent = turn.get("agent") or DEFAULT_AGENT
+    decision: Any = turn.get("decision") or {}  # as the prompt hook wrote it: validate() checks the values
     start = int(turn.get("started_ms", now))
     stopped = turn.get("stopped_ms")
     end = int(stopped) if isinstance(stopped, int) else int(turn.get("last_ms", start))
-    record: dict[str, Any] = {"id": turn["id"]} if isinstance(turn.get("id"), str) else {}
-    if isinstance(turn.get("usage"), dict):
-        record["usage"] = turn["usage"]  # what the turn's requests cost, measured by the gateway
-    return record | {
-        "session_id": session_id,
-        "input": turn.get("input") or "",
-        "domain": decision.get("domain") or "general",
-        "complexity": decision.get("complexity"),
-        "routed_to": decision.get("system"),
-        "outcome": outcome,
-        "latency_ms": max(end - start, 0),
-        "confidence": decision.get("confidence"),
-        "pattern": decision.get("pattern"),
-        "threshold": decision.get("threshold"),
-        "propensity": decision.get("propensity"),
-        "route_reason": decision.get("reason"),  # forced, cache, threshold or explore (``artibot turns``)
-        "source": agent,  # the name earlier records carry; same value as ``agent``
-        "agent": agent,
-        "tools": int(turn.get("tools", 0)),
-        "tool_failures": int(turn.get("tool_failures", 0)),
-        "closed_by": closed_by,
-        "reached_stop": isinstance(stopped, int),
-        "outcome_reason": reason,
-    }
+    usage = turn.get("usage")
+    return experience_record(
+        id=turn["id"] if isinstance(turn.get("id"), str) else None,
+        session_id=session_id,
+        input=turn.get("input") or "",
+        domain=decision.get("domain") or "general",
+        complexity=decision.get("complexity"),
+        routed_to=decision.get("system"),
+        outcome=outcome,
+        latency_ms=max(end - start, 0),
+        confidence=decision.get("confidence"),
+        pattern=decision.get("pattern"),
+        threshold=decision.get("threshold"),
+        propensity=decision.get("propensity"),
+        agent=turn.get("agent") or DEFAULT_AGENT,
+        route_reason=decision.get("reason"),  # forced, cache, threshold or explore (``artibot turns``)
+        tools=int(turn.get("tools", 0)),
+        tool_failures=int(turn.get("tool_failures", 0)),
+        closed_by=closed_by,
+        reached_stop=isinstance(stopped, int),
+        outcome_reason=reason,
+        usage=usage if isinstance(usage, dict) else None,  # what the turn's requests cost (the gateway)
+    )

@@ -13,6 +13,8 @@ the learner with its line and field named, never with a traceback.
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import contains
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -108,15 +110,49 @@ def record_problems(record: Mapping[str, Any]) -> list[str]:
     return problems
 
 
-def check_records(records: Sequence[Mapping[str, Any]], path: Path, first_line: int = 2) -> None:
-    """Raise :class:`CorruptFileError` naming the line and field of the first bad record.
+def check_records(records: list[dict[str, Any]], path: Path, first_line: int = 2) -> None:
+    """Raise :class:`CorruptFileError` naming the line and field of the first bad record;
+    records of an older schema version are migrated in place (:func:`upgrade`).
 
     Record ``i`` sits on line ``first_line + i`` of the file (line 1 is the ``[``).
     """
     for i, record in enumerate(records):
         problems = record_problems(record)
         if problems:
-            rid = record.get("id")
-            who = f"record {rid!r}" if isinstance(rid, str) else "a record"
-            raise CorruptFileError(path, f"line {first_line + i}: {who}: {'; '.join(problems)}; "
-                                   "learning stops until it is fixed or moved aside")
+            raise _bad_record(path, first_line + i, record, problems)
+    upgrade(records, path, first_line)
+
+
+def _bad_record(path: Path, line: int, record: Mapping[str, Any], problems: Sequence[str]) -> CorruptFileError:
+    rid = record.get("id")
+    who = f"record {rid!r}" if isinstance(rid, str) else "a record"
+    return CorruptFileError(path, f"line {line}: {who}: {'; '.join(problems)}; "
+                            "learning stops until it is fixed or moved aside")
+
+
+def upgrade(records: list[dict[str, Any]], path: Path, first_line: int = 2) -> None:
+    """Each record of an older schema version replaced by its migration to the current one
+    (in memory: the file keeps what was written until a round archives it); a record of a
+    newer version, or one no migration reaches, raises :class:`CorruptFileError` naming its line.
+
+    A record without ``schema_version`` is at version 1. Every reader of the log's records
+    passes through here: :func:`parse_records` and the learner's chunks alike.
+    """
+    from artibot.experience import SCHEMA_VERSION, migrate, version_of  # the schema; imported late, as above
+
+    unversioned_is_current = SCHEMA_VERSION == 1
+    if unversioned_is_current and not any(map(contains, records, repeat("schema_version"))):
+        return  # the common case, checked in C: the learner reads a million records through here
+    for i, record in enumerate(records):
+        version = record.get("schema_version")
+        if (unversioned_is_current if version is None else version == SCHEMA_VERSION and type(version) is int):
+            continue
+        new = migrate(record)
+        if version_of(new) != SCHEMA_VERSION:
+            allowed = f"an integer from 1 to {SCHEMA_VERSION}"
+            version = version_of(record)
+            problem = (f"schema_version {version!r} is newer than this artibot understands ({SCHEMA_VERSION}); "
+                       "upgrade artibot" if type(version) is int and version > SCHEMA_VERSION
+                       else f"schema_version must be {allowed}, not {version!r}")
+            raise _bad_record(path, first_line + i, record, [problem])
+        records[i] = new

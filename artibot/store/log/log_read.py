@@ -20,7 +20,7 @@ import orjson
 
 from artibot.errors import CorruptFileError
 from artibot.store.fs import open_fd
-from artibot.store.log.log_layout import EMPTY, FOOTER, HEADER, check_records, is_intact, parse_records
+from artibot.store.log.log_layout import EMPTY, FOOTER, HEADER, check_records, is_intact, parse_records, upgrade
 
 CHUNK_BYTES = 32 * 1024
 """Bytes of log parsed at a time by :meth:`LogRead.chunks`: the dicts of one run stay in the
@@ -236,6 +236,7 @@ class LogRead:
                 self._firsts, self._starts, self._stops = [], [], []
                 yield from _nonempty(self.records()[done:])  # the exact error, with its line
                 return
+            upgrade(records, self.path, first_line=2 + done)  # older schema versions, in memory
             self._firsts.append(done)
             self._starts.append(lo)
             self._stops.append(hi)
