@@ -166,9 +166,11 @@ def register(app: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json"),
     ) -> None:
         """A self-contained run on generated data in a temporary home."""
-        from artibot.demo import remove_demo_home, run_demo
-
+        from artibot.cli.interrupt import load_learning
         from artibot.cli.words import session_lang, w
+
+        load_learning()
+        from artibot.demo import remove_demo_home, run_demo
 
         with working(w(session_lang(), "demo_working", rounds=rounds)):
             result = run_demo(rounds=rounds, seed=seed, home=keep)

@@ -1,45 +1,54 @@
-"""Ctrl-C in the CLI: raised as :class:`KeyboardInterrupt`, but never in the middle of an import.
+"""Ctrl-C in the CLI never lands in the middle of an import.
 
 Python raises ``KeyboardInterrupt`` wherever the main thread happens to be, and a module
 interrupted while it initialises is worse than a late stop: measured on this CLI, a
-Ctrl-C in the first half second (while the command's modules load) crashed the
-interpreter (orjson's extension half-initialised, then imported again: a segmentation
-fault), turned into a ``RuntimeError`` traceback (raised inside a class's
-``__set_name__``), was swallowed, or made Python end by SIGINT instead of the exit code
-130 it had returned. So while an import runs, the interrupt is kept and delivered at the
-first moment none does: :data:`signal.SIGALRM` looks again every 20 ms. The CLI's
-commands do not use SIGALRM themselves.
+Ctrl-C while the command's modules loaded crashed the interpreter (orjson's extension
+half-initialised, then imported again: a segmentation fault), turned into a
+``RuntimeError`` traceback (raised inside a class's ``__set_name__``), or made Python end
+by SIGINT instead of the exit code 130 it had returned (an interrupt that passed through
+an extension module's start-up code). So the imports run under :class:`deferred`: a
+Ctrl-C there is kept and raised the moment they end.
+
+Only imports: a Python-level SIGINT handler left in place while the command waits at a
+prompt was measured to leave ``sys.stdin.readline()`` blocked after a Ctrl-C about once
+in fifty runs in a pseudo-terminal, where Python's own handler never did; so the
+interpreter's handler is back as soon as the imports are done.
 """
 
 from __future__ import annotations
 
 import signal
-from types import FrameType
-
-_RECHECK_S = 0.02
-_IMPORT_FILES = ("<frozen importlib._bootstrap>", "<frozen importlib._bootstrap_external>")
+from types import FrameType, TracebackType
 
 
-def install() -> None:
-    """Take over SIGINT in this process (the main thread only, as :mod:`signal` requires)."""
-    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
-        return  # ignored (a background job) or someone else's: left as it is
-    signal.signal(signal.SIGINT, _on_interrupt)
-    signal.signal(signal.SIGALRM, _on_interrupt)
+class deferred:
+    """``with deferred():`` — a Ctrl-C inside is raised when the block ends (nested: at the outermost)."""
+
+    _kept = False
+
+    def __enter__(self) -> deferred:
+        self.owner = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        if self.owner:  # not when ignored (a background job) or someone else's handler
+            deferred._kept = False
+            signal.signal(signal.SIGINT, _keep)
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        if not self.owner:
+            return
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        if deferred._kept and kind is None:
+            deferred._kept = False
+            raise KeyboardInterrupt
 
 
-def importing(frame: FrameType | None) -> bool:
-    """Whether an import is under way in the stack that ends at ``frame``."""
-    while frame is not None:
-        if frame.f_code.co_filename in _IMPORT_FILES:
-            return True
-        frame = frame.f_back
-    return False
+def _keep(signum: int, frame: FrameType | None) -> None:
+    deferred._kept = True
 
 
-def _on_interrupt(signum: int, frame: FrameType | None) -> None:
-    if importing(frame):
-        signal.setitimer(signal.ITIMER_REAL, _RECHECK_S)  # a Ctrl-C is pending: look again soon
-        return
-    signal.setitimer(signal.ITIMER_REAL, 0)  # delivered now: nothing stays pending
-    raise KeyboardInterrupt
+def load_learning() -> None:
+    """Import the learning modules that load scipy now, under :class:`deferred`: for a command
+    sure to run rounds (the demo), whose first round would otherwise import them mid-run."""
+    with deferred():
+        from artibot.learning import bandit, drift, posterior  # noqa: F401

@@ -26,6 +26,7 @@ except ImportError:  # pragma: no cover - older typer
     from click.shell_completion import CompletionItem  # type: ignore[no-redef,import-not-found,unused-ignore]
 
 from artibot.cli.command_table import COMMANDS
+from artibot.cli.interrupt import deferred
 
 
 class LazyGroup(TyperGroup):
@@ -42,7 +43,9 @@ class LazyGroup(TyperGroup):
     def _load(self, module_name: str) -> None:
         """Import the module and add every command it registers."""
         sub = typer.Typer(rich_markup_mode=None)
-        import_module(f"artibot.cli.{module_name}").register(sub)
+        with deferred():  # a Ctrl-C while the command's modules load: raised once they have
+            module = import_module(f"artibot.cli.{module_name}")
+        module.register(sub)
         for name, command in typer.main.get_group(sub).commands.items():
             self.commands.setdefault(name, command)
 

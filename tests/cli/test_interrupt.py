@@ -1,4 +1,4 @@
-"""Ctrl-C in the CLI waits for a running import to end, then stops the command as usual."""
+"""Ctrl-C while the CLI's imports run waits for them to end, then stops the command as usual."""
 
 from __future__ import annotations
 
@@ -29,11 +29,12 @@ SLOW_MODULE = textwrap.dedent("""
 
 PROGRAM = textwrap.dedent("""
     import sys
-    from artibot.cli.interrupt import install
-    {install}
+    import contextlib
+    from artibot.cli.interrupt import deferred
     sys.path.insert(0, sys.argv[1])
     try:
-        import slow_module
+        with {guard}:
+            import slow_module
         import time
         time.sleep(30)
     except KeyboardInterrupt:
@@ -44,7 +45,7 @@ PROGRAM = textwrap.dedent("""
 
 def _interrupt_during_import(tmp_path: Path, *, install: bool) -> tuple[int, str]:
     (tmp_path / "slow_module.py").write_text(SLOW_MODULE)
-    code = PROGRAM.format(install="install()" if install else "")
+    code = PROGRAM.format(guard="deferred()" if install else "contextlib.nullcontext()")
     proc = subprocess.Popen([sys.executable, "-c", code, str(tmp_path)], stdout=subprocess.PIPE, text=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 30
@@ -67,22 +68,30 @@ def test_without_it_the_import_is_cut_in_the_middle(tmp_path: Path) -> None:
     assert out.splitlines() == ["the import was interrupted", "interrupted after the import"] and code == 130
 
 
-def test_outside_an_import_ctrl_c_raises_at_once() -> None:
+def test_after_the_block_python_s_own_handler_is_back_and_nothing_is_left_pending() -> None:
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a terminal
     try:
-        interrupt.install()
+        with interrupt.deferred():
+            assert signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
         with pytest.raises(KeyboardInterrupt):
-            signal.raise_signal(signal.SIGINT)
-        assert signal.getitimer(signal.ITIMER_REAL)[0] == 0  # nothing left pending
+            with interrupt.deferred():
+                with interrupt.deferred():  # nested: the outer block raises it
+                    signal.raise_signal(signal.SIGINT)
+                    inner_done = True
+                assert inner_done
+        with interrupt.deferred():
+            pass  # the interrupt above was raised once, not kept for the next block
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     finally:
         signal.signal(signal.SIGINT, previous)
-        signal.signal(signal.SIGALRM, signal.SIG_DFL)
 
 
 def test_an_ignored_sigint_stays_ignored() -> None:
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        interrupt.install()
+        with interrupt.deferred():
+            assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     finally:
         signal.signal(signal.SIGINT, previous)

@@ -77,6 +77,7 @@ def test_ctrl_c_in_korean(artibot_home: Path) -> None:
     term = Terminal(["learn"], artibot_home)
     try:
         term.read_until("중 선택".encode())
+        term.wait_reading()
         os.kill(term.proc.pid, signal.SIGINT)
         assert term.finish() == 130
     finally:

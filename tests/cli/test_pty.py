@@ -78,6 +78,23 @@ class Terminal:
             self.raw += chunk
         return True
 
+    def wait_reading(self, timeout: float = 10.0) -> None:
+        """Until the child sleeps (a prompt waits in ``read``) in three looks 50 ms apart. A Ctrl-C
+        sent the moment a prompt appears can land after the interpreter's last check for signals
+        and before the ``read`` starts: the read then waits for ever (a race of any process that
+        handles signals in its main loop, not of artibot), so a test lets the child get there."""
+        stat = f"/proc/{self.proc.pid}/stat"
+        end, asleep = time.monotonic() + timeout, 0
+        while asleep < 3 and time.monotonic() < end:
+            try:
+                with open(stat) as fh:
+                    state = fh.read().rsplit(")", 1)[1].split()[0]
+            except OSError:  # no /proc: a pause instead
+                time.sleep(0.5)
+                return
+            asleep = asleep + 1 if state == "S" else 0
+            time.sleep(0.05)
+
     def answer(self, keys: str) -> None:
         os.write(self.fd, keys.encode() + b"\n")
 
