@@ -9,10 +9,8 @@ by SIGINT instead of the exit code 130 it had returned (an interrupt that passed
 an extension module's start-up code). So the imports run under :class:`deferred`: a
 Ctrl-C there is kept and raised the moment they end.
 
-Only imports: a Python-level SIGINT handler left in place while the command waits at a
-prompt was measured to leave ``sys.stdin.readline()`` blocked after a Ctrl-C about once
-in fifty runs in a pseudo-terminal, where Python's own handler never did; so the
-interpreter's handler is back as soon as the imports are done.
+Only imports: everywhere else the interpreter's own handler is in place, so a Ctrl-C at
+a prompt or in a long computation stops the command at once, as in any Python program.
 """
 
 from __future__ import annotations
