@@ -25,6 +25,7 @@ from pathlib import Path
 
 from tests.e2e.fake_openai import FakeOpenAI
 from tests.e2e.gemini_harness import CAPTURE, npm_binary
+from tests.e2e.harness import captured
 from tests.e2e.terminal import type_session
 
 VERSION = "0.169.0"
@@ -111,9 +112,7 @@ class CodexWorld:
                             submitted=lambda: len(self.payloads("UserPromptSubmit")))
 
     def payloads(self, event: str | None = None) -> list[dict]:
-        if not self.capture.exists():
-            return []
-        docs = [json.loads(line) for line in self.capture.read_text().splitlines() if line.strip()]
+        docs = captured(self.capture)
         return [d for d in docs if event is None or d.get("hook_event_name") == event]
 
     def experiences(self) -> list[dict]:

@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 from tests.e2e.fake_gemini import FakeGemini
-from tests.e2e.harness import REPO, Unavailable
+from tests.e2e.harness import REPO, Unavailable, captured
 from tests.e2e.terminal import type_session
 
 VERSION = "0.61.0"
@@ -148,9 +148,7 @@ class GeminiWorld:
                             submitted=lambda: len(self.payloads("BeforeAgent")))
 
     def payloads(self, event: str | None = None) -> list[dict]:
-        if not self.capture.exists():
-            return []
-        docs = [json.loads(line) for line in self.capture.read_text().splitlines() if line.strip()]
+        docs = captured(self.capture)
         return [d for d in docs if event is None or d.get("hook_event_name") == event]
 
     def experiences(self) -> list[dict]:

@@ -37,6 +37,16 @@ CAPTURED_EVENTS = ("SessionStart", "UserPromptSubmit", "UserPromptExpansion", "P
                    "PostToolUseFailure", "PermissionRequest", "Stop", "SubagentStop", "SessionEnd")
 
 
+def captured(path: Path) -> list[dict]:
+    """The hook payloads the capture command appended to ``path``, one JSON line each. A line
+    still being written (no newline yet: a large payload is not appended in one piece a
+    reader cannot see) is left for the next look."""
+    if not path.exists():
+        return []
+    complete = path.read_text().rpartition("\n")[0]
+    return [json.loads(line) for line in complete.splitlines() if line.strip()]
+
+
 class Unavailable(Exception):
     """The client cannot be installed here (the reason is the message)."""
 
@@ -163,9 +173,7 @@ class World:
         return events
 
     def payloads(self, event: str | None = None) -> list[dict]:
-        if not self.capture.exists():
-            return []
-        docs = [json.loads(line) for line in self.capture.read_text().splitlines() if line.strip()]
+        docs = captured(self.capture)
         return [d for d in docs if event is None or d.get("hook_event_name") == event]
 
     def experiences(self) -> list[dict]:
