@@ -54,20 +54,26 @@ def _routed(proc: subprocess.CompletedProcess[bytes]) -> bool:
     return "artibot router" in orjson.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
 
 
+SPACED = pytest.mark.skipif(" " in sys.executable, reason="a shebang cannot name an interpreter whose path holds a "
+                            "space (pip then writes a /bin/sh wrapper, tested below)")
+
+
+@SPACED
 def test_the_interpreter_named_by_the_console_script_runs_the_launcher(tmp_path: Path) -> None:
     # A console script that would fail if it ran: the command must only read its first line.
     assert _routed(_run(tmp_path, f"#!{sys.executable}\nraise SystemExit(3)\n"))
 
 
-@pytest.mark.parametrize("first_line", ["#!/bin/sh", "#!/usr/bin/env python3", f"#!{sys.executable} -E"])
+@pytest.mark.parametrize("first_line", ["#!/bin/sh", "#!/usr/bin/env python3",
+                                        pytest.param(f"#!{sys.executable} -E", marks=SPACED)])
 def test_a_first_line_that_is_not_a_plain_interpreter_runs_the_console_script(tmp_path: Path,
                                                                                first_line: str) -> None:
     (tmp_path / "bin").mkdir()
     python3 = tmp_path / "bin" / "python3"  # what env finds first: the test's interpreter
-    python3.write_text(f'#!/bin/sh\nexec {sys.executable} "$@"\n')
+    python3.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
     python3.chmod(0o755)
     if first_line.startswith("#!/bin/sh"):
-        body = f'{first_line}\nexec {sys.executable} -m artibot "$@"\n'
+        body = f'{first_line}\nexec "{sys.executable}" -m artibot "$@"\n'
     else:
         body = f"{first_line}\nimport sys\nfrom artibot.__main__ import main\nsys.exit(main())\n"
     assert _routed(_run(tmp_path, body))
