@@ -154,21 +154,19 @@ def _is_text(value: Any) -> bool:
     return type(value) is str and (value.isascii() or _encodable(value))
 
 
-# name -> (check of a value that is not None, what is allowed). The same check serves both
-# paths of validate, so the fast one cannot miss it.
-_TURN_FACTS: dict[str, tuple[Callable[[Any], bool], str]] = {
-    "source": (_is_text, "a string or null"),
-    "agent": (_is_text, "a string or null"),
-    "route_reason": (_is_text, "a string or null"),
-    "closed_by": (_is_text, "a string or null"),
-    "outcome_reason": (_is_text, "a string or null"),
-    "tools": (_is_count, "an integer >= 0 or null"),
-    "tool_failures": (_is_count, "an integer >= 0 or null"),
-    "reached_stop": (lambda v: type(v) is bool, "true, false or null"),
-    "usage": (lambda v: isinstance(v, dict), "a JSON object or null"),
+# A declared field's kind of check (RecordField.check) -> (check of a value that is not None,
+# what is allowed). The same check serves both paths of validate, so the fast one cannot miss it.
+_CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "text": (_is_text, "a string or null"),
+    "count": (_is_count, "an integer >= 0 or null"),
+    "flag": (lambda v: type(v) is bool, "true, false or null"),
+    "object": (lambda v: isinstance(v, dict), "a JSON object or null"),
 }
+_TURN_FACTS = {name: _CHECKS[field.check] for name, field in EXPERIENCE_FIELDS.items() if field.check}
+_OBJECTS = frozenset(name for name, field in EXPERIENCE_FIELDS.items() if field.check == "object")
+"""Their values are made plain by the full path, so the fast one leaves them to it."""
 _EXTRA_SET = _FIELD_SET - _CORE_SET - {"schema_version"}
-assert _EXTRA_SET == _TURN_FACTS.keys(), "every declared field needs its check"
+assert _EXTRA_SET == _TURN_FACTS.keys(), "every declared field needs its check (RecordField.check)"
 
 
 def _text(value: Any, limit: int) -> bool:
@@ -198,7 +196,7 @@ def _fast(record: dict[str, Any], assign: bool, now: str | None) -> ExperienceRe
             if name == "schema_version":
                 if value is not None and not (type(value) is int and value == SCHEMA_VERSION):
                     return None
-            elif value is not None and (name == "usage" or not _TURN_FACTS[name][0](value)):
+            elif value is not None and (name in _OBJECTS or not _TURN_FACTS[name][0](value)):
                 return None  # (an object's values are made plain by the full path)
     try:
         text, domain, routed, outcome = record["input"], record["domain"], record["routed_to"], record["outcome"]

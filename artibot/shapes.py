@@ -62,6 +62,11 @@ class RecordField(NamedTuple):
     learned: bool
     """A column of the learner's frame (:mod:`artibot.learning.frame`)."""
     meaning: str
+    check: Literal["", "text", "count", "flag", "object"] = ""
+    """For a field beyond those every record carries (the hooks' facts about a turn): the kind
+    of value :func:`artibot.experience.validate` takes there, null always allowed: ``text``,
+    ``count`` (an integer >= 0), ``flag`` (true or false) or ``object`` (a JSON object). Empty
+    for the fields every record carries, which the validator checks one by one."""
 
 
 EXPERIENCE_FIELDS: dict[str, RecordField] = {
@@ -79,15 +84,16 @@ EXPERIENCE_FIELDS: dict[str, RecordField] = {
     "threshold": RecordField(False, False, False, "the threshold it was compared with, 0 to 1, or null"),
     "propensity": RecordField(False, False, True, "the probability of the route taken, in (0, 1], or null"),
     "schema_version": RecordField(False, False, False, "the record's schema; absent: version 1"),
-    "source": RecordField(True, False, False, "the client, under its older name (same value as agent)"),
-    "agent": RecordField(True, False, False, "the client: claude-code, gemini-cli, codex-cli, cursor, cli, demo..."),
-    "route_reason": RecordField(True, False, False, "forced, cache, threshold or explore (hooks)"),
-    "tools": RecordField(False, False, False, "tool calls in the turn (hooks)"),
-    "tool_failures": RecordField(False, False, False, "failed tool calls in the turn (hooks)"),
-    "closed_by": RecordField(True, False, False, "what made the outcome final (hooks)"),
-    "reached_stop": RecordField(False, False, False, "whether the turn reached Stop (hooks)"),
-    "outcome_reason": RecordField(True, False, False, "why the outcome was inferred (hooks)"),
-    "usage": RecordField(True, False, False, "what the turn's requests cost, measured by the gateway"),
+    "source": RecordField(True, False, False, "the client, under its older name (same value as agent)", "text"),
+    "agent": RecordField(True, False, False, "the client: claude-code, gemini-cli, codex-cli, cursor, cli, demo...",
+                         "text"),
+    "route_reason": RecordField(True, False, False, "forced, cache, threshold or explore (hooks)", "text"),
+    "tools": RecordField(False, False, False, "tool calls in the turn (hooks)", "count"),
+    "tool_failures": RecordField(False, False, False, "failed tool calls in the turn (hooks)", "count"),
+    "closed_by": RecordField(True, False, False, "what made the outcome final (hooks)", "text"),
+    "reached_stop": RecordField(False, False, False, "whether the turn reached Stop (hooks)", "flag"),
+    "outcome_reason": RecordField(True, False, False, "why the outcome was inferred (hooks)", "text"),
+    "usage": RecordField(True, False, False, "what the turn's requests cost, measured by the gateway", "object"),
 }
 """Every field of :class:`ExperienceRecord`, in the order a record is written. The strings of
 ``source``, ``agent``, ``route_reason`` and ``closed_by`` are artibot's own words, but a record

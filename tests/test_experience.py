@@ -191,6 +191,24 @@ def test_validation_does_not_cut_the_input():
 
 _TEXT = st.one_of(st.text(max_size=12), st.none())
 _UNIT = st.one_of(st.floats(0, 1), st.sampled_from([0, 1, 0.0, 1.0]))
+_BAD_TEXT = st.one_of(st.integers(), st.just("\ud800"), st.just(""), st.booleans(), st.lists(st.text(), max_size=1))
+_BAD_NUMBER = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-2, 2**65), st.booleans(),
+                        st.sampled_from(["0.5", -0.0, 0, 1, 1.0, 2**64 - 1, 2**64]))
+_NUMBERS = [0, 1, 0.0, 1.0, -0.0, 0.5, -1e-9, 1.0000001, 2, math.nan, math.inf, -math.inf, True, False, "0.5",
+            2**63, 2**64 - 1, 2**64, -(2**63) - 1, None]
+_STRINGS = ["", " ", "x", "\ud800", "é", 5, None, True, ["x"], {"k": "v"}]
+_BY_CHECK = {  # a declared field's kind of check (RecordField.check) -> (valid draw, bad draw, edges)
+    "text": (_TEXT, _BAD_TEXT, _STRINGS),
+    "count": (st.one_of(st.none(), st.integers(0, 2**63)), _BAD_NUMBER, _NUMBERS),
+    "flag": (st.one_of(st.none(), st.booleans()), st.one_of(st.integers(0, 1), st.just("true"),
+                                                             st.floats(allow_nan=True)),
+             [True, False, None, 0, 1, "true"]),
+    "object": (st.one_of(st.none(), st.dictionaries(st.text(max_size=3), st.integers(0, 9), max_size=2)),
+               st.one_of(st.text(max_size=3), st.lists(st.integers(), max_size=2),
+                         st.dictionaries(st.text(max_size=3), st.floats(allow_nan=True), max_size=2)),
+               [None, {}, {"requests": 1}, {"x": math.nan}, "x", [1]]),
+}
+_CHECKED = {name: _BY_CHECK[field.check] for name, field in EXPERIENCE_FIELDS.items() if field.check}
 VALID_DRAW = {
     "id": st.text(min_size=1, max_size=200).filter(str.strip),
     "timestamp": st.sampled_from(["2026-01-31T09:30:00+09:00", "2026-01-31T00:30:00Z"]),
@@ -206,15 +224,9 @@ VALID_DRAW = {
     "threshold": st.one_of(st.none(), _UNIT),
     "propensity": st.one_of(st.none(), st.floats(0.001, 1), st.just(1)),
     "schema_version": st.one_of(st.none(), st.just(1)),
-    "source": _TEXT, "agent": _TEXT, "route_reason": _TEXT, "closed_by": _TEXT, "outcome_reason": _TEXT,
-    "tools": st.one_of(st.none(), st.integers(0, 2**63)), "tool_failures": st.one_of(st.none(), st.integers(0, 50)),
-    "reached_stop": st.one_of(st.none(), st.booleans()),
-    "usage": st.one_of(st.none(), st.dictionaries(st.text(max_size=3), st.integers(0, 9), max_size=2)),
+    **{name: valid for name, (valid, _, _) in _CHECKED.items()},
 }
 """A valid value for every declared field."""
-_BAD_TEXT = st.one_of(st.integers(), st.just("\ud800"), st.just(""), st.booleans(), st.lists(st.text(), max_size=1))
-_BAD_NUMBER = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-2, 2**65), st.booleans(),
-                        st.sampled_from(["0.5", -0.0, 0, 1, 1.0, 2**64 - 1, 2**64]))
 BAD_DRAW = {
     "id": st.one_of(st.text(max_size=210), st.integers(), st.sampled_from([" ", "i" * 200, "i" * 201])),
     "timestamp": st.one_of(st.just("2026-01-31T09:30:00"), st.text(max_size=5), st.integers()),
@@ -226,19 +238,9 @@ BAD_DRAW = {
     "outcome": st.sampled_from(["nope", "Success", None, True]),
     "pattern": st.one_of(st.text(max_size=210), _BAD_TEXT, st.sampled_from(["p" * 200, "p" * 201])),
     "schema_version": st.sampled_from([0, 2, "1", True, 1.0, -1]),
-    "source": _BAD_TEXT, "agent": _BAD_TEXT, "route_reason": _BAD_TEXT, "closed_by": _BAD_TEXT,
-    "outcome_reason": _BAD_TEXT,
-    "tools": _BAD_NUMBER, "tool_failures": _BAD_NUMBER,
-    "reached_stop": st.one_of(st.integers(0, 1), st.just("true"), st.floats(allow_nan=True)),
-    "usage": st.one_of(st.text(max_size=3), st.lists(st.integers(), max_size=2),
-                       st.dictionaries(st.text(max_size=3), st.floats(allow_nan=True), max_size=2)),
+    **{name: bad for name, (_, bad, _) in _CHECKED.items()},
 }
 """A value, often invalid or on a boundary, for every declared field."""
-
-
-_NUMBERS = [0, 1, 0.0, 1.0, -0.0, 0.5, -1e-9, 1.0000001, 2, math.nan, math.inf, -math.inf, True, False, "0.5",
-            2**63, 2**64 - 1, 2**64, -(2**63) - 1, None]
-_STRINGS = ["", " ", "x", "\ud800", "é", 5, None, True, ["x"], {"k": "v"}]
 EDGES = {
     "id": [*_STRINGS, "i" * 200, "i" * 201],
     "timestamp": ["2026-01-31T09:30:00+09:00", "2026-01-31T09:30:00", "2026-01-31T00:30:00z", "", "x", 1, None],
@@ -250,13 +252,10 @@ EDGES = {
     "outcome": ["success", "escalated", "failed", "interrupted", "ok", None, True],
     "pattern": [*_STRINGS, "p" * 200, "p" * 201],
     "schema_version": [None, 0, 1, 2, -1, "1", True, 1.0],
-    "source": _STRINGS, "agent": _STRINGS, "route_reason": _STRINGS, "closed_by": _STRINGS,
-    "outcome_reason": _STRINGS,
-    "tools": _NUMBERS, "tool_failures": _NUMBERS,
-    "reached_stop": [True, False, None, 0, 1, "true"],
-    "usage": [None, {}, {"requests": 1}, {"x": math.nan}, "x", [1]],
+    **{name: edges for name, (_, _, edges) in _CHECKED.items()},
 }
-"""Values on and across the boundary of each declared field's check."""
+"""Values on and across the boundary of each declared field's check (a field that names a
+kind of check, RecordField.check, gets that kind's values)."""
 
 
 def test_every_declared_field_is_drawn():

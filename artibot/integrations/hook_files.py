@@ -113,7 +113,7 @@ class HookFile:
     def is_ours(self, command: object) -> bool:
         """A command artibot installed for this client, with any interpreter or earlier prefix."""
         return (isinstance(command, str) and "artibot" in command
-                and re.search(rf"\shook\s+{re.escape(self.agent)}\s+[A-Za-z]+\s*$", command) is not None)
+                and re.search(rf"\shook\s+{re.escape(self.agent)}\s+[A-Za-z_]+\s*$", command) is not None)
 
     def entry(self, prefix: str, hook: Hook) -> dict:
         handler: dict[str, Any] = {}

@@ -150,3 +150,18 @@ def test_gemini_model_per_route_is_opt_in_and_removable(tmp_path: Path) -> None:
     for bad in (["system3=x"], ["system1="], ["system1=two words"]):
         with pytest.raises(InvalidInput):
             parse_models(bad)
+
+
+def test_an_event_name_with_underscores_is_recognised_as_ours(tmp_path: Path) -> None:
+    """A client whose events are snake_case (Windsurf's ``pre_user_prompt``): a second install
+    finds the first one's entries instead of doubling them, and uninstall removes them."""
+    (tmp_path / "project").mkdir()
+    spec = hook_files.HookFile("snake", "Snake", tmp_path / "user" / "hooks.json", tmp_path / "project" / "hooks.json",
+                               (hook_files.Hook("pre_user_prompt"), hook_files.Hook("post_run_command")), grouped=False)
+    assert spec.is_ours(spec.command(PREFIX, spec.hooks[0]))
+    assert not spec.is_ours("./lint.sh hook snake pre_user_prompt") and not spec.is_ours(f"{PREFIX} hook other pre_x")
+    _run(spec, "user", install=True)
+    first = spec.user_path.read_bytes()
+    assert not _run(spec, "user", install=True).changed and spec.user_path.read_bytes() == first
+    _run(spec, "user", install=False)
+    assert _files(tmp_path) == {}
