@@ -34,8 +34,7 @@ TYPE_CHECKING = False  # not typing's: every other client's hook imports this mo
 if TYPE_CHECKING:
     from types import ModuleType
 
-    from artibot.integrations.turns.handlers import Handler
-    from artibot.integrations.turns.protocol import Output, Payload
+    from artibot.integrations.turns.protocol import Handler, Output, Payload
 
 
 def events_module(agent: str) -> ModuleType:

@@ -49,12 +49,9 @@ TYPE_CHECKING = False  # not typing's: this module is on every hook's path
 if TYPE_CHECKING:
     from typing import Callable
 
+    from artibot.integrations.turns.protocol import Call, Handler, Output
     from artibot.settings import Settings
-    from artibot.integrations.turns.protocol import Call, Output
     from artibot.shapes import Turn
-
-    Handler = Callable[[Call], Output | None]
-    """What runs one event: the client's hook output, or None."""
 
 FLUSH_AT = 8
 """Final turns kept in a spool before a ``Stop`` appends them to the experience log."""

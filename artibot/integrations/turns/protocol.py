@@ -45,3 +45,7 @@ class Call(Protocol):
     def log_error(self, exc: BaseException, doing: str = "") -> None: ...
 
     def attempt(self, doing: str, fn: Callable[[], T]) -> T | None: ...
+
+
+Handler = Callable[[Call], Output | None]
+"""What runs one event (:data:`.handlers.HANDLERS`): the hook output for the client, or None."""
