@@ -41,7 +41,7 @@ from artibot.integrations.turns.call import context_of, text_field
 
 TYPE_CHECKING = False  # not typing's: this client's every hook imports this module
 if TYPE_CHECKING:
-    from artibot.integrations.turns.protocol import Call, Output, Payload
+    from artibot.integrations.turns.protocol import Output, Payload
 
 EVENTS = {
     "SessionStart": "session-start",

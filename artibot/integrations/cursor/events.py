@@ -27,7 +27,7 @@ from artibot.integrations.turns.call import context_of, number_field, text_field
 
 TYPE_CHECKING = False  # not typing's: this client's every hook imports this module
 if TYPE_CHECKING:
-    from artibot.integrations.turns.protocol import Call, Output, Payload
+    from artibot.integrations.turns.protocol import Output, Payload
 
 EVENTS = {
     "sessionStart": "session-start",

@@ -39,9 +39,9 @@ from artibot.store import hookfiles, hookio
 
 TYPE_CHECKING = False  # not typing's: imported by every prompt hook
 if TYPE_CHECKING:
-    from artibot.integrations.turns.protocol import Call
     from types import EllipsisType
 
+    from artibot.integrations.turns.protocol import Call
     from artibot.router.policy import RandomSource, RoutingPolicy
 
     Encoded = tuple[EllipsisType, str, str, dict[str, object], tuple[str, ...]]
