@@ -18,13 +18,19 @@ import gc
 import os  # loaded by the interpreter's own start-up anyway
 import sys
 
+TYPE_CHECKING = False  # not typing's: every hook starts here
+if TYPE_CHECKING:
+    from importlib.machinery import ModuleSpec
+    from types import ModuleType
+    from typing import Sequence
+
 
 class _SiteOnDemand:
     """The last import finder under ``python -S``: loads :mod:`site` at the first top-level
     module nothing else found, then looks again on the paths it added."""
 
     @staticmethod
-    def find_spec(name: str, path: object = None, target: object = None) -> object:
+    def find_spec(name: str, path: Sequence[str] | None = None, target: ModuleType | None = None) -> ModuleSpec | None:
         if path is not None or _SiteOnDemand not in sys.meta_path:
             return None  # a submodule: its package's own path was searched
         sys.meta_path.remove(_SiteOnDemand)

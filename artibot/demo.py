@@ -90,7 +90,8 @@ def run_demo(*, rounds: int = 8, seed: int = 7, home: Path | None = None, per_ro
     late = max(1, rounds // 2)
 
     def mean(rows: list[dict[str, Any]], key: str) -> float:
-        return sum(r[key] for r in rows[-late:]) / late
+        total: float = sum(r[key] for r in rows[-late:])
+        return total / late
 
     summary = (f"last {late} rounds — shipped defaults: success {mean(evidence_run, 'success_rate'):.1%}, "
                f"System 2 share {mean(evidence_run, 'system2_share'):.1%}; seed rule: success "

@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from artibot.store.home import Home, HomeArg
-from artibot.config import Settings, load_domain_keywords, load_settings
+from artibot.config import load_domain_keywords, load_settings
 from artibot.experience import MAX_INPUT_CHARS
 from artibot.privacy import anonymize_prefix
 from artibot.router import Decision, DomainTable, RoutingPolicy
 from artibot.router.thresholds import Thresholds
+from artibot.settings import Settings
 from artibot.store.system1_cache import load_cache
 from artibot.store.thresholds import load_thresholds
 

@@ -333,3 +333,5 @@ class Turn(TypedDict):
     unoffered: NotRequired[str]
     cut_off: NotRequired[bool]
     hold_until: NotRequired[int]
+    batch_from: NotRequired[str]  # "transcript": last_failed was read from the transcript at Stop
+    gateway: NotRequired[dict[str, object]]  # Gemini CLI: the route's model, chosen at the turn's first request

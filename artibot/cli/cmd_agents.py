@@ -12,20 +12,27 @@ from artibot.config import agent_user_dir, claude_project_dir
 from artibot.errors import InvalidInput
 from artibot.integrations import clients
 
+TYPE_CHECKING = False  # typing is not needed at run time
+if TYPE_CHECKING:
+    from artibot.integrations.hook_files import HookFile
 
-def hook_file(agent: str, project_dir: Path, models: list[str] | None = None):
+
+def hook_file(agent: str, project_dir: Path, models: list[str] | None = None) -> HookFile:
     """The client's :class:`~artibot.integrations.hook_files.HookFile` (``models``: ``--model``,
     for a client that takes a model per route)."""
     if agent not in clients.adapted():
         raise InvalidInput(f"unknown target {agent!r}: artibot installs into claude-code, "
                            f"{', '.join(clients.adapted())}")
     installer = clients.module(agent, "installer")
+    spec: HookFile
     if clients.CLIENTS[agent].route_models:
-        return installer.hook_file(agent_user_dir(agent), project_dir, installer.parse_models(models))
+        spec = installer.hook_file(agent_user_dir(agent), project_dir, installer.parse_models(models))
+        return spec
     if models:
         raise InvalidInput(f"--model is for {', '.join(n for n, c in clients.CLIENTS.items() if c.route_models)}; "
                            f"in {agent} the route is context only")
-    return installer.hook_file(agent_user_dir(agent), project_dir)
+    spec = installer.hook_file(agent_user_dir(agent), project_dir)
+    return spec
 
 
 def run_agent_plan(agent: str, scope: str, dry_run: bool, *, install: bool, gateway_port: int | None,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import shlex
 import sys
 from pathlib import Path
-from typing import List, Optional
+from typing import TYPE_CHECKING, Any, List, Optional
 
 import typer
 
@@ -17,13 +17,18 @@ from artibot.cli.install_view import artibot_command, print_data_home, show_plan
 from artibot.cli.render import Hanging, console, emit_json, fmt, table, working
 from artibot.integrations.clients import CLIENTS
 
+if TYPE_CHECKING:
+    from types import ModuleType
 
-def _plan(scope: str, install: bool, gateway_port: int | None = None):
+    from artibot.integrations.install_files import InstallPlan
+
+
+def _plan(scope: str, install: bool, gateway_port: int | None = None) -> tuple[ModuleType, InstallPlan]:
     from artibot.integrations.claude_code import installer
 
     from artibot.integrations.claude_code.templates import hook_prefix
 
-    kwargs = {"user_dir": claude_user_dir(), "project_dir": claude_project_dir() or Path.cwd(),
+    kwargs: dict[str, Any] = {"user_dir": claude_user_dir(), "project_dir": claude_project_dir() or Path.cwd(),
               "command": artibot_command(), "hook_prefix": hook_prefix(sys.executable, guard=True)}
     if install:
         return installer, installer.plan_install(scope, gateway_port=gateway_port, **kwargs)
@@ -180,7 +185,7 @@ def register(app: typer.Typer) -> None:
             if keep is None:
                 remove_demo_home(result["home"])
 
-    def _show_demo(result: dict, as_json: bool, kept: bool) -> None:
+    def _show_demo(result: dict[str, Any], as_json: bool, kept: bool) -> None:
         if as_json:
             emit_json(result)
             return
@@ -211,8 +216,9 @@ def register(app: typer.Typer) -> None:
                 console.print(Hanging(said, first=w(lang, "demo_day", day=day["round"]), indent="    "))
         late = max(1, len(ev_rows) // 2)
 
-        def mean(rows: list[dict], key: str) -> float:
-            return sum(r[key] for r in rows[-late:]) / late
+        def mean(rows: list[dict[str, Any]], key: str) -> float:
+            total: float = sum(r[key] for r in rows[-late:])
+            return total / late
 
         summary = w(lang, "demo_summary", late=late, ev_ok=mean(ev_rows, "success_rate"),
                     ev_s2=mean(ev_rows, "system2_share"), seed_ok=mean(seed_rows, "success_rate"),

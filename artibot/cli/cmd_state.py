@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from typing import Optional
+from typing import Any, Optional, cast
 
 import typer
 
@@ -41,7 +41,8 @@ def register(app: typer.Typer) -> None:
         if not items:
             console.print(w(lang, "h_none"))
             return
-        rows, notes = [], []
+        rows: list[tuple[str, object, str, str]] = []
+        notes = []
         for it in items:
             if it["type"] == "rollback":
                 rows.append((it["round_id"], "", _minute(it["at"]), w(lang, "h_rollback")))
@@ -50,7 +51,7 @@ def register(app: typer.Typer) -> None:
             changes = ", ".join(f"{domain_label(d)}{NBSP}{fmt(c['old'], 2)}→{fmt(c['new'], 2)}"
                                 for d, c in it["threshold_changes"].items())
             moved = ", ".join(f"{action(lang, a)}{NBSP}{k}" for k, a in it["transfers"].items() if a != "hold")
-            status_text = value(lang, it["status"]) + (w(lang, "h_rolled_back") if it["rolled_back"] else "")
+            status_text = value(lang, cast(str, it["status"])) + (w(lang, "h_rolled_back") if it["rolled_back"] else "")
             if it["status"] == "applied" and it["thresholds_applied"] is False:
                 status_text += w(lang, "h_thr_reverted")
             rows.append((it["round_id"], it["processed"], _minute(it["finished"]), status_text))
@@ -138,7 +139,7 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(1)
 
 
-def _preview_lines(preview: dict) -> list[str]:
+def _preview_lines(preview: dict[str, Any]) -> list[str]:
     undone = preview["undone"]
     lines = [f"rollback {preview['round_id']} would restore the learned state (thresholds, System 1 cache, "
              f"pattern statistics) from before it",

@@ -25,7 +25,7 @@ from artibot.cli.json_out import emit_json as emit_json, tidy as tidy
 class _Console(Console):
     """A console that word-wraps for a person and never hard-wraps for a pipe."""
 
-    def print(self, *objects: Any, **kwargs: Any) -> None:  # type: ignore[override]
+    def print(self, *objects: Any, **kwargs: Any) -> None:
         if "soft_wrap" not in kwargs and not self.is_terminal:
             kwargs["soft_wrap"] = True
         super().print(*objects, **kwargs)

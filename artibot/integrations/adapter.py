@@ -30,15 +30,21 @@ from artibot.integrations import clients
 from artibot.integrations.turns.call import HookCall, emit, read_payload, settle_health
 from artibot.store import hookio
 
+TYPE_CHECKING = False  # not typing's: every other client's hook imports this module
+if TYPE_CHECKING:
+    from types import ModuleType
 
-def events_module(agent: str):
+    from artibot.integrations.turns.protocol import Handler, Output, Payload
+
+
+def events_module(agent: str) -> ModuleType:
     """The client's event module (imported by name: only the one that runs is loaded)."""
     if agent not in clients.adapted():
         raise ValueError(f"unknown agent {agent!r} (known: {', '.join(clients.adapted())})")
     return clients.module(agent, "events")
 
 
-def run(agent: str, event: str, payload: dict, call: HookCall) -> dict | None:
+def run(agent: str, event: str, payload: Payload, call: HookCall) -> Output | None:
     """The client's hook output for ``payload`` (None: print nothing); the handler's work done.
 
     A handler is the engine's (:data:`~.turns.handlers.HANDLERS`) unless the
@@ -46,16 +52,20 @@ def run(agent: str, event: str, payload: dict, call: HookCall) -> dict | None:
     can do, such as Gemini CLI's model per route).
     """
     events = events_module(agent)
-    translated = events.translate(event, payload)
+    translated: tuple[str, Payload] | None = events.translate(event, payload)
+    rendered: Output | None
     if translated is None:
-        return events.render(event, None)
+        rendered = events.render(event, None)
+        return rendered
     handler, call.payload = translated
-    own = getattr(events, "OWN_HANDLERS", {})
+    own: dict[str, Handler] = getattr(events, "OWN_HANDLERS", {})
     if handler in own:
-        return events.render(event, own[handler](call))
+        rendered = events.render(event, own[handler](call))
+        return rendered
     from artibot.integrations.turns.handlers import HANDLERS
 
-    return events.render(event, HANDLERS[handler](call))
+    rendered = events.render(event, HANDLERS[handler](call))
+    return rendered
 
 
 def main(argv: list[str], agent: str) -> int:

@@ -115,7 +115,7 @@ class HookFile:
         return (isinstance(command, str) and "artibot" in command
                 and re.search(rf"\shook\s+{re.escape(self.agent)}\s+[A-Za-z_]+\s*$", command) is not None)
 
-    def entry(self, prefix: str, hook: Hook) -> dict:
+    def entry(self, prefix: str, hook: Hook) -> dict[str, Any]:
         handler: dict[str, Any] = {}
         if self.grouped:
             handler["type"] = "command"
@@ -133,14 +133,14 @@ class HookFile:
         return group
 
 
-def _check(path: Path, data: dict) -> None:
+def _check(path: Path, data: dict[str, Any]) -> None:
     for event, entries in (data.get("hooks") or {}).items():
         if not isinstance(entries, list):
             raise IntegrationError(f"{path}: \"hooks.{event}\" must be a list, not a "
                                    f"{type(entries).__name__}; the file was left untouched")
 
 
-def _without_ours(spec: HookFile, entries: list) -> tuple[list, int, int]:
+def _without_ours(spec: HookFile, entries: list[Any]) -> tuple[list[Any], int, int]:
     """``entries`` without our handlers (a group we emptied goes), how many went, how many stayed."""
     out, removed, kept = [], 0, 0
     for entry in entries:
@@ -165,11 +165,11 @@ def _without_ours(spec: HookFile, entries: list) -> tuple[list, int, int]:
     return out, removed, kept
 
 
-def merge(spec: HookFile, data: dict, prefix: str, *, install: bool) -> tuple[dict, int, int, int]:
+def merge(spec: HookFile, data: dict[str, Any], prefix: str, *, install: bool) -> tuple[dict[str, Any], int, int, int]:
     """``(new data, added, removed, kept)``; ``data`` is not mutated."""
     wanted = {h.event: spec.entry(prefix, h) for h in spec.hooks} if install else {}
     hooks_in = data.get("hooks") or {}
-    hooks: dict[str, list] = {}
+    hooks: dict[str, list[Any]] = {}
     added = removed = kept = 0
     for event, entries in hooks_in.items():
         target = wanted.pop(event, None)
@@ -197,7 +197,7 @@ def merge(spec: HookFile, data: dict, prefix: str, *, install: bool) -> tuple[di
     return out, added, removed, kept
 
 
-def _created_by_install(spec: HookFile, path: Path, merged: dict, prefix: str) -> bool:
+def _created_by_install(spec: HookFile, path: Path, merged: dict[str, Any], prefix: str) -> bool:
     """Whether uninstall leaves only what install put in a file it created."""
     if any(k not in spec.new_file_keys or merged[k] != spec.new_file_keys[k] for k in merged):
         return False
@@ -213,7 +213,7 @@ def _created_by_install(spec: HookFile, path: Path, merged: dict, prefix: str) -
     return bool(removed) and all(k in spec.new_file_keys for k in stripped)
 
 
-def _parses_to(path: Path, data: bytes, value: dict) -> bool:
+def _parses_to(path: Path, data: bytes, value: dict[str, Any]) -> bool:
     try:
         return parse_settings(path, data) == value
     except ArtibotError:

@@ -17,7 +17,7 @@ import subprocess
 from pathlib import Path
 from typing import Protocol
 
-from artibot.config import ScheduleSettings
+from artibot.settings import ScheduleSettings
 from artibot.config_validators import cron_problem
 from artibot.errors import IntegrationError, InvalidInput
 

@@ -68,7 +68,7 @@ def check(home: Home) -> list[Finding]:
     return [item.finding for item in _Examination(home).run()]
 
 
-def repair(home: Home, *, finish_rollback: Callable[[Home], None] | None = None) -> list[Finding]:
+def repair(home: Home, *, finish_rollback: Callable[[Home], object] | None = None) -> list[Finding]:
     """Check, then apply every available fix; findings say what was repaired and moved where.
 
     ``finish_rollback``: how to finish a rollback found interrupted (the library's
@@ -107,7 +107,7 @@ _SNAPSHOT_KINDS = {"manifest.json": "snapshot", "thresholds.json": "thresholds",
 
 
 class _Examination(LogChecks):
-    def __init__(self, home: Home, recover_rollback: Callable[[Home], None] | None = None):
+    def __init__(self, home: Home, recover_rollback: Callable[[Home], object] | None = None):
         self.home = home
         self.recover_rollback = recover_rollback
         self.root = home.root

@@ -44,6 +44,10 @@ from artibot.integrations.install_files import (
     BACKUP_SUFFIX, NEW_COMMAND_MODE, NEW_SETTINGS_MODE, Change, InstallPlan, apply, mode_of, new_mode, read, real_path,
 )
 
+TYPE_CHECKING = False  # typing is not needed at run time
+if TYPE_CHECKING:
+    from typing import Any
+
 __all__ = ["SCOPES", "BACKUP_SUFFIX", "Change", "InstallPlan", "apply", "commands_dir_for", "plan_install",
            "plan_uninstall", "settings_path_for"]
 """``apply``, ``Change`` and ``InstallPlan`` live in :mod:`artibot.integrations.install_files`."""
@@ -148,7 +152,7 @@ def _env_note(before: object, after: object) -> str:
     return f"Claude Code goes through the artibot gateway: env {BASE_URL_KEY}=http://127.0.0.1:{new}"
 
 
-def _original_bytes(backup: Path, merged: dict) -> bytes | None:
+def _original_bytes(backup: Path, merged: dict[str, Any]) -> bytes | None:
     """The backup's bytes when they hold exactly ``merged`` (the file with artibot's part
     removed), else None."""
     data = read(backup)
@@ -160,7 +164,7 @@ def _original_bytes(backup: Path, merged: dict) -> bytes | None:
         return None
 
 
-def _backup_redundant(backup: Path, merged: dict, command: str) -> bool:
+def _backup_redundant(backup: Path, merged: dict[str, Any], command: str) -> bool:
     """Whether the backup holds nothing but ``merged`` and artibot's own earlier hooks."""
     data = read(backup)
     if data is None:

@@ -38,7 +38,7 @@ def dump_settings(data: Any, style: Style) -> bytes:
     return (text + ("\n" if style.newline else "")).encode("utf-8")
 
 
-def parse_settings(path: Path, raw: bytes | None) -> dict:
+def parse_settings(path: Path, raw: bytes | None) -> dict[str, Any]:
     if raw is None or not raw.strip():
         return {}
     try:
@@ -77,17 +77,16 @@ class MergeCount:
     kept: int = 0
 
 
-def handlers_of(group: Any) -> list | None:
-    if isinstance(group, dict) and isinstance(group.get("hooks"), list):
-        return group["hooks"]
-    return None
+def handlers_of(group: Any) -> list[Any] | None:
+    hooks = group.get("hooks") if isinstance(group, dict) else None
+    return hooks if isinstance(hooks, list) else None
 
 
 def is_ours(handler: Any, command: str) -> bool:
     return isinstance(handler, dict) and is_artibot_hook(handler.get("command"), command)
 
 
-def _strip(groups: list, command: str, count: MergeCount) -> list:
+def _strip(groups: list[Any], command: str, count: MergeCount) -> list[Any]:
     """``groups`` without our handlers; a group (or list) we emptied disappears."""
     out = []
     for group in groups:
@@ -105,11 +104,11 @@ def _strip(groups: list, command: str, count: MergeCount) -> list:
     return out
 
 
-def merge_hooks(data: dict, command: str, *, install: bool) -> tuple[dict, MergeCount]:
+def merge_hooks(data: dict[str, Any], command: str, *, install: bool) -> tuple[dict[str, Any], MergeCount]:
     """A copy of ``data`` with artibot's hooks installed (or removed). Input is not mutated."""
     count = MergeCount()
     hooks_in = data.get("hooks")
-    hooks: dict[str, list] = {}
+    hooks: dict[str, list[Any]] = {}
     wanted = {spec.event: hook_group(spec, command) for spec in HOOKS} if install else {}
     for event, groups in (hooks_in or {}).items():
         ours = [h for g in groups for h in (handlers_of(g) or []) if is_ours(h, command)]
@@ -145,7 +144,7 @@ def gateway_url(port: int) -> str:
     return f"http://127.0.0.1:{int(port)}"
 
 
-def merge_env(data: dict, gateway_port: int | None, *, install: bool) -> dict:
+def merge_env(data: dict[str, Any], gateway_port: int | None, *, install: bool) -> dict[str, Any]:
     """A copy of ``data`` with the gateway's ``env`` entries set (``install`` with a port),
     removed (uninstall, or ``gateway_port`` 0), or left as they are (install with None).
 

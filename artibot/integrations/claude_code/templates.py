@@ -17,6 +17,10 @@ from artibot.config import shipped_config_dir
 from artibot.errors import IntegrationError, InvalidInput
 from artibot.store.fs import read_bytes
 
+TYPE_CHECKING = False  # typing is not needed at run time
+if TYPE_CHECKING:
+    from typing import Any
+
 LEARN_MARKER = "<!-- artibot:learn -->"
 """The line that marks a ``learn.md`` as artibot's (the installer never touches one without it)."""
 
@@ -133,9 +137,9 @@ def is_artibot_hook(command: object, prefix: str) -> bool:
     return "artibot" in command and _OURS.search(command) is not None
 
 
-def hook_group(spec: HookSpec, command: str) -> dict:
+def hook_group(spec: HookSpec, command: str) -> dict[str, Any]:
     """The matcher group artibot adds for one event (key order as Claude Code's docs)."""
-    group: dict = {}
+    group: dict[str, Any] = {}
     if spec.matcher is not None:
         group["matcher"] = spec.matcher
     group["hooks"] = [{"type": "command", "command": hook_command(command, spec.cli_event),
@@ -143,7 +147,7 @@ def hook_group(spec: HookSpec, command: str) -> dict:
     return group
 
 
-def hooks_mapping(command: str) -> dict[str, list[dict]]:
+def hooks_mapping(command: str) -> dict[str, list[dict[str, Any]]]:
     """``{event: [group]}``: what install adds under a settings file's ``hooks`` key."""
     return {spec.event: [hook_group(spec, command)] for spec in HOOKS}
 
@@ -178,7 +182,7 @@ def plugin_hook_command(cli_event: str) -> str:
     return PLUGIN_COMMAND.replace("LAUNCHER", shlex.quote(PLUGIN_LAUNCHER)).replace("EVENT", cli_event)
 
 
-def plugin_hooks_document() -> dict:
+def plugin_hooks_document() -> dict[str, Any]:
     """The content of ``config/claude-code/hooks/hooks.json`` (a test holds the file equal to it)."""
     hooks = {}
     for spec in HOOKS:

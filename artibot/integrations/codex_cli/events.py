@@ -39,6 +39,10 @@ from __future__ import annotations
 
 from artibot.integrations.turns.call import context_of, text_field
 
+TYPE_CHECKING = False  # not typing's: this client's every hook imports this module
+if TYPE_CHECKING:
+    from artibot.integrations.turns.protocol import Output, Payload
+
 EVENTS = {
     "SessionStart": "session-start",
     "UserPromptSubmit": "user-prompt-submit",
@@ -112,9 +116,10 @@ def is_learn(prompt: object, cwd: str | None) -> bool:
     return any(hookfiles.file_exists(os.path.join(home, "skills", "learn", "SKILL.md")) for home in homes)
 
 
-def translate(event: str, payload: dict) -> tuple[str, dict] | None:
-    fields: dict = {"session_id": text_field(payload, "session_id"), "cwd": text_field(payload, "cwd"),
-                    "prompt_id": text_field(payload, "turn_id")}
+def translate(event: str, payload: Payload) -> tuple[str, Payload] | None:
+    cwd = text_field(payload, "cwd")
+    fields: Payload = {"session_id": text_field(payload, "session_id"), "cwd": cwd,
+                       "prompt_id": text_field(payload, "turn_id")}
     handler = EVENTS[event]
     if text_field(payload, "agent_id"):
         if event == "UserPromptSubmit":
@@ -122,7 +127,7 @@ def translate(event: str, payload: dict) -> tuple[str, dict] | None:
         fields["agent_id"] = payload["agent_id"]
     if event == "UserPromptSubmit":
         prompt = payload.get("prompt")
-        fields["prompt"] = LEARN_COMMAND if is_learn(prompt, fields["cwd"]) else prompt
+        fields["prompt"] = LEARN_COMMAND if is_learn(prompt, cwd) else prompt
     elif event in ("PostToolUse", "PermissionRequest"):
         tool = text_field(payload, "tool_name")
         fields["tool_name"] = PLANNING_NAMES.get(tool or "", tool)
@@ -132,7 +137,7 @@ def translate(event: str, payload: dict) -> tuple[str, dict] | None:
     return handler, fields
 
 
-def render(event: str, output: dict | None) -> dict | None:
+def render(event: str, output: Output | None) -> Output | None:
     text = context_of(output)
     if text is None or event not in ("SessionStart", "UserPromptSubmit"):
         return None

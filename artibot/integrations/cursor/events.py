@@ -25,6 +25,10 @@ from __future__ import annotations
 
 from artibot.integrations.turns.call import context_of, number_field, text_field
 
+TYPE_CHECKING = False  # not typing's: this client's every hook imports this module
+if TYPE_CHECKING:
+    from artibot.integrations.turns.protocol import Output, Payload
+
 EVENTS = {
     "sessionStart": "session-start",
     "beforeSubmitPrompt": "user-prompt-submit",
@@ -35,15 +39,15 @@ EVENTS = {
 }
 
 
-def _cwd(payload: dict) -> str | None:
+def _cwd(payload: Payload) -> str | None:
     roots = payload.get("workspace_roots")
     first = roots[0] if isinstance(roots, list) and roots else None
     return text_field(payload, "cwd") or (first if isinstance(first, str) and first else None)
 
 
-def translate(event: str, payload: dict) -> tuple[str, dict] | None:
+def translate(event: str, payload: Payload) -> tuple[str, Payload] | None:
     session = text_field(payload, "conversation_id") or text_field(payload, "session_id")
-    fields: dict = {"session_id": session, "cwd": _cwd(payload), "prompt_id": text_field(payload, "generation_id")}
+    fields: Payload = {"session_id": session, "cwd": _cwd(payload), "prompt_id": text_field(payload, "generation_id")}
     if event == "beforeSubmitPrompt":
         fields["prompt"] = payload.get("prompt")
     elif event in ("postToolUse", "postToolUseFailure"):
@@ -55,7 +59,7 @@ def translate(event: str, payload: dict) -> tuple[str, dict] | None:
     return EVENTS[event], fields
 
 
-def render(event: str, output: dict | None) -> dict | None:
+def render(event: str, output: Output | None) -> Output | None:
     if event == "beforeSubmitPrompt":
         return {"continue": True}  # artibot never blocks a prompt
     text = context_of(output)

@@ -44,6 +44,11 @@ from __future__ import annotations
 
 from artibot.integrations.turns.call import context_of, text_field
 
+TYPE_CHECKING = False  # not typing's: this client's every hook imports this module
+if TYPE_CHECKING:
+    from artibot.integrations.turns.protocol import Call, Output, Payload
+    from artibot.store.hookio import SpoolDoc
+
 EVENTS = {
     "BeforeModel": "apply-profile",
     "SessionStart": "session-start",
@@ -65,7 +70,7 @@ PLANNING_NAMES = {
 EXIT_MARK = "Exit Code: "
 
 
-def _llm_text(response: dict) -> str:
+def _llm_text(response: dict[str, object]) -> str:
     content = response.get("llmContent")
     if isinstance(content, str):
         return content
@@ -124,8 +129,8 @@ def typed(prompt: object) -> object:
     return text
 
 
-def translate(event: str, payload: dict) -> tuple[str, dict] | None:
-    fields = {"session_id": text_field(payload, "session_id"), "cwd": text_field(payload, "cwd")}
+def translate(event: str, payload: Payload) -> tuple[str, Payload] | None:
+    fields: Payload = {"session_id": text_field(payload, "session_id"), "cwd": text_field(payload, "cwd")}
     handler = EVENTS[event]
     if event == "BeforeAgent":
         prompt = typed(payload.get("prompt"))
@@ -142,7 +147,7 @@ def translate(event: str, payload: dict) -> tuple[str, dict] | None:
     return handler, fields
 
 
-def apply_profile(call) -> dict | None:
+def apply_profile(call: Call) -> Output | None:
     """``{"model": …}`` for the open turn's route, or None (no routed turn, no model for its route,
     or a switch that does not pay).
 
@@ -169,10 +174,11 @@ def apply_profile(call) -> dict | None:
         context = context if isinstance(context, int) else 0
         with spool.edit(create=False, timeout=1.0) as live:
             turn = live.get("turn") if isinstance(live, dict) else None
-            if not isinstance(turn, dict):
+            if not isinstance(live, dict) or not isinstance(turn, dict):
                 return None
             fixed = _choose(live, turn, wanted or None, call.payload.get("model"), context)
-    model = (fixed.get("profile") or {}).get("model")
+    profile = fixed.get("profile") or {}  # a dict: checked above, or chosen just now
+    model = profile.get("model") if isinstance(profile, dict) else None
     if not isinstance(model, str) or not model or model == call.payload.get("model"):
         return None
     return {"model": model}
@@ -188,13 +194,15 @@ def _context_tokens(messages: object) -> int:
     return chars // 4
 
 
-def _choose(doc: dict, turn: dict, wanted: str | None, requested: object, context: int) -> dict:
+def _choose(doc: SpoolDoc, turn: SpoolDoc, wanted: str | None, requested: object, context: int) -> dict[str, object]:
     """The model the turn runs on (see :func:`apply_profile`), stored on the turn."""
     from artibot.gateway.pricing import PriceTable
     from artibot.gateway.profiles import Profile, SessionState, choose_profile
     from artibot.store.gateway_state import count_turn
 
-    state = doc.get("gateway") if isinstance(doc.get("gateway"), dict) else {}
+    state = doc.get("gateway")
+    if not isinstance(state, dict):
+        state = {}
     doc["gateway"] = state
     system = (turn.get("decision") or {}).get("system")
     current = SessionState.from_json(state)
@@ -206,14 +214,15 @@ def _choose(doc: dict, turn: dict, wanted: str | None, requested: object, contex
                                   markers=True, state=current, prices=PriceTable.shipped(), limit=10 ** 9)
     count_turn(state, system)
     state["model"] = profile.model or requested_model
-    turn["gateway"] = {"route": system, "profile": profile.to_json(), "why": why}
-    return turn["gateway"]
+    chosen: dict[str, object] = {"route": system, "profile": profile.to_json(), "why": why}
+    turn["gateway"] = chosen
+    return chosen
 
 
 OWN_HANDLERS = {"apply-profile": apply_profile}
 
 
-def render(event: str, output: dict | None) -> dict | None:
+def render(event: str, output: Output | None) -> Output | None:
     if event == "BeforeModel":
         model = output.get("model") if isinstance(output, dict) else None
         return {"hookSpecificOutput": {"hookEventName": event, "llm_request": {"model": model}}} if model else None

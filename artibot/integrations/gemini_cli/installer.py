@@ -49,7 +49,7 @@ def parse_models(values: list[str] | None) -> dict[str, str]:
 
 
 def hook_file(user_dir: Path, project_dir: Path, models: dict[str, str] | None = None) -> HookFile:
-    hooks = HOOKS
+    hooks: tuple[Hook, ...] = HOOKS
     if models:
         env = tuple((MODEL_ENV[route], model) for route, model in sorted(models.items()))
         hooks = HOOKS + (Hook("BeforeModel", 5_000, env=env),)

@@ -29,6 +29,15 @@ import time
 
 from artibot.store import hookio
 
+TYPE_CHECKING = False  # not typing's: this module is on every hook's path
+if TYPE_CHECKING:
+    from typing import Callable, TypeVar
+
+    from artibot.integrations.turns.protocol import Output, Payload
+    from artibot.store.home import Home
+
+    T = TypeVar("T")
+
 MAX_PAYLOAD_BYTES = 32_000_000
 """A larger payload is read and dropped (logged): Claude Code must never block on our stdin."""
 
@@ -43,10 +52,10 @@ class HookCall:
     (A plain class, not a dataclass: this module is imported on every tool call.)
     """
 
-    def __init__(self, event: str):
+    def __init__(self, event: str) -> None:
         self.event = event
         self.root = ""
-        self.payload: dict = {}
+        self.payload: Payload = {}
         self.now = 0
         self.secret: str | None = None
         """The prompt text, kept out of every log line."""
@@ -64,7 +73,7 @@ class HookCall:
         value = self.payload.get(name)
         return value if isinstance(value, str) and value else None
 
-    def home(self):
+    def home(self) -> Home:
         """The :class:`~artibot.store.home.Home` (imported only by the events that need it)."""
         from artibot.store.home import Home
 
@@ -85,7 +94,7 @@ class HookCall:
             self.errors.append(" ".join(line.split())[:CAUSE_CHARS])
         self.log(line)
 
-    def attempt(self, doing: str, fn):
+    def attempt(self, doing: str, fn: Callable[[], T]) -> T | None:
         """``fn()``, or None after logging if it raised: one failing step never stops the others."""
         try:
             return fn()
@@ -154,7 +163,7 @@ def settle_health(call: HookCall) -> str | None:
             f"{call.errors[0]} (`artibot status` shows the failures; {call.root}/logs/hooks.log has them all)")
 
 
-def read_payload(call: HookCall) -> dict | None:
+def read_payload(call: HookCall) -> Payload | None:
     """The payload object from stdin, or None (logged) when there is none or it is not JSON."""
     stream = sys.stdin
     if stream is None or stream.isatty():
@@ -180,7 +189,7 @@ def read_payload(call: HookCall) -> dict | None:
     return payload
 
 
-def emit(output: dict) -> None:
+def emit(output: Output) -> None:
     """The one place that writes hook JSON to stdout."""
     try:
         sys.stdout.write(hookio.dumps(output))
@@ -196,7 +205,7 @@ def emit(output: dict) -> None:
         raise
 
 
-def context_of(output: dict | None) -> str | None:
+def context_of(output: Output | None) -> str | None:
     """The text a handler hands the model (``hookSpecificOutput.additionalContext``)."""
     if not isinstance(output, dict):
         return None
@@ -205,12 +214,12 @@ def context_of(output: dict | None) -> str | None:
     return text if isinstance(text, str) and text else None
 
 
-def text_field(payload: dict, name: str) -> str | None:
+def text_field(payload: Payload, name: str) -> str | None:
     value = payload.get(name)
     return value if isinstance(value, str) and value else None
 
 
-def number_field(payload: dict, name: str) -> float | None:
+def number_field(payload: Payload, name: str) -> float | None:
     value = payload.get(name)
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 

@@ -10,7 +10,12 @@ from __future__ import annotations
 
 from artibot.store import hookfiles
 
-def file_of(call, name: str) -> str | None:
+TYPE_CHECKING = False  # not typing's: imported by prompt hooks
+if TYPE_CHECKING:
+    from artibot.integrations.turns.protocol import Call
+
+
+def file_of(call: Call, name: str) -> str | None:
     """The file of ``/name`` if it is a command or skill the user installed (project or user scope)."""
     import os
 
@@ -24,7 +29,7 @@ def file_of(call, name: str) -> str | None:
     return None
 
 
-def text_of(call, prompt: str, *, max_chars: int) -> str | None:
+def text_of(call: Call, prompt: str, *, max_chars: int) -> str | None:
     """What a slash command the user wrote sends the model (:func:`.prompts.expand`), or None
     for a built-in's, a plugin's or artibot's own ``/learn`` (none of them the user's work);
     the file's first ``max_chars`` characters are read."""

@@ -83,7 +83,7 @@ def routing_line(decision: Mapping[str, Any]) -> str:
     domain = decision.get("domain") or "general"
     c, t = decision.get("complexity"), decision.get("threshold")
     numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (c, t))
-    sign = (">=" if c >= t else "<") if numbers else "vs"
+    sign = (">=" if c >= t else "<") if numbers and c is not None and t is not None else "vs"
     why = f"complexity {_num(c)} {sign} threshold {_num(t)} for {domain}"
     reason = decision.get("reason")
     if reason == "forced":

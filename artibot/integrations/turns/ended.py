@@ -20,6 +20,12 @@ from __future__ import annotations
 from artibot.integrations.turns import turns
 from artibot.store import hookio
 
+TYPE_CHECKING = False  # not typing's: imported by prompt and stop hooks
+if TYPE_CHECKING:
+    from artibot.integrations.turns.protocol import Call
+    from artibot.shapes import Turn
+    from artibot.store.hookio import SpoolDoc
+
 STALE_SESSION_MS = 24 * 3600 * 1000
 """A spool not written for this long belongs to a session that crashed or never came back."""
 
@@ -30,14 +36,14 @@ NEVER_BACK = ("interrupted", "the session never came back to close the turn")
 CUT_BY_END = ("interrupted", "the session ended before the turn's Stop (an API error, a turn limit or Ctrl-C)")
 
 
-def _final(call, doc: dict, turn: dict, outcome: str, reason: str, closed_by: str) -> None:
+def _final(call: Call, doc: SpoolDoc, turn: Turn, outcome: str, reason: str, closed_by: str) -> None:
     session_id = doc.get("session_id") if isinstance(doc.get("session_id"), str) else call.session_id
     record = turns.experience(turn, outcome=outcome, reason=reason, now=call.now,
                               session_id=session_id, closed_by=closed_by)
     doc.setdefault("queue", []).append(record)
 
 
-def settle(call, doc: dict, *, closed_by: str, judgement: tuple[str, str] | None = None,
+def settle(call: Call, doc: SpoolDoc, *, closed_by: str, judgement: tuple[str, str] | None = None,
            open_turn: tuple[str, str] | None = None) -> None:
     """Make the spool's waiting turns final (queued for the log); the document is edited in place.
 
@@ -58,11 +64,11 @@ def settle(call, doc: dict, *, closed_by: str, judgement: tuple[str, str] | None
         _final(call, doc, turn, outcome, reason, closed_by)
 
 
-def flush(call, spool: hookio.Spool) -> None:
+def flush(call: Call, spool: hookio.Spool) -> None:
     """Append the spool's final turns to the experience log (then drop them from the spool)."""
     with spool.edit(create=False) as doc:
         queue = list(doc.get("queue") or []) if doc is not None else []
-        if not queue:
+        if doc is None or not queue:
             return
         from artibot.collector import collect_many
         from artibot.errors import LockTimeout, ValidationError
@@ -76,12 +82,14 @@ def flush(call, spool: hookio.Spool) -> None:
         except ValidationError as exc:  # keep the good ones; a bad record is named in the log
             call.log_error(exc, "recording the session's turns")
             for record in queue:
-                call.attempt("recording a turn", lambda record=record: collect_many(
-                    [record], home=call.home(), label="turn", skip_stored=True, input_anonymized=True))
+                def collect_one(record: object = record) -> None:
+                    collect_many([record], home=call.home(), label="turn", skip_stored=True, input_anonymized=True)
+
+                call.attempt("recording a turn", collect_one)
         doc["queue"] = []
 
 
-def settle_idle_sessions(call) -> None:
+def settle_idle_sessions(call: Call) -> None:
     """Spools idle past the follow-up window (or the resume window, if shorter): their
     stopped or held turn is final once no prompt can judge it any more; past a day, all is."""
     window = resume_window_ms(call)
@@ -109,7 +117,7 @@ def settle_idle_sessions(call) -> None:
         call.attempt(f"settling idle spool {spool.path.rsplit('/', 1)[-1]}", settle_one)
 
 
-def _may_be_judged(done: dict | None, updated: object, now: int) -> bool:
+def _may_be_judged(done: Turn | None, updated: object, now: int) -> bool:
     """Whether a prompt may still judge the spool's stopped turn: a held one until its
     ``hold_until``; one of a live session while its spool is younger than the follow-up window."""
     if not done:
@@ -119,7 +127,7 @@ def _may_be_judged(done: dict | None, updated: object, now: int) -> bool:
     return isinstance(updated, int) and now - updated < turns.FOLLOWUP_WINDOW_MS
 
 
-def resume_window_ms(call) -> int:
+def resume_window_ms(call: Call) -> int:
     """How long the session's last turn waits for a resumed session: ``ARTIBOT_RESUME_WINDOW_MIN``
     minutes (0: written at session end), else :data:`turns.RESUME_WINDOW_MS`."""
     import os
@@ -138,7 +146,7 @@ def resume_window_ms(call) -> int:
     return int(minutes * 60_000)
 
 
-def hold_last_turn(call, doc: dict, window_ms: int) -> None:
+def hold_last_turn(call: Call, doc: SpoolDoc, window_ms: int) -> None:
     """At session end: the session's last turn stays in the spool (``done``, with its
     ``hold_until``) for the resumed session's first prompt; every other turn is final."""
     turn = doc.get("turn")

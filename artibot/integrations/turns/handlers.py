@@ -45,28 +45,36 @@ from artibot.names import MAX_ROUTED_CHARS
 from artibot.record import new_id
 from artibot.store import hookio
 
+TYPE_CHECKING = False  # not typing's: this module is on every hook's path
+if TYPE_CHECKING:
+    from typing import Callable
+
+    from artibot.integrations.turns.protocol import Call, Handler, Output
+    from artibot.settings import Settings
+    from artibot.shapes import Turn
+
 FLUSH_AT = 8
 """Final turns kept in a spool before a ``Stop`` appends them to the experience log."""
 
 
 # --------------------------------------------------------------------- the spool
-def _same_prompt(turn: dict, prompt_id: str | None) -> bool:
+def _same_prompt(turn: Turn, prompt_id: str | None) -> bool:
     """Whether an event with ``prompt_id`` belongs to ``turn`` (either id missing: assume so)."""
     mine = turn.get("prompt_id")
     return mine is None or prompt_id is None or mine == prompt_id
 
 
-def _spool(call) -> hookio.Spool:
+def _spool(call: Call) -> hookio.Spool:
     return hookio.Spool(call.root, call.session_id)
 
 
-def _note_quarantine(call, spool: hookio.Spool) -> None:
+def _note_quarantine(call: Call, spool: hookio.Spool) -> None:
     if spool.quarantined is not None:
         call.log(f"damaged session spool moved to {spool.quarantined}")
 
 
 # --------------------------------------------------------------------- prompts
-def _route(call, prompt: str) -> tuple[dict, str]:
+def _route(call: Call, prompt: str) -> tuple[dict[str, object], str]:
     """The router's decision fields and the anonymized text for ``prompt``."""
     from artibot.integrations.turns import routecache
 
@@ -81,7 +89,7 @@ def _route(call, prompt: str) -> tuple[dict, str]:
     return {name: getattr(decision, name, None) for name in turns.DECISION_FIELDS}, text
 
 
-def _ensure_gateway(call) -> str | None:
+def _ensure_gateway(call: Call) -> str | None:
     """Installed with ``--gateway``: make sure the gateway answers before Claude Code's request.
     Returns why the port must not be used (another program holds it), else None."""
     import os
@@ -99,13 +107,13 @@ def _ensure_gateway(call) -> str | None:
     return outcome.said if outcome.blocked else None
 
 
-def _command_exists(call, name: str) -> bool:
+def _command_exists(call: Call, name: str) -> bool:
     from artibot.integrations.turns import commands
 
     return commands.file_of(call, name) is not None
 
 
-def user_prompt_submit(call) -> dict | None:
+def user_prompt_submit(call: Call) -> Output | None:
     from artibot.integrations.turns import prompts
 
     refused = call.attempt("starting the gateway", lambda: _ensure_gateway(call))
@@ -120,7 +128,8 @@ def user_prompt_submit(call) -> dict | None:
         return None  # nobody typed it: no record, no context, no effect on the open turn
     call.secret = prompt
     prompt_id = call.field("prompt_id")
-    fields = text = None
+    fields: dict[str, object] | None = None
+    text = ""
     if what == prompts.USER:
         fields, text = _route(call, prompt)
     elif what == prompts.SLASH:  # a command the user wrote: the model gets its text, so that is routed
@@ -134,6 +143,7 @@ def user_prompt_submit(call) -> dict | None:
 
     spool = _spool(call)
     with spool.edit(create=True) as doc:
+        assert doc is not None  # create=True: a new spool's document
         turn = doc.get("turn")
         if turn and prompt_id is not None and turn.get("prompt_id") == prompt_id:
             return None  # typed mid-turn: Claude Code folds it into the open turn
@@ -166,42 +176,43 @@ def user_prompt_submit(call) -> dict | None:
 
 
 # --------------------------------------------------------------------- tools and stop
-def _edit_turn(call, change) -> None:
+def _edit_turn(call: Call, change: Callable[[Turn], Turn]) -> None:
     """Apply ``change(turn) -> turn`` to the open turn this event belongs to, if any."""
     if call.field("agent_id"):
         return  # a sub-agent's own tool call: its Agent call already counts in the turn
     spool = _spool(call)
     with spool.edit(create=False) as doc:
         turn = doc.get("turn") if doc is not None else None
-        if not turn or not _same_prompt(turn, call.field("prompt_id")):
+        if doc is None or not turn or not _same_prompt(turn, call.field("prompt_id")):
             return
         doc["turn"] = change(turn)
     _note_quarantine(call, spool)
 
 
-def _tool_call(call, *, failed: bool) -> None:
+def _tool_call(call: Call, *, failed: bool) -> None:
     # A gateway killed mid-turn comes back before the turn's next request (the client retries it).
     call.attempt("starting the gateway", lambda: _ensure_gateway(call))
     payload = call.payload
+    duration = payload.get("duration_ms")  # add_tool counts a number only
     _edit_turn(call, lambda turn: turns.add_tool(
         turn, tool=call.field("tool_name"), failed=failed,
         interrupted=failed and payload.get("is_interrupt") is True,
-        duration_ms=payload.get("duration_ms"), now=call.now))
+        duration_ms=duration if isinstance(duration, (int, float)) else None, now=call.now))
 
 
-def post_tool_use(call) -> None:
+def post_tool_use(call: Call) -> None:
     _tool_call(call, failed=False)
 
 
-def post_tool_use_failure(call) -> None:
+def post_tool_use_failure(call: Call) -> None:
     _tool_call(call, failed=True)
 
 
-def permission_request(call) -> None:
+def permission_request(call: Call) -> None:
     _edit_turn(call, lambda turn: turns.ask_permission(turn, tool=call.field("tool_name"), now=call.now))
 
 
-def _judge_last_batch(call, turn: dict) -> dict:
+def _judge_last_batch(call: Call, turn: Turn) -> Turn:
     """A turn with a failed tool call: whether its *last batch* failed, from the transcript
     (:mod:`.transcript`); the hooks' own rule stands when the transcript does not say."""
     path = call.field("transcript_path")
@@ -215,7 +226,7 @@ def _judge_last_batch(call, turn: dict) -> dict:
     return turn if failed is None else {**turn, "last_failed": failed, "batch_from": "transcript"}
 
 
-def _unoffered_call(call, turn: dict) -> dict:
+def _unoffered_call(call: Call, turn: Turn) -> Turn:
     """A call to a tool the model was not offered fires no hook: the transcript shows it
     (:func:`.transcript.unoffered_call`); a look at its last 64 KB, parsed only if it is there."""
     path = call.field("transcript_path")
@@ -234,7 +245,7 @@ def _unoffered_call(call, turn: dict) -> dict:
     return turns.add_unoffered(turn, tool=name, now=call.now) if name else turn
 
 
-def stop(call) -> None:
+def stop(call: Call) -> None:
     # Also with stop_hook_active: the first Stop settles the turn, later ones find none.
     spool = _spool(call)
     with spool.edit(create=False) as doc:
@@ -261,7 +272,7 @@ def stop(call) -> None:
 
 
 # --------------------------------------------------------------------- sessions
-def session_start(call) -> dict:
+def session_start(call: Call) -> Output:
     from artibot.integrations.turns import context
 
     problems: list[str] = []
@@ -291,7 +302,7 @@ def session_start(call) -> dict:
     return context.hook_output("SessionStart", text)
 
 
-def session_end(call) -> None:
+def session_end(call: Call) -> None:
     from artibot.integrations.turns import ended
 
     spool = _spool(call)
@@ -317,7 +328,7 @@ def session_end(call) -> None:
     call.attempt("starting the learner", start)
 
 
-def _start_learner(call, settings, *, stale_only: bool) -> None:
+def _start_learner(call: Call, settings: Settings | None, *, stale_only: bool) -> None:
     from artibot.integrations.turns import learner
 
     if stale_only:
@@ -332,11 +343,12 @@ def _start_learner(call, settings, *, stale_only: bool) -> None:
         if not result.started:
             learner.note_check(call.root, now=call.now)
     else:
+        assert settings is not None  # session end loads them itself
         result = learner.spawn(call.home(), settings, now=call.now, reason=call.event)
     call.log((f"learner started, pid {result.pid}: " if result.started else "") + result.reason)
 
 
-def nightly_learner(call) -> None:
+def nightly_learner(call: Call) -> None:
     from artibot.errors import LockTimeout
 
     try:
@@ -357,7 +369,7 @@ def nightly_learner(call) -> None:
     call.attempt("validating applied rounds", lambda: save_round_notices(call))
 
 
-def _team_sync(call) -> None:
+def _team_sync(call: Call) -> None:
     """A member's records go to the pool and the team's state comes back, here in the
     detached learner (never in a hook a client waits on); a database that is down costs
     a few seconds and a line in the hook log, the records stay queued."""
@@ -369,7 +381,7 @@ def _team_sync(call) -> None:
         call.log(line)
 
 
-def _start_team_sync(call) -> None:
+def _start_team_sync(call: Call) -> None:
     """A member's SessionStart starts the team sync in a detached child when the last one is
     stale; SessionStart itself reads only the cached state (the thresholds a pull wrote).
     A home that is not a member costs one file test and imports nothing of the team."""
@@ -382,7 +394,7 @@ def _start_team_sync(call) -> None:
         call.log(started)
 
 
-HANDLERS = {
+HANDLERS: dict[str, Handler] = {
     "session-start": session_start,
     "user-prompt-submit": user_prompt_submit,
     "post-tool-use": post_tool_use,

@@ -24,7 +24,7 @@ from artibot.store import hookio
 
 TYPE_CHECKING = False  # not typing's: SessionStart imports this module on every session
 if TYPE_CHECKING:
-    from artibot.config import Settings
+    from artibot.settings import Settings
     from artibot.store.home import Home
 
 STALE_AFTER_MS = 20 * 3600 * 1000

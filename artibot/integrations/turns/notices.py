@@ -11,8 +11,12 @@ from artibot.names import LEARNING_LOG
 from artibot.names import ROUND_NOTICES as NOTICES_NAME
 from artibot.store import hookfiles, hookio
 
+TYPE_CHECKING = False  # not typing's: imported by SessionStart
+if TYPE_CHECKING:
+    from artibot.integrations.turns.protocol import Call
 
-def worse_rounds(call) -> list[str]:
+
+def worse_rounds(call: Call) -> list[str]:
     """Applied rounds measured worse, for the user.
 
     Measuring them reads the log and the archive with numpy behind it (12x the bare
@@ -34,7 +38,7 @@ def worse_rounds(call) -> list[str]:
     return [n for n in notes if isinstance(n, str)] if isinstance(notes, list) else []
 
 
-def save_round_notices(call) -> list[str]:
+def save_round_notices(call: Call) -> list[str]:
     """Measure the applied rounds and keep the notices for the next SessionStart."""
     if hookfiles.mtime_ns(f"{call.root}/{LEARNING_LOG}") is None:
         return []
@@ -47,5 +51,5 @@ def save_round_notices(call) -> list[str]:
     return found
 
 
-def pending_review(call) -> bool:
+def pending_review(call: Call) -> bool:
     return hookfiles.review_waiting(call.root)

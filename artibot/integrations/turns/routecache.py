@@ -37,6 +37,16 @@ from artibot.names import ROUTER_CACHE_IGNORES as _NOT_STATE
 from artibot.names import ROUTER_SUMMARY as SUMMARY_NAME
 from artibot.store import hookfiles, hookio
 
+TYPE_CHECKING = False  # not typing's: imported by every prompt hook
+if TYPE_CHECKING:
+    from types import EllipsisType
+
+    from artibot.integrations.turns.protocol import Call
+    from artibot.router.policy import RandomSource, RoutingPolicy
+
+    Encoded = tuple[EllipsisType, str, str, dict[str, object], tuple[str, ...]]
+    """A router record as :func:`_encode` writes it."""
+
 FORMAT = 2
 PROGRAMS_FORMAT = 2
 """``(2, runtime, {(source, flags): marshal bytes of the program})``."""
@@ -45,7 +55,7 @@ MAX_PROGRAMS = 400
 _ROUTER = "artibot.router."
 
 
-def _key(call) -> list:
+def _key(call: Call) -> list[object]:
     import artibot
 
     code = os.path.join(os.path.dirname(artibot.__file__), "router")
@@ -60,7 +70,7 @@ def _key(call) -> list:
     return [FORMAT, artibot.__version__, config_env, os.getcwd(), hookfiles.stamps(paths)]
 
 
-def load_policy(call):
+def load_policy(call: Call) -> tuple[RoutingPolicy, RandomSource | None]:
     """``(policy, rng)`` as :meth:`artibot.learned_router.Router.load` would build them."""
     key = _key(call)
     data = hookio.read_cache(call.root, CACHE_NAME)
@@ -68,7 +78,12 @@ def load_policy(call):
         try:
             cached_key, state, wants_rng = marshal.loads(data)
             if cached_key == key:
-                return _decode(state), _rng(wants_rng)
+                from artibot.router.policy import RoutingPolicy  # loaded by _decode already
+
+                policy = _decode(state)
+                if not isinstance(policy, RoutingPolicy):
+                    raise TypeError(f"{type(policy).__qualname__} is not a routing policy")
+                return policy, _rng(wants_rng)
         except Exception as exc:  # noqa: BLE001 - any damage: rebuild below
             call.log(f"router cache unreadable, rebuilt ({type(exc).__name__})")
     from artibot.learned_router import Router
@@ -85,25 +100,26 @@ def load_policy(call):
     return router.policy, router.rng
 
 
-def _encode(obj) -> tuple:
+def _encode(obj: object) -> Encoded:
     """A record of :mod:`artibot.router` as ``(..., module, class, fields, record fields)``:
     its fields as they are (what ``marshal`` cannot write raises), records among them encoded
     in turn. (``...`` marks a record: no field of the policy holds an ``Ellipsis``.)"""
     cls = type(obj)
     if not cls.__module__.startswith(_ROUTER):
         raise TypeError(f"{cls.__qualname__} is not a record of artibot.router")
-    fields = dict(vars(obj)) if hasattr(obj, "__dict__") else {n: getattr(obj, n) for n in cls.__slots__}
+    fields = dict(vars(obj)) if hasattr(obj, "__dict__") else {n: getattr(obj, n) for n in getattr(cls, "__slots__")}
     records = tuple(name for name, value in fields.items() if type(value).__module__.startswith(_ROUTER))
     for name in records:
         fields[name] = _encode(fields[name])
     return (..., cls.__module__, cls.__qualname__, fields, records)
 
 
-def _decode(state: tuple):
+def _decode(state: tuple[object, ...]) -> object:
     """The record :func:`_encode` wrote, its fields set as they were (no ``__init__`` runs,
     as with ``pickle``)."""
     marker, module, name, fields, records = state
-    if marker is not ... or not module.startswith(_ROUTER):
+    if (marker is not ... or not isinstance(module, str) or not module.startswith(_ROUTER)
+            or not isinstance(name, str) or not isinstance(fields, dict) or not isinstance(records, tuple)):
         raise ValueError(f"not a router record: {module!r}")
     cls = getattr(__import__(module, fromlist=["_"]), name)
     obj = cls.__new__(cls)
@@ -112,7 +128,7 @@ def _decode(state: tuple):
     return obj
 
 
-def preload_patterns(call) -> None:
+def preload_patterns(call: Call) -> None:
     """Make the regular expressions' programs kept by an earlier hook known (:mod:`artibot.regex`)."""
     data = hookio.read_cache(call.root, PROGRAMS_NAME)
     if data is None:
@@ -126,7 +142,7 @@ def preload_patterns(call) -> None:
         call.log(f"regular expression programs unreadable, compiled again ({type(exc).__name__})")
 
 
-def keep_patterns(call) -> None:
+def keep_patterns(call: Call) -> None:
     """Keep the programs of the patterns this process had to compile, for the next hook.
 
     Once ``re`` is loaded anyway, every pattern a prompt hook may need is compiled and
@@ -147,7 +163,7 @@ def keep_patterns(call) -> None:
     hookio.write_cache(call.root, PROGRAMS_NAME, marshal.dumps((PROGRAMS_FORMAT, regex.RUNTIME, kept)))
 
 
-def load_summary(call) -> dict:
+def load_summary(call: Call) -> dict[str, object]:
     """``Router.summary()`` (thresholds, System 1 patterns) for the SessionStart context.
 
     Kept as JSON beside the policy, under the same key: SessionStart then loads neither
@@ -158,8 +174,9 @@ def load_summary(call) -> dict:
     if data is not None:
         try:
             doc = hookio.loads(data)
-            if isinstance(doc, dict) and doc.get("key") == key and isinstance(doc.get("summary"), dict):
-                return doc["summary"]
+            summary = doc.get("summary") if isinstance(doc, dict) and doc.get("key") == key else None
+            if isinstance(summary, dict):
+                return summary
         except (ValueError, UnicodeDecodeError):
             pass  # rebuilt below
     from artibot.integrations.turns.context import policy_summary
@@ -180,5 +197,5 @@ class _SystemRandom:
         return (int.from_bytes(os.urandom(7), "big") >> 3) * (1.0 / (1 << 53))
 
 
-def _rng(wanted: bool):
+def _rng(wanted: bool) -> _SystemRandom | None:
     return _SystemRandom() if wanted else None

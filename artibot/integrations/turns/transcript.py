@@ -37,6 +37,10 @@ from __future__ import annotations
 
 from artibot.store.hookio import loads
 
+TYPE_CHECKING = False  # not typing's: imported by Stop hooks
+if TYPE_CHECKING:
+    from typing import Iterator
+
 TAIL_BYTES = 1 << 20
 """How much of the transcript's end is read (a batch's results are rarely larger)."""
 
@@ -50,10 +54,10 @@ PEEK_BYTES = 1 << 16
 (one read, no parsing); the turn is parsed from :data:`TAIL_BYTES` only when it is there."""
 
 
-def _blocks(tail: bytes, *, prompts: bool = False):
+def _blocks(tail: bytes, *, prompts: bool = False) -> Iterator[tuple[str, object, dict[str, object]]]:
     """``(kind, message id, block)`` for each ``tool_use`` and ``tool_result`` block of
-    ``tail``'s lines, in order; with ``prompts``, ``("prompt", None, None)`` for each prompt
-    line too (a user message with text: a new turn). Lines with neither are not parsed."""
+    ``tail``'s lines, in order; with ``prompts``, ``("prompt", None, {})`` for each prompt
+    line too (a user message with text: a new turn; ``{}`` for its block). Lines with neither are not parsed."""
     for line in tail.split(b"\n"):
         if b'"tool_use' not in line and b'"tool_result"' not in line and not (prompts and b'"type":"user"' in line):
             continue  # most lines: text, metadata
@@ -65,9 +69,9 @@ def _blocks(tail: bytes, *, prompts: bool = False):
         content = message.get("content") if isinstance(message, dict) else None
         if prompts and doc.get("type") == "user" and (isinstance(content, str) or isinstance(content, list) and any(
                 isinstance(b, dict) and b.get("type") == "text" for b in content)):
-            yield "prompt", None, None
+            yield "prompt", None, {}
             continue
-        if not isinstance(content, list):
+        if not isinstance(content, list) or not isinstance(message, dict):
             continue
         for block in content:
             if isinstance(block, dict) and block.get("type") in ("tool_use", "tool_result"):
