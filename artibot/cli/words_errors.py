@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from typing import Callable, Union
 
+from artibot.cli.words_sentences import SENTENCES
+
 _Replacement = Union[str, Callable[["re.Match[str]"], str]]
 _Rule = tuple["re.Pattern[str]", _Replacement]
 
@@ -136,9 +138,13 @@ _KO: list[tuple[str, _Replacement]] = [
     (r" \(see '(?P<c>[^']+)'\)$", r" ('\g<c>' 참고)"),
     (r"; --home goes before the command: (?P<c>.+)$", r"; --home은 명령 앞에 씁니다: \g<c>"),
 ]
-KO: list[_Rule] = [(re.compile(p), r) for p, r in _KO]
+KO: list[_Rule] = [(re.compile(p), r) for p, r in SENTENCES + _KO]  # the specific sentences first
 
 RULES: dict[str, list[_Rule]] = {"ko": KO}
+
+_PROBLEM_AT = re.compile(r"^(?P<what>record|line) (?P<n>\d+): ")
+PROBLEM_AT = {"ko": {"record": "레코드 {n}: ", "line": "{n}번째 줄: "}}
+NOTHING_WRITTEN = {"en": " (nothing was written)", "ko": " (아무것도 기록하지 않았습니다)"}
 
 
 def say(lang: str, message: str) -> str:
@@ -146,3 +152,14 @@ def say(lang: str, message: str) -> str:
     for pattern, replacement in RULES.get(lang, ()):
         message = pattern.sub(replacement, message)
     return message
+
+
+def say_problems(lang: str, problems: list[str], where: str | None) -> str:
+    """A :class:`~artibot.errors.ValidationError`'s line in ``lang``, said one problem at a time
+    (each names its record or line first, as the library words it)."""
+    said = []
+    for problem in problems:
+        m = _PROBLEM_AT.match(problem)
+        head = PROBLEM_AT.get(lang, {}).get(m["what"], m.group()).format(n=m["n"]) if m else ""
+        said.append(head + say(lang, problem[m.end():] if m else problem))
+    return (f"{where}: " if where else "") + "; ".join(said) + NOTHING_WRITTEN.get(lang, NOTHING_WRITTEN["en"])
