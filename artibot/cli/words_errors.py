@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Union
 
+from artibot.cli.words_doctor import DOCTOR
 from artibot.cli.words_sentences import SENTENCES
 
 _Replacement = Union[str, Callable[["re.Match[str]"], str]]
@@ -138,7 +139,7 @@ _KO: list[tuple[str, _Replacement]] = [
     (r" \(see '(?P<c>[^']+)'\)$", r" ('\g<c>' 참고)"),
     (r"; --home goes before the command: (?P<c>.+)$", r"; --home은 명령 앞에 씁니다: \g<c>"),
 ]
-KO: list[_Rule] = [(re.compile(p), r) for p, r in SENTENCES + _KO]  # the specific sentences first
+KO: list[_Rule] = [(re.compile(p), r) for p, r in SENTENCES + DOCTOR + _KO]  # the specific sentences first
 
 RULES: dict[str, list[_Rule]] = {"ko": KO}
 

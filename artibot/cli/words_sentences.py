@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Union
 
-_Replacement = Union[str, Callable[["re.Match[str]"], str]]
+Replacement = Union[str, Callable[["re.Match[str]"], str]]
 
 _V = r"(?P<v>.+?)"  # a value as the library quotes it, up to the end of the problem
 
@@ -21,7 +21,7 @@ def _choices(m: re.Match[str]) -> str:
     return f"라운드 {m['r']}은(는) 적용된 라운드가 아닙니다; 적용된 라운드(오래된 순): {m['c']}{earlier}, 또는 `last`"
 
 
-SENTENCES: list[tuple[str, _Replacement]] = [
+SENTENCES: list[tuple[str, Replacement]] = [
     # a record's validation (artibot.experience), one problem at a time
     (r"(?P<k>[\w.\[\]]+) is required: a number from 0 to 1$", r"\g<k>이(가) 필요합니다: 0부터 1까지의 숫자"),
     (r"(?P<k>[\w.\[\]]+) is required$", r"\g<k>이(가) 필요합니다"),
