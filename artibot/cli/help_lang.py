@@ -86,7 +86,7 @@ def wrap_wide(text: str, width: int = 78, initial_indent: str = "", subsequent_i
     """The parser's ``wrap_text`` counting columns rather than characters: each paragraph
     (a blank line apart when ``preserve_paragraphs``) re-flowed at word boundaries."""
     paragraphs = text.split("\n\n") if preserve_paragraphs else [text]
-    out = []
+    out: list[str] = []
     for paragraph in paragraphs:
         lines: list[str] = []
         line = initial_indent if not out else subsequent_indent
