@@ -58,7 +58,8 @@ def register(app: typer.Typer) -> None:
         console.print(w(lang, "ro_line", system=decision.system, complexity=fmt(decision.complexity, 2),
                         threshold=fmt(decision.threshold, 2), domain=decision.domain, why=why))
         if record:
-            console.print(w(lang, "ro_recorded", id=out["id"], outcomes="|".join(OUTCOMES)))
+            # not wrapped: the command is copied whole
+            console.print(w(lang, "ro_recorded", id=out["id"], outcomes="|".join(OUTCOMES)), soft_wrap=True)
 
     @app.command("outcome")
     def outcome_cmd(

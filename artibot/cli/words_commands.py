@@ -127,7 +127,7 @@ COMMAND_WORDS: dict[str, dict[str, str]] = {
         "sc_unchanged": "crontab 변경 없음", "sc_updated": "crontab 갱신됨", "sc_removed": ": artibot 줄 삭제됨",
         "gw_start": "artibot 게이트웨이: http://127.0.0.1:{port} -> {upstream} (System 1: {s1}; System 2: {s2}); "
                     "Ctrl-C로 멈춥니다",
-        "gw_effort": "effort {effort}", "gw_client_effort": "클라이언트의 effort", "gw_client_model": "클라이언트의 모델",
+        "gw_effort": "effort={effort}", "gw_client_effort": "클라이언트의 effort", "gw_client_model": "클라이언트의 모델",
         "gw_stopped": "멈춤: 요청 {requests}개, 라우팅된 턴의 요청 {routed}개, 다시 쓴 요청 {rewritten}개, 거절 "
                       "{refused}개, 업스트림 오류 {upstream_errors}개, 먼저 떠난 클라이언트 {client_gone}개, 끊긴 "
                       "스트림 {cut}개",

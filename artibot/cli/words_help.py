@@ -20,8 +20,8 @@ HELP: dict[str, dict[str, str]] = {"ko": {
     "collect": "경험을 추가합니다. 잘못된 레코드가 하나라도 있는 묶음은 아무것도 쓰지 않습니다 (종료 코드 2).",
     "collect --stdin": "JSON 객체 하나, JSON 배열 또는 JSON 줄을 읽습니다.",
     "collect --input": "요청 텍스트 (저장하기 전에 익명화합니다).",
-    "collect --complexity": "0부터 1까지.", "collect --routed-to": "system1 또는 system2.",
-    "collect --outcome": "success, escalated 또는 failed.", "collect --confidence": "0부터 1까지.",
+    "collect --complexity": "0부터 1까지.", "collect --routed-to": "`system1` 또는 `system2`.",
+    "collect --outcome": "`success`, `escalated` 또는 `failed`.", "collect --confidence": "0부터 1까지.",
     "collect --propensity": "(0, 1] 범위.", "collect --timestamp": "시간대가 있는 ISO 8601 시각.",
     "collect --json": "저장한 레코드를 출력합니다.",
     "route": "현재 임계값과 System 1 캐시로 요청의 점수를 매기고 경로를 정합니다.",
@@ -29,7 +29,7 @@ HELP: dict[str, dict[str, str]] = {"ko": {
     "route --record": "결정을 대기 중으로 보관하고 그 id를 출력합니다.",
     "outcome": "기록된 결정을 완료해 경험으로 만듭니다.",
     "outcome decision_id": "`artibot route --record`가 출력한 id.",
-    "outcome outcome": "success, escalated, failed 또는 interrupted (경로가 아닌 다른 이유로 끊긴 턴; 보관하되 "
+    "outcome outcome": "`success`, `escalated`, `failed` 또는 `interrupted` (경로가 아닌 다른 이유로 끊긴 턴; 보관하되 "
                        "학습하지 않음).",
     "outcome --latency-ms": "기본값: 결정 이후 지난 시간.",
     "learn": "학습 라운드 한 번 (1–6단계), 사람이 답하는 체크포인트 세 개 (3, 4, 5단계 뒤).",
@@ -61,20 +61,20 @@ HELP: dict[str, dict[str, str]] = {"ko": {
     "turns -n": "턴 개수.", "turns --session": "이 세션의 턴만 (id 또는 그 앞부분).",
     "turns --follow": "턴이 들어오는 대로 계속 출력합니다.", "turns --json": "JSON (--follow와 함께: 한 줄에 객체 하나).",
     "config": "적용되는 설정과 그 설정을 가져온 파일을 출력합니다.",
-    "config action": "show (적용되는 설정) 또는 path (사용 중인 파일).",
+    "config action": "`show` (적용되는 설정) 또는 `path` (사용 중인 파일).",
     "install": "artibot의 훅과 /learn 명령을 등록합니다.",
-    "install target": "claude-code, gemini-cli, codex-cli 또는 cursor", "install --scope": "user, project 또는 local.",
+    "install target": "claude-code, gemini-cli, codex-cli 또는 cursor", "install --scope": "`user`, `project` 또는 `local`.",
     "install --dry-run": "바뀔 내용을 보여 주고 아무것도 쓰지 않습니다.",
     "install --gateway": "Claude Code의 요청을 로컬 게이트웨이로 보내 경로가 턴의 effort(와 모델)를 바꾸게 합니다; "
                          "--no-gateway는 그만둡니다. 기본값: 지금 그대로.",
     "install --port": "게이트웨이의 포트 (기본값: gateway.server.port).",
-    "install --model": "gemini-cli: ROUTE=MODEL (system1 또는 system2), 그 경로의 요청이 쓰는 모델.",
+    "install --model": "gemini-cli: ROUTE=MODEL (`system1` 또는 `system2`), 그 경로의 요청이 쓰는 모델.",
     "uninstall": "`artibot install`이 추가한 것만 정확히 지웁니다.",
-    "uninstall target": "claude-code, gemini-cli, codex-cli 또는 cursor", "uninstall --scope": "user, project 또는 local.",
+    "uninstall target": "claude-code, gemini-cli, codex-cli 또는 cursor", "uninstall --scope": "`user`, `project` 또는 `local`.",
     "schedule": "야간 학습과 주간 드리프트 검사를 위한 사용자 crontab 줄을 관리합니다.",
-    "schedule action": "show, install 또는 remove.",
+    "schedule action": "`show`, `install` 또는 `remove`.",
     "hook": "Claude Code 훅의 진입점 (payload는 stdin). 항상 0으로 끝납니다.",
-    "hook event": "session-start, user-prompt-submit, post-tool-use, …",
+    "hook event": "`session-start`, `user-prompt-submit`, `post-tool-use`, …",
     "demo": "임시 홈에서 생성한 데이터로 하는 독립 실행.",
     "demo --keep": "이 폴더에서 실행하고 남겨 둡니다 (기본은 임시 홈을 지웁니다).",
     "drift": "도메인마다 최근 결과를 이력과 비교합니다 (주간 드리프트 검사).",
@@ -124,6 +124,9 @@ _HEADINGS: dict[str, list[tuple[str, str]]] = {"ko": [
     (r"\[default: (?P<d>[^\]]*)\]", r"[기본값: \g<d>]"), (r"\[required\]", "[필수]"),
     (r"\[env var: (?P<e>[^\]]*)\]", r"[환경 변수: \g<e>]"),
     (r"^Try '(?P<c>[^']+)' for help\.$", r"도움말은 '\g<c>'"),
+    # the parameters' types, as typer names them
+    (r"<int range>", "<정수 범위>"), (r"<float range>", "<숫자 범위>"), (r"<int>", "<정수>"), (r"<float>", "<숫자>"),
+    (r"<str>", "<문자열>"), (r"<list\[str\]>", "<문자열 목록>"), (r"<path>", "<경로>"), (r"<bool>", "<참/거짓>"),
 ]}
 
 
