@@ -39,8 +39,10 @@ def init_cmd(url: str = typer.Argument(..., help="postgresql://user@host/db?sslm
 
     with db.connect(url) as conn:
         applied = db.migrate(conn)
-    console.print(f"team schema at version {max(applied) if applied else 'current'} in {db.where(url)}"
-                  + (f" (applied {', '.join(map(str, applied))})" if applied else " (nothing to apply)"))
+    lang = session_lang()
+    console.print(w(lang, "tm_schema", version=max(applied) if applied else w(lang, "tm_current"), where=db.where(url))
+                  + (w(lang, "tm_applied", versions=", ".join(map(str, applied))) if applied
+                     else w(lang, "tm_nothing_to_apply")))
     if roles:
         console.print(ROLES_SQL, markup=False, highlight=False)
 
@@ -219,23 +221,23 @@ def retention_cmd(months: Optional[int] = typer.Option(None, "--months", help="K
     """Drop the pooled experiences of old months (the database owner; never a row not yet learned)."""
     from artibot.team import db, retention
 
+    lang = session_lang()
     target = _url(url)
     with db.connect(target, statement_ms=3_600_000) as conn:
         db.require_schema(conn, target)
         keep = months if months is not None else retention.months_setting(conn)
         if keep is None:
-            console.print("no retention set: nothing dropped (--months N, or the team's setting retention_months)")
+            console.print(w(lang, "tm_no_retention"))
             return
-        if not dry_run and not yes and not typer.confirm(
-                f"drop the pooled experiences of months older than {keep} month(s) before this one?", default=False):
-            console.print("nothing dropped")
+        if not dry_run and not yes and not typer.confirm(w(lang, "tm_drop_ask", keep=keep), default=False):
+            console.print(w(lang, "tm_nothing_dropped"))
             return
         cutoff, results = retention.apply(conn, keep, dry_run=dry_run)
     for r in results:
         console.print(f"{r.month} ({r.rows} row(s)): {r.reason}", markup=False, highlight=False)
     dropped = [r for r in results if r.dropped]
-    console.print(f"months before {cutoff}: {len(dropped)} dropped ({sum(r.rows for r in dropped)} row(s)), "
-                  f"{sum(1 for r in results if not r.dropped)} kept")
+    console.print(w(lang, "tm_months", cutoff=cutoff, dropped=len(dropped), rows=sum(r.rows for r in dropped),
+                    kept=sum(1 for r in results if not r.dropped)))
 
 
 @team_app.command("leave")
