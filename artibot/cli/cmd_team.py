@@ -10,12 +10,17 @@ import typer
 from artibot import checkpoints as cp
 from artibot.cli.checkpoint_prompts import TerminalCheckpoints
 from artibot.cli.checkpoint_view import evidence_table, threshold_result
-from artibot.cli.quick import said
 from artibot.cli.render import Hanging, console, emit_json, err_console
 from artibot.cli.words import session_lang, w
+from artibot.cli.words_errors import say
 from artibot.config import load_settings
 from artibot.errors import InvalidInput
 from artibot.store.home import Home
+
+def said(text: str) -> str:
+    """A sentence of the team's library (a push's or pull's result, a problem) in the session's language."""
+    return say(session_lang(), text)
+
 
 team_app = typer.Typer(help="Learn as a team: pool experiences on a shared PostgreSQL, one reviewed round.",
                        no_args_is_help=True)
