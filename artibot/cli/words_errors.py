@@ -24,7 +24,9 @@ REASONS = {"Read-only file system": "읽기 전용 파일 시스템", "Permissio
            "No space left on device": "디스크 공간이 없습니다", "Disk quota exceeded": "디스크 할당량 초과",
            "Operation not permitted": "허용되지 않는 작업", "Not a directory": "폴더가 아닙니다",
            "Is a directory": "폴더입니다", "Input/output error": "입출력 오류",
-           "No such file or directory": "파일이나 폴더가 없습니다", "Too many open files": "열린 파일이 너무 많습니다"}
+           "No such file or directory": "파일이나 폴더가 없습니다", "Too many open files": "열린 파일이 너무 많습니다",
+           "Address already in use": "주소가 이미 사용 중입니다",
+           "Cannot assign requested address": "요청한 주소를 쓸 수 없습니다"}
 ADVICE = {
     "the disk is full: free some space and run the command again (what was already stored is intact)":
         "디스크가 가득 찼습니다: 공간을 비우고 명령을 다시 실행하세요 (이미 저장된 것은 그대로입니다)",

@@ -51,13 +51,24 @@ SENTENCES: list[tuple[str, Replacement]] = [
      r"schema_version \g<n>은(는) 이 artibot이 아는 버전(\g<m>)보다 새롭습니다; artibot을 업그레이드하세요"),
     (r"^… and (?P<n>\d+) more$", r"… 외 \g<n>개"),
     # the config's validators (artibot.config_validators), as a key's problem
+    (r"(?P<a>[\w.]+) must be below (?P<b>[\w.]+) \(got (?P<x>\S+) and (?P<y>\S+)\)",
+     r"\g<a>은(는) \g<b>보다 작아야 합니다 (받은 값: \g<x>, \g<y>)"),
+    (r"(?P<a>[\w.]+) must lie within (?P<r>\[\w+, \w+\]) \(got (?P<x>\S+) outside (?P<b>\[[^\]]*\])\)",
+     r"\g<a>은(는) \g<r> 안에 있어야 합니다 (받은 값: \g<x>, 범위 \g<b> 밖)"),
+    (r"(?P<a>[\w.]+) must not exceed (?P<b>[\w.]+) \(got (?P<x>[^)]+)\)",
+     r"\g<a>은(는) \g<b>을(를) 넘을 수 없습니다 (받은 값: \g<x>)"),
+    (r"learning\.lifelong: set system2Cost or targetSystem2Share, not both",
+     "learning.lifelong: system2Cost와 targetSystem2Share 중 하나만 설정하세요"),
+    (r"(?P<k>\S+) is not a key artibot reads \(known: (?P<n>[^)]*)\); it is ignored",
+     r"\g<k>은(는) artibot이 읽는 키가 아닙니다 (알려진 키: \g<n>); 무시합니다"),
     (r"(?P<k>[\w.]+) must be an http\(s\) URL(?: such as (?P<e>\S+))?, not " + _V + "$",
      lambda m: f"{m['k']}은(는) http(s) URL이어야 합니다" + (f" (예: {m['e']})" if m["e"] else "")
                + f" ({m['v']}은(는) 안 됨)"),
     (r"(?P<k>[\w.]+) must be an object with \"effort\" and/or \"model\", not " + _V + "$",
      r'\g<k>은(는) "effort"나 "model"(또는 둘 다)을 가진 객체여야 합니다 (\g<v>은(는) 안 됨)'),
     (r"(?P<k>[\w.]+) must be null \(keep the client's\) or one of (?P<o>.+?), not " + _V + "$",
-     r"\g<k>은(는) null(클라이언트의 값 유지)이나 \g<o> 중 하나여야 합니다 (\g<v>은(는) 안 됨)"),
+     lambda m: f"{m['k']}은(는) null(클라이언트의 값 유지)이나 {', '.join(f'`{o}`' for o in m['o'].split(', '))} 중 "
+               f"하나여야 합니다 ({m['v']}은(는) 안 됨)"),
     (r"(?P<k>[\w.]+) must be null \(keep the client's\) or a model name, not " + _V + "$",
      r"\g<k>은(는) null(클라이언트의 값 유지)이나 모델 이름이어야 합니다 (\g<v>은(는) 안 됨)"),
     (r"(?P<k>[\w.]+) must be an object mapping a domain name to a list of keywords",
@@ -136,7 +147,8 @@ SENTENCES: list[tuple[str, Replacement]] = [
     (r"Claude Code goes through the artibot gateway: env (?P<e>\S+)", r"Claude Code가 artibot 게이트웨이를 거침: env \g<e>"),
     # the gateway
     (r"^the gateway cannot listen on (?P<a>\S+): (?P<why>.+) \(another program uses the port\? try --port\)$",
-     r"게이트웨이가 \g<a>에서 들을 수 없습니다: \g<why> (다른 프로그램이 그 포트를 쓰나요? --port를 써 보세요)"),
+     lambda m: f"게이트웨이가 {m['a']}에서 들을 수 없습니다: {_reason(m['why'])} (다른 프로그램이 그 포트를 쓰나요? "
+               "--port를 써 보세요)"),
     (r"^--port must be from 1 to 65535, not (?P<v>\S+)$", r"--port는 1부터 65535까지여야 합니다 (\g<v>은(는) 안 됨)"),
     # the team
     (r"^(?P<h>\S+) is not a team member: run `(?P<c>[^`]+)` first$",
@@ -147,6 +159,13 @@ SENTENCES: list[tuple[str, Replacement]] = [
 
 _VALUE = {"deferred": "검토 대기", "reset": "초기화됨", "pending": "대기 중", "discarded": "버려짐",
           "rolled-back": "롤백됨", "dry-run": "시험 실행", "nothing": "없음"}
+
+
+def _reason(strerror: str) -> str:
+    """An operating system's reason (``Address already in use``) in Korean, when known."""
+    from artibot.cli.words_errors import REASONS
+
+    return REASONS.get(strerror, strerror)
 
 
 def _value(word: str) -> str:

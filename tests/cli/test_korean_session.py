@@ -211,3 +211,41 @@ def test_the_common_errors_in_korean(tmp_path: Path) -> None:
         said = say("ko", message)
         assert re.search("[가-힣]", said) and leftover_english(said) == [], (message, said)
     assert "sytem2Cost" in say("ko", errors[0]) and "system2Cost" in say("ko", errors[0])  # keys as typed
+
+
+def test_the_library_sentences_in_korean() -> None:
+    """The sentences the library words in English that the session above does not meet:
+    doctor's findings, the config's cross-key checks, rollback's refusals, the installer's
+    notes -- each said in Korean whole, keys, ids and paths as they were."""
+    from artibot.cli.words_errors import say, say_problems
+
+    sentences = [
+        "move it aside into quarantine/; the System 1 cache starts empty until patterns are promoted again; "
+        "no snapshot holds a copy of it",
+        "was written by a newer artibot (schema_version 9; this one understands 2)",
+        "move the bad copy to quarantine/ so the next run starts this file fresh: thresholds fall back to the "
+        "configured default (cognitive.router.threshold) for every domain; restore from snapshots/r1/ with "
+        "`artibot rollback r1`",
+        "cut the torn tail into quarantine/ and restore the closing bracket (the next append does this by itself); "
+        "only the interrupted append is lost",
+        "3 record(s) break the schema, so `artibot learn` stops on them (first: line 4: input is required)",
+        "the data home is not writable: experiences cannot be recorded and no round can be applied",
+        "cognitive.router.minThreshold must be below cognitive.router.maxThreshold (got 0.9 and 0.1)",
+        "learning.schedule.nightlyLearner must have 5 fields (minute hour day-of-month month day-of-week) (got 'x')",
+        "gateway.profiles.system1.effort must be null (keep the client's) or one of low, medium, high, not 'huge'",
+        "round 'nope' is not an applied round; the applied rounds, oldest first: r1, r2 (and 3 earlier), or `last`",
+        "no applied round to roll back",
+        "add 7 artibot hooks, replacing 7 from an earlier install (2 other hooks kept); the file is re-serialised, "
+        "see the diff",
+        "the gateway cannot listen on 127.0.0.1:41470: Address already in use (another program uses the port? try "
+        "--port)",
+    ]
+    for sentence in sentences:
+        said = say("ko", sentence)
+        assert re.search("[가-힣]", said) and leftover_english(said) == [], (sentence, said)
+    assert "r1, r2" in say("ko", sentences[9]) and "`last`" in say("ko", sentences[9])
+    line = say_problems("ko", ["record 2: latency_ms must be a number >= 0, not -1", "line 3: not valid JSON (x)"],
+                        "stdin")
+    assert line == ("stdin: 레코드 2: latency_ms는 0 이상의 숫자여야 합니다 (-1은(는) 안 됨); 3번째 줄: 올바른 JSON이 "
+                    "아닙니다 (x) (아무것도 기록하지 않았습니다)"), line
+    assert say_problems("en", ["record 2: id is required"], None) == "record 2: id is required (nothing was written)"
