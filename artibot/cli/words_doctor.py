@@ -12,14 +12,6 @@ from artibot.cli.words_sentences import Replacement
 _Q = "quarantine/"
 
 
-def _first(problem: str) -> str:
-    """The first bad record's problems (``line N: a; b``), each said in Korean."""
-    from artibot.cli.words_errors import say
-
-    line, _, problems = problem.partition(": ")
-    where = f"{line[5:]}번째 줄: " if line.startswith("line ") and problems else ""
-    return where + "; ".join(say("ko", p) for p in (problems if where else problem).split("; "))
-
 DOCTOR: list[tuple[str, Replacement]] = [
     # the data home
     (r"^the data home does not exist and (?P<p>.+) is not writable, so artibot cannot create it$",
@@ -119,8 +111,6 @@ DOCTOR: list[tuple[str, Replacement]] = [
      r"quarantine/", f"온전한 레코드(\\g<n>개)를 모두 새 로그에 두고 손상된 사본은 {_Q}로 옮깁니다"),
     (r", zero-filled runs described there, not copied", ", 0으로 채워진 구간은 복사하지 않고 설명만 남김"),
     (r" \(records on damaged lines stay only there\)$", " (손상된 줄의 레코드는 그곳에만 남습니다)"),
-    (r"^(?P<n>\d+) record\(s\) break the schema, so `artibot learn` stops on them \(first: (?P<f>.+)\)$",
-     lambda m: f"레코드 {m['n']}개가 스키마에 맞지 않아 `artibot learn`이 멈춥니다 (첫 번째: {_first(m['f'])})"),
     (r"^move those records into quarantine/ \(the rest of the log stays as it is\)$",
      f"그 레코드들을 {_Q}로 옮깁니다 (로그의 나머지는 그대로)"),
     (r"^(?P<n>\d+) record\(s\) repeat an id already in the log$", r"레코드 \g<n>개가 로그에 이미 있는 id를 되풀이합니다"),

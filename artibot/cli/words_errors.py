@@ -54,7 +54,20 @@ def _unknown_key(m: re.Match[str]) -> str:
     return f"{m['key']}은(는) 알 수 없는 키입니다{guess}{camel} (허용: {m['allowed']})"
 
 
+def _first_bad(m: re.Match[str]) -> str:
+    """doctor's count of records that break the schema, with the first one's problems said too."""
+    line, _, problems = m["f"].partition(": ")
+    where = f"{line[5:]}번째 줄: " if line.startswith("line ") and problems else ""
+    said = "; ".join(say("ko", p) for p in (problems if where else m["f"]).split("; "))
+    return f"레코드 {m['n']}개가 스키마에 맞지 않아 `artibot learn`이 멈춥니다 (첫 번째: {where}{said})"
+
+
 _KO: list[tuple[str, _Replacement]] = [
+    # sentences that hold others (said by this module's own rules)
+    (r"^(?P<n>\d+) record\(s\) break the schema, so `artibot learn` stops on them \(first: (?P<f>.+)\)$", _first_bad),
+    (r"^the gateway cannot listen on (?P<a>\S+): (?P<why>.+) \(another program uses the port\? try --port\)$",
+     lambda m: f"게이트웨이가 {m['a']}에서 들을 수 없습니다: {REASONS.get(m['why'], m['why'])} (다른 프로그램이 그 "
+               "포트를 쓰나요? --port를 써 보세요)"),
     # the library
     (r"^invalid configuration in (?P<src>.+?): ", r"설정이 잘못되었습니다 (\g<src>): "),
     (r"^invalid configuration: ", "설정이 잘못되었습니다: "),

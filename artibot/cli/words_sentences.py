@@ -146,9 +146,6 @@ SENTENCES: list[tuple[str, Replacement]] = [
      r"Claude Code가 더 이상 artibot 게이트웨이(포트 \g<p>)를 거치지 않음"),
     (r"Claude Code goes through the artibot gateway: env (?P<e>\S+)", r"Claude Code가 artibot 게이트웨이를 거침: env \g<e>"),
     # the gateway
-    (r"^the gateway cannot listen on (?P<a>\S+): (?P<why>.+) \(another program uses the port\? try --port\)$",
-     lambda m: f"게이트웨이가 {m['a']}에서 들을 수 없습니다: {_reason(m['why'])} (다른 프로그램이 그 포트를 쓰나요? "
-               "--port를 써 보세요)"),
     (r"^--port must be from 1 to 65535, not (?P<v>\S+)$", r"--port는 1부터 65535까지여야 합니다 (\g<v>은(는) 안 됨)"),
     # the team
     (r"^(?P<h>\S+) is not a team member: run `(?P<c>[^`]+)` first$",
@@ -159,13 +156,6 @@ SENTENCES: list[tuple[str, Replacement]] = [
 
 _VALUE = {"deferred": "검토 대기", "reset": "초기화됨", "pending": "대기 중", "discarded": "버려짐",
           "rolled-back": "롤백됨", "dry-run": "시험 실행", "nothing": "없음"}
-
-
-def _reason(strerror: str) -> str:
-    """An operating system's reason (``Address already in use``) in Korean, when known."""
-    from artibot.cli.words_errors import REASONS
-
-    return REASONS.get(strerror, strerror)
 
 
 def _value(word: str) -> str:
