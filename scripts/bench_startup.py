@@ -22,9 +22,15 @@ import tempfile
 import time
 from pathlib import Path
 
+KO_CONFIG = "{ko_config}"
+"""Stands for a config file saying ``{"lang": "ko"}`` (written beside the data home)."""
+
 CASES: list[tuple[str, list[str], dict[str, str]]] = [
     ("python -c pass", ["-c", "pass"], {}),
     ("artibot --help", ["-m", "artibot", "--help"], {}),
+    ("artibot rollback --help", ["-m", "artibot", "rollback", "--help"], {}),
+    ("artibot --help, lang ko", ["-m", "artibot", "--help"], {"ARTIBOT_CONFIG": KO_CONFIG}),
+    ("artibot rollback --help, lang ko", ["-m", "artibot", "rollback", "--help"], {"ARTIBOT_CONFIG": KO_CONFIG}),
     ("artibot status", ["-m", "artibot", "status"], {}),
     ("artibot status --json", ["-m", "artibot", "status", "--json"], {}),
     ("artibot history", ["-m", "artibot", "history"], {}),
@@ -76,10 +82,13 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         home = _home(Path(tmp))
+        ko_config = Path(tmp) / "ko.config.json"
+        ko_config.write_text('{"lang": "ko"}')
         base_env = {**os.environ, "ARTIBOT_HOME": str(home)}
         base_env.pop("PYTHONDONTWRITEBYTECODE", None)
         rows = []
         for name, argv, extra in CASES:
+            extra = {k: v.format(ko_config=ko_config) for k, v in extra.items()}
             times = measure(argv, {**base_env, **extra}, args.runs)
             rows.append((name, statistics.median(times), min(times)))
     bare = rows[0][1]

@@ -51,4 +51,9 @@ def run_agent_plan(agent: str, scope: str, dry_run: bool, *, install: bool, gate
     if not show_plan(plan, dry_run=dry_run, install=install):
         return
     apply(plan)
-    print("done" + (f": {spec.restart_hint}" if install and spec.restart_hint else ""))
+    from artibot.cli.words import session_lang, w
+    from artibot.cli.words_errors import say
+
+    lang = session_lang()
+    print(w(lang, "in_done") + (w(lang, "in_restart", hint=say(lang, spec.restart_hint))
+                                if install and spec.restart_hint else ""))

@@ -88,7 +88,11 @@ def register(app: typer.Typer) -> None:
         if as_json:
             emit_json(stored if stdin else stored[0])
         elif not quiet:
-            console.print(f"collected {len(stored)} experience(s)" + (f": {stored[0]['id']}" if len(stored) == 1 else ""))
+            from artibot.cli.words import session_lang, w
+
+            lang = session_lang()
+            console.print(w(lang, "co_collected", n=len(stored)) + (w(lang, "co_one", id=stored[0]["id"])
+                                                                    if len(stored) == 1 else ""))
         team_push()
 
 
@@ -99,7 +103,10 @@ def team_push(*, pull: bool = False) -> None:
 
     result = try_push()
     if isinstance(result, str):
-        err_console.print(f"artibot: team push postponed: {result}", markup=False, highlight=False)
+        from artibot.cli.quick import said
+        from artibot.cli.words import session_lang, w
+
+        err_console.print(w(session_lang(), "tm_push_postponed", why=said(result)), markup=False, highlight=False)
     if pull and result is not None:
         from artibot.errors import TeamError
 
@@ -108,4 +115,7 @@ def team_push(*, pull: bool = False) -> None:
 
             pull_state(timeout_s=3.0)
         except TeamError as exc:
-            err_console.print(f"artibot: team state not pulled: {exc}", markup=False, highlight=False)
+            from artibot.cli.quick import said
+            from artibot.cli.words import session_lang, w
+
+            err_console.print(w(session_lang(), "tm_not_pulled", why=said(exc)), markup=False, highlight=False)

@@ -24,17 +24,26 @@ def register(app: typer.Typer) -> None:
         if as_json:
             emit_json(report if action == "show" else {k: report[k] for k in ("file", "files", "defaults")})
             return
+        from artibot.cli.words import session_lang, w
+        from artibot.cli.words_errors import say
+
+        lang = session_lang()
         # plain print: paths must never be wrapped or read as markup
         if action == "path":
-            print(report["file"] or f"(none: the shipped defaults, {report['defaults']})")
+            print(report["file"] or w(lang, "cf_none", path=report["defaults"]))
             return
-        print("# files, in lookup order (the first that exists is used, merged over the defaults):")
+        print(w(lang, "cf_files"))
         for f in report["files"]:
-            state = "in use" if f["used"] else ("exists, not used" if f["exists"] else "not found")
-            print(f"#   {f['path']}  ({f['why']}: {state})")
-        print(f"#   defaults: {report['defaults']}")
+            state = w(lang, "cf_in_use") if f["used"] else w(lang, "cf_not_used" if f["exists"] else "cf_not_found")
+            print(w(lang, "cf_file", path=f["path"], why=w(lang, WHY[f["why"]]) if f["why"] in WHY else f["why"],
+                     state=state))
+        print(w(lang, "cf_defaults", path=report["defaults"]))
         for warning in report["warnings"]:
-            print(f"# warning: {warning}")
+            print(w(lang, "cf_warning", warning=say(lang, warning)))
         import json
 
         sys.stdout.write(json.dumps(report["effective"], indent=2, ensure_ascii=False) + "\n")
+
+
+WHY = {"$ARTIBOT_CONFIG": "cf_env", "the current directory": "cf_cwd", "the data home": "cf_home"}
+"""Why a config file is looked at (as :func:`artibot.config.config_report` says it) -> its words."""

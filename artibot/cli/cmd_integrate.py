@@ -14,7 +14,9 @@ from artibot.config import claude_project_dir, claude_user_dir, load_settings
 from artibot.errors import IntegrationError, InvalidInput
 from artibot.cli import completion
 from artibot.cli.install_view import artibot_command, print_data_home, show_plan
+from artibot.cli.quick import said
 from artibot.cli.render import Hanging, console, emit_json, fmt, table, working
+from artibot.cli.words import session_lang, w
 from artibot.integrations.clients import CLIENTS
 
 if TYPE_CHECKING:
@@ -51,14 +53,14 @@ def _run_plan(target: str, scope: str, dry_run: bool, install: bool, gateway_por
     installer.apply(plan)
     if install:
         print_data_home()
-    print("done" + (": restart Claude Code (or run /hooks) to load the hooks; /learn reviews rounds"
-                    if install else ""))
+    lang = session_lang()
+    print(w(lang, "in_done") + (w(lang, "in_restart", hint=w(lang, "in_claude_restart")) if install else ""))
     if any("no longer goes through the artibot gateway" in c.note for c in plan.changes):
         from artibot.gateway.launcher import stop_all
 
         stopped = stop_all(str(Home.of(None).root))
         if stopped:
-            print(f"stopped the gateway (pid {', '.join(map(str, stopped))})")
+            print(w(lang, "in_stopped", pids=", ".join(map(str, stopped))))
 
 
 def _known() -> str:
@@ -119,22 +121,22 @@ def register(app: typer.Typer) -> None:
         crontab = schedule.SystemCrontab()
         config = settings.source if settings.source and settings.source.parent != home.root else None
         wanted = schedule.schedule_lines(settings.schedule, artibot_command(), home.root, config=config)
+        lang = session_lang()
         try:
             current: Optional[str] = crontab.read()
         except IntegrationError as exc:
             if action == "show" or dry_run:
                 # showing what would be written needs no crontab; say why nothing is read
-                print(f"note: {exc}")
+                print(w(lang, "sc_note", note=said(str(exc))))
                 current = None
             else:
                 raise
         if action == "show":
             # plain print: crontab lines must not be wrapped
-            print("installed now:" if current is not None else "installed now: unknown (no crontab to read)")
-            for line in schedule.show(current or "") or ["  (no artibot lines)"]:
+            print(w(lang, "sc_now") if current is not None else w(lang, "sc_now_unknown"))
+            for line in schedule.show(current or "") or [w(lang, "sc_none")]:
                 print(line if line.startswith("  ") else f"  {line}")
-            print("`artibot schedule install` would write:" if settings.schedule.enabled else
-                  "`artibot schedule install` would write (once learning.schedule.enabled is true):")
+            print(w(lang, "sc_would") if settings.schedule.enabled else w(lang, "sc_would_disabled"))
             for line in wanted:
                 print(f"  {line}")
             return
@@ -145,15 +147,15 @@ def register(app: typer.Typer) -> None:
             lines = wanted
         after = schedule.plan_schedule(current or "", lines)
         if dry_run:
-            print(after if after else "(empty crontab)")
-            print("dry run: nothing written" + ("" if settings.schedule.enabled or action != "install" else
-                                                 " (and install needs learning.schedule.enabled: true)"))
+            print(after if after else w(lang, "sc_empty"))
+            print(w(lang, "sc_dry") + ("" if settings.schedule.enabled or action != "install" else
+                                       w(lang, "sc_dry_disabled")))
             return
         if after == current:
-            console.print("crontab unchanged")
+            console.print(w(lang, "sc_unchanged"))
             return
         schedule.update(crontab, lines)
-        console.print("crontab updated" + (":\n" + "\n".join(lines) if lines else ": artibot lines removed"))
+        console.print(w(lang, "sc_updated") + (":\n" + "\n".join(lines) if lines else w(lang, "sc_removed")))
 
     @app.command("hook", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
     def hook_cmd(event: str = typer.Argument(..., help="session-start, user-prompt-submit, post-tool-use, …"),
@@ -172,7 +174,6 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """A self-contained run on generated data in a temporary home."""
         from artibot.cli.interrupt import load_learning
-        from artibot.cli.words import session_lang, w
 
         load_learning()
         from artibot.demo import remove_demo_home, run_demo
@@ -189,7 +190,7 @@ def register(app: typer.Typer) -> None:
         if as_json:
             emit_json(result)
             return
-        from artibot.cli.words import session_lang, threshold_reason_ko, value, w
+        from artibot.cli.words import threshold_reason_ko, value
 
         lang = session_lang()
         where = w(lang, "demo_kept", home=result["home"]) if kept else w(lang, "demo_temp")
@@ -232,7 +233,8 @@ def register(app: typer.Typer) -> None:
         """Test each domain's recent outcomes against its history (the weekly drift check)."""
         from artibot.drift_report import drift_report
 
-        with working("testing each domain's recent outcomes against its history"):
+        lang = session_lang()
+        with working(w(lang, "dr_working")):
             report = drift_report(home=Home.of(None))
         if as_json:
             emit_json(report)
@@ -240,7 +242,13 @@ def register(app: typer.Typer) -> None:
         # a row too small to test says so: "ok" would claim a test that never ran
         rows = [(d["domain"], d["system"], d["recent"], d["history"],
                  fmt(d["p_value"], 4) if d.get("tested", True) else "—",
-                 ("DRIFT" if d["drift"] else "ok") if d.get("tested", True) else "not tested")
+                 w(lang, "dr_drift" if d["drift"] else "dr_ok") if d.get("tested", True) else w(lang, "dr_untested"))
                 for d in report["domains"]]
-        console.print(table("Drift check", ["domain", "system", "recent ok/n", "history ok/n", "p", "verdict"], rows))
-        console.print(report["summary"])
+        console.print(table(w(lang, "dr_title"), [w(lang, "domain"), w(lang, "dr_system"), w(lang, "dr_recent"),
+                                                  w(lang, "dr_history"), "p", w(lang, "dr_verdict")], rows))
+        if lang == "ko":
+            from artibot.cli.words_commands import drift_summary_ko
+
+            console.print(drift_summary_ko(report))
+        else:
+            console.print(report["summary"])

@@ -27,13 +27,16 @@ def register(report_app: typer.Typer) -> None:
         from artibot.store.exports import write_export
         from artibot.store.home import Home
 
+        from artibot.cli.words import session_lang, w
+
+        lang = session_lang()
         home = Home.of(None).require()
-        progress_line(err_console)("reading the experiences and drawing the charts")
+        progress_line(err_console)(w(lang, "rp_drawing"))
         page = render(report_data(home=home))
         target = write_export(out or Path.cwd() / DEFAULT_NAME, page.encode("utf-8"))
-        console.print(f"wrote {target} ({len(page) // 1024:,} KB, no network needed to view it)", markup=False)
+        console.print(w(lang, "rp_wrote", target=target, kb=len(page) // 1024), markup=False)
         if open_page:
             import webbrowser
 
             if not webbrowser.open_new_tab(target.as_uri()):
-                console.print(f"no web browser found: open {target.as_uri()} yourself", markup=False)
+                console.print(w(lang, "rp_no_browser", uri=target.as_uri()), markup=False)

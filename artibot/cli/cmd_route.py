@@ -18,6 +18,9 @@ from artibot.store import pending_decisions as pending
 from artibot.cli import completion
 from artibot.cli.render import console, emit_json, err_console, fmt
 
+REASONS = ("cache", "forced", "explore", "threshold")
+"""The router's reasons for a route that ``route`` words (another stays as the router said it)."""
+
 
 def register(app: typer.Typer) -> None:
     @app.command("route")
@@ -48,13 +51,15 @@ def register(app: typer.Typer) -> None:
         if as_json:
             emit_json(out)
             return
-        why = {"cache": "System 1 cache hit", "forced": "explicit think flag", "explore": "exploration",
-               "threshold": "complexity vs threshold"}.get(decision.reason, decision.reason)
-        console.print(f"{decision.system}  complexity {fmt(decision.complexity, 2)}  threshold "
-                      f"{fmt(decision.threshold, 2)}  domain {decision.domain}  ({why})")
+        from artibot.cli.words import session_lang, w
+
+        lang = session_lang()
+        why = w(lang, f"ro_{decision.reason}") if decision.reason in REASONS else decision.reason
+        console.print(w(lang, "ro_line", system=decision.system, complexity=fmt(decision.complexity, 2),
+                        threshold=fmt(decision.threshold, 2), domain=decision.domain, why=why))
         if record:
-            console.print(f"recorded as {out['id']}: complete it with `artibot outcome {out['id']} "
-                          f"{'|'.join(OUTCOMES)}`")
+            # not wrapped: the command is copied whole
+            console.print(w(lang, "ro_recorded", id=out["id"], outcomes="|".join(OUTCOMES)), soft_wrap=True)
 
     @app.command("outcome")
     def outcome_cmd(
@@ -67,7 +72,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Complete a recorded decision into an experience."""
         if outcome not in OUTCOMES:
-            raise ValidationError([f"outcome must be one of {', '.join(OUTCOMES)}, not {outcome!r}"])
+            raise ValidationError([f"outcome must be one of {', '.join(map(repr, OUTCOMES))}, not {outcome!r}"])
         home = Home.of(None)
         doc = pending.load(home, decision_id)
         d = doc["decision"]
@@ -84,7 +89,10 @@ def register(app: typer.Typer) -> None:
         if as_json:
             emit_json(stored)
         else:
-            console.print(f"recorded {outcome} for {decision_id}")
+            from artibot.cli.words import session_lang, value, w
+
+            lang = session_lang()
+            console.print(w(lang, "oc_recorded", outcome=value(lang, outcome), id=decision_id))
 
 
 def _check_domain(domain: str, router: Router) -> None:
@@ -98,6 +106,8 @@ def _check_domain(domain: str, router: Router) -> None:
     if domain in known:
         return
     close = difflib.get_close_matches(domain, known, n=1, cutoff=0.6)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    err_console.print(f"artibot: warning: domain {domain!r} is new: it starts at the default threshold and learns "
-                      f"on its own (known: {', '.join(known)}){hint}", markup=False)
+    from artibot.cli.words import session_lang, w
+
+    lang = session_lang()
+    hint = w(lang, "ro_did_you_mean", guess=close[0]) if close else ""
+    err_console.print(w(lang, "ro_new_domain", domain=domain, known=", ".join(known), hint=hint), markup=False)

@@ -77,6 +77,9 @@ def register(app: typer.Typer) -> None:
 
         On a terminal it shows what would be undone and asks first; --yes skips the question.
         """
+        from artibot.cli.words import session_lang, w
+
+        lang = session_lang()
         home = Home.of(None)
         if round_id == "last":  # named in the preview and the result
             from artibot.rollback import resolve_round
@@ -87,21 +90,20 @@ def register(app: typer.Typer) -> None:
             if dry_run and as_json:
                 emit_json(preview)
                 return
-            for line in _preview_lines(preview):
+            for line in _preview_lines(preview, lang):
                 console.print(Hanging(line))
             if dry_run:
-                console.print("dry run: nothing changed")
+                console.print(w(lang, "rb_dry"))
                 return
-            if not typer.confirm("Roll back?", default=False):
-                console.print("nothing changed")
+            if not typer.confirm(w(lang, "rb_ask"), default=False):
+                console.print(w(lang, "rb_nothing"))
                 raise typer.Exit(1)
         result = rollback(round_id, home=home)
         if as_json:
             emit_json(result)
             return
-        console.print(f"restored the state from before {result['undone'][0]}; undone: {', '.join(result['undone'])}; "
-                      f"{result['experiences_restored']} experience(s) back in the log. "
-                      f"The replaced state is kept in {result['replaced_state_kept_in']}.")
+        console.print(w(lang, "rb_done", first=result["undone"][0], undone=", ".join(result["undone"]),
+                        n=result["experiences_restored"], kept=result["replaced_state_kept_in"]))
 
     @app.command("doctor")
     def doctor_cmd(repair: bool = typer.Option(False, "--repair", help="Repair what can be repaired; bad copies "
@@ -139,16 +141,16 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(1)
 
 
-def _preview_lines(preview: dict[str, Any]) -> list[str]:
+def _preview_lines(preview: dict[str, Any], lang: str) -> list[str]:
+    from artibot.cli.words import w
+
     undone = preview["undone"]
-    lines = [f"rollback {preview['round_id']} would restore the learned state (thresholds, System 1 cache, "
-             f"pattern statistics) from before it",
-             f"rounds undone: {', '.join(undone)}" + (" (the later ones were built on it)" if len(undone) > 1 else ""),
-             f"experiences put back in the log to learn from again: {preview['experiences_restored']}"]
+    lines = [w(lang, "rb_restore", round=preview["round_id"]),
+             w(lang, "rb_undone", rounds=", ".join(undone)) + (w(lang, "rb_built_on") if len(undone) > 1 else ""),
+             w(lang, "rb_back", n=preview["experiences_restored"])]
     if preview["discards_pending"]:
-        lines.append(f"the round waiting for review, {preview['discards_pending']}, would be discarded "
-                     "(it was prepared on the state being replaced)")
-    lines.append("nothing is deleted: the replaced state is kept under snapshots/")
+        lines.append(w(lang, "rb_discards", round=preview["discards_pending"]))
+    lines.append(w(lang, "rb_kept"))
     return lines
 
 

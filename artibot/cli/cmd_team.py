@@ -11,9 +11,16 @@ from artibot import checkpoints as cp
 from artibot.cli.checkpoint_prompts import TerminalCheckpoints
 from artibot.cli.checkpoint_view import evidence_table, threshold_result
 from artibot.cli.render import Hanging, console, emit_json, err_console
+from artibot.cli.words import session_lang, w
+from artibot.cli.words_errors import say
 from artibot.config import load_settings
 from artibot.errors import InvalidInput
 from artibot.store.home import Home
+
+def said(text: str) -> str:
+    """A sentence of the team's library (a push's or pull's result, a problem) in the session's language."""
+    return say(session_lang(), text)
+
 
 team_app = typer.Typer(help="Learn as a team: pool experiences on a shared PostgreSQL, one reviewed round.",
                        no_args_is_help=True)
@@ -37,8 +44,10 @@ def init_cmd(url: str = typer.Argument(..., help="postgresql://user@host/db?sslm
 
     with db.connect(url) as conn:
         applied = db.migrate(conn)
-    console.print(f"team schema at version {max(applied) if applied else 'current'} in {db.where(url)}"
-                  + (f" (applied {', '.join(map(str, applied))})" if applied else " (nothing to apply)"))
+    lang = session_lang()
+    console.print(w(lang, "tm_schema", version=max(applied) if applied else w(lang, "tm_current"), where=db.where(url))
+                  + (w(lang, "tm_applied", versions=", ".join(map(str, applied))) if applied
+                     else w(lang, "tm_nothing_to_apply")))
     if roles:
         console.print(ROLES_SQL, markup=False, highlight=False)
 
@@ -50,7 +59,8 @@ def join_cmd(url: str = typer.Argument(..., help="The team database URL (credent
     from artibot.team import member
 
     m = member.join(url)
-    console.print(f"joined the team at {url}; free text is {'shared (anonymized)' if m['share_text'] else 'never sent'}")
+    lang = session_lang()
+    console.print(w(lang, "tm_joined", url=url, text=w(lang, "tm_shared" if m["share_text"] else "tm_never_sent")))
     _try_pull()
 
 
@@ -59,9 +69,9 @@ def _try_pull() -> None:
     from artibot.team import member
 
     try:
-        console.print(member.pull().message)
+        console.print(said(member.pull().message))
     except TeamError as exc:
-        err_console.print(f"artibot: team state not pulled: {exc}")
+        err_console.print(w(session_lang(), "tm_not_pulled", why=said(str(exc))))
 
 
 @team_app.command("push")
@@ -70,7 +80,7 @@ def push_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
     from artibot.team.push import push
 
     report = push()
-    emit_json(report.to_json()) if as_json else console.print(report.message)
+    emit_json(report.to_json()) if as_json else console.print(said(report.message))
 
 
 @team_app.command("pull")
@@ -86,7 +96,7 @@ def show_cmd() -> None:
 
     record, row = show()
     if row is None:
-        console.print("no record yet: nothing would be sent")
+        console.print(w(session_lang(), "tm_no_record"))
         return
     emit_json(row)
 
@@ -123,9 +133,9 @@ def _show(report: Any, as_json: bool) -> None:
         if changes:
             console.print(threshold_result(changes))
     if report.set_aside:
-        console.print("set aside (rows that failed the checks), by member: "
-                      + ", ".join(f"{m} {n}" for m, n in sorted(report.set_aside.items())))
-    console.print(Hanging(report.message))
+        console.print(w(session_lang(), "tm_set_aside",
+                        members=", ".join(f"{m} {n}" for m, n in sorted(report.set_aside.items()))))
+    console.print(Hanging(said(report.message)))
 
 
 @team_app.command("learn")
@@ -181,8 +191,7 @@ def review_cmd(
                 assert report.evidence is not None
                 for n in (1, 2, 3):
                     console.print(evidence_table(report.evidence[n]))
-                console.print(f"team round {report.round_id} waits for review: "
-                              "artibot team review --answer 1=accept --answer 2=apply [--answer 3=auto]")
+                console.print(w(settings.lang, "tm_waits", round=report.round_id))
                 return
             report = team_round.decide(conn, report, policy)
     _show(report, as_json)
@@ -195,17 +204,17 @@ def rollback_cmd(url: Optional[str] = typer.Option(None, "--url"),
     from artibot.team import db
     from artibot.team import round as team_round
 
-    if not yes and not typer.confirm("withdraw the team's latest published state?", default=False):
-        console.print("nothing rolled back")
+    lang = session_lang()
+    if not yes and not typer.confirm(w(lang, "tm_withdraw_ask"), default=False):
+        console.print(w(lang, "tm_nothing_rolled"))
         return
     target = _url(url)
     with db.connect(target) as conn:
         db.require_schema(conn, target)
         with team_round.RoundLock(conn):
             (version, rid), now = team_round.rollback(conn)
-    console.print(f"state version {version} (round {rid}) withdrawn; "
-                  + (f"version {now[0]} (round {now[1]}) is the team's state again" if now
-                     else "the team has no published state now"))
+    console.print(w(lang, "tm_withdrawn", version=version, round=rid)
+                  + (w(lang, "tm_again", version=now[0], round=now[1]) if now else w(lang, "tm_no_state")))
 
 
 @team_app.command("retention")
@@ -217,23 +226,23 @@ def retention_cmd(months: Optional[int] = typer.Option(None, "--months", help="K
     """Drop the pooled experiences of old months (the database owner; never a row not yet learned)."""
     from artibot.team import db, retention
 
+    lang = session_lang()
     target = _url(url)
     with db.connect(target, statement_ms=3_600_000) as conn:
         db.require_schema(conn, target)
         keep = months if months is not None else retention.months_setting(conn)
         if keep is None:
-            console.print("no retention set: nothing dropped (--months N, or the team's setting retention_months)")
+            console.print(w(lang, "tm_no_retention"))
             return
-        if not dry_run and not yes and not typer.confirm(
-                f"drop the pooled experiences of months older than {keep} month(s) before this one?", default=False):
-            console.print("nothing dropped")
+        if not dry_run and not yes and not typer.confirm(w(lang, "tm_drop_ask", keep=keep), default=False):
+            console.print(w(lang, "tm_nothing_dropped"))
             return
         cutoff, results = retention.apply(conn, keep, dry_run=dry_run)
     for r in results:
         console.print(f"{r.month} ({r.rows} row(s)): {r.reason}", markup=False, highlight=False)
     dropped = [r for r in results if r.dropped]
-    console.print(f"months before {cutoff}: {len(dropped)} dropped ({sum(r.rows for r in dropped)} row(s)), "
-                  f"{sum(1 for r in results if not r.dropped)} kept")
+    console.print(w(lang, "tm_months", cutoff=cutoff, dropped=len(dropped), rows=sum(r.rows for r in dropped),
+                    kept=sum(1 for r in results if not r.dropped)))
 
 
 @team_app.command("leave")
@@ -241,7 +250,7 @@ def leave_cmd() -> None:
     """Stop being a member; your own thresholds, cells and records stay as they are."""
     from artibot.team.member import leave
 
-    console.print("left the team; your own state is kept" if leave() else "this home is not a team member")
+    console.print(w(session_lang(), "tm_left_now" if leave() else "tm_not_a_member"))
 
 
 @team_app.command("status")
@@ -267,28 +276,30 @@ def status_cmd(as_json: bool = typer.Option(False, "--json"),
 
 def render_team(doc: dict[str, Any]) -> list[str]:
     """The team block of ``status`` (also ``artibot status``)."""
+    from artibot.cli.words import value
+
+    lang = session_lang()
     if not doc.get("member") and "state" not in doc:
-        return ["team: not a member"]
-    lines = [f"team: {'member of ' + doc['database'] if doc.get('member') else 'not a member (left)'}"]
+        return [w(lang, "tm_not_member")]
+    lines = [w(lang, "tm_member", database=doc["database"]) if doc.get("member") else w(lang, "tm_left")]
     if doc.get("member"):
-        full = " (queue full: run `artibot team push` when the database is reachable)" if doc.get("queue_full") else ""
-        lines.append(f"  queued for push: {doc['queued']}{full}")
-        last = doc.get("last_push")
+        full = w(lang, "tm_queue_full") if doc.get("queue_full") else ""
+        lines.append(w(lang, "tm_queued", n=doc["queued"], full=full))
+    for what, last in (("tm_push", doc.get("last_push") if doc.get("member") else None),
+                       ("tm_pull", doc.get("last_pull"))):
         if last:
-            lines.append(f"  last push {last['at']}: {'ok' if last['ok'] else 'failed'}: {last['message']}")
-    last = doc.get("last_pull")
-    if last:
-        lines.append(f"  last pull {last['at']}: {'ok' if last['ok'] else 'failed'}: {last['message']}")
+            lines.append(w(lang, "tm_last", what=w(lang, what), at=last["at"],
+                           state=value(lang, "ok" if last["ok"] else "failed"), message=said(last["message"])))
     state = doc.get("state")
     if state:
-        lines.append(f"  team state: version {state['version']}, round {state['round_id']}, "
-                     f"{state['age_s'] / 3600:.1f} h old; {len(state['team_domains'])} domain(s) from the team"
-                     + (f"; {state['patterns_active']} pattern(s) on System 1 by the team's review"
-                        if state.get("patterns_active") else ""))
+        lines.append(w(lang, "tm_state", version=state["version"], round=state["round_id"], age=state["age_s"] / 3600,
+                       n=len(state["team_domains"]))
+                     + (w(lang, "tm_patterns", n=state["patterns_active"]) if state.get("patterns_active") else ""))
     if doc.get("problem"):
-        lines.append(f"  problem: {doc['problem']}")
+        lines.append(w(lang, "tm_problem", problem=said(doc["problem"])))
     for r in doc.get("rounds") or []:
-        lines.append(f"  round {r['round_id']} {r['status']} by {r['reviewer']} (rows {r['seq_from']}..{r['seq_to']})")
+        lines.append(w(lang, "tm_round", round=r["round_id"], status=value(lang, r["status"]), reviewer=r["reviewer"],
+                       first=r["seq_from"], last=r["seq_to"]))
     return lines
 
 

@@ -21,11 +21,13 @@ from artibot.errors import ArtibotError, ExitCode, GatewayError, InvalidInput
 from artibot.gateway.profiles import Profile
 from artibot.gateway.server import Counters, GatewayConfig, serve
 from artibot.store import gateway_state
+from artibot.cli.quick import said
+from artibot.cli.words import session_lang, w
 
 
-def _describe(profile: Profile) -> str:
-    return ", ".join([f"effort {profile.effort}" if profile.effort else "client's effort",
-                      profile.model or "client's model"])
+def _describe(profile: Profile, lang: str) -> str:
+    return ", ".join([w(lang, "gw_effort", effort=profile.effort) if profile.effort else w(lang, "gw_client_effort"),
+                      profile.model or w(lang, "gw_client_model")])
 
 
 def config_from(port: int | None, upstream: str | None) -> GatewayConfig:
@@ -42,7 +44,7 @@ def config_from(port: int | None, upstream: str | None) -> GatewayConfig:
                          prices=settings.gateway_pricing.table())
 
 
-def run(config: GatewayConfig, *, quiet: bool) -> Counters:
+def run(config: GatewayConfig, *, quiet: bool, lang: str = "en") -> Counters:
     pid = os.getpid()
 
     async def main() -> Counters:
@@ -54,9 +56,9 @@ def run(config: GatewayConfig, *, quiet: bool) -> Counters:
         def ready(bound: int) -> None:
             gateway_state.write_pid(config.root, bound, pid)
             if not quiet:
-                print(f"artibot gateway on http://127.0.0.1:{bound} -> {config.upstream} "
-                      f"(System 1: {_describe(config.profiles.system1)}; "
-                      f"System 2: {_describe(config.profiles.system2)}); Ctrl-C stops it", flush=True)
+                print(w(lang, "gw_start", port=bound, upstream=config.upstream,
+                        s1=_describe(config.profiles.system1, lang), s2=_describe(config.profiles.system2, lang)),
+                      flush=True)
 
         try:
             return await serve(config, ready=ready, stop=stop)
@@ -80,14 +82,14 @@ def main(argv: list[str] | None = None) -> int:
         if args.port is not None and not 1 <= args.port <= 65535:
             raise InvalidInput(f"--port must be from 1 to 65535, not {args.port}")
         config = config_from(args.port, args.upstream)
-        counters = run(config, quiet=args.quiet)
+        counters = run(config, quiet=args.quiet, lang=session_lang())
     except ArtibotError as exc:
-        sys.stderr.write(f"artibot: {exc}\n")
+        sys.stderr.write(f"artibot: {said(exc)}\n")
         return int(exc.exit_code)
     if not args.quiet:
-        print(f"stopped: {counters.requests} request(s), {counters.routed} of routed turns, "
-              f"{counters.rewritten} rewritten, {counters.refused} refused, {counters.upstream_errors} upstream "
-              f"error(s), {counters.client_gone} client(s) gone, {counters.cut} stream(s) cut")
+        print(w(session_lang(), "gw_stopped", requests=counters.requests, routed=counters.routed,
+                rewritten=counters.rewritten, refused=counters.refused, upstream_errors=counters.upstream_errors,
+                client_gone=counters.client_gone, cut=counters.cut))
     return int(ExitCode.OK)
 
 

@@ -29,7 +29,10 @@ def show_plan(plan: InstallPlan, *, dry_run: bool, install: bool, note: Callable
     markup) when the output is piped or read by Claude. ``note`` prints before the last line
     when nothing is written.
     """
-    for line in plan.summary():
+    from artibot.cli.words import session_lang, w
+
+    lang = session_lang()
+    for line in plan.summary() if lang == "en" else _summary(plan, lang):
         print(line)
     mentioned = tuple(c for c in plan.changes if "see the diff" in c.note)
     if not dry_run and mentioned:
@@ -44,17 +47,37 @@ def show_plan(plan: InstallPlan, *, dry_run: bool, install: bool, note: Callable
             sys.stdout.write(diff if diff.endswith("\n") else diff + "\n")
         if note is not None:
             note()
-        print("dry run: nothing written")
+        print(w(lang, "in_dry"))
         return False
     if not plan.changed:
-        print("artibot is already installed" if install else "nothing to remove")
+        print(w(lang, "in_already") if install else w(lang, "in_nothing"))
         if note is not None:
             note()
         return False
     return True
 
 
+def _summary(plan: InstallPlan, lang: str) -> list[str]:
+    """:meth:`InstallPlan.summary` in ``lang``: the same parts, the installer's notes reworded."""
+    from artibot.cli.words import w
+    from artibot.cli.words_commands import CHANGES
+    from artibot.cli.words_errors import say
+
+    lines = []
+    for c in plan.changes:
+        line = w(lang, "in_change", action=CHANGES.get(lang, {}).get(c.action, c.action), path=c.path)
+        if c.note:
+            line += w(lang, "in_note", note=say(lang, c.note))
+        if c.backup is not None:
+            line += w(lang, "in_backup", name=c.backup.name)
+        for gone in c.cleanup:
+            line += w(lang, "in_cleanup", name=gone.name)
+        lines.append(line)
+    return lines + [w(lang, "in_warning", warning=say(lang, warning)) for warning in plan.warnings]
+
+
 def print_data_home() -> None:
+    from artibot.cli.words import session_lang, w
+
     # The hooks resolve the home in Claude Code's environment, not in this shell's.
-    print(f"experiences and learned state go to {Home.of(None).root} (ARTIBOT_HOME as Claude Code sees it, "
-          "else ~/.claude/artibot); only anonymized text is stored")
+    print(w(session_lang(), "in_home", home=Home.of(None).root))

@@ -26,11 +26,14 @@ except ImportError:  # pragma: no cover - older typer
     from click.shell_completion import CompletionItem  # type: ignore[no-redef,import-not-found,unused-ignore]
 
 from artibot.cli.command_table import COMMANDS
+from artibot.cli.help_lang import LANG_KEY, LocalContext, adopt, columns
 from artibot.cli.interrupt import deferred
 
 
 class LazyGroup(TyperGroup):
     """A :class:`TyperGroup` whose commands come from :data:`COMMANDS` on first use."""
+
+    context_class = LocalContext  # help screens in the configured language
 
     def list_commands(self, ctx: Context) -> list[str]:
         return list(dict.fromkeys([*COMMANDS, *self.commands]))
@@ -47,11 +50,19 @@ class LazyGroup(TyperGroup):
             module = import_module(f"artibot.cli.{module_name}")
         module.register(sub)
         for name, command in typer.main.get_group(sub).commands.items():
+            adopt(command)
             self.commands.setdefault(name, command)
 
     def format_commands(self, ctx: Context, formatter: HelpFormatter) -> None:
         limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
-        rows = [(name, _short(help_text, limit)) for name, (_module, help_text) in COMMANDS.items()]
+        lang = ctx.meta.get(LANG_KEY, "en")
+        if lang != "en":
+            from artibot.cli.words_help import help_text as said
+
+            rows = [(name, _short((said(lang, name) or help_text).split("\n")[0], limit))
+                    for name, (_module, help_text) in COMMANDS.items()]
+        else:
+            rows = [(name, _short(help_text, limit)) for name, (_module, help_text) in COMMANDS.items()]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
@@ -71,8 +82,10 @@ class LazyGroup(TyperGroup):
 
 
 def _short(text: str, limit: int) -> str:
-    """``text`` cut at a word to ``limit`` characters with ``...``, as click shortens help."""
-    if len(text) <= limit:
+    """``text`` cut at a word to ``limit`` columns with ``...``, as click shortens help."""
+    if columns(text) <= limit:
         return text
-    cut = text[: limit - 3].rsplit(" ", 1)[0]
-    return cut + "..."
+    cut = text
+    while columns(cut) > limit - 3:
+        cut = cut[: len(cut) - 1]
+    return cut.rsplit(" ", 1)[0] + "..."

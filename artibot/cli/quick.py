@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sys
 
-from artibot.errors import ArtibotError, ExitCode, StoreError
+from artibot.errors import ArtibotError, ExitCode, StoreError, ValidationError
 
 TYPE_CHECKING = False  # `typing` itself costs ~10 ms of the start-up
 if TYPE_CHECKING:
@@ -38,19 +38,23 @@ def interrupted() -> str:
     return f"\nartibot: {said('interrupted; nothing half-written was kept')}\n"
 
 
-def said(message: str) -> str:
-    """An error line (without ``artibot:``) in the configured language (:mod:`artibot.cli.words_errors`)."""
+def said(message: str | ArtibotError) -> str:
+    """An error line (without ``artibot:``) in the configured language (:mod:`artibot.cli.words_errors`):
+    a sentence, or an error (a record's validation problems are said one by one)."""
+    text = str(message)
     try:
         from artibot.cli.words import session_lang
 
         lang = session_lang()
         if lang == "en":
-            return message
-        from artibot.cli.words_errors import say
+            return text
+        from artibot.cli.words_errors import say, say_problems
 
-        return say(lang, message)
+        if isinstance(message, ValidationError):
+            return say_problems(lang, message.problems, message.where)
+        return say(lang, text)
     except Exception:  # noqa: BLE001 - the error itself matters more than its language
-        return message
+        return text
 
 
 def guarded(call: Callable[[], int]) -> int:
@@ -58,7 +62,7 @@ def guarded(call: Callable[[], int]) -> int:
     try:
         return call()
     except ArtibotError as exc:
-        sys.stderr.write(f"artibot: {said(str(exc))}\n")
+        sys.stderr.write(f"artibot: {said(exc)}\n")
         return int(exc.exit_code)
     except BrokenPipeError:
         return int(ExitCode.OK)

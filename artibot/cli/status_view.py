@@ -66,8 +66,12 @@ def show_status(as_json: bool) -> None:
         line = w(lang, "st_gateway", port=gw["port"], state=value(lang, gw["state"]))
         if gw["state"] == "up":
             counters = gw["counters"] or {}
+            from artibot.cli.words_commands import COUNTERS
+
+            said = COUNTERS.get(lang, {})
             line += w(lang, "st_gateway_up", version=gw["version"], pid=gw["pid"], counters=", ".join(
-                f"{count} {name.replace('_', ' ')}" for name, count in counters.items()))
+                f"{said[name]} {count}" if name in said else f"{count} {name.replace('_', ' ')}"
+                for name, count in counters.items()))
         elif gw["state"] == "another program":
             line += w(lang, "st_gateway_foreign")
         console.print(Hanging(line))

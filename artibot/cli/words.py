@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from artibot.cli.words_commands import COMMAND_WORDS
 from artibot.cli.words_screens import SCREENS, VALUES
 
 WORDS: dict[str, dict[str, str]] = {
@@ -81,8 +82,9 @@ WORDS: dict[str, dict[str, str]] = {
     },
 }
 
-for _lang, _table in SCREENS.items():
-    WORDS[_lang].update(_table)
+for _lang in WORDS:
+    WORDS[_lang].update(SCREENS[_lang])
+    WORDS[_lang].update(COMMAND_WORDS[_lang])
 
 ACTIONS = {"ko": {"promote": "승격", "demote": "강등", "hold": "보류"}}
 STATUSES = {"ko": {"candidate": "후보", "active": "활성", "demoted": "강등됨", "inactive": "비활성"}}

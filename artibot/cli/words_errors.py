@@ -12,6 +12,9 @@ from __future__ import annotations
 import re
 from typing import Callable, Union
 
+from artibot.cli.words_doctor import DOCTOR
+from artibot.cli.words_sentences import SENTENCES
+
 _Replacement = Union[str, Callable[["re.Match[str]"], str]]
 _Rule = tuple["re.Pattern[str]", _Replacement]
 
@@ -21,7 +24,9 @@ REASONS = {"Read-only file system": "읽기 전용 파일 시스템", "Permissio
            "No space left on device": "디스크 공간이 없습니다", "Disk quota exceeded": "디스크 할당량 초과",
            "Operation not permitted": "허용되지 않는 작업", "Not a directory": "폴더가 아닙니다",
            "Is a directory": "폴더입니다", "Input/output error": "입출력 오류",
-           "No such file or directory": "파일이나 폴더가 없습니다", "Too many open files": "열린 파일이 너무 많습니다"}
+           "No such file or directory": "파일이나 폴더가 없습니다", "Too many open files": "열린 파일이 너무 많습니다",
+           "Address already in use": "주소가 이미 사용 중입니다",
+           "Cannot assign requested address": "요청한 주소를 쓸 수 없습니다"}
 ADVICE = {
     "the disk is full: free some space and run the command again (what was already stored is intact)":
         "디스크가 가득 찼습니다: 공간을 비우고 명령을 다시 실행하세요 (이미 저장된 것은 그대로입니다)",
@@ -49,7 +54,20 @@ def _unknown_key(m: re.Match[str]) -> str:
     return f"{m['key']}은(는) 알 수 없는 키입니다{guess}{camel} (허용: {m['allowed']})"
 
 
+def _first_bad(m: re.Match[str]) -> str:
+    """doctor's count of records that break the schema, with the first one's problems said too."""
+    line, _, problems = m["f"].partition(": ")
+    where = f"{line[5:]}번째 줄: " if line.startswith("line ") and problems else ""
+    said = "; ".join(say("ko", p) for p in (problems if where else m["f"]).split("; "))
+    return f"레코드 {m['n']}개가 스키마에 맞지 않아 `artibot learn`이 멈춥니다 (첫 번째: {where}{said})"
+
+
 _KO: list[tuple[str, _Replacement]] = [
+    # sentences that hold others (said by this module's own rules)
+    (r"^(?P<n>\d+) record\(s\) break the schema, so `artibot learn` stops on them \(first: (?P<f>.+)\)$", _first_bad),
+    (r"^the gateway cannot listen on (?P<a>\S+): (?P<why>.+) \(another program uses the port\? try --port\)$",
+     lambda m: f"게이트웨이가 {m['a']}에서 들을 수 없습니다: {REASONS.get(m['why'], m['why'])} (다른 프로그램이 그 "
+               "포트를 쓰나요? --port를 써 보세요)"),
     # the library
     (r"^invalid configuration in (?P<src>.+?): ", r"설정이 잘못되었습니다 (\g<src>): "),
     (r"^invalid configuration: ", "설정이 잘못되었습니다: "),
@@ -136,9 +154,13 @@ _KO: list[tuple[str, _Replacement]] = [
     (r" \(see '(?P<c>[^']+)'\)$", r" ('\g<c>' 참고)"),
     (r"; --home goes before the command: (?P<c>.+)$", r"; --home은 명령 앞에 씁니다: \g<c>"),
 ]
-KO: list[_Rule] = [(re.compile(p), r) for p, r in _KO]
+KO: list[_Rule] = [(re.compile(p), r) for p, r in SENTENCES + DOCTOR + _KO]  # the specific sentences first
 
 RULES: dict[str, list[_Rule]] = {"ko": KO}
+
+_PROBLEM_AT = re.compile(r"^(?P<what>record|line) (?P<n>\d+): ")
+PROBLEM_AT = {"ko": {"record": "레코드 {n}: ", "line": "{n}번째 줄: "}}
+NOTHING_WRITTEN = {"en": " (nothing was written)", "ko": " (아무것도 기록하지 않았습니다)"}
 
 
 def say(lang: str, message: str) -> str:
@@ -146,3 +168,14 @@ def say(lang: str, message: str) -> str:
     for pattern, replacement in RULES.get(lang, ()):
         message = pattern.sub(replacement, message)
     return message
+
+
+def say_problems(lang: str, problems: list[str], where: str | None) -> str:
+    """A :class:`~artibot.errors.ValidationError`'s line in ``lang``, said one problem at a time
+    (each names its record or line first, as the library words it)."""
+    said = []
+    for problem in problems:
+        m = _PROBLEM_AT.match(problem)
+        head = PROBLEM_AT.get(lang, {}).get(m["what"], m.group()).format(n=m["n"]) if m else ""
+        said.append(head + say(lang, problem[m.end():] if m else problem))
+    return (f"{where}: " if where else "") + "; ".join(said) + NOTHING_WRITTEN.get(lang, NOTHING_WRITTEN["en"])

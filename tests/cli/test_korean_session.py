@@ -1,11 +1,13 @@
 """A whole Korean session in a real terminal: every screen a person meets, and the errors
 people commonly make, print no English sentence outside proper names, numbers, commands,
-paths and config keys."""
+paths and config keys (a key where it stands as a key: quoted, dotted, or `key=` / `key:`)."""
 
 from __future__ import annotations
 
 import os
 import re
+import signal
+import socket
 from pathlib import Path
 
 import orjson
@@ -25,9 +27,19 @@ def _keys(doc: object) -> set[str]:
     return {k for k, v in doc.items() for k in (k, *_keys(v))} if isinstance(doc, dict) else set()
 
 
-# every key of the shipped config (an error lists the allowed ones)
-CONFIG_KEYS = re.compile(r"\b(?:%s)\b" % "|".join(sorted(_keys(orjson.loads(
-    (Path(__file__).parents[2] / "config" / "artibot.config.json").read_bytes())), key=len, reverse=True)))
+# a key of the shipped config where it stands as a key (an error lists the allowed ones,
+# unquoted, as the list of an unknown key's error): in quotes or backticks, before `=` or `:`,
+# or in that list -- `mode` in a sentence is a word
+_NAMES = "|".join(sorted(_keys(orjson.loads((Path(__file__).parents[2] / "config" / "artibot.config.json")
+                                           .read_bytes())), key=len, reverse=True))
+CONFIG_KEYS = re.compile(r"(['\"`])(?:{n})\1|\b(?:{n})(?=[=:])|\(허용: [A-Za-z]\w*(?:, [A-Za-z]\w*)*\)".format(n=_NAMES))
+# the agents artibot installs into, by the names their commands take
+CLIENTS = re.compile(r"\b(?:claude-code|gemini-cli|codex-cli|cursor)\b")
+# a placeholder in a usage line or a help (ROUND_ID, N, DIR, {target} and its row under the
+# arguments); a value in quotes ('win'); an address (http://127.0.0.1:41470)
+PLACEHOLDERS = re.compile(r"\b[A-Z][A-Z_]+\b|'[^'\s]*'|\{[a-z_]+\}|^ +[a-z_]+(?= <)|\bhttps?://\S+")
+# a line of a file's unified diff (`install --dry-run`): the file's content, not artibot's words
+DIFF_LINE = re.compile(r"^(?:[+-]|@@ )")
 # three English words in a row, whatever stands between them but a number or Hangul
 SENTENCE = re.compile(r"[A-Za-z]{2,}(?:[^\w가-힣]+[A-Za-z]{2,}){2,}")
 
@@ -36,7 +48,10 @@ def leftover_english(screen: str) -> list[str]:
     """Each run of three or more English words left once the allowed tokens are taken out."""
     found = []
     for line in screen.splitlines():
-        rest = ALLOWED.sub(" ", CONFIG_KEYS.sub(" ", MORE.sub(" ", line)))
+        if DIFF_LINE.match(line):
+            continue
+        rest = CONFIG_KEYS.sub(" ", line)
+        rest = ALLOWED.sub(" ", MORE.sub(" ", CLIENTS.sub(" ", PLACEHOLDERS.sub(" ", rest))))
         found += [m.group() for m in SENTENCE.finditer(rest)]
     return found
 
@@ -91,11 +106,82 @@ def test_a_korean_session_end_to_end(artibot_home: Path) -> None:
             assert_fits(screen)
 
 
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_the_other_commands_in_korean(artibot_home: Path) -> None:
+    """rollback, route, outcome, a record's validation, drift, config, install, the gateway,
+    the team and two help screens, in Korean in a real terminal."""
+    korean_home(artibot_home)
+    assert learn(answers="defaults").status == "applied"
+    routed = run(["route", "fix the login bug in auth.py", "--domain", "backnd", "--record"], artibot_home)
+    decision = re.search(r"(exp_\w+)", routed)
+    assert decision, routed
+    collect = Terminal(["collect", "--stdin"], artibot_home)
+    try:
+        collect.wait_reading()
+        collect.answer('{"id": "a", "timestamp": "2026", "domain": "", "complexity": 2, "routed_to": "s", '
+                       '"outcome": "w", "latency_ms": -1}')
+        collect.answer("\x04")  # Ctrl-D: the end of stdin
+        assert collect.finish() == 2, collect.screen()
+    finally:
+        collect.close()
+    port = _free_port()
+    gateway = Terminal(["gateway", "--port", str(port)], artibot_home)
+    try:
+        gateway.read_until("Ctrl-C".encode(), timeout=60)  # it serves
+        status = run(["status"], artibot_home)
+        gateway.proc.send_signal(signal.SIGINT)
+        assert gateway.finish(timeout=30) == 0, gateway.screen()
+    finally:
+        gateway.close()
+    screens = {
+        "route": routed,
+        "outcome": run(["outcome", decision.group(1), "success"], artibot_home),
+        "bad outcome": run(["outcome", decision.group(1), "win"], artibot_home, code=2),
+        "bad record": collect.screen(),
+        "rollback --dry-run": run(["rollback", "last", "--dry-run"], artibot_home),
+        "rollback of no round": run(["rollback", "nope"], artibot_home, code=2),
+        "drift": run(["drift"], artibot_home),
+        "config show": run(["config", "show"], artibot_home),
+        "install --dry-run": run(["install", "claude-code", "--dry-run"], artibot_home),
+        "gateway": gateway.screen(), "gateway in status": status,
+        "team status": run(["team", "status"], artibot_home),
+        "team show": run(["team", "show"], artibot_home, code=1),
+        "rollback --help": run(["rollback", "--help"], artibot_home),
+        "install --help": run(["install", "--help"], artibot_home),
+    }
+    said = {
+        "route": "복잡도", "outcome": "기록했습니다", "bad outcome": "중 하나여야", "bad record": "레코드 1",
+        "rollback --dry-run": "복원합니다", "rollback of no round": "적용된 라운드가 아닙니다", "drift": "드리프트 검사",
+        "config show": "찾는 순서", "install --dry-run": "시험 실행", "gateway": "멈춤",
+        "gateway in status": f"게이트웨이 (포트 {port}): 실행 중", "team status": "멤버 아님",
+        "team show": "팀 멤버가 아닙니다", "rollback --help": "사용법", "install --help": "훅과 /learn 명령을 등록",
+    }
+    english = {name: leftover_english(screen) for name, screen in screens.items()}
+    assert not any(english.values()), {name: found for name, found in english.items() if found}
+    for name, screen in screens.items():
+        assert said[name] in screen, (name, screen)
+    for name in ("rollback --help", "install --help", "drift", "rollback --dry-run"):
+        assert_fits(screens[name])
+
+
 def test_the_checker_finds_english() -> None:
     """The test above can fail: an English screen is caught, the allowed tokens are not."""
     assert leftover_english("unprocessed experiences: 130 (2 full batch(es) of 50)")
-    assert leftover_english("artibot: No such command 'stauts'.") == ["No such command 'stauts"]
+    assert leftover_english("artibot: No such command 'stauts'.") == ["No such command"]
     assert leftover_english("미처리 경험: 130개; `artibot review --answer 1=accept` /tmp/pytest-of-me/home") == []
+    # a config key is admitted as a key, not as a word of a sentence
+    assert leftover_english("learning mode window") == ["learning mode window"]
+    assert leftover_english("모드: `mode`, 'window', level=0.9, method: dr, learning.lifelong.mode") == []
+    assert leftover_english("batchSize은(는) 알 수 없는 키입니다 (허용: mode, window, batchSize)") == []
+    assert leftover_english("(허용: mode, the other window)") == ["mode, the other window"]
+    # a unified diff's lines are a file's content
+    assert leftover_english('+  "command": "the hook of the agent"') == []
+    assert leftover_english("  -h, --help  Show this message and exit.") == ["Show this message and exit"]
 
 
 def test_the_common_errors_in_korean(tmp_path: Path) -> None:
@@ -125,3 +211,41 @@ def test_the_common_errors_in_korean(tmp_path: Path) -> None:
         said = say("ko", message)
         assert re.search("[가-힣]", said) and leftover_english(said) == [], (message, said)
     assert "sytem2Cost" in say("ko", errors[0]) and "system2Cost" in say("ko", errors[0])  # keys as typed
+
+
+def test_the_library_sentences_in_korean() -> None:
+    """The sentences the library words in English that the session above does not meet:
+    doctor's findings, the config's cross-key checks, rollback's refusals, the installer's
+    notes -- each said in Korean whole, keys, ids and paths as they were."""
+    from artibot.cli.words_errors import say, say_problems
+
+    sentences = [
+        "move it aside into quarantine/; the System 1 cache starts empty until patterns are promoted again; "
+        "no snapshot holds a copy of it",
+        "was written by a newer artibot (schema_version 9; this one understands 2)",
+        "move the bad copy to quarantine/ so the next run starts this file fresh: thresholds fall back to the "
+        "configured default (cognitive.router.threshold) for every domain; restore from snapshots/r1/ with "
+        "`artibot rollback r1`",
+        "cut the torn tail into quarantine/ and restore the closing bracket (the next append does this by itself); "
+        "only the interrupted append is lost",
+        "3 record(s) break the schema, so `artibot learn` stops on them (first: line 4: input is required)",
+        "the data home is not writable: experiences cannot be recorded and no round can be applied",
+        "cognitive.router.minThreshold must be below cognitive.router.maxThreshold (got 0.9 and 0.1)",
+        "learning.schedule.nightlyLearner must have 5 fields (minute hour day-of-month month day-of-week) (got 'x')",
+        "gateway.profiles.system1.effort must be null (keep the client's) or one of low, medium, high, not 'huge'",
+        "round 'nope' is not an applied round; the applied rounds, oldest first: r1, r2 (and 3 earlier), or `last`",
+        "no applied round to roll back",
+        "add 7 artibot hooks, replacing 7 from an earlier install (2 other hooks kept); the file is re-serialised, "
+        "see the diff",
+        "the gateway cannot listen on 127.0.0.1:41470: Address already in use (another program uses the port? try "
+        "--port)",
+    ]
+    for sentence in sentences:
+        said = say("ko", sentence)
+        assert re.search("[가-힣]", said) and leftover_english(said) == [], (sentence, said)
+    assert "r1, r2" in say("ko", sentences[9]) and "`last`" in say("ko", sentences[9])
+    line = say_problems("ko", ["record 2: latency_ms must be a number >= 0, not -1", "line 3: not valid JSON (x)"],
+                        "stdin")
+    assert line == ("stdin: 레코드 2: latency_ms는 0 이상의 숫자여야 합니다 (-1은(는) 안 됨); 3번째 줄: 올바른 JSON이 "
+                    "아닙니다 (x) (아무것도 기록하지 않았습니다)"), line
+    assert say_problems("en", ["record 2: id is required"], None) == "record 2: id is required (nothing was written)"

@@ -1,0 +1,162 @@
+"""More sentences the library words in English, in Korean: a record's validation problems,
+``rollback``'s and ``route``'s errors, the installer's notes, the team's messages.
+
+Rules as in :mod:`artibot.cli.words_errors` (a pattern over the English sentence -> its
+Korean), which reads them before its own, more general ones. Keys, values, paths, ids and
+commands stay as the sentence names them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Union
+
+Replacement = Union[str, Callable[["re.Match[str]"], str]]
+
+_V = r"(?P<v>.+?)"  # a value as the library quotes it, up to the end of the problem
+
+
+def _choices(m: re.Match[str]) -> str:
+    earlier = f" (그 이전 {m['n']}개 더)" if m["n"] else ""
+    return f"라운드 {m['r']}은(는) 적용된 라운드가 아닙니다; 적용된 라운드(오래된 순): {m['c']}{earlier}, 또는 `last`"
+
+
+SENTENCES: list[tuple[str, Replacement]] = [
+    # a record's validation (artibot.experience), one problem at a time
+    (r"(?P<k>[\w.\[\]]+) is required: a number from 0 to 1$", r"\g<k>이(가) 필요합니다: 0부터 1까지의 숫자"),
+    (r"(?P<k>[\w.\[\]]+) is required$", r"\g<k>이(가) 필요합니다"),
+    (r"(?P<k>[\w.\[\]]+) must be a number (?:from 0 to 1|in \(0, 1\])(?P<null> or null)?, not " + _V + "$",
+     lambda m: f"{m['k']}은(는) {'0 초과 1 이하' if 'in (0' in m.group() else '0부터 1까지'}의 숫자"
+               f"{'나 null' if m['null'] else ''}여야 합니다 ({m['v']}은(는) 안 됨)"),
+    (r"^id must be a non-empty string of at most 200 characters, not " + _V + "$",
+     r"id는 200자 이하의 비어 있지 않은 문자열이어야 합니다 (\g<v>은(는) 안 됨)"),
+    (r"^timestamp must be (?:an )?ISO 8601 (?:string )?with a timezone(?: \(e\.g\. (?P<e>\S+)\))?, not " + _V + "$",
+     lambda m: "timestamp는 시간대가 있는 ISO 8601 시각이어야 합니다" + (f" (예: {m['e']})" if m["e"] else "")
+               + f" ({m['v']}은(는) 안 됨)"),
+    (r"^session_id must be a string or null, not " + _V + "$",
+     r"session_id는 문자열이나 null이어야 합니다 (\g<v>은(는) 안 됨)"),
+    (r"^input must be a string, not (?P<t>\w+)$", r"input은 문자열이어야 합니다 (\g<t>은(는) 안 됨)"),
+    (r"^domain must be a non-empty string of at most 64 characters \(e\.g\. (?P<e>[^)]+)\), not " + _V + "$",
+     r"domain은 64자 이하의 비어 있지 않은 문자열이어야 합니다 (예: \g<e>) (\g<v>은(는) 안 됨)"),
+    (r"^latency_ms must be a number >= 0, not " + _V + "$", r"latency_ms는 0 이상의 숫자여야 합니다 (\g<v>은(는) 안 됨)"),
+    (r"^pattern must be a non-empty string of at most 200 characters or null, not " + _V + "$",
+     r"pattern은 200자 이하의 비어 있지 않은 문자열이나 null이어야 합니다 (\g<v>은(는) 안 됨)"),
+    (r"^(?P<k>\S+) must be a finite number, not " + _V + "$", r"\g<k>은(는) 유한한 숫자여야 합니다 (\g<v>은(는) 안 됨)"),
+    (r"^(?P<k>\S+) must be an integer that fits in 64 bits, not " + _V + "$",
+     r"\g<k>은(는) 64비트에 들어가는 정수여야 합니다 (\g<v>은(는) 안 됨)"),
+    (r"^(?P<k>\S+) nests deeper than (?P<n>\d+) levels$", r"\g<k>은(는) \g<n>단계보다 깊게 중첩되어 있습니다"),
+    (r"^field name (?P<k>.+) is not a string$", r"필드 이름 \g<k>은(는) 문자열이 아닙니다"),
+    (r"^an experience must be a JSON object, not (?P<t>\w+)$", r"경험은 JSON 객체여야 합니다 (\g<t>은(는) 안 됨)"),
+    (r"^schema_version (?P<n>\S+) is newer than this artibot understands \((?P<m>\d+)\); upgrade artibot$",
+     r"schema_version \g<n>은(는) 이 artibot이 아는 버전(\g<m>)보다 새롭습니다; artibot을 업그레이드하세요"),
+    (r"^… and (?P<n>\d+) more$", r"… 외 \g<n>개"),
+    # the config's validators (artibot.config_validators), as a key's problem
+    (r"(?P<a>[\w.]+) must be below (?P<b>[\w.]+) \(got (?P<x>\S+) and (?P<y>\S+)\)",
+     r"\g<a>은(는) \g<b>보다 작아야 합니다 (받은 값: \g<x>, \g<y>)"),
+    (r"(?P<a>[\w.]+) must lie within (?P<r>\[\w+, \w+\]) \(got (?P<x>\S+) outside (?P<b>\[[^\]]*\])\)",
+     r"\g<a>은(는) \g<r> 안에 있어야 합니다 (받은 값: \g<x>, 범위 \g<b> 밖)"),
+    (r"(?P<a>[\w.]+) must not exceed (?P<b>[\w.]+) \(got (?P<x>[^)]+)\)",
+     r"\g<a>은(는) \g<b>을(를) 넘을 수 없습니다 (받은 값: \g<x>)"),
+    (r"learning\.lifelong: set system2Cost or targetSystem2Share, not both",
+     "learning.lifelong: system2Cost와 targetSystem2Share 중 하나만 설정하세요"),
+    (r"(?P<k>\S+) is not a key artibot reads \(known: (?P<n>[^)]*)\); it is ignored",
+     r"\g<k>은(는) artibot이 읽는 키가 아닙니다 (알려진 키: \g<n>); 무시합니다"),
+    (r"(?P<k>[\w.]+) must be an http\(s\) URL(?: such as (?P<e>\S+))?, not " + _V + "$",
+     lambda m: f"{m['k']}은(는) http(s) URL이어야 합니다" + (f" (예: {m['e']})" if m["e"] else "")
+               + f" ({m['v']}은(는) 안 됨)"),
+    (r"(?P<k>[\w.]+) must be an object with \"effort\" and/or \"model\", not " + _V + "$",
+     r'\g<k>은(는) "effort"나 "model"(또는 둘 다)을 가진 객체여야 합니다 (\g<v>은(는) 안 됨)'),
+    (r"(?P<k>[\w.]+) must be null \(keep the client's\) or one of (?P<o>.+?), not " + _V + "$",
+     lambda m: f"{m['k']}은(는) null(클라이언트의 값 유지)이나 {', '.join(f'`{o}`' for o in m['o'].split(', '))} 중 "
+               f"하나여야 합니다 ({m['v']}은(는) 안 됨)"),
+    (r"(?P<k>[\w.]+) must be null \(keep the client's\) or a model name, not " + _V + "$",
+     r"\g<k>은(는) null(클라이언트의 값 유지)이나 모델 이름이어야 합니다 (\g<v>은(는) 안 됨)"),
+    (r"(?P<k>[\w.]+) must be an object mapping a domain name to a list of keywords",
+     r"\g<k>은(는) 도메인 이름마다 키워드 목록을 주는 객체여야 합니다"),
+    (r"(?P<k>[\w.]+): a domain name is lower-case letters, digits, - or _ \(at most 40\)",
+     r"\g<k>: 도메인 이름은 소문자, 숫자, - 또는 _ 로 씁니다 (최대 40자)"),
+    (r"(?P<k>[\w.]+) must be a list of non-empty strings", r"\g<k>은(는) 비어 있지 않은 문자열의 목록이어야 합니다"),
+    (r"(?P<k>[\w.]+) must be true, false or \"auto\", not " + _V + "$",
+     r'\g<k>은(는) true, false 또는 "auto"여야 합니다 (\g<v>은(는) 안 됨)'),
+    (r"(?P<k>[\w.]+) must have 5 fields \(minute hour day-of-month month day-of-week\)",
+     r"\g<k>에는 필드 5개(분 시 일 월 요일)가 있어야 합니다"),
+    (r"(?P<k>[\w.]+) must be a string \(got", r"\g<k>은(는) 문자열이어야 합니다 (받은 값:"),
+    (r"field (?P<f>\S+) (?P<t>'[^']*') is not a number, range, list, step or \*",
+     r"\g<f> 필드의 \g<t>은(는) 숫자, 범위, 목록, 간격 또는 *가 아닙니다"),
+    (r"field (?P<f>\S+) value (?P<n>\S+) is outside (?P<r>\S+)", r"\g<f> 필드의 값 \g<n>이(가) \g<r> 범위 밖입니다"),
+    (r"field (?P<f>\S+) (?P<t>'[^']*') has a step of 0", r"\g<f> 필드의 \g<t>은(는) 간격이 0입니다"),
+    (r"field (?P<f>\S+) (?P<t>'[^']*') has a range that runs backwards", r"\g<f> 필드의 \g<t>은(는) 범위가 거꾸로입니다"),
+    (r" \(got (?P<v>.+)\)$", r" (받은 값: \g<v>)"),
+    # `artibot collect`
+    (r"^stdin is empty: give one JSON object, a JSON array, or JSON lines$",
+     "stdin이 비어 있습니다: JSON 객체 하나, JSON 배열 또는 JSON 줄을 주세요"),
+    (r"^stdin holds a JSON (?P<t>\w+); give an object, an array, or JSON lines$",
+     r"stdin에 JSON \g<t>이(가) 있습니다; 객체, 배열 또는 JSON 줄을 주세요"),
+    (r"^(?P<o>--[\w-]+) cannot be combined with --stdin$", r"\g<o>은(는) --stdin과 함께 쓸 수 없습니다"),
+    # `artibot route`, `artibot outcome` (artibot.store.pending_decisions)
+    (r'^the request text is empty: give the text to route, e\.g\. artibot route "fix the login bug"$',
+     '요청 텍스트가 비어 있습니다: 라우팅할 텍스트를 주세요. 예: artibot route "로그인 버그 고치기"'),
+    (r"^no pending decision (?P<id>\S+) in (?P<dir>\S+); `(?P<c>[^`]+)` records one$",
+     r"\g<dir>에 대기 중인 결정 \g<id>이(가) 없습니다; `\g<c>`로 결정을 기록하세요"),
+    (r"^decision (?P<id>\S+) already has its outcome$", r"결정 \g<id>에는 이미 결과가 있습니다"),
+    (r"^(?P<id>'[^']*') is not a decision id \(letters, digits, '\.', '_' or '-'\)$",
+     r"\g<id>은(는) 결정 id가 아닙니다 (문자, 숫자, '.', '_', '-'만)"),
+    # `artibot rollback` (artibot.rollback)
+    (r"^no applied round to roll back$", "롤백할 적용된 라운드가 없습니다"),
+    (r"^round (?P<r>'[^']*'|\S+) is not an applied round; the applied rounds, oldest first: (?P<c>.+?)"
+     r"(?: \(and (?P<n>\d+) earlier\))?, or `last`$", _choices),
+    (r"^round (?P<r>'[^']*'|\S+) is not an applied round; no round has been applied yet$",
+     r"라운드 \g<r>은(는) 적용된 라운드가 아닙니다; 아직 적용된 라운드가 없습니다"),
+    (r"^round (?P<r>\S+) is (?P<s>[\w-]+), not applied; nothing to roll back$",
+     lambda m: f"라운드 {m['r']}은(는) 적용되지 않았습니다 (상태: {_value(m['s'])}); 롤백할 것이 없습니다"),
+    (r"^round (?P<r>\S+) is not an applied round$", r"라운드 \g<r>은(는) 적용된 라운드가 아닙니다"),
+    # commands' arguments
+    (r"^(?P<c>config|schedule) takes (?P<a>.+?) or (?P<b>\w+), not (?P<v>'[^']*')$",
+     r"\g<c>에는 \g<a> 또는 \g<b>만 쓸 수 있습니다 (\g<v>은(는) 안 됨)"),
+    (r"^learning\.schedule\.enabled is false in the config; set it to true first$",
+     "설정의 learning.schedule.enabled가 false입니다; 먼저 true로 바꾸세요"),
+    (r"^unknown target (?P<t>'[^']*'): artibot installs into (?P<c>.+)$",
+     lambda m: f"알 수 없는 대상 {m['t']}: artibot은 {m['c'].replace(' or ', ', ')}에 설치합니다"),
+    (r"^--model is for (?P<c>.+?); (?P<x>claude-code) takes its models from (?P<k>\S+)$",
+     r"--model은 \g<c>용입니다; \g<x>는 \g<k>에서 모델을 정합니다"),
+    (r"^--model is for (?P<c>.+?); in (?P<a>\S+) the route is context only$",
+     r"--model은 \g<c>용입니다; \g<a>에서 경로는 맥락으로만 전달됩니다"),
+    (r"^--gateway is for claude-code; (?P<a>\S+) takes the route as context only$",
+     r"--gateway는 claude-code용입니다; \g<a>은(는) 경로를 맥락으로만 받습니다"),
+    (r"^the `crontab` command is not installed, so artibot cannot schedule the nightly learner; install cron "
+     r"\(e\.g\. the `cron` or `cronie` package\) or run `(?P<c>[^`]+)` from another scheduler$",
+     r"`crontab` 명령이 설치되어 있지 않아 artibot이 야간 학습을 예약할 수 없습니다; cron을 설치하거나 (예: `cron` "
+     r"또는 `cronie` 패키지) 다른 스케줄러에서 `\g<c>`을(를) 실행하세요"),
+    # the installer's notes (artibot.integrations: what a change does)
+    (r"^add (?P<n>\d+) artibot hooks", r"artibot 훅 \g<n>개 추가"),
+    (r"^remove (?P<n>\d+) artibot hooks", r"artibot 훅 \g<n>개 삭제"),
+    (r", replacing (?P<n>\d+) from an earlier install", r", 이전 설치의 훅 \g<n>개 교체"),
+    (r" \((?P<n>\d+) other hooks? kept\)", r" (다른 훅 \g<n>개 유지)"),
+    (r"; the file is re-serialised, see the diff", "; 파일을 다시 직렬화합니다, diff 참고"),
+    (r"; restored byte for byte from (?P<f>\S+)$", r"; \g<f>에서 바이트 그대로 복원"),
+    (r"; nothing else in it, artibot created it", "; 다른 내용이 없고 artibot이 만든 파일"),
+    (r"^artibot hooks already installed$", "artibot 훅이 이미 설치됨"), (r"^no artibot hooks found$", "artibot 훅 없음"),
+    (r"^no (?:settings|hook) file$", "설정 파일 없음"),
+    (r"^new version of (?:the )?(?P<c>/\S+?)(?: command)?$", r"\g<c> 명령의 새 버전"),
+    (r"^(?P<c>/\S+?)(?: command)? up to date$", r"\g<c> 명령 최신 상태"),
+    (r"^no (?P<c>/\S+) command$", r"\g<c> 명령 없음"),
+    (r"^not artibot's (?P<c>/\S+?)(?: command)?; left alone$", r"artibot의 \g<c> 명령이 아님; 그대로 둠"),
+    (r"^the (?P<c>/\S+) command$", r"\g<c> 명령"),
+    (r"Claude Code no longer goes through the artibot gateway \(port (?P<p>\d+)\)",
+     r"Claude Code가 더 이상 artibot 게이트웨이(포트 \g<p>)를 거치지 않음"),
+    (r"Claude Code goes through the artibot gateway: env (?P<e>\S+)", r"Claude Code가 artibot 게이트웨이를 거침: env \g<e>"),
+    # the gateway
+    (r"^--port must be from 1 to 65535, not (?P<v>\S+)$", r"--port는 1부터 65535까지여야 합니다 (\g<v>은(는) 안 됨)"),
+    # the team
+    (r"^(?P<h>\S+) is not a team member: run `(?P<c>[^`]+)` first$",
+     r"\g<h>은(는) 팀 멤버가 아닙니다: 먼저 `\g<c>`을(를) 실행하세요"),
+    (r"^--yes and --unattended exclude each other: choose who answers the checkpoints$",
+     "--yes와 --unattended는 함께 쓸 수 없습니다: 체크포인트에 누가 답할지 고르세요"),
+]
+
+_VALUE = {"deferred": "검토 대기", "reset": "초기화됨", "pending": "대기 중", "discarded": "버려짐",
+          "rolled-back": "롤백됨", "dry-run": "시험 실행", "nothing": "없음"}
+
+
+def _value(word: str) -> str:
+    return _VALUE.get(word, word)
