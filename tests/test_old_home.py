@@ -1,0 +1,59 @@
+"""A data home written by the artibot before the learner's state had its own file still works.
+
+``tests/data/old_home`` was written by that version: two evidence rounds over
+:func:`tests.factories.mixed` records (batch size 20), the first applied, the second saved
+for review. Its per-bin evidence is in ``patterns/stats.json`` and its pending round keeps
+the old form. Answering that round must give what the old version gave
+(``tests/data/old_home_expected``: the questions it put, the thresholds and the statistics it wrote).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import orjson
+
+from artibot.review import answer_pending, pending_questions
+from artibot.store.home import Home
+
+DATA = Path(__file__).parent / "data"
+
+
+def _old_home(artibot_home: Path) -> Home:
+    shutil.copytree(DATA / "old_home", artibot_home)
+    return Home(artibot_home)
+
+
+def test_the_pending_round_of_an_old_home_shows_its_questions(artibot_home: Path) -> None:
+    h = _old_home(artibot_home)
+    questions = orjson.loads(orjson.dumps(pending_questions(h), default=str))
+    assert questions == orjson.loads((DATA / "old_home_expected" / "questions.json").read_bytes())
+
+
+def test_answering_the_pending_round_of_an_old_home_learns_what_the_old_version_learned(artibot_home: Path) -> None:
+    h = _old_home(artibot_home)
+    report = answer_pending(home=h, answers={1: "accept", 2: "apply", 3: "auto"})
+    assert report.status == "applied"
+    expected = orjson.loads((DATA / "old_home_expected" / "thresholds.json").read_bytes())
+    got = orjson.loads(h.thresholds.read_bytes())
+    assert (got["default"], got["domains"]) == (expected["default"], expected["domains"])
+    stats = orjson.loads((DATA / "old_home_expected" / "stats.json").read_bytes())
+    assert _patterns(h) == stats["patterns"]
+    assert _cells(h) == stats["cells"]
+
+
+def _patterns(h: Home) -> dict[str, object]:
+    from artibot.store.pattern_stats import read_pattern_stats
+
+    doc = read_pattern_stats(h)
+    assert doc is not None
+    return dict(doc["patterns"])
+
+
+def _cells(h: Home) -> dict[str, object]:
+    from artibot.store.pattern_stats import read_pattern_stats
+
+    doc = read_pattern_stats(h)
+    assert doc is not None
+    return dict(doc["cells"])
