@@ -319,7 +319,7 @@ def group_evidence(proposal: Any, round_id: str, lang: str) -> Evidence:
 def _group_rows(proposal: Any) -> tuple[tuple[Mapping[str, Any], ...], Mapping[str, Any]]:
     rows = []
     # evidence mode: the 90% interval of each group's advantage, aligned with the groups
-    intervals = (proposal.params.get("intervals") or {}).get("groups") or []
+    intervals = proposal.params.intervals.groups if proposal.params.intervals is not None else ()
     for i, g in enumerate(proposal.groups):
         row = {"batch": g.batch, "domain": g.domain,
                "complexity": [_r(g.complexity_min), _r(g.complexity_max)],
@@ -333,7 +333,7 @@ def _group_rows(proposal: Any) -> tuple[tuple[Mapping[str, Any], ...], Mapping[s
             row["interval"] = [_r(extra[0]), _r(extra[1])]
         rows.append(row)
     two = sum(1 for g in proposal.groups if not g.one_sided)
-    summary = {"batches": int(proposal.params.get("batches") or len(proposal.batches)), "groups": len(rows),
+    summary = {"batches": proposal.params.batches or len(proposal.batches), "groups": len(rows),
                "two_sided": two,
                "one_sided": len(rows) - two, "mode": proposal.mode}
     return tuple(rows), summary
@@ -346,34 +346,31 @@ def threshold_evidence(proposal: Any, round_id: str, lang: str) -> Evidence:
 
 def _threshold_rows(proposal: Any, lang: str) -> tuple[tuple[Mapping[str, Any], ...], Mapping[str, Any]]:
     rows = []
-    # evidence mode: each change in a user's words (params["evidence"][domain]["reason"])
-    evidence = proposal.params.get("evidence") or {}
-    reasons = {d: e.get("reason") for d, e in evidence.items()}
+    # evidence mode: each change in a user's words, with the numbers behind it
+    evidence = proposal.params.evidence
+    price = proposal.params.price
     for domain, (old, new) in proposal.net_changes().items():
         steps = [s for s in proposal.steps if s.domain == domain]
         row = {"domain": domain_label(domain), "old": _r(old, 4), "new": _r(new, 4),
                "change": _r(new - old, 4), "direction": direction(old, new, lang),
                "batches": len(steps), "clamped": sum(1 for s in steps if s.clamped)}
-        if reasons.get(domain):
-            row["reason"] = reasons[domain]
-        numbers = evidence.get(domain) or {}
-        limit = numbers.get("reach")
-        region = numbers.get("region_gain")
-        if isinstance(region, (list, tuple)) and len(region) == 2 and isinstance(numbers.get("price"), (int, float)):
+        step = evidence.get(domain)
+        if step is not None:
+            if step.reason:
+                row["reason"] = step.reason
             # the reason's numbers, for a screen that words it in another language
-            row.update(gain=_r(region[0], 4), sd=_r(region[1], 4), price=_r(numbers["price"], 4),
-                       source=proposal.params.get("price_source"))
-        if isinstance(limit, (int, float)):
-            row["limit"] = _r(limit, 4)  # how far this domain's threshold could move this round
+            row.update(gain=_r(step.region_gain[0], 4), sd=_r(step.region_gain[1], 4), price=_r(step.price, 4),
+                       source=price.source if price is not None else None)
+            row["limit"] = _r(step.reach, 4)  # how far this domain's threshold could move this round
         rows.append(row)
     # what the proposed thresholds would have done on the logged window (None before it existed)
-    summary = {"mode": proposal.mode, "off_policy": proposal.params.get("off_policy"),
-               "max_step": proposal.params.get("max_step"), "batch_size": proposal.params.get("batch_size"),
-               "batches": proposal.params.get("batches")}
-    if "price" in proposal.params:  # the price in force and its source
-        summary.update(price=_r(proposal.params["price"], 4), price_source=proposal.params.get("price_source"))
-    summary["utility"] = utility_check(summary["off_policy"], proposal.params.get("price"))
-    money = money_line(proposal.params)
+    params = proposal.params
+    summary = {"mode": proposal.mode, "off_policy": params.checks.off_policy, "max_step": params.max_step,
+               "batch_size": params.batch_size, "batches": params.batches}
+    if price is not None:  # the price in force and its source
+        summary.update(price=_r(price.value, 4), price_source=price.source)
+    summary["utility"] = utility_check(params.checks.off_policy, price.value if price is not None else None)
+    money = money_line(params)
     if money:
         summary["money"] = money
     return tuple(rows), summary
@@ -387,7 +384,7 @@ def transfer_evidence(proposal: Any, round_id: str, lang: str) -> Evidence:
 def _transfer_rows(proposal: Any) -> tuple[tuple[Mapping[str, Any], ...], Mapping[str, Any]]:
     rows = []
     # evidence mode: the bounds of each decided pattern's System 1 success
-    bounds_of = (proposal.params.get("intervals") or {}).get("patterns") or {}
+    bounds_of = proposal.params.intervals.patterns if proposal.params.intervals is not None else {}
     for d in proposal.decisions:
         s = d.stats
         row = {"key": d.key, "status": s.status, "automatic": d.action, "reason": d.reason,

@@ -14,8 +14,15 @@ from pathlib import Path
 
 import orjson
 
-from artibot.review import answer_pending, pending_questions
+from artibot.collector import collect_many
+from artibot.cycle import learn
+from artibot.learning.state import EvidenceState
+from artibot.learning.types import PatternStats
+from artibot.review import answer_pending, discard_pending, pending_questions
 from artibot.store.home import Home
+from artibot.store.learner_state import load_learner_state
+from artibot.store.pattern_stats import read_pattern_stats
+from tests.factories import mixed
 
 DATA = Path(__file__).parent / "data"
 
@@ -40,20 +47,26 @@ def test_answering_the_pending_round_of_an_old_home_learns_what_the_old_version_
     assert (got["default"], got["domains"]) == (expected["default"], expected["domains"])
     stats = orjson.loads((DATA / "old_home_expected" / "stats.json").read_bytes())
     assert _patterns(h) == stats["patterns"]
-    assert _cells(h) == stats["cells"]
+    cells = {k: PatternStats.from_json(v) for k, v in stats["cells"].items()}
+    assert load_learner_state(h, "evidence") == EvidenceState.from_legacy(cells)[0]
+    assert h.learner_state("evidence").is_file()
+
+
+def test_a_round_in_an_old_home_moves_the_cells_to_their_own_file(artibot_home: Path) -> None:
+    h = _old_home(artibot_home)
+    before = load_learner_state(h, "evidence")
+    assert isinstance(before, EvidenceState) and before.cells  # read from the pattern statistics
+    discard_pending(home=h)
+    collect_many(mixed(20, seed=3, start=500), home=h)
+    assert learn(home=h, flush=True).status == "applied"
+    doc = read_pattern_stats(h)
+    assert doc is not None and "cells" not in doc
+    assert not any(k.startswith("~cell:") for k in doc["patterns"])
+    after = load_learner_state(h, "evidence")
+    assert isinstance(after, EvidenceState) and set(before.cells) <= set(after.cells)
 
 
 def _patterns(h: Home) -> dict[str, object]:
-    from artibot.store.pattern_stats import read_pattern_stats
-
     doc = read_pattern_stats(h)
     assert doc is not None
     return dict(doc["patterns"])
-
-
-def _cells(h: Home) -> dict[str, object]:
-    from artibot.store.pattern_stats import read_pattern_stats
-
-    doc = read_pattern_stats(h)
-    assert doc is not None
-    return dict(doc["cells"])

@@ -37,6 +37,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from artibot.shapes import JsonValue
+
 Z95 = 1.959963984540054
 ROUTES = ("system1", "system2")
 
@@ -177,9 +179,10 @@ class MeasuredPrice:
                 f"{self.turns[1]} System 2 turns); at ${self.value_usd:.2f} per successful turn that is a price "
                 f"of {self.price:.3f}")
 
-    def to_json(self) -> dict[str, float | list[int]]:
+    def to_json(self) -> dict[str, JsonValue]:
+        turns: list[JsonValue] = [*self.turns]
         return {"price": round(self.price, 6), "extra_usd": round(self.extra_usd, 6), "value_usd": self.value_usd,
-                "turns": list(self.turns)}
+                "turns": turns}
 
 
 def measured_price(report: CostReport, *, value_usd: float, min_turns: int) -> MeasuredPrice | None:

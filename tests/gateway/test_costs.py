@@ -79,13 +79,13 @@ def test_the_learner_takes_the_measured_price_once_enough_turns_have_one(home: H
     base = {"cognitive": {"router": {"exploration": 0, "domainExploration": 0}},
             "learning": {"lifelong": {"batchSize": 50, "minCostTurns": 20}}}
     without = learn(home=home, answers="defaults", dry_run=True, settings=settings_from_mapping(base))
-    assert without.proposal.params["price_source"] == "estimated"
-    assert without.proposal.params["costs"]["system2"]["turns"] == 30
+    assert without.proposal.params.price.source == "estimated"
+    assert without.proposal.params.checks.costs["system2"]["turns"] == 30
     base["learning"]["lifelong"]["successValueUsd"] = 0.5
     report = learn(home=home, answers="defaults", dry_run=True, settings=settings_from_mapping(base))
     params = report.proposal.params
-    assert params["price_source"] == "measured" and params["price"] == pytest.approx(0.04 / 0.5)
-    assert params["measured_cost"]["turns"] == [30, 30]
+    assert params.price.source == "measured" and params.price.value == pytest.approx(0.04 / 0.5)
+    assert params.price.measured_cost["turns"] == [30, 30]
 
 
 @pytest.mark.parametrize("bad, needle", [
@@ -127,7 +127,7 @@ def test_interrupted_turns_are_archived_with_their_batch_and_scored_by_nobody(cl
     base = {"cognitive": {"router": {"exploration": 0, "domainExploration": 0}}}
     report = learn(home=home, answers="defaults", settings=settings_from_mapping(base))
     params = report.proposal.params
-    assert params["interrupted"] == 5  # all five lie within the one batch of 50 learnable turns
+    assert params.checks.interrupted == 5  # all five lie within the one batch of 50 learnable turns
     archived = list(archive.records(home))
     assert len(archived) == 55 and sum(r["outcome"] == "interrupted" for r in archived) == 5
     groups = report.evidence[1].rows
