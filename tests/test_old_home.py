@@ -70,3 +70,16 @@ def _patterns(h: Home) -> dict[str, object]:
     doc = read_pattern_stats(h)
     assert doc is not None
     return dict(doc["patterns"])
+
+
+def test_the_params_saved_by_the_old_version_read_back_as_typed_records_and_write_the_same_json() -> None:
+    from artibot.learning.round_params import RoundParams
+
+    log = orjson.loads((DATA / "old_home" / "learning-log.json").read_bytes())["rounds"]
+    pending = orjson.loads((DATA / "old_home" / "pending-review.json").read_bytes())["proposal"]["params"]
+    for saved in [entry["params"] for entry in log] + [pending]:
+        params = RoundParams.from_json(saved)
+        assert params.price is not None and params.price.source == "estimated"
+        assert params.evidence and params.intervals is not None and params.batches
+        assert params.to_json() == saved  # the same keys and values: the learning log's form is kept
+        assert RoundParams.from_json(orjson.loads(orjson.dumps(params.to_json()))) == params
