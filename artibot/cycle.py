@@ -27,6 +27,7 @@ from artibot.errors import ReviewError
 from artibot.learning import RoundProposal, apply_decisions, frame_from_records
 from artibot.learning.frame import Frame, frame_from_chunks, set_aside_interrupted
 from artibot.learning.learner import Learned, RoundOptions, learner_for
+from artibot.costs import TurnCosts
 from artibot.learning.costs import MeasuredPrice
 from artibot.learning.round_params import JSONObject
 from artibot.learning.state import LearnerState
@@ -168,8 +169,10 @@ def learn(*, home: HomeArg = None, answers: cp.AnswersArg = "defaults", checkpoi
         say("loading experiences")
         # The bytes read stay (and the log stays open) for the archive move at the end; the
         # garbage collector waits: the round's big, acyclic tables would only be walked again.
+        # the turns' costs (evidence mode's measured price) come from the same read of the log
+        turns = TurnCosts.of_archive(h) if settings.lifelong.mode == "evidence" else None
         with ExperienceLog(h).open_read() as source, collector_paused():
-            frame, order, records = _read_frame(source)
+            frame, order, records = _read_frame(source, turns)
             learned = Learned(load_thresholds(h, settings.router.threshold), pattern_store.load_pattern_stats(h),
                               with_team_prior(h, load_learner_state(h, settings.lifelong.mode)))
             if records is not None:
@@ -178,7 +181,7 @@ def learn(*, home: HomeArg = None, answers: cp.AnswersArg = "defaults", checkpoi
             full = frame
             frame, kept, aside = set_aside_interrupted(full)
             say(f"computing the round over {len(frame):,} experiences")
-            measured, costs = _measured_costs(h, settings)
+            measured, costs = _measured_costs(turns, settings)
             proposal, after = propose_frame(frame, learned, settings, RoundOptions(flush, measured))
             if costs is not None:
                 proposal = replace(proposal, params=proposal.params.with_checks(costs=costs))
@@ -224,15 +227,15 @@ def _with_interrupted(proposal: RoundProposal, full: Frame, kept: Any, aside: An
     return replace(proposal, processed_ids=tuple(full.ids[r] for r in rows), params=params), rows
 
 
-def _measured_costs(h: Home, settings: Settings) -> tuple[MeasuredPrice | None, JSONObject | None]:
+def _measured_costs(turns: TurnCosts | None, settings: Settings) -> tuple[MeasuredPrice | None, JSONObject | None]:
     """The price from measured turn costs (when ``successValueUsd`` is set and enough turns
-    were measured) and the cost per route, shown beside the price (None: nothing measured)."""
-    if settings.lifelong.mode != "evidence":
+    were measured) and the cost per route, shown beside the price (None: nothing measured,
+    or a mode without a price)."""
+    if turns is None:
         return None, None
-    from artibot.costs import cost_report
     from artibot.learning.costs import measured_price
 
-    report = cost_report(home=h)
+    report = turns.report()
     if not any(r.turns for r in report.routes.values()):
         return None, None
     value = settings.lifelong.success_value_usd
@@ -241,17 +244,34 @@ def _measured_costs(h: Home, settings: Settings) -> tuple[MeasuredPrice | None, 
     return measured, {r: dict[str, JsonValue](c.to_json()) for r, c in report.routes.items()}
 
 
-def _read_frame(source: LogRead) -> tuple[Frame | None, Any, list[dict[str, Any]] | None]:
+def _read_frame(source: LogRead, turns: TurnCosts | None = None
+                ) -> tuple[Frame | None, Any, list[dict[str, Any]] | None]:
     """``(frame, order, None)`` from the log's canonical records, parsed a few hundred at a time;
     ``(None, None, records)`` when some record is unusual: the caller then takes the exact
-    (slower) path of :func:`frame_from_records`, which also explains any invalid record."""
+    (slower) path of :func:`frame_from_records`, which also explains any invalid record.
+    ``turns`` is given each record as it is read (the round's one read of the log)."""
     try:
-        frame, order = frame_from_chunks(source.chunks())
+        frame, order = frame_from_chunks(_tapped(source.chunks(), turns))
     except (ValueError, TypeError):
-        return None, None, source.records()  # a damaged log raises CorruptFileError here, as read() does
+        return None, None, _read_whole(source, turns)  # a damaged log raises CorruptFileError here, as read() does
     if len(frame.ids) and not _in_schema(frame):
-        return None, None, source.records()  # a value of the right type out of range: this names its line
+        return None, None, _read_whole(source, turns)  # a value of the right type out of range: this names its line
     return frame, order, None
+
+
+def _tapped(chunks: Iterator[list[dict[str, Any]]], turns: TurnCosts | None) -> Iterator[list[dict[str, Any]]]:
+    for chunk in chunks:
+        if turns is not None:
+            turns.add(chunk)
+        yield chunk
+
+
+def _read_whole(source: LogRead, turns: TurnCosts | None) -> list[dict[str, Any]]:
+    records = source.records()
+    if turns is not None:
+        turns.restart()
+        turns.add(records)
+    return records
 
 
 def _in_schema(frame: Frame) -> bool:
