@@ -11,23 +11,26 @@ puts the statistics back with their cells, which are then read from there again.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from artibot.errors import CorruptFileError
-from artibot.learning.state import STATES, EvidenceState, LearnerState, SeedState, state_from_json
-from artibot.learning.types import PatternStats
 from artibot.names import CELL_PREFIX
 from artibot.store.documents import read_document, write_document
 from artibot.store.fs import ensure_dir
 from artibot.store.home import Home
 from artibot.store.pattern_stats import read_pattern_stats
 
+if TYPE_CHECKING:  # the states' math (numpy) loads when a state is decoded, not for `doctor`
+    from artibot.learning.state import EvidenceState, LearnerState
+
 KIND = "learner-state"
+MODES = ("seed", "evidence")
+"""The learning modes (:data:`artibot.learning.state.STATES`)."""
 
 
 def _check(doc: dict[str, Any]) -> str | None:
-    if doc.get("mode") not in STATES:
-        return f'"mode" must be one of {", ".join(STATES)}'
+    if doc.get("mode") not in MODES:
+        return f'"mode" must be one of {", ".join(MODES)}'
     return None
 
 
@@ -39,8 +42,10 @@ def read_learner_state(home: Home, mode: str) -> dict[str, Any] | None:
 def load_learner_state(home: Home, mode: str) -> LearnerState:
     """The own state of learning ``mode``: its file, else (evidence) the cells an older home kept
     among the pattern statistics, else the state before any round."""
-    if mode not in STATES:
-        raise ValueError(f"learning mode must be one of {', '.join(STATES)}, not {mode!r}")
+    from artibot.learning.state import SeedState, state_from_json
+
+    if mode not in MODES:
+        raise ValueError(f"learning mode must be one of {', '.join(MODES)}, not {mode!r}")
     if mode == SeedState.MODE:
         return SeedState()
     path = home.learner_state(mode)
@@ -55,7 +60,7 @@ def load_learner_state(home: Home, mode: str) -> LearnerState:
 
 def write_learner_state(home: Home, state: LearnerState) -> None:
     """Write the mode's own state (nothing for a mode without one)."""
-    if isinstance(state, SeedState):
+    if state.MODE == "seed":
         return
     path = home.learner_state(state.MODE)
     ensure_dir(path.parent)
@@ -64,6 +69,9 @@ def write_learner_state(home: Home, state: LearnerState) -> None:
 
 def legacy_cells(home: Home) -> EvidenceState:
     """The cells an older home kept in ``patterns/stats.json`` (none: the state before any round)."""
+    from artibot.learning.state import EvidenceState
+    from artibot.learning.types import PatternStats
+
     doc = read_pattern_stats(home)
     if doc is None:
         return EvidenceState()
@@ -78,7 +86,7 @@ def legacy_cells(home: Home) -> EvidenceState:
 def migrate(home: Home) -> None:
     """Give the cells an older home keeps among the pattern statistics their own file (before the
     statistics are written without them); nothing when the file exists or there are no cells."""
-    if read_learner_state(home, EvidenceState.MODE) is not None:
+    if read_learner_state(home, "evidence") is not None:
         return
     cells = legacy_cells(home)
     if cells.cells:
