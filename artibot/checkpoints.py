@@ -17,7 +17,9 @@ from artibot.checkpoint_evidence import Evidence as Evidence
 from artibot.checkpoint_evidence import EvidenceSet as EvidenceSet
 from artibot.checkpoint_evidence import all_evidence as all_evidence
 from artibot.checkpoint_evidence import utility_check as utility_check
-from artibot.checkpoint_texts import texts  # the words, in English and Korean
+from artibot.checkpoint_texts import direction as direction  # the words, in English and Korean
+from artibot.checkpoint_texts import money_line as money_line
+from artibot.checkpoint_texts import texts
 from artibot.errors import ReviewError
 
 if TYPE_CHECKING:

@@ -33,9 +33,8 @@ answers two questions:
 
 from __future__ import annotations
 
-import copy
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
 from artibot.shapes import JsonValue
@@ -179,7 +178,10 @@ class CostSummary:
 
     def report(self) -> CostReport:
         """The report of every row added so far (the summary itself is left as it was)."""
-        report = copy.deepcopy(self.partial)
+        p = self.partial
+        report = CostReport({r: replace(c) for r, c in p.routes.items()},
+                            {d: {r: replace(c) for r, c in by.items()} for d, by in p.days.items()},
+                            p.unmeasured, {r: list(v) for r, v in p.rewrites.items()})
         for day, extra in self.moved.items():  # the way back is a cost of having gone to System 1
             report.routes["system1"].total += extra
             report.days[day]["system1"].total += extra
