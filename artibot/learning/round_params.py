@@ -52,7 +52,7 @@ def _object(v: JSON, what: str) -> JSONObject:
 
 @dataclass(frozen=True)
 class StepEvidence:
-    """The numbers behind one threshold's step (evidence mode): see :func:`artibot.learning.evidence.reason`."""
+    """The numbers behind one threshold's step (evidence mode): see :func:`artibot.learning.evidence_reason.reason`."""
 
     best: float
     """The threshold with the best posterior mean utility anywhere."""
