@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from artibot.learning.round_params import RoundParams
+from artibot.shapes import JsonValue
+
 TEXTS: dict[str, dict[str, Any]] = {
     "en": {
         "title": {1: "Checkpoint 1: GRPO comparison review (after step 3 of 6, compare)",
@@ -67,8 +70,12 @@ def texts(lang: str) -> dict[str, Any]:
     return TEXTS.get(lang, TEXTS["en"])
 
 
+def _object(v: JsonValue) -> dict[str, JsonValue]:
+    return v if isinstance(v, dict) else {}
+
+
 def direction(old: float, new: float, lang: str = "en") -> str:
-    words = texts(lang)["direction"]
+    words: Mapping[str, str] = texts(lang)["direction"]
     if new < old - 1e-12:
         return words["down"]
     if new > old + 1e-12:
@@ -76,22 +83,26 @@ def direction(old: float, new: float, lang: str = "en") -> str:
     return words["same"]
 
 
-def money_line(params: Mapping[str, Any]) -> str | None:
+def money_line(params: RoundParams) -> str | None:
     """The price in money, from the turns' measured costs (None before the gateway measured any).
 
-    >>> money_line({"price": 0.06, "measured_cost": {"extra_usd": 0.031, "value_usd": 0.7, "turns": [40, 35]}})
+    >>> from artibot.learning.price import Price
+    >>> measured = {"price": 0.044, "extra_usd": 0.031, "value_usd": 0.7, "turns": [40, 35]}
+    >>> money_line(RoundParams(price=Price(0.06, "measured", None, measured)))
     'System 2 costs $0.031 more per turn (40 System 1 and 35 System 2 turns measured); at $0.70 per successful turn it pays where it wins by more than 0.044 (price in force 0.060)'
     """
-    measured = params.get("measured_cost")
-    if isinstance(measured, Mapping):
-        extra, value = measured["extra_usd"], measured["value_usd"]
-        n1, n2 = measured["turns"]
+    price = params.price
+    measured = price.measured_cost if price is not None else None
+    extra, value = (measured.get("extra_usd"), measured.get("value_usd")) if measured is not None else (None, None)
+    turns = measured.get("turns") if measured is not None else None
+    if isinstance(extra, (int, float)) and isinstance(value, (int, float)) and isinstance(turns, list) and value:
+        n1, n2 = turns  # checked when the round was read (two counts)
         return (f"System 2 costs ${extra:.3f} more per turn ({n1} System 1 and {n2} System 2 turns measured); "
                 f"at ${value:.2f} per successful turn it pays where it wins by more than "
-                f"{max(extra / value, 0):.3f} (price in force {params.get('price', 0):.3f})")
-    costs = params.get("costs")
-    if isinstance(costs, Mapping):
-        s1, s2 = costs.get("system1") or {}, costs.get("system2") or {}
+                f"{max(extra / value, 0):.3f} (price in force {price.value if price else 0:.3f})")
+    costs = params.checks.costs
+    if costs is not None:
+        s1, s2 = _object(costs.get("system1")), _object(costs.get("system2"))
         if s1.get("turns") and s2.get("turns"):
             return (f"measured cost per turn: System 1 ${s1['mean_usd']:.3f} ({s1['turns']} turns), System 2 "
                     f"${s2['mean_usd']:.3f} ({s2['turns']} turns); set learning.lifelong.successValueUsd to "

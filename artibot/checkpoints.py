@@ -1,5 +1,6 @@
-"""The three human checkpoints: their evidence, options and defaults, and the
-policies that answer them (their words in English and Korean: :mod:`artibot.checkpoint_texts`).
+"""The three human checkpoints: their options and defaults, and the policies that answer
+them (their evidence, built from a proposal: :mod:`artibot.checkpoint_evidence`; their words
+in English and Korean: :mod:`artibot.checkpoint_texts`).
 
 A :class:`Checkpoints` object is asked by the cycle at each checkpoint. Policies here
 answer without a terminal (pre-approved defaults, scripted answers, deferral for an
@@ -9,11 +10,17 @@ unattended run); the terminal policy lives in ``artibot/cli/checkpoint_prompts.p
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, Protocol, Sequence, Union, cast
+from typing import TYPE_CHECKING, Any, Literal, Mapping, Protocol, Sequence, Union, cast
 
-from artibot.checkpoint_texts import direction, money_line, texts  # the words, in English and Korean
+# the evidence a checkpoint shows, re-exported: callers ask this module for all of a checkpoint
+from artibot.checkpoint_evidence import Evidence as Evidence
+from artibot.checkpoint_evidence import EvidenceSet as EvidenceSet
+from artibot.checkpoint_evidence import all_evidence as all_evidence
+from artibot.checkpoint_evidence import utility_check as utility_check
+from artibot.checkpoint_texts import direction as direction  # the words, in English and Korean
+from artibot.checkpoint_texts import money_line as money_line
+from artibot.checkpoint_texts import texts
 from artibot.errors import ReviewError
-from artibot.learning.types import domain_label
 
 if TYPE_CHECKING:
     from artibot.settings import Settings
@@ -31,38 +38,6 @@ DEFAULTS = {1: "accept", 2: "apply", 3: "auto"}
 SKIPPABLE = {1: False, 2: False, 3: True}
 
 
-def utility_check(op: Mapping[str, Any] | None, price: float | None) -> dict[str, Any] | None:
-    """The off-policy estimate in the learner's own terms: utility = success − price × System 2
-    share, for the current and the proposed thresholds and their difference, with intervals.
-
-    The System 2 share of a threshold rule is counted, not estimated, so each utility's
-    interval is its success interval shifted by ``price × share``. ``worse`` is True when
-    the whole interval of the difference is below zero: the estimate says the proposal
-    loses, beyond its noise. None when nothing was estimated (too thin, no change).
-
-    >>> op = {"verdict": "estimated", "current": {"success": 0.8, "interval": [0.78, 0.82], "system2_share": 0.5},
-    ...       "proposed": {"success": 0.79, "interval": [0.77, 0.81], "system2_share": 0.6},
-    ...       "difference": {"success": -0.01, "system2_share": 0.1}, "interval": [-0.02, 0.0]}
-    >>> u = utility_check(op, 0.05)
-    >>> round(u["difference"]["value"], 3), [round(x, 3) for x in u["difference"]["interval"]], u["worse"]
-    (-0.015, [-0.025, -0.005], True)
-    """
-    if not op or op.get("verdict") != "estimated":
-        return None
-    p = price or 0.0
-
-    def one(side: Mapping[str, Any]) -> dict[str, Any]:
-        cost = p * side["system2_share"]
-        lo, hi = side["interval"]
-        return {"value": side["success"] - cost, "interval": [lo - cost, hi - cost]}
-
-    d_cost = p * op["difference"]["system2_share"]
-    lo, hi = op["interval"]
-    diff = {"value": op["difference"]["success"] - d_cost, "interval": [lo - d_cost, hi - d_cost]}
-    return {"price": p, "current": one(op["current"]), "proposed": one(op["proposed"]), "difference": diff,
-            "worse": diff["interval"][1] < 0}
-
-
 def default_of(evidence: "Evidence") -> str:
     """The checkpoint's default answer: Apply at checkpoint 2 unless the off-policy estimate
     says the proposal is worse (then Revert: a bare Enter or ``--yes`` must not apply a change
@@ -72,39 +47,6 @@ def default_of(evidence: "Evidence") -> str:
         if check and check.get("worse"):
             return "revert"
     return DEFAULTS[evidence.checkpoint]
-
-
-# --------------------------------------------------------------------- evidence
-class Evidence:
-    """What a checkpoint shows: JSON-able rows plus a summary, built on first access
-    (a pre-approved round over a million experiences never pays for tables nobody reads)."""
-
-    def __init__(self, checkpoint: int, round_id: str, lang: str,
-                 rows: Any = (), summary: Mapping[str, Any] | None = None,
-                 build: Callable[[], tuple[tuple[Mapping[str, Any], ...], Mapping[str, Any]]] | None = None):
-        self.checkpoint = checkpoint
-        self.round_id = round_id
-        self.lang = lang
-        self._data: tuple[tuple[Mapping[str, Any], ...], Mapping[str, Any]] | None = (
-            None if build else (tuple(rows), dict(summary or {})))
-        self._build = build
-
-    def _get(self) -> tuple[tuple[Mapping[str, Any], ...], Mapping[str, Any]]:
-        if self._data is None:
-            assert self._build is not None
-            self._data = self._build()
-        return self._data
-
-    @property
-    def rows(self) -> tuple[Mapping[str, Any], ...]:
-        return self._get()[0]
-
-    @property
-    def summary(self) -> Mapping[str, Any]:
-        return self._get()[1]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"rows": [dict(r) for r in self.rows], "summary": dict(self.summary)}
 
 
 def question_json(evidence: Evidence, *, answered: Any = None) -> dict[str, Any]:
@@ -304,117 +246,3 @@ def policy_for(answers: AnswersArg, settings: "Settings", channel: str = "api") 
         raise ReviewError(f"answers must be 'defaults', 'defer', 'unattended' or a mapping, not {answers!r}")
     given = answers if isinstance(answers, Answers) else parse_answers(answers)
     return ScriptedAnswers(given, channel=channel)
-
-
-# --------------------------------------------------------------------- evidence from a proposal
-def _r(x: float | None, nd: int = 3) -> float | None:
-    return None if x is None else round(float(x), nd)
-
-
-def group_evidence(proposal: Any, round_id: str, lang: str) -> Evidence:
-    """Checkpoint 1: a table of groups (domain, complexity range, System 1 n/success, System 2 n/success, advantage)."""
-    return Evidence(1, round_id, lang, build=lambda: _group_rows(proposal))
-
-
-def _group_rows(proposal: Any) -> tuple[tuple[Mapping[str, Any], ...], Mapping[str, Any]]:
-    rows = []
-    # evidence mode: the 90% interval of each group's advantage, aligned with the groups
-    intervals = (proposal.params.get("intervals") or {}).get("groups") or []
-    for i, g in enumerate(proposal.groups):
-        row = {"batch": g.batch, "domain": g.domain,
-               "complexity": [_r(g.complexity_min), _r(g.complexity_max)],
-               "k1": g.k1, "n1": g.n1, "k2": g.k2, "n2": g.n2,
-               "advantage": _r(g.advantage), "one_sided": g.one_sided}
-        extra = intervals[i] if i < len(intervals) else None
-        if extra is not None:
-            # the estimate the interval is about (the cell's whole history), at its centre;
-            # "advantage" is this round's raw difference, which may lie outside it
-            row["estimate"] = _r((extra[0] + extra[1]) / 2)
-            row["interval"] = [_r(extra[0]), _r(extra[1])]
-        rows.append(row)
-    two = sum(1 for g in proposal.groups if not g.one_sided)
-    summary = {"batches": int(proposal.params.get("batches") or len(proposal.batches)), "groups": len(rows),
-               "two_sided": two,
-               "one_sided": len(rows) - two, "mode": proposal.mode}
-    return tuple(rows), summary
-
-
-def threshold_evidence(proposal: Any, round_id: str, lang: str) -> Evidence:
-    """Checkpoint 2: old -> new threshold per domain with the direction in words."""
-    return Evidence(2, round_id, lang, build=lambda: _threshold_rows(proposal, lang))
-
-
-def _threshold_rows(proposal: Any, lang: str) -> tuple[tuple[Mapping[str, Any], ...], Mapping[str, Any]]:
-    rows = []
-    # evidence mode: each change in a user's words (params["evidence"][domain]["reason"])
-    evidence = proposal.params.get("evidence") or {}
-    reasons = {d: e.get("reason") for d, e in evidence.items()}
-    for domain, (old, new) in proposal.net_changes().items():
-        steps = [s for s in proposal.steps if s.domain == domain]
-        row = {"domain": domain_label(domain), "old": _r(old, 4), "new": _r(new, 4),
-               "change": _r(new - old, 4), "direction": direction(old, new, lang),
-               "batches": len(steps), "clamped": sum(1 for s in steps if s.clamped)}
-        if reasons.get(domain):
-            row["reason"] = reasons[domain]
-        numbers = evidence.get(domain) or {}
-        limit = numbers.get("reach")
-        region = numbers.get("region_gain")
-        if isinstance(region, (list, tuple)) and len(region) == 2 and isinstance(numbers.get("price"), (int, float)):
-            # the reason's numbers, for a screen that words it in another language
-            row.update(gain=_r(region[0], 4), sd=_r(region[1], 4), price=_r(numbers["price"], 4),
-                       source=proposal.params.get("price_source"))
-        if isinstance(limit, (int, float)):
-            row["limit"] = _r(limit, 4)  # how far this domain's threshold could move this round
-        rows.append(row)
-    # what the proposed thresholds would have done on the logged window (None before it existed)
-    summary = {"mode": proposal.mode, "off_policy": proposal.params.get("off_policy"),
-               "max_step": proposal.params.get("max_step"), "batch_size": proposal.params.get("batch_size"),
-               "batches": proposal.params.get("batches")}
-    if "price" in proposal.params:  # the price in force and its source
-        summary.update(price=_r(proposal.params["price"], 4), price_source=proposal.params.get("price_source"))
-    summary["utility"] = utility_check(summary["off_policy"], proposal.params.get("price"))
-    money = money_line(proposal.params)
-    if money:
-        summary["money"] = money
-    return tuple(rows), summary
-
-
-def transfer_evidence(proposal: Any, round_id: str, lang: str) -> Evidence:
-    """Checkpoint 3: each pattern's automatic decision with its streaks, counts and confidence."""
-    return Evidence(3, round_id, lang, build=lambda: _transfer_rows(proposal))
-
-
-def _transfer_rows(proposal: Any) -> tuple[tuple[Mapping[str, Any], ...], Mapping[str, Any]]:
-    rows = []
-    # evidence mode: the bounds of each decided pattern's System 1 success
-    bounds_of = (proposal.params.get("intervals") or {}).get("patterns") or {}
-    for d in proposal.decisions:
-        s = d.stats
-        row = {"key": d.key, "status": s.status, "automatic": d.action, "reason": d.reason,
-               "promotion_streak": s.promotion_streak, "demotion_streak": s.demotion_streak,
-               "k1": s.k1, "n1": s.n1, "k2": s.k2, "n2": s.n2, "confidence": _r(s.confidence)}
-        bounds = bounds_of.get(d.key)
-        if bounds is not None:
-            row["bounds"] = [_r(bounds[0]), _r(bounds[1])]
-        rows.append(row)
-    return tuple(rows), {"patterns": len(rows)}
-
-
-class EvidenceSet:
-    """The three checkpoints' evidence, each built on first use (a pre-approved round over a
-    million experiences never pays for tables nobody reads)."""
-
-    _BUILDERS = {1: group_evidence, 2: threshold_evidence, 3: transfer_evidence}
-
-    def __init__(self, proposal: Any, round_id: str, lang: str):
-        self._args = (proposal, round_id, lang)
-        self._built: dict[int, Evidence] = {}
-
-    def __getitem__(self, n: int) -> Evidence:
-        if n not in self._built:
-            self._built[n] = self._BUILDERS[n](*self._args)
-        return self._built[n]
-
-
-def all_evidence(proposal: Any, round_id: str, lang: str) -> EvidenceSet:
-    return EvidenceSet(proposal, round_id, lang)

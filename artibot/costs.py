@@ -8,19 +8,22 @@ been rolled back. The arithmetic is in :mod:`artibot.learning.costs`.
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping
+import copy
+from typing import Any, Iterable, Iterator, Mapping
 
-from artibot.learning.costs import CostReport, summarize
+from artibot.learning.costs import CostReport, CostSummary, summarize
 from artibot.store import archive
 from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home, HomeArg
 
 
-def _rows(records: Iterator[Mapping[str, Any]]) -> Iterator[tuple[str, str, bool, float | None, float]]:
+def _rows(records: Iterable[Mapping[str, Any]], last: dict[str, Any] | None = None
+          ) -> Iterator[tuple[str, str, bool, float | None, float]]:
     """Per turn: route, day, success, cost, and the cache rewrite its route switch caused (a
     turn whose profile differs from the session's previous turn and whose first request
-    wrote more than it added)."""
-    last: dict[str, Any] = {}
+    wrote more than it added). ``last``: each session's profile so far (carried from one
+    pass to the next)."""
+    last = {} if last is None else last
     for record in records:
         usage = record.get("usage")
         cost = usage.get("cost_usd") if isinstance(usage, Mapping) else None
@@ -41,6 +44,33 @@ def _rows(records: Iterator[Mapping[str, Any]]) -> Iterator[tuple[str, str, bool
 def _records(h: Home) -> Iterator[Mapping[str, Any]]:
     yield from archive.records(h)
     yield from ExperienceLog(h).stream()  # a run of records at a time: memory bounded, not the log's size
+
+
+class TurnCosts:
+    """The cost report of a round, from the one read of the store the round makes: the
+    archived turns when it starts (:meth:`of_archive`), then the unprocessed log's records as
+    the round reads them into its frame (:meth:`add`), so the log is not read a second time."""
+
+    def __init__(self, summary: CostSummary, last: dict[str, Any]):
+        self._start = (summary, last)
+        self._summary, self._last = copy.deepcopy(summary), dict(last)
+
+    @classmethod
+    def of_archive(cls, h: Home) -> TurnCosts:
+        summary, last = CostSummary(), dict[str, Any]()
+        summary.add(_rows(archive.records(h), last))
+        return cls(summary, last)
+
+    def add(self, records: Iterable[Mapping[str, Any]]) -> None:
+        self._summary.add(_rows(records, self._last))
+
+    def restart(self) -> None:
+        """Forget the log's records added so far (the round reads the log again, another way)."""
+        summary, last = self._start
+        self._summary, self._last = copy.deepcopy(summary), dict(last)
+
+    def report(self) -> CostReport:
+        return self._summary.report()
 
 
 def cost_report(*, home: HomeArg = None) -> CostReport:

@@ -24,11 +24,19 @@ from artibot import round_checks
 from artibot.checkpoint_texts import direction
 from artibot.config import load_settings
 from artibot.errors import ReviewError
-from artibot.learning import PatternStats, RoundProposal, Thresholds, apply_decisions, frame_from_records
+from artibot.learning import RoundProposal, apply_decisions, frame_from_records
 from artibot.learning.frame import Frame, frame_from_chunks, set_aside_interrupted
+from artibot.learning.learner import Learned, RoundOptions, learner_for
+from artibot.costs import TurnCosts
+from artibot.learning.costs import MeasuredPrice
+from artibot.learning.round_params import JSONObject
+from artibot.learning.state import LearnerState
+from artibot.shapes import JsonValue
 from artibot.learning.types import domain_label
 from artibot.settings import Settings
+from artibot.store import learner_state as learner_store
 from artibot.store import pattern_stats as pattern_store
+from artibot.store.learner_state import load_learner_state
 from artibot.store import rounds, snapshots
 from artibot.store import system1_cache as cache
 from artibot.store.log.experiences import ExperienceLog, LogRead
@@ -110,16 +118,10 @@ class RoundReport:
         }
 
 
-def propose_frame(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, PatternStats],
-                  settings: Settings, *, flush: bool, measured: Any = None) -> RoundProposal:
-    """Steps 2–6 as a proposal, in the configured mode (``measured``: a price from measured costs)."""
-    if settings.lifelong.mode == "evidence":
-        from artibot.learning.evidence import propose_round as propose_evidence
-
-        return propose_evidence(frame, thresholds, patterns, settings, flush=flush, measured=measured)
-    from artibot.learning.seed_mode import propose_round as propose_seed
-
-    return propose_seed(frame, thresholds, patterns, settings, flush=flush)
+def propose_frame(frame: Frame, state: Learned, settings: Settings,
+                  options: RoundOptions) -> tuple[RoundProposal, Learned]:
+    """Steps 2–6 as a proposal by the configured mode's learner, and what it would know after."""
+    return learner_for(settings.lifelong.mode).propose(frame, state, settings, options)
 
 
 # --------------------------------------------------------------------- the cycle
@@ -167,20 +169,22 @@ def learn(*, home: HomeArg = None, answers: cp.AnswersArg = "defaults", checkpoi
         say("loading experiences")
         # The bytes read stay (and the log stays open) for the archive move at the end; the
         # garbage collector waits: the round's big, acyclic tables would only be walked again.
+        # the turns' costs (evidence mode's measured price) come from the same read of the log
+        turns = TurnCosts.of_archive(h) if settings.lifelong.mode == "evidence" else None
         with ExperienceLog(h).open_read() as source, collector_paused():
-            frame, order, records = _read_frame(source)
-            thresholds = load_thresholds(h, settings.router.threshold)
-            patterns = with_team_prior(h, pattern_store.load_pattern_stats(h))
+            frame, order, records = _read_frame(source, turns)
+            learned = Learned(load_thresholds(h, settings.router.threshold), pattern_store.load_pattern_stats(h),
+                              with_team_prior(h, load_learner_state(h, settings.lifelong.mode)))
             if records is not None:
                 frame = frame_from_records(records)  # raises here, as it always did, for records not validated
             assert frame is not None  # _read_frame gives the frame or the records to build it from
             full = frame
             frame, kept, aside = set_aside_interrupted(full)
             say(f"computing the round over {len(frame):,} experiences")
-            measured, costs = _measured_costs(h, settings)
-            proposal = propose_frame(frame, thresholds, patterns, settings, flush=flush, measured=measured)
+            measured, costs = _measured_costs(turns, settings)
+            proposal, after = propose_frame(frame, learned, settings, RoundOptions(flush, measured))
             if costs is not None:
-                proposal = replace(proposal, params={**proposal.params, "costs": costs})
+                proposal = replace(proposal, params=proposal.params.with_checks(costs=costs))
             if proposal.processed_ids:  # off-policy estimate, window counts, stale patterns
                 proposal = round_checks.annotate(h, frame, proposal, settings)
             unprocessed = len(full)
@@ -208,7 +212,7 @@ def learn(*, home: HomeArg = None, answers: cp.AnswersArg = "defaults", checkpoi
                 positions = [int(order[r]) if order is not None else int(r) for r in rows]
             else:
                 positions = range(k) if order is None else order[:k]
-            return decide_and_commit(h, settings, proposal, context, policy, AnswerLog(), say,
+            return decide_and_commit(h, settings, proposal, after.own, context, policy, AnswerLog(), say,
                                      positions=positions, report=report, source=source)
 
 
@@ -219,38 +223,55 @@ def _with_interrupted(proposal: RoundProposal, full: Frame, kept: Any, aside: An
     last = int(kept[k - 1])
     extra = [int(r) for r in aside if proposal.remainder == 0 or int(r) < last]
     rows = sorted([int(r) for r in kept[:k]] + extra)
-    params = {**proposal.params, "interrupted": len(extra)}
+    params = proposal.params.with_checks(interrupted=len(extra))
     return replace(proposal, processed_ids=tuple(full.ids[r] for r in rows), params=params), rows
 
 
-def _measured_costs(h: Home, settings: Settings) -> tuple[Any, dict[str, Any] | None]:
+def _measured_costs(turns: TurnCosts | None, settings: Settings) -> tuple[MeasuredPrice | None, JSONObject | None]:
     """The price from measured turn costs (when ``successValueUsd`` is set and enough turns
-    were measured) and the cost per route, shown beside the price (None: nothing measured)."""
-    if settings.lifelong.mode != "evidence":
+    were measured) and the cost per route, shown beside the price (None: nothing measured,
+    or a mode without a price)."""
+    if turns is None:
         return None, None
-    from artibot.costs import cost_report
     from artibot.learning.costs import measured_price
 
-    report = cost_report(home=h)
+    report = turns.report()
     if not any(r.turns for r in report.routes.values()):
         return None, None
     value = settings.lifelong.success_value_usd
     measured = None if value is None else measured_price(report, value_usd=value,
                                                           min_turns=settings.lifelong.min_cost_turns)
-    return measured, {r: c.to_json() for r, c in report.routes.items()}
+    return measured, {r: dict[str, JsonValue](c.to_json()) for r, c in report.routes.items()}
 
 
-def _read_frame(source: LogRead) -> tuple[Frame | None, Any, list[dict[str, Any]] | None]:
+def _read_frame(source: LogRead, turns: TurnCosts | None = None
+                ) -> tuple[Frame | None, Any, list[dict[str, Any]] | None]:
     """``(frame, order, None)`` from the log's canonical records, parsed a few hundred at a time;
     ``(None, None, records)`` when some record is unusual: the caller then takes the exact
-    (slower) path of :func:`frame_from_records`, which also explains any invalid record."""
+    (slower) path of :func:`frame_from_records`, which also explains any invalid record.
+    ``turns`` is given each record as it is read (the round's one read of the log)."""
     try:
-        frame, order = frame_from_chunks(source.chunks())
+        frame, order = frame_from_chunks(_tapped(source.chunks(), turns))
     except (ValueError, TypeError):
-        return None, None, source.records()  # a damaged log raises CorruptFileError here, as read() does
+        return None, None, _read_whole(source, turns)  # a damaged log raises CorruptFileError here, as read() does
     if len(frame.ids) and not _in_schema(frame):
-        return None, None, source.records()  # a value of the right type out of range: this names its line
+        return None, None, _read_whole(source, turns)  # a value of the right type out of range: this names its line
     return frame, order, None
+
+
+def _tapped(chunks: Iterator[list[dict[str, Any]]], turns: TurnCosts | None) -> Iterator[list[dict[str, Any]]]:
+    for chunk in chunks:
+        if turns is not None:
+            turns.add(chunk)
+        yield chunk
+
+
+def _read_whole(source: LogRead, turns: TurnCosts | None) -> list[dict[str, Any]]:
+    records = source.records()
+    if turns is not None:
+        turns.restart()
+        turns.add(records)
+    return records
 
 
 def _in_schema(frame: Frame) -> bool:
@@ -279,16 +300,17 @@ def _report(proposal: RoundProposal, context: RoundContext) -> RoundReport:
     return RoundReport(RoundStatus.PROPOSED, context.round_id, mode=proposal.mode,
                        processed=len(proposal.processed_ids), remainder=proposal.remainder,
                        # the batches of batchSize the round processed (evidence mode fits them as one table)
-                       batches=int(proposal.params.get("batches") or len(proposal.batches)),
+                       batches=proposal.params.batches or len(proposal.batches),
                        threshold_changes=changes, transfers=transfers,
                        proposal=proposal, evidence=cp.all_evidence(proposal, context.round_id, context.lang))
 
 
-def decide_and_commit(h: Home, settings: Settings, proposal: RoundProposal, context: RoundContext,
-                      policy: cp.Checkpoints, answers: AnswerLog, say: Progress, *,
+def decide_and_commit(h: Home, settings: Settings, proposal: RoundProposal, own: LearnerState,
+                      context: RoundContext, policy: cp.Checkpoints, answers: AnswerLog, say: Progress, *,
                       positions: Sequence[int] | None = None, report: RoundReport | None = None,
                       source: LogRead | None = None) -> RoundReport:
-    """Ask the checkpoints still open in ``answers``, then persist (or defer, or end on Reset)."""
+    """Ask the checkpoints still open in ``answers``, then persist (or defer, or end on Reset);
+    ``own``: the learner's own state after the round, persisted with it."""
     report = report or _report(proposal, context)
     ev = report.evidence
     assert ev is not None
@@ -307,7 +329,7 @@ def decide_and_commit(h: Home, settings: Settings, proposal: RoundProposal, cont
             actions = policy.transfers(ev[3])
             answers.add(3, dict(actions) if actions is not None else "skip", policy.channel, _now())
     except cp.Deferred as deferred:
-        rounds.save_pending(h, context, proposal, answers)
+        rounds.save_pending(h, context, proposal, answers, own)
         report.status, report.answers = RoundStatus.DEFERRED, answers.to_json()
         report.message = (f"round {context.round_id} prepared and saved for review (checkpoint "
                           f"{deferred.checkpoint} needs a human): run `artibot review` or /learn in Claude Code")
@@ -315,7 +337,8 @@ def decide_and_commit(h: Home, settings: Settings, proposal: RoundProposal, cont
     apply_thresholds = answers.answer(2) == "apply"
     final = final_actions(proposal, answers.answer(3))
     say("writing the new state")
-    commit(h, settings, proposal, context, answers, apply_thresholds, final, positions=positions, source=source)
+    commit(h, settings, proposal, own, context, answers, apply_thresholds, final, positions=positions,
+           source=source)
     report.status, report.answers = RoundStatus.APPLIED, answers.to_json()
     for item in report.transfers:
         item["final"] = final.get(item["key"], item["automatic"])
@@ -342,10 +365,11 @@ def final_actions(proposal: RoundProposal, answer3: cp.TransferAnswer | None) ->
 
 
 # --------------------------------------------------------------------- persistence
-def commit(h: Home, settings: Settings, proposal: RoundProposal, context: RoundContext, answers: AnswerLog,
-           apply_thresholds: bool, final: Mapping[str, str], *, positions: Sequence[int] | None = None,
-           source: LogRead | None = None) -> None:
-    """Step 7: snapshot, then write thresholds, patterns, logs and archive the processed records.
+def commit(h: Home, settings: Settings, proposal: RoundProposal, own: LearnerState, context: RoundContext,
+           answers: AnswerLog, apply_thresholds: bool, final: Mapping[str, str], *,
+           positions: Sequence[int] | None = None, source: LogRead | None = None) -> None:
+    """Step 7: snapshot, then write thresholds, patterns, the learner's own state, logs, and
+    archive the processed records.
 
     The snapshot's manifest stays ``applying`` until the last write; a crash in between is
     rolled back by the next cycle (:func:`artibot.rollback.recover_interrupted`).
@@ -356,7 +380,9 @@ def commit(h: Home, settings: Settings, proposal: RoundProposal, context: RoundC
     if apply_thresholds:
         write_thresholds(h, proposal.new, updated=now, round_id=round_id)
     stats = apply_decisions(proposal.patterns_after, final)
+    learner_store.migrate(h)  # an older home's cells leave the pattern stats for their own file first
     pattern_store.write_pattern_stats(h, stats)
+    learner_store.write_learner_state(h, own)
     cache.update_cache(h, final, stats, round_id, now, freshness=round_checks.freshness_updates(proposal, final))
     pattern_store.log_transfers(h, final, proposal.decisions, stats, round_id, now)
     ExperienceLog(h).move_to_archive(proposal.processed_ids, round_id,

@@ -23,6 +23,8 @@ THRESHOLDS = "thresholds.json"
 SYSTEM1_PATTERNS = "system1-patterns.json"
 PATTERNS_DIR = "patterns"
 PATTERN_STATS = "stats.json"
+LEARNER_DIR = "learner"
+"""Each learning mode's own state, one file per mode (``learner/evidence.json``)."""
 LEARNING_LOG = "learning-log.json"
 TRANSFER_LOG = "transfer-log.json"
 PENDING_REVIEW = "pending-review.json"
@@ -65,8 +67,8 @@ MAX_ROUTED_CHARS = 20_000
 20 KB does (longer text is cut, with a marker, when it is stored)."""
 
 CELL_PREFIX = "~cell:"
-"""Keys the evidence learner reserves in the pattern stats for its per-bin state: never
-decided upon, never counted as patterns."""
+"""Keys under which homes written before the learner's state had its own file kept the
+evidence learner's per-bin state among the pattern stats (read to migrate them)."""
 
 
 def home_path(given: str | os.PathLike[str] | None = None) -> str:

@@ -12,7 +12,8 @@ from typing import Any
 
 from artibot import checkpoints as cp
 from artibot.store.home import Home, HomeArg
-from artibot.config import Settings, load_settings
+from artibot.config import load_settings
+from artibot.settings import Settings
 from artibot.cycle import RoundReport, _now, decide_and_commit, learn
 from artibot.errors import LockTimeout, ReviewError
 from artibot.store import rounds
@@ -85,7 +86,8 @@ def answer_pending(*, home: HomeArg = None, answers: cp.AnswersArg | None = None
         if load_thresholds(h, settings.router.threshold) != proposal.old:
             raise ReviewError(f"the thresholds changed since round {pending.round_id} was prepared "
                               "(a rollback?); discard it with `artibot review --discard` and run `artibot learn`")
-        return decide_and_commit(h, settings, proposal, pending.context, policy, pending.answers, lambda _m: None)
+        return decide_and_commit(h, settings, proposal, pending.learned(), pending.context, policy, pending.answers,
+                                 lambda _m: None)
 
 
 def discard_pending(*, home: HomeArg = None) -> str:

@@ -3,7 +3,7 @@
 * :func:`annotate` — while a round is prepared: the off-policy estimate of its proposed
   thresholds (shown at checkpoint 2), the outcome counts of its window (for later
   validations) and, when the cache ages, the demotions of stale System 1 patterns
-  (proposed at checkpoint 3). Everything lands in the proposal's ``params``, so a round
+  (proposed at checkpoint 3). Everything lands in the proposal's ``params.checks``, so a round
   saved for review and the learning log keep it.
 * :func:`validations` — each applied round measured on the experiences after it
   (``artibot status``, the SessionStart context, ``/learn``). Nothing is ever rolled back
@@ -20,11 +20,12 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from artibot.experience import learnable
-from artibot.config import Settings
+from artibot.settings import Settings
+from artibot.learning.price import configured as configured_price
 from artibot.learning.freshness import FreshnessRules, demotion_reason, initial_state, record_uses
 from artibot.learning.types import PatternStats, RoundProposal, TransferDecision
 from artibot.learning.validation import validate
-from artibot.shapes import LogEntry
+from artibot.shapes import LogEntry, RoundEntry
 from artibot.store import system1_cache as cache_store
 from artibot.store import rounds as round_store
 from artibot.store.archive_window import recent_archived
@@ -38,8 +39,8 @@ if TYPE_CHECKING:
 # from the learning log's counts alone, in plain Python, and starts without numpy.
 
 
-def _applied(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [e for e in entries if e.get("type", "round") == "round" and e.get("status") == "applied"
+def _applied(entries: Sequence[LogEntry]) -> list[RoundEntry]:
+    return [e for e in entries if round_store.is_round(e) and e.get("status") == "applied"
             and not e.get("rolled_back")]
 
 
@@ -62,7 +63,8 @@ def annotate(h: Home, frame: Frame, proposal: RoundProposal, settings: Settings,
     cache = cache_store.active_patterns(cache_doc)
     rounds = round_store.read_learning_log(h)
     applied = _applied(rounds)
-    skip = int((applied[-1].get("inputs") or {}).get("remainder") or 0) if applied else None
+    inputs = applied[-1].get("inputs") if applied else None
+    skip = (int(inputs.get("remainder") or 0) if inputs is not None else 0) if applied else None
     window = logged_window(frame, k, proposal.old, cache, router.min_threshold, router.max_threshold)
     op = settings.offpolicy
     # the round's own experiences, topped up with the newest archived ones (a nightly round alone
@@ -77,13 +79,12 @@ def annotate(h: Home, frame: Frame, proposal: RoundProposal, settings: Settings,
                         thresholds_vector(proposal.new, window.domains, lo, hi),
                         method=op.method, level=op.level, min_support=op.min_support)
     estimate["earlier"] = len(earlier)
-    params = {**proposal.params, "off_policy": estimate, "window": window_counts(frame, k, skip)}
+    params = proposal.params.with_checks(off_policy=estimate, window=window_counts(frame, k, skip))
     if not settings.freshness.active(proposal.mode) or cache_doc is None:
         return replace(proposal, params=params)
     now = time.time() if now is None else now
     states, stale = _age(cache_doc, frame, k, now, settings)
-    params["freshness"] = states
-    return _with_demotions(replace(proposal, params=params), stale)
+    return _with_demotions(replace(proposal, params=params.with_checks(freshness=states)), stale)
 
 
 def _age(cache_doc: Mapping[str, Any], frame: Frame, k: int, now: float,
@@ -118,8 +119,10 @@ def _fresh(entry: Mapping[str, Any], now: float) -> dict[str, Any]:
     from artibot.learning.timestamps import parse_timestamp
     from artibot.router.policy import CACHE_CONFIDENCE  # not at import: `artibot status` needs no router
 
-    evidence = entry.get("evidence") if isinstance(entry.get("evidence"), Mapping) else {}
-    c0 = evidence.get("confidence") if isinstance(evidence.get("confidence"), (int, float)) else CACHE_CONFIDENCE
+    given = entry.get("evidence")
+    evidence: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
+    confidence = evidence.get("confidence")
+    c0 = float(confidence) if isinstance(confidence, (int, float)) else CACHE_CONFIDENCE
     promoted = entry.get("promoted_at")
     try:
         since = parse_timestamp(promoted) if isinstance(promoted, str) else now
@@ -145,7 +148,7 @@ def _with_demotions(proposal: RoundProposal, stale: Mapping[str, str]) -> RoundP
 
 def freshness_updates(proposal: RoundProposal, final: Mapping[str, str]) -> dict[str, Any]:
     """The freshness state to store on each cache entry that stays active after the round."""
-    states = proposal.params.get("freshness") or {}
+    states = proposal.params.checks.freshness or {}
     return {k: v for k, v in states.items() if final.get(k) != "demote"}
 
 
@@ -153,7 +156,8 @@ def validations(h: Home, settings: Settings, rounds: Sequence[LogEntry] | None =
     """Every applied round that changed something, measured on the experiences after it (oldest first);
     ``rounds``: the learning log when the caller has read it already."""
     v = settings.validation
-    price = settings.lifelong.system2_cost or 0.0
+    fixed = configured_price(settings)  # a price set by hand; else utility is the success rate alone
+    price = fixed.value if fixed is not None else 0.0
     return validate(round_store.read_learning_log(h) if rounds is None else rounds, window=v.window, alpha=v.alpha,
                     price=price, min_experiences=v.min_experiences, baseline=v.baseline)
 

@@ -118,16 +118,18 @@ def price_in_force(settings: Settings, last: RoundEntry | None) -> PriceInForce 
     logged data, or set by ``targetSystem2Share``); before any round, the estimate's
     starting value.
     """
-    lifelong = settings.lifelong
-    if lifelong.mode == "seed":
-        return None
-    if lifelong.system2_cost is not None:
-        return {"value": float(lifelong.system2_cost), "source": "system2Cost"}
-    params = (last.get("params") if last else None) or {}
-    if last and last.get("mode") == lifelong.mode and "price" in params:
-        return {"value": float(params["price"]), "source": str(params.get("price_source")),
-                "round": last.get("round_id")}
-    from artibot.learning.pooling import PRIOR_PRICE
+    from artibot.learning.price import configured, in_force
+    from artibot.learning.round_params import RoundParams
 
-    return {"value": PRIOR_PRICE, "source": "targetSystem2Share" if lifelong.target_system2_share is not None
-            else "estimated", "round": None}
+    used = None
+    if last is not None and last.get("mode") == settings.lifelong.mode:
+        try:
+            used = RoundParams.from_json(last.get("params") or {}).price
+        except ValueError:
+            used = None  # a hand-edited log: the price shown is the one a round would start from
+    price = in_force(settings, used)
+    if price is None:
+        return None
+    if configured(settings) is not None:
+        return {"value": price.value, "source": price.source}
+    return {"value": price.value, "source": price.source, "round": last.get("round_id") if used and last else None}

@@ -236,20 +236,24 @@ def test_collect_then_route_uses_learned_state(artibot_home: Path) -> None:
     assert os.stat(artibot_home).st_mode & 0o777 == 0o700
 
 
-def test_status_counts_patterns_not_the_evidence_learners_cells(artibot_home: Path) -> None:
-    from artibot.learning import bandit
+def test_status_counts_patterns_not_an_older_homes_cells(artibot_home: Path) -> None:
+    from artibot.learning.state import EvidenceState
+    from artibot.names import CELL_PREFIX
     from artibot.status import status
     from artibot.store import pattern_stats as patterns
+    from artibot.store.learner_state import load_learner_state
 
     write_pattern_stats(Home(artibot_home), {"patterns": {
-        "p:a": PatternStats("p:a").to_json(), f"{bandit.CELL_PREFIX}api#3": PatternStats("~cell:api#3").to_json()}})
+        "p:a": PatternStats("p:a").to_json(), f"{CELL_PREFIX}api#03": PatternStats("~cell:api#03", n=2, n2=2).to_json()}})
     assert status()["patterns_tracked"] == 1
-    assert set(patterns.load_pattern_stats(Home(artibot_home))) == {"p:a", f"{bandit.CELL_PREFIX}api#3"}
+    assert set(patterns.load_pattern_stats(Home(artibot_home))) == {"p:a"}
+    own = load_learner_state(Home(artibot_home), "evidence")
+    assert isinstance(own, EvidenceState) and own.cells["api"][3].n2 == 2
 
 
-def test_evidence_cells_have_their_own_key_space_on_disk(artibot_home: Path) -> None:
-    from artibot.learning import bandit
+def test_evidence_cells_have_their_own_file(artibot_home: Path) -> None:
     from artibot.store import pattern_stats as patterns
+    from artibot.store.learner_state import load_learner_state, write_learner_state
 
     collect_many(mixed(200))
     home = Home(artibot_home)
@@ -257,13 +261,15 @@ def test_evidence_cells_have_their_own_key_space_on_disk(artibot_home: Path) -> 
     home.config_file.write_bytes(b'{"learning": {"lifelong": {"mode": "evidence"}}}')
     assert learn(answers="defaults", flush=True).status == "applied"
     doc = orjson.loads(home.pattern_stats.read_bytes())
-    assert doc["cells"] and all(k.startswith(bandit.CELL_PREFIX) for k in doc["cells"])
-    assert not any(k.startswith(bandit.CELL_PREFIX) for k in doc["patterns"])
-    loaded = patterns.load_pattern_stats(home)
-    assert set(loaded) == set(doc["patterns"]) | set(doc["cells"])
-    before = home.pattern_stats.read_bytes()
-    patterns.write_pattern_stats(home, loaded)
-    assert home.pattern_stats.read_bytes() == before
+    assert "cells" not in doc and not any(k.startswith("~") for k in doc["patterns"])
+    state = orjson.loads(home.learner_state("evidence").read_bytes())
+    assert state["mode"] == "evidence" and state["cells"]
+    before = home.learner_state("evidence").read_bytes()
+    write_learner_state(home, load_learner_state(home, "evidence"))
+    assert home.learner_state("evidence").read_bytes() == before
+    stats = home.pattern_stats.read_bytes()
+    patterns.write_pattern_stats(home, patterns.load_pattern_stats(home))
+    assert home.pattern_stats.read_bytes() == stats
 
 
 def _learn_as(monkeypatch: pytest.MonkeyPatch, round_id: str):

@@ -10,6 +10,7 @@ from typing import Callable, Mapping
 
 from rich.console import Console
 
+from artibot.checkpoint_texts import texts
 from artibot.checkpoints import (
     CHOICES,
     default_of,
@@ -18,7 +19,6 @@ from artibot.checkpoints import (
     GroupsChoice,
     ThresholdsChoice,
     TransferChoice,
-    texts,
 )
 from artibot.errors import InvalidInput
 from artibot.cli.checkpoint_view import evidence_table, transfer_order
@@ -27,6 +27,10 @@ from artibot.cli.words import action, transfer_reason_ko, w
 from artibot.cli.render_round_checks import offpolicy_block
 
 MAX_TRIES = 5
+
+
+# the answer as its type: _choose returns one of the labels it was given
+_TRANSFER_CHOICES: dict[str, TransferChoice] = {"auto": "auto", "promote": "promote", "demote": "demote", "hold": "hold"}
 
 
 class TerminalCheckpoints:
@@ -92,12 +96,12 @@ class TerminalCheckpoints:
         return self._choose(n, labels, CHOICES[n].index(default_of(evidence)))
 
     def groups(self, evidence: Evidence) -> GroupsChoice:
-        return self._ask(evidence)
+        return "reset" if self._ask(evidence) == "reset" else "accept"
 
     def thresholds(self, evidence: Evidence) -> ThresholdsChoice:
         if not evidence.rows:
             self.console.print("\n" + w(self.lang, "no_move"))
-        return self._ask(evidence)
+        return "revert" if self._ask(evidence) == "revert" else "apply"
 
     def transfers(self, evidence: Evidence) -> Mapping[str, TransferChoice] | None:
         if not evidence.rows:
@@ -110,7 +114,7 @@ class TerminalCheckpoints:
             return None  # skippable: end of input means the automatic decisions
         if mode == "skip":
             return None
-        answers: dict[str, str] = {}
+        answers: dict[str, TransferChoice] = {}
         labels = [(c, *t["options"][3][c]) for c in CHOICES[3]]
         for row in transfer_order(evidence.rows):
             self.console.print()
@@ -119,7 +123,7 @@ class TerminalCheckpoints:
             self.console.print(Hanging(w(self.lang, "automatic", action=action(self.lang, row["automatic"]),
                                          reason=reason), first="  "))
             try:
-                answers[row["key"]] = self._choose(3, labels)
+                answers[row["key"]] = _TRANSFER_CHOICES[self._choose(3, labels)]
             except Deferred:
                 answers[row["key"]] = "auto"
         return answers

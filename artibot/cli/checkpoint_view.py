@@ -12,8 +12,8 @@ from typing import Any, Mapping, Sequence
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from artibot.checkpoint_texts import direction
-from artibot.checkpoints import Evidence, texts
+from artibot.checkpoint_texts import direction, texts
+from artibot.checkpoints import Evidence
 from artibot.cli.words import action, status_word, threshold_reason_ko, transfer_reason_ko, w
 from artibot.cli.render import Hanging, Listing, fmt
 
@@ -26,9 +26,12 @@ _ACTION_ORDER = {"promote": 0, "demote": 1, "hold": 2}
 def transfer_order(rows: Sequence[Mapping[str, Any]], *, moves_last: bool = False) -> list[Mapping[str, Any]]:
     """Checkpoint 3's patterns: promotions, demotions, then holds, each by key; ``moves_last``
     puts the holds first, so that the moves stand just above the question in a terminal."""
-    rank = (lambda r: -_ACTION_ORDER.get(r["automatic"], 3)) if moves_last else \
-        (lambda r: _ACTION_ORDER.get(r["automatic"], 3))
-    return sorted(rows, key=lambda r: (rank(r), r["key"]))
+    sign = -1 if moves_last else 1
+
+    def order(r: Mapping[str, Any]) -> tuple[int, str]:
+        return sign * _ACTION_ORDER.get(r["automatic"], 3), str(r["key"])
+
+    return sorted(rows, key=order)
 
 
 def _interval(pair: Sequence[float] | None) -> str:
@@ -164,6 +167,6 @@ def transfer_result(transfers: Sequence[Mapping[str, Any]], lang: str = "en") ->
             return ("자동 결정 그대로" if t["final"] == t["automatic"]
                     else f"재지정됨 (자동 결정: {action(lang, t['automatic'])})")
         return (w(lang, "why", reason="") if t["final"] == t["automatic"]
-                else w(lang, "overridden", action=action(lang, t["automatic"]))) + t["reason"]
+                else w(lang, "overridden", action=action(lang, t["automatic"]))) + str(t["reason"])
 
     return Listing(w(lang, "transfer"), [w(lang, "final"), w(lang, "pattern")], rows, [[why(t)] for t in transfers])

@@ -28,7 +28,7 @@ QUIET = (RoundStatus.APPLIED, RoundStatus.NOTHING, RoundStatus.DEFERRED, RoundSt
 
 
 def show_report(report: RoundReport, out: Console, lang: str = "en") -> None:
-    if report.status is RoundStatus.DRY_RUN:
+    if report.status is RoundStatus.DRY_RUN and report.evidence is not None:
         for n in (1, 2, 3):
             out.print(evidence_table(report.evidence[n]))
             out.print()

@@ -9,10 +9,8 @@ are multiplied by ``0.5 ** (new records / HALF_LIFE)`` (:func:`merge`), so evide
 whose new outcomes contradict its history is reset to the new outcomes
 (:func:`changed`).
 
-Cells persist as :class:`~artibot.learning.types.PatternStats` entries under reserved
-keys ``"~cell:<domain>#<bin>"`` (status ``candidate``, never decided upon), so they live
-in the per-pattern statistics file and are snapshotted and rolled back with it. A
-router pattern key always starts with a domain name, never with ``~``. Because
+Cells persist as the learner's own state (:class:`~artibot.learning.state.EvidenceState`,
+in its own file, snapshotted and rolled back with the other state files). Because
 forgetting makes counts fractional, a cell stores them in units of ``1/SCALE`` trial
 (``n1 = 160`` is 10 trials).
 
@@ -47,9 +45,7 @@ from typing import Mapping
 import numpy as np
 from scipy import stats as sstats
 
-from artibot.names import CELL_PREFIX
 from artibot.learning.posterior import Pair, Prior, fit_pair, normal_cdf
-from artibot.learning.types import PatternStats
 
 BINS = 20
 WIDTH = 1.0 / BINS
@@ -69,49 +65,6 @@ N1, K1, N2, K2 = range(4)
 
 def bin_of(c: np.ndarray) -> np.ndarray:
     return np.minimum((np.asarray(c, dtype=float) * BINS).astype(np.int64), BINS - 1)
-
-
-def is_cell_key(key: str) -> bool:
-    return key.startswith(CELL_PREFIX)
-
-
-def cell_key(domain: str, b: int) -> str:
-    return f"{CELL_PREFIX}{domain}#{b:02d}"
-
-
-def split_patterns(patterns: Mapping[str, PatternStats]) -> tuple[dict[str, np.ndarray], dict[str, PatternStats]]:
-    """``(cells by domain in trials, the real patterns)`` from the stored pattern statistics."""
-    cells: dict[str, np.ndarray] = {}
-    plain: dict[str, PatternStats] = {}
-    for key, s in patterns.items():
-        if not is_cell_key(key):
-            plain[key] = s
-            continue
-        domain, _, b = key[len(CELL_PREFIX):].rpartition("#")
-        if not domain or not b.isdigit() or not 0 <= int(b) < BINS:
-            plain[key] = s  # not one of ours (this module never writes such a key): kept as it is
-            continue
-        arr = cells.setdefault(domain, np.zeros((BINS, 4)))
-        arr[int(b)] = np.array((s.n1, s.k1, s.n2, s.k2), dtype=float) / SCALE
-    return cells, plain
-
-
-def cells_to_patterns(cells: Mapping[str, np.ndarray], before: Mapping[str, PatternStats],
-                      seen: Mapping[str, tuple[str, str]]) -> dict[str, PatternStats]:
-    """Cells as pattern statistics; ``seen[key] = (first, last)`` timestamps of this round's records."""
-    out: dict[str, PatternStats] = {}
-    for domain in sorted(cells):
-        arr = cells[domain]
-        stored = np.rint(arr * SCALE).astype(np.int64)
-        for b in np.flatnonzero(stored[:, N1] + stored[:, N2]).tolist():
-            key = cell_key(domain, b)
-            old = before.get(key)
-            first, last = seen.get(key, (None, None))
-            n1, k1, n2, k2 = (int(v) for v in stored[b])
-            out[key] = PatternStats(key=key, n=n1 + n2, n1=n1, k1=k1, n2=n2, k2=k2,
-                                    first_seen=(old.first_seen if old and old.first_seen else first),
-                                    last_seen=last or (old.last_seen if old else None))
-    return out
 
 
 def count_cells(domain_codes: np.ndarray, complexity: np.ndarray, system2: np.ndarray,

@@ -34,8 +34,10 @@ answers two questions:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
+
+from artibot.shapes import JsonValue
 
 Z95 = 1.959963984540054
 ROUTES = ("system1", "system2")
@@ -140,28 +142,50 @@ def summarize(rows: Iterable[tuple[str, str, bool, float | None] | tuple[str, st
     >>> round(r.routes["system1"].total, 3), round(r.routes["system2"].total, 3), r.rewrites
     (0.06, 0.06, {'system1': [1, 0.01], 'system2': [1, 0.04]})
     """
-    report = CostReport()
-    moved: dict[str, float] = {}
-    for row in rows:
-        route, day, success, cost = row[:4]
-        rewrite = row[4] if len(row) > 4 else 0.0
-        if route not in ROUTES:
-            continue
-        if cost is None or not math.isfinite(cost) or cost < 0:
-            report.unmeasured += 1
-            continue
-        if isinstance(rewrite, float) and math.isfinite(rewrite) and 0 < rewrite <= cost:
-            report.rewrites[route][0] += 1
-            report.rewrites[route][1] = round(report.rewrites[route][1] + rewrite, 9)
-            if route == "system2":
-                cost -= rewrite
-                moved[day] = moved.get(day, 0.0) + rewrite
-        report.routes[route].add(success, cost)
-        report.days.setdefault(day, {r: RouteCost() for r in ROUTES})[route].add(success, cost)
-    for day, extra in moved.items():  # the way back is a cost of having gone to System 1
-        report.routes["system1"].total += extra
-        report.days[day]["system1"].total += extra
-    return report
+    summary = CostSummary()
+    summary.add(rows)
+    return summary.report()
+
+
+@dataclass
+class CostSummary:
+    """:func:`summarize` a part at a time: rows from several passes (the archive, then the log
+    as a round reads it) give the report one pass over all of them would."""
+
+    partial: CostReport = field(default_factory=CostReport)
+    moved: dict[str, float] = field(default_factory=dict)
+    """Per day, the rewrites charged back to System 1 when the report is made."""
+
+    def add(self, rows: Iterable[tuple[str, str, bool, float | None] | tuple[str, str, bool, float | None, float]]
+            ) -> None:
+        report, moved = self.partial, self.moved
+        for row in rows:
+            route, day, success, cost = row[:4]
+            rewrite = row[4] if len(row) > 4 else 0.0
+            if route not in ROUTES:
+                continue
+            if cost is None or not math.isfinite(cost) or cost < 0:
+                report.unmeasured += 1
+                continue
+            if isinstance(rewrite, float) and math.isfinite(rewrite) and 0 < rewrite <= cost:
+                report.rewrites[route][0] += 1
+                report.rewrites[route][1] = round(report.rewrites[route][1] + rewrite, 9)
+                if route == "system2":
+                    cost -= rewrite
+                    moved[day] = moved.get(day, 0.0) + rewrite
+            report.routes[route].add(success, cost)
+            report.days.setdefault(day, {r: RouteCost() for r in ROUTES})[route].add(success, cost)
+
+    def report(self) -> CostReport:
+        """The report of every row added so far (the summary itself is left as it was)."""
+        p = self.partial
+        report = CostReport({r: replace(c) for r, c in p.routes.items()},
+                            {d: {r: replace(c) for r, c in by.items()} for d, by in p.days.items()},
+                            p.unmeasured, {r: list(v) for r, v in p.rewrites.items()})
+        for day, extra in self.moved.items():  # the way back is a cost of having gone to System 1
+            report.routes["system1"].total += extra
+            report.days[day]["system1"].total += extra
+        return report
 
 
 @dataclass(frozen=True)
@@ -177,9 +201,10 @@ class MeasuredPrice:
                 f"{self.turns[1]} System 2 turns); at ${self.value_usd:.2f} per successful turn that is a price "
                 f"of {self.price:.3f}")
 
-    def to_json(self) -> dict[str, float | list[int]]:
+    def to_json(self) -> dict[str, JsonValue]:
+        turns: list[JsonValue] = [*self.turns]
         return {"price": round(self.price, 6), "extra_usd": round(self.extra_usd, 6), "value_usd": self.value_usd,
-                "turns": list(self.turns)}
+                "turns": turns}
 
 
 def measured_price(report: CostReport, *, value_usd: float, min_turns: int) -> MeasuredPrice | None:

@@ -8,9 +8,9 @@ price is ``learning.lifelong.system2Cost``; with ``targetSystem2Share`` instead,
 price is the one at which the best thresholds would send that share of the traffic to
 System 2 (a budget); with neither, it is *estimated from the logged data*: System 2's
 average advantage in the traffic, stratified by (domain, complexity bin) and shrunk
-toward 0.05 (:func:`artibot.learning.pooling.estimated_price`). ``params["price"]`` and
-``params["price_source"]`` (``system2Cost``, ``targetSystem2Share`` or ``estimated``)
-say which. The seed's rule is the special case ``price = 0`` driven by noise.
+toward 0.05 (:func:`artibot.learning.pooling.estimated_price`); measured turn costs, when
+there are enough, take the estimate's place. :mod:`artibot.learning.price` decides it, and
+``params.price`` (a :class:`~artibot.learning.price.Price`) says which. The seed's rule is the special case ``price = 0`` driven by noise.
 
 **Evidence.** Per domain and complexity bin (0.05 wide), the counts of System 1 and
 System 2 trials and successes, accumulated over rounds (see
@@ -20,7 +20,7 @@ history by a Bonferroni-corrected z-test). Records of patterns in the System 1 c
 are left out: the cache routed them, not the threshold. Routing depends only on
 (domain, complexity, pattern), so success rates conditioned on the cell need no
 reweighting; the logged ``propensity`` identifies the explored records (the route given
-less than even odds, counted in ``params["explored"]``; ``params["randomized"]`` counts
+less than even odds, counted in ``params.numbers["explored"]``; ``params.numbers["randomized"]`` counts
 every record with a propensity below 1). Exploration gives both systems data: near a
 threshold at ``cognitive.router.exploration`` (0.05), across the whole domain at
 ``domainExploration`` (0.01), so a domain whose complexity score does not separate the
@@ -42,7 +42,7 @@ candidate with the best posterior mean utility among those whose posterior proba
 of improving utility is at least :data:`LEVEL` (0.5: the Bayes decision, the move whose
 expected utility is highest), within ``±0.1`` per batch of the round: a round of ten
 batches may move a threshold by up to 1.0, as far as its evidence supports
-(``params["reach"]``), and no farther. No candidate better in expectation: the
+(``params.numbers["reach"]``), and no farther. No candidate better in expectation: the
 threshold stays (there is no blind seeking any more: the domain-wide exploration brings
 the evidence). Why 0.5 and not a stricter level: exploration keeps bringing both
 systems' outcomes, so a wrong move is seen and undone, while waiting for 80% certainty
@@ -72,7 +72,7 @@ the fit no longer takes it for as good as System 2, and a handful of trials does
 the threshold that every new domain starts from (on MMLU the first round used to move it
 from 0.4 to 0.9 on six System 1 trials; it now stays, and follows the evidence later).
 
-``params["evidence"][domain]["reason"]`` says each change in a user's words (:func:`reason`).
+``params.evidence[domain].reason`` says each change in a user's words (:func:`reason`).
 
 **Transfers** (per pattern, on its Beta(1, 1) posteriors, one-sided
 :data:`CREDIBLE` bounds):
@@ -93,19 +93,19 @@ not about the outcome). Decision codes: ``promote_s1``, ``promote_s2``, ``demote
 ``hold_evidence``, ``hold_active``.
 
 **Uncertainty at the checkpoints.** The proposal keeps the base types (so a pending
-round survives ``to_json``/``from_json``); the intervals are in ``params``:
-``params["intervals"]["groups"][i]`` is the 90% interval of System 2's advantage in the
-cell of group ``i`` (all evidence so far, ``None`` when a system was never tried there),
-``params["intervals"]["patterns"][key]`` the System 1 success bounds of a decided
-pattern, and ``params["evidence"][domain]`` the numbers behind each threshold step.
-The groups of the checkpoint are the cells this round touched, as one batch (index 0),
-with this round's counts.
+round survives ``to_json``/``from_json``); the intervals are records in ``params``
+(:mod:`artibot.learning.round_params`): ``params.intervals.groups[i]`` is the 90% interval
+of System 2's advantage in the cell of group ``i`` (all evidence so far, ``None`` when a
+system was never tried there), ``params.intervals.patterns[key]`` the System 1 success
+bounds of a decided pattern, and ``params.evidence[domain]`` the numbers behind each
+threshold step. The groups of the checkpoint are the cells this round touched, as one batch
+(index 0), with this round's counts.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Mapping, cast
+from typing import Mapping, cast
 
 import numpy as np
 
@@ -115,9 +115,15 @@ from artibot.learning.bandit import N1, N2
 from artibot.learning.costs import MeasuredPrice
 from artibot.learning.batching import batch_plan
 from artibot.learning.frame import Frame
+from artibot.learning.learner import Learned, RoundOptions, own_state
+from artibot.learning.state import EvidenceState
+from artibot.learning.evidence_reason import reason
 from artibot.learning.evidence_frame import cell_stamps, frame_groups
 from artibot.learning.evidence_transfers import CREDIBLE, decide, demotion_level
 from artibot.learning.posterior import Prior, beta_bounds
+from artibot.learning.price import Price
+from artibot.learning.price import decide as decide_price
+from artibot.learning.round_params import JSON, Intervals, JSONObject, RoundParams, Scalar, StepEvidence
 from artibot.learning.thresholds import MAX_STEP
 from artibot.learning.transfer import apply_decisions, update_patterns
 from artibot.router.policy import EXPLORATION_BAND
@@ -125,7 +131,7 @@ from artibot.learning.columns import Batches, Table
 from artibot.learning.types import DEFAULT_KEY, DomainStep, GroupResult, PatternStats, RoundProposal, Thresholds, \
     TransferDecision
 
-__all__ = ["propose_round", "apply_decisions", "decide"]
+__all__ = ["LEARNER", "EvidenceLearner", "propose_round", "apply_decisions", "decide", "reason"]
 
 MODE = "evidence"
 LEVEL = 0.5
@@ -159,19 +165,43 @@ subjects (10 seeds, learned rates on) 0.043 ± 0.077 against 0.101 ± 0.040 (mos
 on System 2 for the whole pass, S2 share 0.66)."""
 
 
-def propose_round(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, PatternStats],
-                  settings: Settings, *, flush: bool = False, measured: MeasuredPrice | None = None) -> RoundProposal:
-    """Process every full batch of ``frame`` (and the remainder when ``flush``) as one evidence step.
+class EvidenceLearner:
+    """The evidence learner (:class:`artibot.learning.learner.Learner`); its own state is the cells."""
 
-    ``measured``: the price of a System 2 call from the turns' measured costs
-    (:mod:`artibot.learning.costs`); it takes the place of the estimated price (an
-    explicit ``system2Cost`` or ``targetSystem2Share`` still wins). Deterministic, and
-    none of the arguments is modified.
-    """
+    MODE = MODE
+
+    def initial(self) -> EvidenceState:
+        return EvidenceState()
+
+    def propose(self, frame: Frame, state: Learned, settings: Settings,
+                options: RoundOptions = RoundOptions()) -> tuple[RoundProposal, Learned]:
+        """Process every full batch of ``frame`` (and the remainder when ``options.flush``) as one
+        evidence step. ``options.measured``: the price of a System 2 call from the turns' measured
+        costs (:mod:`artibot.learning.costs`); it takes the place of the estimated price (an
+        explicit ``system2Cost`` or ``targetSystem2Share`` still wins). Deterministic, and none of
+        the arguments is modified."""
+        proposal, cells = _propose(frame, state.thresholds, state.patterns, own_state(state, EvidenceState), settings,
+                                   options.flush, options.measured)
+        return proposal, Learned(proposal.new, proposal.patterns_after, cells)
+
+
+LEARNER = EvidenceLearner()
+
+
+def propose_round(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, PatternStats],
+                  settings: Settings, *, flush: bool = False, measured: MeasuredPrice | None = None,
+                  cells: EvidenceState | None = None) -> RoundProposal:
+    """The proposal of :meth:`EvidenceLearner.propose` from its parts (``cells``: none before)."""
+    state = Learned(thresholds, patterns, cells if cells is not None else EvidenceState())
+    return LEARNER.propose(frame, state, settings, RoundOptions(flush, measured))[0]
+
+
+def _propose(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, PatternStats], own: EvidenceState,
+             settings: Settings, flush: bool, measured: MeasuredPrice | None) -> tuple[RoundProposal, EvidenceState]:
     lifelong, router = settings.lifelong, settings.router
     lo, hi = router.min_threshold, router.max_threshold
     processed, n_batches = batch_plan(len(frame), lifelong.batch_size, flush)
-    cells, plain = bandit.split_patterns(patterns)
+    cells, plain = own.arrays(), patterns
 
     # threshold evidence: the processed records not routed by the System 1 cache
     active = [i for i, key in enumerate(frame.patterns) if plain.get(key) and plain[key].status == "active"]
@@ -181,42 +211,37 @@ def propose_round(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, P
                                frame.system2[:processed][use], frame.success[:processed][use], len(names))
     seen_domains = [i for i in range(len(names)) if fresh[i].sum() > 0]
     cs = step_cells(cells, {names[i]: fresh[i] for i in seen_domains}, thresholds, settings, n_batches, measured)
-    after_cells, changes, evidence, price, source, reach = \
-        cs.after_cells, cs.changes, cs.evidence, cs.price, cs.source, cs.reach
+    after_cells, changes, evidence, price, reach = cs.after_cells, cs.changes, cs.evidence, cs.price, cs.reach
 
     # transfers
     after_plain, seen = update_patterns(frame, processed, plain)
-    after_plain = {k: v for k, v in after_plain.items() if not bandit.is_cell_key(k)}
     decisions = tuple(decide(after_plain[k], settings) for k in sorted(set(seen)) if k in after_plain)
 
     groups, group_intervals = frame_groups(frame, processed, use, fresh, after_cells, seen_domains)
-    stamps = cell_stamps(frame, processed, use)
-    patterns_after = {**after_plain, **bandit.cells_to_patterns(after_cells, patterns, stamps)}
+    own_after = EvidenceState.from_arrays(after_cells, own, cell_stamps(frame, processed, use))
     explored = frame.propensity[:processed]
     transfer = settings.transfer
-    params = {
+    numbers: dict[str, Scalar] = {
         "batch_size": lifelong.batch_size, "batches": n_batches, "flush": flush,
-        "price": price, "price_source": source, "target_system2_share": lifelong.target_system2_share,
-        "measured_cost": measured.to_json() if measured is not None else None,
-        "level": LEVEL, "default_level": DEFAULT_LEVEL, "prior": PRIOR.to_json(), "bins": bandit.BINS,
-        "half_life": bandit.HALF_LIFE,
+        "level": LEVEL, "default_level": DEFAULT_LEVEL, "bins": bandit.BINS, "half_life": bandit.HALF_LIFE,
         "max_step": MAX_STEP, "reach": reach, "exploration_budget": settings.router.exploration_budget,
         "min_threshold": lo, "max_threshold": hi, "credible": CREDIBLE,
         "promotion_level": transfer.promotion_confidence, "demotion_level": demotion_level(settings),
         "explored": int(np.sum(np.isfinite(explored) & (explored < 0.5))),
         "randomized": int(np.sum(np.isfinite(explored) & (explored < 1.0))),
         "cache_records": int(processed - use.sum()),
-        "changes": changes, "evidence": evidence,
-        "intervals": {"groups": group_intervals,
-                      "patterns": {d.key: list(beta_bounds(d.stats.k1, d.stats.n1, CREDIBLE)) for d in decisions}},
     }
+    intervals = Intervals(tuple(None if g is None else (g[0], g[1]) for g in group_intervals),
+                          {d.key: beta_bounds(d.stats.k1, d.stats.n1, CREDIBLE) for d in decisions})
+    prior: JSONObject = {k: v for k, v in PRIOR.to_json().items()}
+    params = RoundParams(numbers, price, evidence, intervals, extra={"prior": prior, "changes": changes})
     return RoundProposal(
         mode=MODE, batches=Batches.of(GroupResult, (tuple(groups),) if processed else ()),
         steps=Table.of(DomainStep, cs.steps), old=thresholds,
         new=cs.new, processed_ids=frame.ids[:processed],
-        remainder=len(frame) - processed, patterns_before=patterns, patterns_after=patterns_after,
+        remainder=len(frame) - processed, patterns_before=patterns, patterns_after=after_plain,
         decisions=decisions, params=params,
-    )
+    ), own_after
 
 
 @dataclass(frozen=True)
@@ -224,12 +249,11 @@ class CellsStep:
     """One round's threshold step from the cells: what :func:`step_cells` returns."""
 
     after_cells: dict[str, np.ndarray]
-    changes: list[dict[str, Any]]
+    changes: list[JSON]
     steps: list[DomainStep]
-    evidence: dict[str, Any]
+    evidence: dict[str, StepEvidence]
     new: Thresholds
-    price: float
-    source: str
+    price: Price
     reach: float
 
 
@@ -243,7 +267,7 @@ def step_cells(cells: Mapping[str, np.ndarray], fresh: Mapping[str, np.ndarray],
     seen = sorted(name for name, arr in fresh.items() if arr.sum() > 0)
     z_crit = bandit.z_critical(DRIFT_ALPHA, 2 * len(seen))
     after_cells = {name: arr.copy() for name, arr in cells.items()}
-    changes = []
+    changes: list[JSON] = []
     for name in seen:
         history = cells.get(name, np.zeros((bandit.BINS, 4)))
         flagged = bandit.changed(history, fresh[name], z_crit, PRIOR)
@@ -257,48 +281,33 @@ def step_cells(cells: Mapping[str, np.ndarray], fresh: Mapping[str, np.ndarray],
                                          f.pair.mean[bandit.BINS:], np.diag(f.pair.cov)[bandit.BINS:])
               for name, f in raw.items()}
     fits = {name: _pooled_fit(after_cells[name], f.t, levels, name) for name, f in raw.items()}
-    price, source = _price(settings, fits, after_cells, lo, hi)
-    if measured is not None and source == "estimated":
-        price, source = measured.price, "measured"
+    price = decide_price(settings, fits, after_cells, lo, hi, measured)
     reach = MAX_STEP * (max(1, n_batches) if CHAIN else 1)  # each batch may move a threshold by MAX_STEP
     steps: list[DomainStep] = []
-    evidence: dict[str, Any] = {}
+    evidence: dict[str, StepEvidence] = {}
     new_default = thresholds.default
     new_domains = dict(thresholds.domains)
     if seen:
         pooled = cast(np.ndarray, sum(after_cells.values()))  # seen: at least one array
-        default_fit = _default_fit(pooled, _clip(thresholds.default, lo, hi), price)
-        step, evidence[DEFAULT_KEY] = _step(DEFAULT_KEY, thresholds.default, default_fit, price, source, lo, hi,
+        default_fit = _default_fit(pooled, _clip(thresholds.default, lo, hi), price.value)
+        step, evidence[DEFAULT_KEY] = _step(DEFAULT_KEY, thresholds.default, default_fit, price, lo, hi,
                                             reach, DEFAULT_LEVEL)
         steps.append(step)
         new_default = step.new
     for name in seen:
         first_reach = _first_reach(name, cells, after_cells[name], fits[name], reach)
-        step, evidence[name] = _step(name, thresholds.for_domain(name), fits[name], price, source, lo, hi,
-                                     first_reach)
+        step, evidence[name] = _step(name, thresholds.for_domain(name), fits[name], price, lo, hi, first_reach)
         steps.append(step)
         new_domains[name] = step.new
-    rates = _rates(fits, after_cells, new_domains, price, settings) if seen else dict(thresholds.exploration)
+    rates = _rates(fits, after_cells, new_domains, price.value, settings) if seen else dict(thresholds.exploration)
     for name, rate in rates.items():
         if name in evidence:
-            evidence[name]["exploration"] = rate
-    return CellsStep(after_cells, changes, steps, evidence, Thresholds(new_default, new_domains, rates), price,
-                     source, reach)
+            evidence[name] = replace(evidence[name], exploration=rate)
+    return CellsStep(after_cells, changes, steps, evidence, Thresholds(new_default, new_domains, rates), price, reach)
 
 
 def _clip(t: float, lo: float, hi: float) -> float:
     return float(min(max(t, lo), hi))
-
-
-def _price(settings: Settings, fits: Mapping[str, bandit.Fit], cells: Mapping[str, np.ndarray],
-           lo: float, hi: float) -> tuple[float, str]:
-    lifelong = settings.lifelong
-    if lifelong.system2_cost is not None:
-        return float(lifelong.system2_cost), "system2Cost"
-    weights = {name: float(cells[name][:, [N1, N2]].sum()) for name in fits}
-    if lifelong.target_system2_share is not None and fits:
-        return bandit.price_for_share(fits, weights, lifelong.target_system2_share, lo, hi), "targetSystem2Share"
-    return pooling.estimated_price(cells), "estimated"
 
 
 def _rates(fits: Mapping[str, bandit.Fit], cells: Mapping[str, np.ndarray], thresholds: Mapping[str, float],
@@ -350,9 +359,9 @@ def _pooled_fit(counts: np.ndarray, t: float, levels: Mapping[str, tuple[float, 
     return bandit.fit(counts, t, PRIOR, np.full(bandit.BINS, mean), np.full(bandit.BINS, sd))
 
 
-def _step(name: str, old: float, f: bandit.Fit, price: float, source: str, lo: float, hi: float,
-          reach: float, level: float = LEVEL) -> tuple[DomainStep, dict[str, Any]]:
-    start = f.t
+def _step(name: str, old: float, f: bandit.Fit, p: Price, lo: float, hi: float,
+          reach: float, level: float = LEVEL) -> tuple[DomainStep, StepEvidence]:
+    start, price = f.t, p.value
     choice = bandit.choose(f, price=price, lo=lo, hi=hi, max_step=reach, level=level)
     if SLOW_Z > 0 and abs(choice.new - start) > MAX_STEP + 1e-9:
         mean, sd = bandit.region_gain(f, min(start, choice.new), max(start, choice.new))
@@ -364,47 +373,7 @@ def _step(name: str, old: float, f: bandit.Fit, price: float, source: str, lo: f
     moved = abs(choice.new - start) > 1e-9
     gain, sd = bandit.region_gain(f, min(start, choice.new), max(start, choice.new)) if moved else \
         bandit.region_gain(f, 0.0, 1.01)
-    evidence = {"best": choice.best, "probability": choice.probability, "improvement": choice.improvement,
-                "gain": [choice.gain_mean, *choice.gain_interval], "trials": list(choice.trials),
-                "price": price, "seeking": choice.seeking, "region_gain": [gain, sd], "reach": reach,
-                "reason": reason(name, gain, sd, price, source, old, choice.new)}
+    evidence = StepEvidence(choice.best, choice.probability, choice.improvement,
+                            (choice.gain_mean, *choice.gain_interval), tuple(choice.trials), price, choice.seeking,
+                            (gain, sd), reach, reason(name, gain, sd, price, p.source, old, choice.new))
     return step, evidence
-
-
-def reason(name: str, gain: float, sd: float, price: float, source: str, old: float, new: float) -> str:
-    """The change in the terms of the decision: System 2's gain where the routing would
-    change, against its price, and the way the threshold goes because of it.
-
-    The numbers are printed with as many decimals as it takes for the comparison said to be
-    the one a reader sees (0.08 against 0.08 becomes 0.081 against 0.080), and a move that
-    goes against the comparison says why.
-
-    >>> reason("law", 0.14, 0.05, 0.1, "estimated", 0.4, 0.3)
-    "law: System 2's gain 0.14 ± 0.05 is above its price 0.10 (estimated) → more System 2: threshold 0.40 → 0.30"
-    >>> reason("*", 0.06, 0.02, 0.09, "system2Cost", 0.4, 0.5)
-    "default: System 2's gain 0.06 ± 0.02 is below its price 0.09 (system2Cost) → more System 1: threshold 0.40 → 0.50"
-    >>> reason("law", 0.0812, 0.04, 0.0796, "estimated", 0.4, 0.4)
-    "law: System 2's gain 0.081 ± 0.04 is above its price 0.080 (estimated) → threshold stays 0.40: no threshold within reach is surely better"
-    >>> reason("law", 0.05, 0.05, 0.05, "estimated", 0.4, 0.4)
-    "law: System 2's gain 0.05 ± 0.05 equals its price 0.05 (estimated) → threshold stays 0.40"
-    """
-    where = "default" if name == DEFAULT_KEY else name  # the one name of the fallback threshold
-    nd = next((d for d in (2, 3, 4) if f"{gain:.{d}f}" != f"{price:.{d}f}"), None)
-    shown = 2 if nd is None else nd
-    g, p = f"{gain:.{shown}f}", f"{price:.{shown}f}"
-    side = "equals" if nd is None else ("is above" if gain > price else "is below")
-    compared = f"{where}: System 2's gain {g} ± {sd:.2f} {side} its price {p} ({source})"
-    if new < old - 1e-9:
-        move = f"more System 2: threshold {old:.2f} → {new:.2f}"
-        if side != "is above":  # the best threshold over the whole curve, not this region's mean
-            compared += ", yet a lower threshold pays more over the domain's whole curve"
-    elif new > old + 1e-9:
-        move = f"more System 1: threshold {old:.2f} → {new:.2f}"
-        if side != "is below":
-            compared += ", yet a higher threshold pays more over the domain's whole curve"
-    else:
-        move = f"threshold stays {old:.2f}"
-        if side != "equals":
-            move += ": no threshold within reach is surely better"
-    return f"{compared} → {move}"
-

@@ -52,11 +52,12 @@ def frame_groups(frame: Frame, processed: int, use: np.ndarray, fresh: np.ndarra
     return groups, intervals
 
 
-def cell_stamps(frame: Frame, processed: int, use: np.ndarray) -> dict[str, tuple[str, str]]:
+def cell_stamps(frame: Frame, processed: int, use: np.ndarray) -> dict[tuple[str, int], tuple[str, str]]:
+    """``(domain, bin) -> (first, last)`` time stamps of the round's records that count as evidence."""
     rows = np.flatnonzero(use)
-    keys = [bandit.cell_key(frame.domains[d], b) for d, b in
+    keys = [(frame.domains[d], b) for d, b in
             zip(frame.domain[rows].tolist(), bandit.bin_of(frame.complexity[rows]).tolist())]
-    out: dict[str, tuple[str, str]] = {}
+    out: dict[tuple[str, int], tuple[str, str]] = {}
     for key, row in zip(keys, rows.tolist()):  # rows are in timestamp order
         first = out.get(key, (frame.timestamps[row],))[0]
         out[key] = (first, frame.timestamps[row])

@@ -33,10 +33,12 @@ from artibot.learning.batching import batch_plan
 from artibot.learning.columns import Batches, Table
 from artibot.learning.evidence import MODE, step_cells
 from artibot.learning.evidence_frame import group, interval
+from artibot.learning.round_params import Intervals, JSONObject, RoundParams, Scalar
 from artibot.learning.pooled_patterns import PatternCount, parse_patterns, pattern_round, patterns_json
 from artibot.learning.transfer import apply_decisions
 from artibot.learning.types import DomainStep, GroupResult, PatternStats, RoundProposal, Thresholds
 from artibot.settings import Settings
+from artibot.shapes import JsonValue
 
 STATE_SCHEMA = 1
 
@@ -87,7 +89,7 @@ def fresh_cells(stats: Sequence[CellStat]) -> dict[str, np.ndarray]:
 
 
 def propose_pooled(stats: Sequence[CellStat], state: TeamState | None, default: float, settings: Settings, *,
-                   flush: bool = False, extra: Mapping[str, Any] | None = None,
+                   flush: bool = False, extra: Mapping[str, JsonValue] | None = None,
                    pattern_counts: Sequence[PatternCount] = ()) -> RoundProposal | None:
     """The round over ``stats`` and the window's ``pattern_counts`` (None: fewer records than a
     batch and not ``flush``)."""
@@ -103,17 +105,18 @@ def propose_pooled(stats: Sequence[CellStat], state: TeamState | None, default: 
     before = dict(state.patterns) if state is not None else {}
     after, decisions, bounds = pattern_round(before, pattern_counts, settings)
     explored = sum(s.explored_n for s in stats)
-    params = {
-        "batch_size": settings.lifelong.batch_size, "batches": n_batches, "flush": flush,
-        "price": cs.price, "price_source": cs.source, "reach": cs.reach, "bins": bandit.BINS,
-        "half_life": bandit.HALF_LIFE, "changes": cs.changes, "evidence": cs.evidence,
-        "explored": explored, "intervals": {"groups": intervals, "patterns": bounds},
-        "pool": {"records": records, "weighted_records": sum(s.weighted_n for s in stats),
-                 "weighted_successes": sum(s.weighted_k for s in stats),
-                 "cost_usd": sum(s.cost_usd for s in stats), "explored_successes": sum(s.explored_k for s in stats),
-                 **(extra or {})},
-        "cells_after": {d: a.tolist() for d, a in sorted(cs.after_cells.items())},
-    }
+    numbers: dict[str, Scalar] = {"batch_size": settings.lifelong.batch_size, "batches": n_batches, "flush": flush,
+                                  "reach": cs.reach, "bins": bandit.BINS, "half_life": bandit.HALF_LIFE,
+                                  "explored": explored}
+    pool: JSONObject = {"records": records, "weighted_records": sum(s.weighted_n for s in stats),
+                        "weighted_successes": sum(s.weighted_k for s in stats),
+                        "cost_usd": sum(s.cost_usd for s in stats),
+                        "explored_successes": sum(s.explored_k for s in stats), **(extra or {})}
+    cells: JSONObject = {d: a.tolist() for d, a in sorted(cs.after_cells.items())}
+    params = RoundParams(numbers, cs.price, cs.evidence,
+                         Intervals(tuple(None if g is None else (g[0], g[1]) for g in intervals),
+                                   {k: (b[0], b[1]) for k, b in bounds.items()}),
+                         extra={"changes": cs.changes, "pool": pool, "cells_after": cells})
     return RoundProposal(mode=MODE, batches=Batches.of(GroupResult, (tuple(groups),)),
                          steps=Table.of(DomainStep, cs.steps), old=thresholds, new=cs.new, processed_ids=(),
                          remainder=0, patterns_before=before, patterns_after=after, decisions=decisions,
@@ -148,8 +151,17 @@ def state_json(proposal: RoundProposal, *, apply_thresholds: bool, seq_to: int,
     thresholds = proposal.new if apply_thresholds else proposal.old
     patterns = apply_decisions(proposal.patterns_after, actions or {})
     return {"schema": STATE_SCHEMA, "thresholds": dict(thresholds.to_json()),
-            "cells": proposal.params["cells_after"], "seq_to": seq_to,
-            "records": int(proposal.params["pool"]["records"]), "patterns": patterns_json(patterns)}
+            "cells": proposal.params.extra["cells_after"], "seq_to": seq_to,
+            "records": pool_number(proposal.params, "records"), "patterns": patterns_json(patterns)}
+
+
+def pool_number(params: RoundParams, name: str) -> int:
+    """A whole number a team round recorded about its pool (``records``, ``seq_to``)."""
+    pool = params.extra.get("pool")
+    value = pool.get(name) if isinstance(pool, dict) else None
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"the team round's pool has no whole number {name!r}")
+    return value
 
 
 def parse_state(doc: Any) -> TeamState:

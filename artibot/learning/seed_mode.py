@@ -13,14 +13,35 @@ from typing import Mapping
 from artibot.settings import Settings
 from artibot.learning.batching import batch_plan, make_groups
 from artibot.learning.frame import Frame
+from artibot.learning.learner import Learned, RoundOptions, own_state
+from artibot.learning.state import SeedState
+from artibot.learning.round_params import RoundParams
 from artibot.learning.grpo import batch_advantages, group_results, group_stats
 from artibot.learning.thresholds import apply_steps
 from artibot.learning.transfer import apply_decisions, decide_round, update_patterns
 from artibot.learning.types import DEFAULT_KEY, PatternStats, RoundProposal, Thresholds
 
-__all__ = ["propose_round", "apply_decisions"]
+__all__ = ["LEARNER", "SeedLearner", "propose_round", "apply_decisions"]
 
 MODE = "seed"
+
+
+class SeedLearner:
+    """The seed's rule (:class:`artibot.learning.learner.Learner`); it keeps no state of its own."""
+
+    MODE = MODE
+
+    def initial(self) -> SeedState:
+        return SeedState()
+
+    def propose(self, frame: Frame, state: Learned, settings: Settings,
+                options: RoundOptions = RoundOptions()) -> tuple[RoundProposal, Learned]:
+        """:func:`propose_round` (``options.measured`` is not used: the seed's rule has no price)."""
+        proposal = propose_round(frame, state.thresholds, state.patterns, settings, flush=options.flush)
+        return proposal, Learned(proposal.new, proposal.patterns_after, own_state(state, SeedState))
+
+
+LEARNER = SeedLearner()
 
 
 def propose_round(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, PatternStats],
@@ -45,14 +66,14 @@ def propose_round(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, P
     after, seen = update_patterns(frame, processed, patterns)
     decisions = decide_round(after, seen, settings)
     router, transfer = settings.router, settings.transfer
-    params = {
+    params = RoundParams({
         "batch_size": lifelong.batch_size, "group_size": lifelong.grpo_group_size, "flush": flush,
         "adapt_rate": router.adapt_rate, "min_threshold": router.min_threshold,
         "max_threshold": router.max_threshold, "promotion_threshold": transfer.promotion_threshold,
         "demotion_threshold": transfer.demotion_threshold,
         "promotion_confidence": transfer.promotion_confidence,
         "min_confidence": settings.system1.min_confidence,
-    }
+    })
     return RoundProposal(
         mode=MODE, batches=batches, steps=steps, old=thresholds, new=new,
         processed_ids=frame.ids[:processed], remainder=len(frame) - processed,

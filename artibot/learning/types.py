@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping
 
 from artibot.learning.columns import Batches, Table, check_column, check_fields, get_list, get_object
+from artibot.learning.round_params import RoundParams
 # The thresholds are the router's parameters: defined (and decoded) beside it, used here.
 from artibot.router.thresholds import DEFAULT_KEY, Thresholds, domain_label
 
@@ -161,7 +162,9 @@ class RoundProposal:
 
     ``batches`` and ``steps`` accept plain tuples and are kept as :class:`Batches` and
     :class:`Table` (sequences that compare equal to the tuples). ``params`` records the
-    settings the round was computed with, so that a stored proposal explains itself.
+    settings the round was computed with, its price, the evidence behind its steps and what
+    was checked around it (:class:`~artibot.learning.round_params.RoundParams`), so that a
+    stored proposal explains itself.
     """
 
     mode: str
@@ -174,7 +177,7 @@ class RoundProposal:
     patterns_before: Mapping[str, PatternStats]
     patterns_after: Mapping[str, PatternStats]
     decisions: tuple[TransferDecision, ...]
-    params: Mapping[str, Any] = field(default_factory=dict)
+    params: RoundParams = field(default_factory=RoundParams)
 
     __hash__ = None  # type: ignore[assignment]  # holds mappings; compare, don't hash
 
@@ -187,7 +190,6 @@ class RoundProposal:
         object.__setattr__(self, "decisions", tuple(self.decisions))
         object.__setattr__(self, "patterns_before", _stats_map(self.patterns_before))
         object.__setattr__(self, "patterns_after", _stats_map(self.patterns_after))
-        object.__setattr__(self, "params", dict(self.params))
 
     @property
     def groups(self) -> Table[GroupResult]:
@@ -211,7 +213,7 @@ class RoundProposal:
     def to_json(self) -> dict[str, Any]:
         return {
             "mode": self.mode,
-            "params": dict(self.params),
+            "params": self.params.to_json(),
             "old": self.old.to_json(),
             "new": self.new.to_json(),
             "processed_ids": list(self.processed_ids),
@@ -241,7 +243,7 @@ class RoundProposal:
             patterns_before=stats("patterns_before"),
             patterns_after=stats("patterns_after"),
             decisions=tuple(TransferDecision.from_json(x) for x in get_list(d, "decisions", w)),
-            params=dict(get_object(d, "params", w)),
+            params=RoundParams.from_json(get_object(d, "params", w)),
             **scalars,
         )
 

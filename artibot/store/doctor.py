@@ -31,6 +31,7 @@ from artibot.store.documents import CURRENT_VERSION, parse_document
 from artibot.store.log.experiences import ExperienceLog
 from artibot.store.fs import DIR_MODE, FILE_MODE, FileLock, read_bytes
 from artibot.store.home import Home
+from artibot.store.learner_state import read_learner_state
 from artibot.store.log.log_scan import LogScan, scan_log  # noqa: F401  (public names of this module before the split)
 from artibot.store.quarantine import is_dead_temp, kind_of, move_aside
 
@@ -228,7 +229,7 @@ class _Examination(LogChecks):
     # ------------------------------------------------------------------ state documents
     def state_files(self) -> None:
         home = self.home
-        table = [
+        table: list[tuple[Path, str, Callable[[Home], object], str]] = [
             (home.thresholds, "thresholds", state.read_thresholds,
              "thresholds fall back to the configured default (cognitive.router.threshold) for every domain"),
             (home.system1_patterns, "system1-patterns", state.read_system1_patterns,
@@ -239,6 +240,8 @@ class _Examination(LogChecks):
              "`artibot history` no longer lists the rounds so far"),
             (home.transfer_log, "transfer-log", state.read_transfer_log,
              "the record of past promotions and demotions starts empty"),
+            (home.learner_state("evidence"), "learner-state", partial(read_learner_state, mode="evidence"),
+             "the evidence learner's counts per domain and complexity restart from zero"),
             (home.pending_review, "pending-review", state.read_pending,
              "the round waiting for review is dropped; its experiences stay unprocessed, so the next "
              "`artibot learn` prepares it again"),

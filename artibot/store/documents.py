@@ -21,6 +21,7 @@ CURRENT_VERSION: dict[str, int] = {
     "thresholds": 1,
     "system1-patterns": 1,
     "pattern-stats": 1,
+    "learner-state": 1,
     "learning-log": 1,
     "transfer-log": 1,
     "pending-review": 1,

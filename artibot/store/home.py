@@ -85,6 +85,10 @@ class Home:
     def pattern_stats(self) -> Path:
         return self.patterns_dir / names.PATTERN_STATS
 
+    def learner_state(self, mode: str) -> Path:
+        """The file of the learning mode's own state (:mod:`artibot.store.learner_state`)."""
+        return self.root / names.LEARNER_DIR / f"{mode}.json"
+
     @property
     def learning_log(self) -> Path:
         return self.root / names.LEARNING_LOG
@@ -137,4 +141,4 @@ class Home:
 
     def state_files(self) -> tuple[Path, ...]:
         """The learned state a snapshot captures (the experience log is handled separately)."""
-        return (self.thresholds, self.system1_patterns, self.pattern_stats)
+        return (self.thresholds, self.system1_patterns, self.pattern_stats, self.learner_state("evidence"))

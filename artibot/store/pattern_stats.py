@@ -1,11 +1,11 @@
 """``patterns/stats.json`` (per-pattern evidence, as :class:`PatternStats`) and
 ``transfer-log.json`` (every promote / demote / hold applied, with its evidence).
 
-The evidence learner keeps its per-bin state as :class:`PatternStats` under reserved
-``~cell:`` keys; on disk they have their own key space, ``"cells"``, beside
-``"patterns"``, so that every entry under ``"patterns"`` is a pattern. (Files written
-before kept them under ``"patterns"``; they are read either way.) The System 1 cache
-those decisions change is :mod:`artibot.store.system1_cache`.
+Every entry is a pattern. Older homes kept the evidence learner's per-bin state here too,
+under ``"cells"`` (or, older still, under ``"patterns"`` with ``~cell:`` keys); that state
+now has its own file (:mod:`artibot.store.learner_state`, which reads the old form while
+its file does not exist), so those entries are skipped here and dropped at the next write.
+The System 1 cache those decisions change is :mod:`artibot.store.system1_cache`.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def load_pattern_stats(home: Home) -> dict[str, PatternStats]:
     doc = read_pattern_stats(home)
     if doc is None:
         return {}
-    entries = {**doc["patterns"], **doc.get("cells", {})}
+    entries = {k: v for k, v in doc["patterns"].items() if not k.startswith(CELL_PREFIX)}
     try:
         return {k: PatternStats.from_json(entries[k]) for k in sorted(entries)}
     except ValueError as exc:
@@ -47,17 +47,15 @@ def load_pattern_stats(home: Home) -> dict[str, PatternStats]:
 
 
 def write_pattern_stats(home: Home, stats: Mapping[str, PatternStats]) -> None:
+    """Write the pattern statistics (call :func:`artibot.store.learner_state.migrate` first in a
+    home that may still keep the evidence learner's cells here: this drops them)."""
     ensure_dir(home.patterns_dir)
-    doc: dict[str, Any] = {"patterns": {k: v.to_json() for k, v in sorted(stats.items())
-                                        if not k.startswith(CELL_PREFIX)}}
-    cells = {k: v.to_json() for k, v in sorted(stats.items()) if k.startswith(CELL_PREFIX)}
-    if cells:
-        doc["cells"] = cells
+    doc: dict[str, Any] = {"patterns": {k: v.to_json() for k, v in sorted(stats.items())}}
     write_document(home.pattern_stats, doc, "pattern-stats")
 
 
 def tracked_patterns(home: Home) -> int:
-    """How many patterns have statistics (the evidence learner's cells are not patterns)."""
+    """How many patterns have statistics (an older home's cells among them are not patterns)."""
     doc = read_pattern_stats(home)
     return sum(1 for k in doc["patterns"] if not k.startswith(CELL_PREFIX)) if doc else 0
 

@@ -8,7 +8,7 @@ cycle handles values and never a file's dict.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from operator import attrgetter
 from pathlib import Path
 from typing import Any, Iterable, Mapping, TypeGuard
@@ -16,11 +16,15 @@ from typing import Any, Iterable, Mapping, TypeGuard
 import orjson
 
 from artibot.errors import CorruptFileError
-from artibot.learning.types import RoundProposal
+from artibot.learning.types import PatternStats, RoundProposal
 from artibot.shapes import LogEntry, RoundEntry
 from artibot.store.documents import list_field, read_document, write_document
 from artibot.store.fs import check_regular
 from artibot.store.home import Home
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from artibot.learning.state import LearnerState
 
 
 # --------------------------------------------------------------------- records
@@ -96,17 +100,51 @@ class PendingRound:
     proposal_json: Mapping[str, Any]
     answers: AnswerLog
     path: Path
+    learner_json: Mapping[str, Any] | None = None
+    """The learner's own state after the round, as saved (None: saved before it had its own place)."""
 
     @property
     def round_id(self) -> str:
         return self.context.round_id
 
     def proposal(self) -> RoundProposal:
-        """The saved proposal, decoded on demand (a round over a million records is large)."""
+        """The saved proposal, decoded on demand (a round over a million records is large).
+
+        A round saved before the learner's state had its own file kept the evidence learner's
+        cells among its pattern statistics: they are left out here (:meth:`learned` reads them)."""
+        from artibot.names import CELL_PREFIX
+
         try:
-            return RoundProposal.from_json(self.proposal_json)
+            proposal = RoundProposal.from_json(self.proposal_json)
         except ValueError as exc:
             raise CorruptFileError(self.path, str(exc)) from None
+        if not any(k.startswith(CELL_PREFIX) for k in (*proposal.patterns_before, *proposal.patterns_after)):
+            return proposal
+        return replace(proposal, patterns_before=_plain(proposal.patterns_before),
+                       patterns_after=_plain(proposal.patterns_after))
+
+    def learned(self) -> LearnerState:
+        """The learner's own state if the round is applied: saved beside the proposal, or (a round
+        saved before it had its own place) the cells among the proposal's pattern statistics."""
+        from artibot.learning.state import EvidenceState, state_from_json
+
+        try:
+            if self.learner_json is not None:
+                return state_from_json(str(self.learner_json.get("mode")), self.learner_json)
+            proposal = RoundProposal.from_json(self.proposal_json)
+        except ValueError as exc:
+            raise CorruptFileError(self.path, f"learner_state: {exc}") from None
+        if proposal.mode == EvidenceState.MODE:
+            return EvidenceState.from_legacy(proposal.patterns_after)[0]
+        from artibot.learning.state import SeedState
+
+        return SeedState()
+
+
+def _plain(patterns: Mapping[str, PatternStats]) -> dict[str, PatternStats]:
+    from artibot.names import CELL_PREFIX
+
+    return {k: v for k, v in patterns.items() if not k.startswith(CELL_PREFIX)}
 
 
 # --------------------------------------------------------------------- pending review
@@ -115,6 +153,8 @@ def _check_pending(doc: dict[str, Any]) -> str | None:
         return 'a pending review needs "round_id" and "proposal"'
     if not isinstance(doc.get("answers", []), list):
         return '"answers" must be a list'
+    if not isinstance(doc.get("learner_state", {}), dict):
+        return '"learner_state" must be an object'
     return None
 
 
@@ -128,12 +168,16 @@ def load_pending(home: Home) -> PendingRound | None:
     if doc is None:
         return None
     return PendingRound(RoundContext.from_json(doc), doc["proposal"],
-                        AnswerLog.from_json(doc.get("answers", []), home.pending_review), home.pending_review)
+                        AnswerLog.from_json(doc.get("answers", []), home.pending_review), home.pending_review,
+                        doc.get("learner_state"))
 
 
-def save_pending(home: Home, context: RoundContext, proposal: RoundProposal, answers: AnswerLog) -> None:
+def save_pending(home: Home, context: RoundContext, proposal: RoundProposal, answers: AnswerLog,
+                 learned: LearnerState) -> None:
+    """Save the round for review, with the learner's own state it would leave (``learned``)."""
     home.ensure()
     write_document(home.pending_review, {**context.to_json(), "proposal": proposal.to_json(),
+                                         "learner_state": {"mode": learned.MODE, **learned.to_json()},
                                          "answers": answers.to_json()}, "pending-review")
 
 
@@ -190,7 +234,7 @@ def round_entry(proposal: RoundProposal, context: RoundContext, status: str, ans
         "prepared": context.created, "finished": finished,
         "inputs": {"unprocessed": context.unprocessed, "processed": len(proposal.processed_ids),
                    "remainder": proposal.remainder, "batches": len(proposal.batches), "flush": context.flush},
-        "params": dict(proposal.params),
+        "params": proposal.params.to_json(),
         "groups": {"columns": GROUP_COLUMNS, "rows": _rows(proposal.groups, GROUP_COLUMNS)},
         "steps": {"columns": STEP_COLUMNS, "rows": _rows(proposal.steps, STEP_COLUMNS)},
         "threshold_changes": {d: {"old": o, "new": n} for d, (o, n) in proposal.net_changes().items()},

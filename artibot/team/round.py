@@ -31,9 +31,10 @@ from psycopg.types.json import Jsonb
 from artibot import checkpoints as cp
 from artibot.cycle import final_actions, new_round_id
 from artibot.errors import ReviewError, TeamError
-from artibot.learning.pooled import CellStat, TeamState, parse_state, propose_pooled, state_json
+from artibot.learning.pooled import CellStat, TeamState, parse_state, pool_number, propose_pooled, state_json
 from artibot.learning.pooled_patterns import HEX, ROUND_PATTERNS, PatternCount
 from artibot.learning.types import RoundProposal
+from artibot.shapes import JsonValue
 from artibot.settings import Settings
 from artibot.team.schema import PUSH_LOCK, ROUND_LOCK, SCHEMA
 
@@ -175,8 +176,9 @@ def prepare(conn: Any, settings: Settings, *, flush: bool, dry_run: bool) -> Tea
         aside = {str(m): int(n) for m, n in conn.execute(
             f"SELECT member, count(*) FROM {SCHEMA}.set_aside WHERE round_id = %s GROUP BY 1", (round_id,))}
     stats, pattern_counts = _sums(conn, lo, hi)
-    extra = {"seq_from": lo, "seq_to": hi, "set_aside": aside,
-             "based_on": {"version": current[0], "round_id": current[1]} if current else None}
+    based_on: JsonValue = {"version": current[0], "round_id": current[1]} if current else None
+    extra: dict[str, JsonValue] = {"seq_from": lo, "seq_to": hi, "set_aside": dict[str, JsonValue](aside),
+                                   "based_on": based_on}
     proposal = propose_pooled(stats, current[2] if current else None, settings.router.threshold, settings,
                               flush=flush, extra=extra, pattern_counts=pattern_counts)
     if proposal is None:
@@ -217,7 +219,7 @@ def decide(conn: Any, report: TeamRoundReport, policy: cp.Checkpoints) -> TeamRo
     assert report.proposal is not None and report.evidence is not None and report.round_id is not None
     rid, proposal, ev = report.round_id, report.proposal, report.evidence
     given = answered(conn, rid)
-    log: dict[str, Any] = {"records": proposal.params["pool"]["records"], "set_aside": report.set_aside}
+    log: dict[str, Any] = {"records": pool_number(proposal.params, "records"), "set_aside": report.set_aside}
     try:
         for n, ask in ((1, policy.groups), (2, policy.thresholds), (3, policy.transfers)):
             if n in given:
@@ -243,7 +245,7 @@ def decide(conn: Any, report: TeamRoundReport, policy: cp.Checkpoints) -> TeamRo
     status = {k: p.status for k, p in proposal.patterns_after.items()}
     log["transfers"] = {"promote": sorted(k for k, v in final.items() if v == "promote" and status[k] != "active"),
                         "demote": sorted(k for k, v in final.items() if v == "demote" and status[k] == "active")}
-    state = state_json(proposal, apply_thresholds=apply, seq_to=int(proposal.params["pool"]["seq_to"]),
+    state = state_json(proposal, apply_thresholds=apply, seq_to=pool_number(proposal.params, "seq_to"),
                        actions=final)
     with conn.transaction():
         version = int(conn.execute(f"INSERT INTO {SCHEMA}.states (round_id, state) VALUES (%s, %s) RETURNING version",

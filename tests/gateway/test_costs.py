@@ -79,13 +79,13 @@ def test_the_learner_takes_the_measured_price_once_enough_turns_have_one(home: H
     base = {"cognitive": {"router": {"exploration": 0, "domainExploration": 0}},
             "learning": {"lifelong": {"batchSize": 50, "minCostTurns": 20}}}
     without = learn(home=home, answers="defaults", dry_run=True, settings=settings_from_mapping(base))
-    assert without.proposal.params["price_source"] == "estimated"
-    assert without.proposal.params["costs"]["system2"]["turns"] == 30
+    assert without.proposal.params.price.source == "estimated"
+    assert without.proposal.params.checks.costs["system2"]["turns"] == 30
     base["learning"]["lifelong"]["successValueUsd"] = 0.5
     report = learn(home=home, answers="defaults", dry_run=True, settings=settings_from_mapping(base))
     params = report.proposal.params
-    assert params["price_source"] == "measured" and params["price"] == pytest.approx(0.04 / 0.5)
-    assert params["measured_cost"]["turns"] == [30, 30]
+    assert params.price.source == "measured" and params.price.value == pytest.approx(0.04 / 0.5)
+    assert params.price.measured_cost["turns"] == [30, 30]
 
 
 @pytest.mark.parametrize("bad, needle", [
@@ -127,7 +127,7 @@ def test_interrupted_turns_are_archived_with_their_batch_and_scored_by_nobody(cl
     base = {"cognitive": {"router": {"exploration": 0, "domainExploration": 0}}}
     report = learn(home=home, answers="defaults", settings=settings_from_mapping(base))
     params = report.proposal.params
-    assert params["interrupted"] == 5  # all five lie within the one batch of 50 learnable turns
+    assert params.checks.interrupted == 5  # all five lie within the one batch of 50 learnable turns
     archived = list(archive.records(home))
     assert len(archived) == 55 and sum(r["outcome"] == "interrupted" for r in archived) == 5
     groups = report.evidence[1].rows
@@ -171,3 +171,28 @@ def test_the_report_counts_switched_turns_their_rewrites_and_the_housekeeping(tm
     assert cache["switched"] == {"turns": 1, "rewrite_tokens": 1000, "rewrite_cost_usd": 0.004}
     assert cache["housekeeping"] == {"requests": 2, "cost_usd": 0.03}
     assert cost_report(home=h).rewrites["system1"] == [1, 0.004]
+
+
+def test_a_round_prices_from_its_one_read_of_the_log(home: Home, monkeypatch: pytest.MonkeyPatch) -> None:
+    from artibot.costs import cost_report
+    from artibot.store.log.experiences import ExperienceLog
+
+    first = [_turn("system1", 0.01 + i / 1000, ok=i % 4 != 0, session_id=f"s{i % 3}")
+             for i in range(30)] + [_turn("system2", 0.05, session_id=f"s{i % 3}") for i in range(30)]
+    collect_many(first, home=home)
+    base = {"cognitive": {"router": {"exploration": 0, "domainExploration": 0}},
+            "learning": {"lifelong": {"batchSize": 50, "minCostTurns": 20, "successValueUsd": 0.5}}}
+    assert learn(home=home, answers="defaults", settings=settings_from_mapping(base)).status == "applied"
+    collect_many([_turn("system2", 0.09), _turn("system1", 0.02, day="2026-11-22"), _turn("system1", None)], home=home)
+    expected = cost_report(home=home)  # every turn kept: the archived ones and the unprocessed ones
+
+    def second_read(self: ExperienceLog) -> None:
+        raise AssertionError("the round read the log a second time")
+
+    monkeypatch.setattr(ExperienceLog, "stream", second_read)
+    report = learn(home=home, answers="defaults", dry_run=True, flush=True, settings=settings_from_mapping(base))
+    params = report.proposal.params
+    assert params.checks.costs == {r: c.to_json() for r, c in expected.routes.items()}
+    assert params.price is not None and params.price.source == "measured"
+    assert params.price.measured_cost is not None and params.price.measured_cost["turns"] == [
+        expected.routes["system1"].turns, expected.routes["system2"].turns]

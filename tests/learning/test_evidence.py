@@ -14,7 +14,9 @@ from hypothesis import given, settings as hsettings, strategies as st
 from artibot.config import settings_from_mapping
 from artibot.learning import PatternStats, RoundProposal, Thresholds, frame_from_records
 from artibot.learning import bandit
-from artibot.learning.evidence import PRIOR, decide, propose_round
+from artibot.learning.evidence import LEARNER, PRIOR, decide, propose_round
+from artibot.learning.learner import Learned
+from artibot.learning.state import EvidenceState
 from artibot.learning.pooling import PRIOR_PRICE as DEFAULT_PRICE
 from artibot.learning.posterior import beta_bounds, fit_pair
 from artibot.learning.types import DEFAULT_KEY
@@ -109,27 +111,26 @@ def test_round_moves_toward_the_break_even_point_and_stops_there():
     # System 2 gains 0.05 + (c - 0.6): break-even (gain == price) at 0.6
     records = world(6000, 4, lambda c: min(0.45, max(0.0, 0.05 + (c - 0.6))))
     s = config(system2Cost=0.05)
-    t = Thresholds(0.3, {})
-    patterns: dict = {}
+    learned = Learned(Thresholds(0.3, {}), {}, EvidenceState())
     for k in range(0, 6000, 1000):
-        p = propose_round(frame_from_records(records[k:k + 1000]), t, patterns, s)
+        t = learned.thresholds
+        p, learned = LEARNER.propose(frame_from_records(records[k:k + 1000]), learned, s)
         # 1000 records are 20 batches of 50: the chain may move up to 0.1 per batch
-        assert abs(p.new.for_domain("api") - t.for_domain("api")) <= 0.1 * p.params["batches"] + 1e-9
-        t, patterns = p.new, p.patterns_after
-    assert abs(t.for_domain("api") - 0.6) <= 0.1
+        assert abs(p.new.for_domain("api") - t.for_domain("api")) <= 0.1 * p.params.batches + 1e-9
+    assert abs(learned.thresholds.for_domain("api") - 0.6) <= 0.1
 
 
 def test_target_system2_share_sets_the_price():
     records = world(3000, 5, lambda c: 0.3 * c)  # gain grows with complexity
     low = propose_round(frame_from_records(records), Thresholds(0.5, {}), {}, config(targetSystem2Share=0.1))
     high = propose_round(frame_from_records(records), Thresholds(0.5, {}), {}, config(targetSystem2Share=0.9))
-    assert low.params["price_source"] == "targetSystem2Share"
-    assert low.params["price"] > high.params["price"]
+    assert low.params.price.source == "targetSystem2Share"
+    assert low.params.price.value > high.params.price.value
     assert low.new.for_domain("api") >= high.new.for_domain("api")
     plain = propose_round(frame_from_records(records), Thresholds(0.5, {}), {}, config())
     # neither set: the price is estimated from the data (System 2's mean gain here is ~0.15)
-    assert plain.params["price_source"] == "estimated"
-    assert abs(plain.params["price"] - 0.15) < 0.05 and plain.params["price"] != DEFAULT_PRICE
+    assert plain.params.price.source == "estimated"
+    assert abs(plain.params.price.value - 0.15) < 0.05 and plain.params.price.value != DEFAULT_PRICE
 
 
 # --------------------------------------------------------------------- the round
@@ -139,7 +140,7 @@ def test_round_shape_batches_remainder_and_flush():
     assert p.mode == "evidence" and len(p.processed_ids) == 100 and p.remainder == 30
     assert len(p.batches) == 1 and all(g.batch == 0 for g in p.groups)
     assert sum(g.size for g in p.groups) == 100
-    assert len(p.params["intervals"]["groups"]) == len(p.groups)
+    assert len(p.params.intervals.groups) == len(p.groups)
     assert [s.domain for s in p.steps] == [DEFAULT_KEY, "api"]
     flushed = propose_round(frame_from_records(records), Thresholds(0.4, {}), {}, config(), flush=True)
     assert len(flushed.processed_ids) == 130 and flushed.remainder == 0
@@ -147,41 +148,43 @@ def test_round_shape_batches_remainder_and_flush():
     assert empty.processed_ids == () and empty.steps == () and empty.new == Thresholds(0.4, {})
 
 
-def test_cells_persist_as_reserved_pattern_entries_and_accumulate():
+def _trials(state: Learned) -> float:
+    assert isinstance(state.own, EvidenceState)
+    return sum(c.n1 + c.n2 for bins in state.own.cells.values() for c in bins.values()) / bandit.SCALE
+
+
+def test_cells_are_the_learners_own_state_and_accumulate():
     records = world(200, 7, lambda c: 0.1)
-    p = propose_round(frame_from_records(records), Thresholds(0.4, {}), {}, config())
-    cells = {k: v for k, v in p.patterns_after.items() if bandit.is_cell_key(k)}
-    assert cells and all(v.status == "candidate" for v in cells.values())
-    assert sum(v.n for v in cells.values()) == 200 * bandit.SCALE
-    assert not any(bandit.is_cell_key(d.key) for d in p.decisions)
-    again = propose_round(frame_from_records(world(200, 8, lambda c: 0.1, start=1000)), p.new,
-                          p.patterns_after, config())
-    total = sum(v.n for k, v in again.patterns_after.items() if bandit.is_cell_key(k)) / bandit.SCALE
-    assert total == pytest.approx(200 * 0.5 ** (200 / bandit.HALF_LIFE) + 200, abs=40 / bandit.SCALE)  # rounding
+    p, after = LEARNER.propose(frame_from_records(records), Learned(Thresholds(0.4, {}), {}, EvidenceState()), config())
+    assert isinstance(after.own, EvidenceState) and after.own.cells
+    assert _trials(after) == 200
+    assert not any(k.startswith("~") for k in p.patterns_after) and after.patterns == p.patterns_after
+    _, again = LEARNER.propose(frame_from_records(world(200, 8, lambda c: 0.1, start=1000)), after, config())
+    assert _trials(again) == pytest.approx(200 * 0.5 ** (200 / bandit.HALF_LIFE) + 200, abs=40 / bandit.SCALE)  # rounding
 
 
 def test_a_contradicted_history_is_reset():
     good = [record(i, "system1", True, c=0.2 + 0.001 * (i % 100)) for i in range(400)]
-    p = propose_round(frame_from_records(good), Thresholds(0.4, {}), {}, config())
+    _, after = LEARNER.propose(frame_from_records(good), Learned(Thresholds(0.4, {}), {}, EvidenceState()), config())
     bad = [record(1000 + i, "system1", i % 4 == 0, c=0.2 + 0.001 * (i % 100)) for i in range(200)]
-    q = propose_round(frame_from_records(bad), p.new, p.patterns_after, config())
-    assert [(c["domain"], c["system"]) for c in q.params["changes"]] == [("api", 1)]
-    cells, _ = bandit.split_patterns(q.patterns_after)
-    assert cells["api"][:, bandit.N1].sum() == pytest.approx(200)
+    q, later = LEARNER.propose(frame_from_records(bad), after, config())
+    assert [(c["domain"], c["system"]) for c in q.params.extra["changes"]] == [("api", 1)]
+    assert isinstance(later.own, EvidenceState)
+    assert later.own.arrays()["api"][:, bandit.N1].sum() == pytest.approx(200)
 
 
 def test_cache_records_are_left_out_of_the_threshold_evidence():
     active = {"api:fix:typo": PatternStats("api:fix:typo", status="active", n=5, n1=5, k1=5)}
     records = [record(i, "system1", True, pattern="api:fix:typo") for i in range(50)]
     p = propose_round(frame_from_records(records), Thresholds(0.4, {}), active, config())
-    assert p.params["cache_records"] == 50 and p.groups == () and p.steps == ()
+    assert p.params.numbers["cache_records"] == 50 and p.groups == () and p.steps == ()
     assert [d.key for d in p.decisions] == ["api:fix:typo"]
 
 
 def test_explored_records_are_counted():
     records = [record(i, "system2", True, propensity=0.05 if i % 10 == 0 else 0.95) for i in range(50)]
     p = propose_round(frame_from_records(records), Thresholds(0.4, {}), {}, config())
-    assert p.params["explored"] == 5
+    assert p.params.numbers["explored"] == 5
 
 
 # --------------------------------------------------------------------- transfers
@@ -241,11 +244,11 @@ def assert_plain(value) -> None:
 
 def test_params_of_a_round_with_a_reset_are_plain_json():
     good = [record(i, "system1", True, c=0.2 + 0.001 * (i % 100)) for i in range(400)]
-    p = propose_round(frame_from_records(good), Thresholds(0.4, {}), {}, config())
+    _, after = LEARNER.propose(frame_from_records(good), Learned(Thresholds(0.4, {}), {}, EvidenceState()), config())
     bad = [record(1000 + i, "system1", i % 4 == 0, c=0.2 + 0.001 * (i % 100)) for i in range(200)]
-    q = propose_round(frame_from_records(bad), p.new, p.patterns_after, config(targetSystem2Share=0.2))
-    assert q.params["changes"]
-    assert_plain(q.params)
+    q, _ = LEARNER.propose(frame_from_records(bad), after, config(targetSystem2Share=0.2))
+    assert q.params.extra["changes"]
+    assert_plain(q.params.to_json())
 
 
 @st.composite
@@ -280,15 +283,15 @@ def test_invariants(case):
     for step in p.steps:
         assert lo <= step.new <= hi
         # the trust region: 0.1 per batch of the round, the batches chaining
-        assert abs(step.new - min(max(step.old, lo), hi)) <= 0.1 * max(1, p.params["batches"]) + 1e-9
-        assert p.params["reach"] == pytest.approx(0.1 * max(1, p.params["batches"]))
+        assert abs(step.new - min(max(step.old, lo), hi)) <= 0.1 * max(1, p.params.batches) + 1e-9
+        assert p.params.numbers["reach"] == pytest.approx(0.1 * max(1, p.params.batches))
     assert set(p.new.domains) >= set(t.domains)
     again = propose_round(frame_from_records(records), t, patterns, s, flush=flush)
     assert again == p  # deterministic
-    assert_plain(p.params)  # the store writes it with orjson, which refuses numpy scalars
+    assert_plain(p.params.to_json())  # the store writes it with orjson, which refuses numpy scalars
     loaded = RoundProposal.from_json(orjson.loads(orjson.dumps(p.to_json())))
     assert loaded == p  # a pending round survives the JSON round trip
-    assert len(p.params["intervals"]["groups"]) == len(p.groups)
+    assert len(p.params.intervals.groups) == len(p.groups)
 
 
 # --------------------------------------------------------------------- through the cycle
@@ -348,7 +351,7 @@ def test_a_round_of_many_batches_moves_as_far_as_the_evidence_supports():
     # System 2 never helps and costs 0.05: every threshold should rise, far, in one round of 40 batches
     records = world(2000, 12, lambda c: 0.0)
     one = propose_round(frame_from_records(records), Thresholds(0.2, {}), {}, config(system2Cost=0.05))
-    assert one.params["batches"] == 40 and one.params["reach"] == pytest.approx(4.0)
+    assert one.params.batches == 40 and one.params.numbers["reach"] == pytest.approx(4.0)
     assert one.new.for_domain("api") - 0.2 > 0.1 + 1e-9  # more than one step of the seed's trust region
     # with a single batch the trust region is one step
     few = propose_round(frame_from_records(records[:50]), Thresholds(0.2, {}), {}, config(system2Cost=0.05))
@@ -375,11 +378,11 @@ def test_a_first_round_moves_no_farther_than_the_band_where_the_traffic_lies_aro
     # band only by the 1% exploration: the first round stops at the band's edge, the next goes on
     records = routed(1000, 21, t=0.4)
     s = config(system2Cost=0.05)
-    first = propose_round(frame_from_records(records), Thresholds(0.4, {}), {}, s)
+    first, after = LEARNER.propose(frame_from_records(records), Learned(Thresholds(0.4, {}), {}, EvidenceState()), s)
     assert first.new.for_domain("api") == pytest.approx(0.55)
-    assert first.params["evidence"]["api"]["reach"] == pytest.approx(0.15)
+    assert first.params.evidence["api"].reach == pytest.approx(0.15)
     more = routed(1000, 22, t=0.55)
-    second = propose_round(frame_from_records(more), first.new, first.patterns_after, s)
+    second, _ = LEARNER.propose(frame_from_records(more), after, s)
     assert second.new.for_domain("api") > 0.55 + 0.1
     # tried widely beyond the band (50% exploration everywhere), the first round goes as far as its evidence
     wide = routed(1000, 21, t=0.4, band=0.5, far=0.5)
@@ -403,7 +406,7 @@ def test_the_default_threshold_does_not_move_on_a_handful_of_system1_trials():
                for i, r in enumerate(records)]
     p = propose_round(frame_from_records(records), Thresholds(0.4, {}), {}, config(system2Cost=0.05))
     assert p.new.default == pytest.approx(0.4)
-    assert p.params["default_level"] == 0.8
+    assert p.params.numbers["default_level"] == 0.8
     # both systems tried widely, System 2 buying nothing: the default follows the evidence
     wide = routed(1500, 33, t=0.4, band=0.5, far=0.5)
     assert propose_round(frame_from_records(wide), Thresholds(0.4, {}), {}, config(system2Cost=0.05)).new.default > 0.55

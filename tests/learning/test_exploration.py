@@ -50,7 +50,7 @@ def test_a_round_sets_high_rates_where_the_call_is_marginal_and_zero_where_it_is
     rates = p.new.exploration
     assert rates["law"] == 0.0
     assert rates["api"] > 0.1
-    assert p.params["evidence"]["api"]["exploration"] == rates["api"]
+    assert p.params.evidence["api"].exploration == rates["api"]
     assert Thresholds.from_json(p.new.to_json()) == p.new
 
 

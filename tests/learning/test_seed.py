@@ -30,7 +30,7 @@ def test_remainder_waits_and_flush_processes_it() -> None:
     assert len(flushed.batches) == 3 and flushed.remainder == 0
     assert flushed.processed_ids == tuple(r["id"] for r in records)
     assert sum(g.size for g in flushed.batches[2]) == 5
-    assert flushed.params["flush"] is True and waiting.params["batch_size"] == 10
+    assert flushed.params.numbers["flush"] is True and waiting.params.numbers["batch_size"] == 10
 
 
 def test_flush_of_a_single_record_is_one_one_sided_group() -> None:

@@ -15,6 +15,8 @@ from artibot.store import doctor, snapshots, state
 from artibot.store.documents import dump_document, write_document
 from artibot.store.log.experiences import MOVE_MARKER, ExperienceLog, encode, render
 from artibot.store.home import Home
+from artibot.learning.state import EvidenceState
+from artibot.store.learner_state import write_learner_state
 from tests.factories import record, write_pattern_stats, write_pending, write_thresholds
 
 
@@ -34,6 +36,7 @@ def home(artibot_home) -> Home:
     state.write_system1_patterns(home, {"patterns": [{"key": "data:sql", "status": "active"}]})
     snapshots.take(home, "round-0002")
     write_pattern_stats(home, {"patterns": {"data:sql": {"s2_streak": 1}}})
+    write_learner_state(home, EvidenceState())
     state.write_learning_log(home, [{"round_id": "round-0001"}])
     state.write_transfer_log(home, [])
     write_pending(home, {"round_id": "round-0003", "proposal": {}})
@@ -109,6 +112,7 @@ STATE_FILES = {
     "thresholds": (lambda h: h.thresholds, "thresholds fall back to the configured default"),
     "system1-patterns": (lambda h: h.system1_patterns, "System 1 cache starts empty"),
     "pattern-stats": (lambda h: h.pattern_stats, "restart from zero"),
+    "learner-state": (lambda h: h.learner_state("evidence"), "per domain and complexity restart from zero"),
     "learning-log": (lambda h: h.learning_log, "artibot history"),
     "transfer-log": (lambda h: h.transfer_log, "promotions and demotions"),
     "pending-review": (lambda h: h.pending_review, "next `artibot learn` prepares it again"),

@@ -106,4 +106,4 @@ def test_a_round_cut_off_waits_for_a_push_in_flight(team_url, tmp_path) -> None:
         assert thread.is_alive()  # the cut-off waits for the push in flight
         slow.commit()
     thread.join(30)
-    assert result[0].status == "applied" and result[0].proposal.params["pool"]["records"] == 61
+    assert result[0].status == "applied" and result[0].proposal.params.extra["pool"]["records"] == 61

@@ -98,7 +98,7 @@ def test_clock_skew_and_out_of_order_pushes_change_nothing(team, tmp_path) -> No
     assert learn(team, ahead, flush=True).status == "applied"
     push.push(home=late)  # older timestamps, pushed after the round: the next round learns them
     second = learn(team, late, flush=True)
-    assert second.status == "applied" and second.proposal.params["pool"]["records"] == 100
+    assert second.status == "applied" and second.proposal.params.extra["pool"]["records"] == 100
     pulled = member.pull(home=late)
     cached = team_files.read_cached_state(late)
     assert pulled.used and cached is not None and 0 <= cached["age_s"] < 60  # the server's clock
@@ -147,7 +147,7 @@ def test_hostile_rows_are_set_aside_with_the_member_and_the_round_goes_on(team, 
     report = learn(team, honest)
     assert report.status == "applied"
     assert report.set_aside == {"mallory": len(HOSTILE)}
-    assert report.proposal is not None and report.proposal.params["pool"]["records"] == 101
+    assert report.proposal is not None and report.proposal.params.extra["pool"]["records"] == 101
     reasons = dict(sql(team, "SELECT record_id, reason FROM artibot_team.set_aside WHERE member = 'mallory'"))
     assert reasons["bad1"].startswith("complexity") and reasons["bad4"].startswith("routed_to")
     assert reasons["bad6"].startswith("propensity") and reasons["bad7"].startswith("domain")

@@ -141,12 +141,14 @@ def test_a_member_round_uses_the_team_state_as_a_prior(team_url, tmp_path) -> No
     team = read_thresholds(newcomer)
     assert team is not None and set(team.domains) == {"backend", "frontend"}
     from artibot.collector import collect_many
-    from artibot.store.pattern_stats import load_pattern_stats
-    from artibot.learning.bandit import split_patterns
+    from artibot.learning.state import EvidenceState
+    from artibot.store.learner_state import load_learner_state
 
     collect_many(records(50, seed=9, prefix="n", domains=("backend",)), home=newcomer)
     assert cycle.learn(home=newcomer, answers="defaults").status == "applied"
-    cells, _ = split_patterns(load_pattern_stats(newcomer))
+    own = load_learner_state(newcomer, "evidence")
+    assert isinstance(own, EvidenceState)
+    cells = own.arrays()
     # frontend: the team's prior only (at most 50 trials); backend: the prior plus 50 own records
     assert 0 < cells["frontend"][:, [0, 2]].sum() <= 50 + 1e-6
     assert cells["backend"][:, [0, 2]].sum() > 50

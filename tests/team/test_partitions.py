@@ -68,7 +68,7 @@ def test_a_push_makes_the_months_partitions_and_stores_each_record_once(team, tm
     assert sql(team, "SELECT count(*), count(DISTINCT record_id) FROM artibot_team.experiences") == [(60, 60)]
     report = learn(team, home)
     assert report.status == "applied" and report.proposal is not None
-    assert report.proposal.params["pool"]["records"] == 60  # the round reads every partition of its window
+    assert report.proposal.params.extra["pool"]["records"] == 60  # the round reads every partition of its window
 
 
 def test_a_member_role_makes_partitions_only_through_the_function(team, tmp_path) -> None:
