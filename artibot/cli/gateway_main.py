@@ -11,15 +11,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import os
+import re
 import signal
 import sys
+import time
 
 from artibot.config import gateway_upstream_env, load_settings, resolve_home
 from artibot.config_validators import upstream_url
 from artibot.errors import ArtibotError, ExitCode, GatewayError, InvalidInput
 from artibot.gateway.profiles import Profile
-from artibot.gateway.server import Counters, GatewayConfig, serve
+from artibot.gateway.server import Counters, GatewayConfig, Seen, serve
 from artibot.store import gateway_state
 from artibot.cli.quick import said
 from artibot.cli.words import session_lang, w
@@ -28,6 +31,49 @@ from artibot.cli.words import session_lang, w
 def _describe(profile: Profile, lang: str) -> str:
     return ", ".join([w(lang, "gw_effort", effort=profile.effort) if profile.effort else w(lang, "gw_client_effort"),
                       profile.model or w(lang, "gw_client_model")])
+
+
+_ROUTES = {"system1": "System 1", "system2": "System 2"}
+_API_PATH = re.compile(r"/v1(/[a-z_]{1,40}){0,3}")
+"""A path shown as it is: the API's own names only (a path is the client's to choose, and
+anything else in one, an id or a pasted key, stays off the screen)."""
+
+
+def request_line(seen: Seen, lang: str) -> str:
+    """One finished request, for the foreground gateway: when, what, the answer's status and
+    time, how it was routed and what it cost. Only names and numbers: the gateway never
+    shows or keeps a header, a query string or a body.
+
+    >>> from artibot.gateway.usage import Usage
+    >>> s = Seen("POST", "/v1/messages", 200, 1843.2, "system1", "turn", "low", "claude-sonnet-4-5",
+    ...          Usage(1204, 311, 0, 80112), 0.0312)
+    >>> request_line(s, "en")[9:]
+    'POST /v1/messages 200 1843 ms · System 1, effort low, claude-sonnet-4-5 · 1,204 in + 80,112 cached, 311 out · $0.0312'
+    """
+    status = str(seen.status) if seen.status else w(lang, "gw_left")
+    path = seen.path if _API_PATH.fullmatch(seen.path) else "/…"
+    method = seen.method if seen.method.isalpha() and len(seen.method) <= 10 else "?"
+    parts = [f"{time.strftime('%H:%M:%S')} {method} {path} {status} {seen.ms:.0f} ms"]
+    if seen.route is None and seen.kind is None:
+        if seen.path.startswith("/v1/messages") and seen.method == "POST":
+            parts.append(w(lang, "gw_unrouted"))
+    else:
+        how = [_ROUTES.get(seen.route or "", seen.route or "?")]
+        if seen.kind == "agent":
+            how.append(w(lang, "gw_agent"))
+        elif seen.kind == "housekeeping":
+            how.append(w(lang, "gw_compaction"))
+        if seen.effort:
+            how.append(w(lang, "gw_effort", effort=seen.effort))
+        if seen.model:
+            how.append(seen.model)
+        parts.append(", ".join(how))
+    if seen.usage is not None:
+        u = seen.usage
+        parts.append(w(lang, "gw_tokens", fresh=f"{u.input_tokens + u.cache_creation_input_tokens:,}",
+                       cached=f"{u.cache_read_input_tokens:,}", out=f"{u.output_tokens:,}"))
+        parts.append(f"${seen.cost_usd:.4f}" if seen.cost_usd is not None else w(lang, "gw_unpriced"))
+    return " · ".join(parts)
 
 
 def config_from(port: int | None, upstream: str | None) -> GatewayConfig:
@@ -46,6 +92,8 @@ def config_from(port: int | None, upstream: str | None) -> GatewayConfig:
 
 def run(config: GatewayConfig, *, quiet: bool, lang: str = "en") -> Counters:
     pid = os.getpid()
+    if not quiet:  # a line per request, on this terminal only: nothing of it is written to a file
+        config = dataclasses.replace(config, observe=lambda seen: print(request_line(seen, lang), flush=True))
 
     async def main() -> Counters:
         stop = asyncio.Event()

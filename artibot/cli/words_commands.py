@@ -62,6 +62,8 @@ COMMAND_WORDS: dict[str, dict[str, str]] = {
         "gw_start": "artibot gateway on http://127.0.0.1:{port} -> {upstream} (System 1: {s1}; System 2: {s2}); "
                     "Ctrl-C stops it",
         "gw_effort": "effort {effort}", "gw_client_effort": "client's effort", "gw_client_model": "client's model",
+        "gw_left": "client left", "gw_unrouted": "not routed", "gw_agent": "sub-agent", "gw_compaction": "compaction",
+        "gw_tokens": "{fresh} in + {cached} cached, {out} out", "gw_unpriced": "no price for this model",
         "gw_stopped": "stopped: {requests} request(s), {routed} of routed turns, {rewritten} rewritten, {refused} "
                       "refused, {upstream_errors} upstream error(s), {client_gone} client(s) gone, {cut} stream(s) "
                       "cut",
@@ -140,6 +142,8 @@ COMMAND_WORDS: dict[str, dict[str, str]] = {
         "gw_start": "artibot 게이트웨이: http://127.0.0.1:{port} -> {upstream} (System 1: {s1}; System 2: {s2}); "
                     "Ctrl-C로 멈춥니다",
         "gw_effort": "effort={effort}", "gw_client_effort": "클라이언트의 effort", "gw_client_model": "클라이언트의 모델",
+        "gw_left": "클라이언트가 떠남", "gw_unrouted": "라우팅 안 됨", "gw_agent": "서브 에이전트", "gw_compaction": "압축",
+        "gw_tokens": "입력 {fresh} + 캐시 {cached}, 출력 {out}", "gw_unpriced": "이 모델의 가격 없음",
         "gw_stopped": "멈춤: 요청 {requests}개, 라우팅된 턴의 요청 {routed}개, 다시 쓴 요청 {rewritten}개, 거절 "
                       "{refused}개, 업스트림 오류 {upstream_errors}개, 먼저 떠난 클라이언트 {client_gone}개, 끊긴 "
                       "스트림 {cut}개",

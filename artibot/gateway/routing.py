@@ -41,6 +41,8 @@ class Route:
     """``turn`` (the main conversation), ``agent`` (a sub-agent's) or ``housekeeping`` (compaction)."""
     why: str | None = None
     sent_effort: str | None = None
+    system: str | None = None
+    """The turn's route (``system1`` or ``system2``), as the prompt hook decided it."""
 
 
 AGENT_HEADER = "x-claude-code-agent-id"
@@ -111,7 +113,8 @@ class TurnRouter:
         top = out.get("output_config")
         route = Route(session_id, turn["id"], dict(fixed.get("profile") or {}), kind,
                        fixed.get("why") if isinstance(fixed.get("why"), str) else None,
-                       top.get("effort") if isinstance(top, Mapping) else None)
+                       top.get("effort") if isinstance(top, Mapping) else None,
+                       fixed.get("route") if isinstance(fixed.get("route"), str) else None)
         if not changed and out.get("model") == body.get("model") and top == body.get("output_config"):
             out = body  # nothing to change: the caller forwards the client's bytes without comparing bodies
         return out, route, changed

@@ -28,7 +28,7 @@ import ssl
 import threading
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 import orjson
 from aiohttp import ClientError, ClientSession, ClientTimeout, TCPConnector, web
@@ -67,6 +67,26 @@ class GatewayConfig:
     connect_timeout_s: float = 30.0
     read_timeout_s: float = 600.0
     """An answer may think for minutes between two chunks; past this the stream is cut."""
+    observe: Callable[[Seen], None] | None = None
+    """Called once per request as it ends (the foreground gateway prints a line of it)."""
+
+
+@dataclass
+class Seen:
+    """One request as the foreground gateway shows it: names and numbers only, never a
+    header, a query string or a body."""
+
+    method: str
+    path: str
+    status: int = 0
+    """The status sent to the client; 0 when the client left before it had one."""
+    ms: float = 0.0
+    route: str | None = None
+    kind: str | None = None
+    effort: str | None = None
+    model: str | None = None
+    usage: use.Usage | None = None
+    cost_usd: float | None = None
 
 
 @dataclass
@@ -142,6 +162,25 @@ class Gateway:
 
     # ------------------------------------------------------------------ the handler
     async def handle(self, request: web.Request) -> web.StreamResponse:
+        observe = self.config.observe
+        if observe is None or request.path == health.HEALTH_PATH:
+            return await self._handle(request, None)
+        seen = Seen(request.method, request.path)
+        started = time.perf_counter()
+        try:
+            response = await self._handle(request, seen)
+            seen.status = response.status
+            return response
+        finally:
+            seen.ms = (time.perf_counter() - started) * 1000
+            if seen.usage is not None:
+                seen.cost_usd = self.config.prices.cost(seen.model, seen.usage)
+            try:
+                observe(seen)
+            except Exception as exc:  # a broken terminal must not cost the client its answer
+                log.warning("request line not shown (%s)", type(exc).__name__)
+
+    async def _handle(self, request: web.Request, seen: Seen | None) -> web.StreamResponse:
         probe = request.path == health.HEALTH_PATH
         self.counters.requests += not probe  # the hooks' probes are not requests
         try:
@@ -166,6 +205,8 @@ class Gateway:
         drop = HOP_BY_HOP
         if request.method == "POST" and path.partition("?")[0] == MESSAGES and plain is not None:
             new, route, beta = await self.router.inspect(plain, request.headers)
+            if seen is not None and route is not None:
+                seen.route, seen.kind, seen.effort = route.system, route.kind, route.sent_effort
             if new is not plain:  # rewritten: the new JSON goes out as it is, not re-compressed
                 raw, drop = new, HOP_BY_HOP | {"content-encoding"}
         headers = [(k, v) for k, v in request.headers.items() if k.lower() not in drop]
@@ -186,7 +227,7 @@ class Gateway:
             self.counters.client_gone += 1  # before the headers: the request is closed with the task
             raise
         try:
-            relayed = await self._relay(request, upstream, route, started)
+            relayed = await self._relay(request, upstream, route, started, seen)
         except BaseException:
             upstream.close()  # the client left: the upstream answer stops now, not at its read timeout
             raise
@@ -208,8 +249,10 @@ class Gateway:
         return web.Response(status=200, content_type="application/json", body=orjson.dumps(body), headers=headers)
 
     async def _relay(self, request: web.Request, upstream: Any, route: Route | None,
-                     started: float) -> web.StreamResponse:
+                     started: float, seen: Seen | None = None) -> web.StreamResponse:
         response = web.StreamResponse(status=upstream.status, reason=upstream.reason)
+        if seen is not None:
+            seen.status = upstream.status
         for key, value in upstream.headers.items():
             if key.lower() not in HOP_BY_HOP:
                 response.headers.add(key, value)
@@ -241,6 +284,10 @@ class Gateway:
         except (edge.ClientGone, asyncio.CancelledError):
             self.counters.client_gone += 1
             self._record_cut(reader, route, ttfb, started)
+            if seen is not None:
+                seen.status = 0  # the client left before its answer ended
+                if reader is not None and reader.seen:
+                    seen.usage, seen.model = reader.usage, reader.model
             raise
         except (ClientError, asyncio.TimeoutError) as exc:
             # The upstream dropped mid-answer: the client sees the same cut connection.
@@ -252,11 +299,15 @@ class Gateway:
             return response
         if reader is not None and route is not None and reader.seen:
             await self._record_async(route, reader.usage, reader.model, ttfb or 0.0, started, cut=not reader.done)
+        if seen is not None and reader is not None and reader.seen:
+            seen.usage, seen.model = reader.usage, reader.model
         await edge.to_client(response.write_eof())
         if whole is not None and route is not None:
             # A whole answer is recorded after it went out: its turn stays in the spool
             # (open, stopped, or queued) long after the client's Stop, and add_usage finds it there.
             got, model = use.from_body(bytes(whole))
+            if seen is not None and got is not None:
+                seen.usage, seen.model = got, model
             if got is not None:
                 await self._record_async(route, got, model, ttfb or 0.0, started)
         return response

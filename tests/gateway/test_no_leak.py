@@ -96,6 +96,9 @@ def test_a_secret_in_every_header_of_every_malformed_request_reaches_no_output_a
     outputs = {"stdout": (tmp_path / "stdout").read_bytes(), "stderr": (tmp_path / "stderr").read_bytes()}
     assert b"aiohttp server: BadHttpMessage (its content is not logged)" in outputs["stderr"]  # they were seen
     assert b"stopped:" in outputs["stdout"]
+    lines = [line for line in outputs["stdout"].splitlines() if b" ms" in line]
+    assert len(lines) >= 5, outputs["stdout"]  # a line per request that reached the gateway's handler
+    assert any(b" /\xe2\x80\xa6 " in line for line in lines)  # a path that is not the API's: not shown
     pieces = [SECRET.encode(), SECRET[13:29].encode(), SECRET[-16:].encode()]
     for name, text in outputs.items():
         assert not any(p in text for p in pieces), f"the secret reached the gateway's {name}:\n{text.decode()}"

@@ -229,3 +229,29 @@ def test_a_body_over_the_limit_is_refused_with_413_and_the_gateway_goes_on(tmp_p
             assert response.status == 413 and up.seen == []
             response, _ = _post(gw.port, _body())
             assert response.status == 200
+
+
+def test_each_request_is_seen_once_with_its_route_tokens_and_cost_and_nothing_of_its_headers(tmp_path):
+    usage = {"input_tokens": 1200, "output_tokens": 300, "cache_creation_input_tokens": 2000,
+             "cache_read_input_tokens": 50_000}
+    chunks = usage_sse("claude-sonnet-4-5", usage, chunks=5)
+    seen: list = []
+    with FakeUpstream(lambda body: ("sse", chunks)) as up:
+        config = GatewayConfig(root=str(tmp_path), upstream=up.url, port=0, observe=seen.append)
+        with gateway(config) as gw:
+            _open_turn(tmp_path, "system1")
+            _post(gw.port, _body(stream=True))                  # routed: System 1, its tokens and cost
+            _post(gw.port, _body(sid="another-session", stream=True))  # a session with no turn: not routed
+            _post(gw.port, b"{}", headers={"Origin": "https://example.com"})  # refused: a browser
+    from artibot.cli.gateway_main import request_line
+    assert [(s.method, s.path, s.status) for s in seen] == \
+        [("POST", "/v1/messages", 200), ("POST", "/v1/messages", 200), ("POST", "/v1/messages", 403)]
+    routed, other, refused = seen
+    assert (routed.route, routed.kind, routed.effort, routed.model) == ("system1", "turn", "low", "claude-sonnet-4-5")
+    assert routed.cost_usd == pytest.approx((1200 * 3 + 300 * 15 + 2000 * 3.75 + 50_000 * 0.3) / 1e6)
+    assert routed.usage is not None and routed.usage.cache_read_input_tokens == 50_000
+    assert other.route is None and other.usage is None and refused.route is None
+    line = request_line(routed, "en")
+    assert "System 1, effort low, claude-sonnet-4-5 · 3,200 in + 50,000 cached, 300 out · $0.0306" in line
+    assert request_line(other, "en").endswith("· not routed")
+    assert "sk-ant-test" not in " ".join(request_line(s, "en") + request_line(s, "ko") for s in seen)
