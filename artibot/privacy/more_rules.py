@@ -8,7 +8,7 @@ substring test per gate and nothing else.
 
 from __future__ import annotations
 
-from artibot import regex
+from artibot._lean import regex
 
 TYPE_CHECKING = False  # not typing's own: the prompt hook imports this module
 if TYPE_CHECKING:

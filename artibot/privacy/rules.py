@@ -7,8 +7,8 @@ between the token rules and the personal-data rules.
 
 from __future__ import annotations
 
-from artibot import regex
-from artibot.frozen import frozen
+from artibot._lean import regex
+from artibot._lean.frozen import frozen
 
 TYPE_CHECKING = False  # not typing's own: the prompt hook imports this module
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ class _Lazy:
 def compile_all() -> int:
     """Compile every pattern of the anonymizer now; returns how many there are.
 
-    For a caller that keeps the compiled programs (:mod:`artibot.regex`): a later process
+    For a caller that keeps the compiled programs (:mod:`artibot._lean.regex`): a later process
     then compiles none, whatever its text holds.
     """
     from . import engine  # noqa: F401 - the modules that make the rest of the patterns

@@ -47,8 +47,8 @@ from __future__ import annotations
 
 import math
 
-from artibot import regex
-from artibot.frozen import frozen
+from artibot._lean import regex
+from artibot._lean.frozen import frozen
 
 MappingProxyType = type(type.__dict__)  # types.MappingProxyType, without importing types
 

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import math
 
-from artibot.frozen import factory, frozen, private
+from artibot._lean.frozen import factory, frozen, private
 from artibot.router.complexity import keyword_index, score_tokens
 from artibot.router.domains import FALLBACK, DomainTable, KeywordIndex, normalize, tokenize
 from artibot.router.patterns import pattern_key
