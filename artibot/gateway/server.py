@@ -286,7 +286,7 @@ class Gateway:
                        cut: bool) -> None:
         try:
             self._record(route, got, model, ttfb, duration, cut=cut)
-        except Exception as exc:  # a spool of an unexpected shape: the answer still goes out whole
+        except Exception as exc:  # noqa: BLE001 - a spool of an unexpected shape: the answer still goes out whole
             self.counters.spool_errors += 1
             log.warning("usage not recorded: a session spool of an unexpected shape (%s)", type(exc).__name__)
 

@@ -104,7 +104,7 @@ with this round's counts.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Mapping, cast
 
 import numpy as np
@@ -122,8 +122,7 @@ from artibot.learning.thresholds import MAX_STEP
 from artibot.learning.transfer import apply_decisions, update_patterns
 from artibot.router.policy import EXPLORATION_BAND
 from artibot.learning.columns import Batches, Table
-from artibot.learning.types import DEFAULT_KEY, DomainStep, GroupResult, PatternStats, RoundProposal, Thresholds, \
-    TransferDecision
+from artibot.learning.types import DEFAULT_KEY, DomainStep, GroupResult, PatternStats, RoundProposal, Thresholds
 
 __all__ = ["propose_round", "apply_decisions", "decide"]
 
