@@ -77,7 +77,7 @@ COLD: dict[tuple[str, str], str] = {
         "Gemini CLI's model for a turn, chosen at the turn's first model request through the gateway's "
         "profiles (dataclasses, json): a cost the lean floor does not cover yet (scripts/bench_agent_hooks.py)",
     ("artibot._lean.regex", "re"): "a pattern whose program is not kept yet (the first hook of a version)",
-    ("artibot._lean.codec", "json"): "an interpreter without the `_json` accelerator",
+    ("artibot._lean.files", "json"): "an interpreter without the `_json` accelerator",
     ("artibot.store.hookio", "hashlib"): "an interpreter without its built-in SHA-256 module",
     ("artibot.router.patterns", "hashlib"): "an interpreter without its built-in SHA-1 module",
     ("artibot.router.domains", "artibot.errors"): "a domains file that does not validate",
@@ -192,7 +192,7 @@ def test_the_hook_path_imports_no_heavy_module() -> None:
 def test_the_path_reaches_what_a_warm_prompt_hook_loads() -> None:
     # modules a warm prompt hook imports (python -X importtime), some only through a late import
     path = hook_path()
-    for module in ("artibot.store.hookio", "artibot._lean.files", "artibot._lean.codec", "artibot._lean.regex",
+    for module in ("artibot.store.hookio", "artibot._lean.files", "artibot._lean.regex",
                    "artibot._lean.frozen", "artibot.router.policy", "artibot.privacy.engine",
                    "artibot.integrations.turns.followup", "artibot.integrations.turns.context",
                    "artibot.integrations.gemini_cli.events"):

@@ -8,9 +8,9 @@ each module with the figure that justifies it (``docs/design.md``, "The hook's l
 
 * :mod:`.regex` — ``re.compile`` from kept programs, without importing :mod:`re`;
 * :mod:`.frozen` — immutable record classes without :mod:`dataclasses`;
-* :mod:`.codec` — JSON through the C accelerator, without :mod:`json`'s ``re``;
 * :mod:`.files` — safe opens, the atomic writer and the ``flock`` lock on string paths,
-  which the library's :mod:`artibot.store.fs` wraps with its errors and :class:`~pathlib.Path`.
+  which the library's :mod:`artibot.store.fs` wraps with its errors and :class:`~pathlib.Path`,
+  and the hooks' JSON codec (the C accelerator behind :mod:`json`, without :mod:`json`).
 
 This package's ``__init__`` imports nothing: every hook loads it.
 """

@@ -3,9 +3,8 @@
 A hook is a whole Python process per event, and Claude Code waits for it. This module
 does the hooks' file work — the session spool, ``logs/hooks.log``, the learner stamp's
 path — with nothing but ``os`` and the hook's lean floor (:mod:`artibot._lean`): its safe open,
-atomic writer and lock (:mod:`artibot._lean.files`, which the library's
-:mod:`artibot.store.fs` wraps too) and its JSON codec (:mod:`artibot._lean.codec`,
-re-exported here as :func:`loads` and :func:`dumps`). Measured by ``scripts/bench_hooks.py``.
+atomic writer and lock, which the library's :mod:`artibot.store.fs` wraps too, and its
+JSON codec, re-exported here as :func:`loads` and :func:`dumps` (:mod:`artibot._lean.files`). Measured by ``scripts/bench_hooks.py``.
 
 The files keep the layout of :mod:`artibot.store.sessions` (which reads them too)::
 
@@ -25,9 +24,8 @@ import stat
 import sys
 import time
 
-from artibot._lean.codec import dumps, loads
-from artibot._lean.files import (FILE_MODE, HookIOError, HookLockWait, lock, lock_wait_left, open_regular, read_bytes,
-                                 reset_budget, start_budget, write_atomic)
+from artibot._lean.files import (FILE_MODE, HookIOError, HookLockWait, dumps, loads, lock, lock_wait_left, open_regular,
+                                 read_bytes, reset_budget, start_budget, write_atomic)
 from artibot.names import HOOK_LOG, LOGS_DIR, QUARANTINE_DIR, SESSIONS_DIR, home_path
 
 TYPE_CHECKING = False  # not typing's own: every hook imports this module (bench_hooks.py)
