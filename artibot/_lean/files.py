@@ -22,7 +22,7 @@ floor"):
   and :mod:`uuid` as it starts. Every hook file (the spools, the caches, the failure
   records, the gateway's token and pid files) goes through :func:`loads` and :func:`dumps`.
 
-One module, not two: each module a hook imports costs it ~0.4 M instructions (about 1% of
+One module, not two: each module a hook imports costs it ~0.2–0.4 M instructions (up to 1% of
 the bare interpreter's start).
 """
 
