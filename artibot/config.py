@@ -24,7 +24,7 @@ from artibot import config_validators as checks
 from artibot.config_validators import Checker
 from artibot.errors import ConfigError, InvalidInput
 from artibot.names import CONFIG_NAME, home_path
-from artibot.settings import (  # noqa: F401  (re-exported: callers import them from here)
+from artibot.settings import (  # re-exported: callers import them from here
     CheckpointSettings, FreshnessSettings, GatewayPricingSettings, GatewayProfileSettings, GatewayServerSettings,
     LifelongSettings, OffPolicySettings, RouterSettings, ScheduleSettings, Settings, System1Settings,
     TransferSettings, ValidationSettings,

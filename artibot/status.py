@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
 
 from artibot import round_checks
 from artibot.costs import report_and_counts

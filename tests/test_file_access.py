@@ -35,9 +35,14 @@ PATH_METHODS = {"open", "read_text", "write_text", "read_bytes", "write_bytes", 
 STORE_PRIMITIVES = {"artibot.store.fs": {"atomic_write_bytes", "read_bytes", "ensure_dir", "check_regular",
                                          "append_bytes"},
                     "artibot.store.documents": {"read_document", "write_document", "parse_document",
-                                                "dump_document"}}
+                                                "dump_document"},
+                    "artibot._lean.files": {"open_regular", "read_bytes", "write_atomic", "fsync_dir", "lock"}}
 
 ALLOWED = {
+    # the store's string-path primitives (open, atomic writer, lock), shared by the hooks'
+    # artibot.store.hookio and the library's artibot.store.fs; nothing else imports them
+    # (STORE_PRIMITIVES)
+    "_lean/files.py": "the store's primitives, on the hook path's lean floor",
     # configuration, not data: the shipped defaults and the user's config file, read only
     "config.py": "reads configuration files",
     # Claude Code's own settings and command files, outside the data home, with backups

@@ -20,7 +20,7 @@ PACKAGE = Path(artibot.__file__).parent
 
 LAYERS = {
     # 0: shared by everything, import nothing of artibot
-    "artibot.errors": 0, "artibot.frozen": 0, "artibot.regex": 0, "artibot.shapes": 0, "artibot.names": 0,
+    "artibot.errors": 0, "artibot._lean": 0, "artibot.shapes": 0, "artibot.names": 0,
     "artibot.record": 0,
     # 1: values and pure functions: no files, no clock, no environment
     "artibot.experience": 1, "artibot.privacy": 1, "artibot.router": 1, "artibot.learning": 1,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from artibot import regex
+from artibot._lean import regex
 
 DATA = Path(__file__).parent / "data" / "privacy"
 TEST_POSITIVE = Path(__file__).parent / "test_privacy.py"
@@ -20,7 +20,7 @@ TEST_POSITIVE = Path(__file__).parent / "test_privacy.py"
 # programs it ends with, whether ``re`` was imported and how many patterns it compiled.
 WORKER = r"""
 import marshal, sys  # not json: it imports re
-from artibot import regex
+from artibot._lean import regex
 programs = sys.argv[1]
 if programs != "-":
     regex.preload(*marshal.loads(open(programs, "rb").read()))

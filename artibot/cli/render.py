@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import errno
 import os
-import sys
 from typing import Any, Iterable, Sequence
 
 from rich.cells import cell_len

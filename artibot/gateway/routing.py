@@ -172,7 +172,7 @@ class TurnRouter:
             return self._prepare(plain, headers)
         except NeedsThread:
             raise
-        except Exception as exc:  # the spool is input the gateway does not control
+        except Exception as exc:  # noqa: BLE001 - the spool is input the gateway does not control
             self.counters.spool_errors += 1
             log.warning("routing skipped: a session spool of an unexpected shape (%s)", type(exc).__name__)
             return plain, None, False

@@ -177,7 +177,7 @@ class Gateway:
                 seen.cost_usd = self.config.prices.cost(seen.model, seen.usage)
             try:
                 observe(seen)
-            except Exception as exc:  # a broken terminal must not cost the client its answer
+            except Exception as exc:  # noqa: BLE001 - a broken terminal must not cost the client its answer
                 log.warning("request line not shown (%s)", type(exc).__name__)
 
     async def _handle(self, request: web.Request, seen: Seen | None) -> web.StreamResponse:
@@ -337,7 +337,7 @@ class Gateway:
                        cut: bool) -> None:
         try:
             self._record(route, got, model, ttfb, duration, cut=cut)
-        except Exception as exc:  # a spool of an unexpected shape: the answer still goes out whole
+        except Exception as exc:  # noqa: BLE001 - a spool of an unexpected shape: the answer still goes out whole
             self.counters.spool_errors += 1
             log.warning("usage not recorded: a session spool of an unexpected shape (%s)", type(exc).__name__)
 

@@ -128,8 +128,7 @@ from artibot.learning.thresholds import MAX_STEP
 from artibot.learning.transfer import apply_decisions, update_patterns
 from artibot.router.policy import EXPLORATION_BAND
 from artibot.learning.columns import Batches, Table
-from artibot.learning.types import DEFAULT_KEY, DomainStep, GroupResult, PatternStats, RoundProposal, Thresholds, \
-    TransferDecision
+from artibot.learning.types import DEFAULT_KEY, DomainStep, GroupResult, PatternStats, RoundProposal, Thresholds
 
 __all__ = ["LEARNER", "EvidenceLearner", "propose_round", "apply_decisions", "decide", "reason"]
 

@@ -1,7 +1,7 @@
 """Anonymization of request text: secrets and personal data become typed placeholders.
 
 ``anonymize`` runs inside Claude Code hooks on every prompt, so it is pure stdlib ``re``
-patterns (built through :mod:`artibot.regex`, which the prompt hook gives the compiled
+patterns (built through :mod:`artibot._lean.regex`, which the prompt hook gives the compiled
 programs, so that it loads neither ``re`` nor compiles). Each rule has cheap substring
 triggers; its pattern is compiled once per process, the first time a text contains a
 trigger (compiling all of them up front costs ~10 ms, twice the import budget). Patterns start with a literal or a character class so that ``re``

@@ -4,7 +4,7 @@ claims non-overlapping, so that a later rule never takes text an earlier one too
 
 from __future__ import annotations
 
-from artibot import regex
+from artibot._lean import regex
 
 TYPE_CHECKING = False  # not typing's own: the prompt hook imports this module
 if TYPE_CHECKING:

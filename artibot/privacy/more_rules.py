@@ -8,7 +8,7 @@ substring test per gate and nothing else.
 
 from __future__ import annotations
 
-from artibot import regex
+from artibot._lean import regex
 
 TYPE_CHECKING = False  # not typing's own: the prompt hook imports this module
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ def _key(prefix: str, body: str, gate: str | None = None) -> _Rule:
 # body of the right alphabet and length.
 _PROVIDER_RULES: tuple[_Rule, ...] = (
     _key("PMAK-", rf"[0-9a-f]{{24}}-[0-9a-f]{{34}}{_B}"),  # Postman
-    _key("dckr_pat_", rf"[A-Za-z0-9_\-]{{27,}}"),  # Docker Hub
+    _key("dckr_pat_", r"[A-Za-z0-9_\-]{27,}"),  # Docker Hub
     _Rule("api_key", rf"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{{32}}{_B}", gate=("shpat_", "shpca_", "shppa_", "shpss_")),
     _Rule("api_key", rf"do[por]_v1_[a-f0-9]{{64}}{_B}", gate=("_v1_",)),  # DigitalOcean
     _Rule("api_key", r"hv[sb]\.[A-Za-z0-9_\-]{24,300}", gate=("hvs.", "hvb."), accept=lambda t, m, s: _looks_random(m.group())),

@@ -7,8 +7,8 @@ between the token rules and the personal-data rules.
 
 from __future__ import annotations
 
-from artibot import regex
-from artibot.frozen import frozen
+from artibot._lean import regex
+from artibot._lean.frozen import frozen
 
 TYPE_CHECKING = False  # not typing's own: the prompt hook imports this module
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ class _Lazy:
 def compile_all() -> int:
     """Compile every pattern of the anonymizer now; returns how many there are.
 
-    For a caller that keeps the compiled programs (:mod:`artibot.regex`): a later process
+    For a caller that keeps the compiled programs (:mod:`artibot._lean.regex`): a later process
     then compiles none, whatever its text holds.
     """
     from . import engine  # noqa: F401 - the modules that make the rest of the patterns
@@ -184,7 +184,7 @@ _TOKEN_RULES: tuple[_Rule, ...] = (
     _Rule("sendgrid_key", _at("SG.") + r"[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{16,64}", gate=("SG.",)),
     _Rule("npm_token", _at("npm_") + rf"[A-Za-z0-9]{{36}}{_B}", gate=("npm_",)),
     _Rule("pypi_token", _at("pypi-AgE") + r"[A-Za-z0-9_\-]{50,1000}", gate=("pypi-AgE",)),
-    _Rule("azure_client_secret", rf"Q~(?<=[A-Za-z0-9_~.]{{3}}\dQ~)[A-Za-z0-9_~.\-]{{31,34}}", gate=("Q~",),
+    _Rule("azure_client_secret", r"Q~(?<=[A-Za-z0-9_~.]{3}\dQ~)[A-Za-z0-9_~.\-]{31,34}", gate=("Q~",),
           extend=_WORD + "~.", extend_max=4),
     _Rule("url_credentials", r"://(?P<v>[^\s:/@<>'\"]{0,200}:[^\s/@<>'\"]{1,200})@(?=[A-Za-z0-9\[])", "v",
           gate=("://",), left=""),

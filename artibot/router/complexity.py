@@ -47,10 +47,8 @@ from __future__ import annotations
 
 import math
 
-from artibot import regex
-from artibot.frozen import frozen
-
-MappingProxyType = type(type.__dict__)  # types.MappingProxyType, without importing types
+from artibot._lean import regex
+from artibot._lean.frozen import MappingProxyType, frozen
 
 TYPE_CHECKING = False  # not typing's own: the prompt hook imports this module (bench_hooks.py)
 if TYPE_CHECKING:

@@ -32,8 +32,8 @@ from __future__ import annotations
 
 import unicodedata
 
-from artibot import regex
-from artibot.frozen import frozen, private
+from artibot._lean import regex
+from artibot._lean.frozen import frozen, private
 
 TYPE_CHECKING = False  # not typing's own, nor collections.abc: the prompt hook imports this module
 if TYPE_CHECKING:

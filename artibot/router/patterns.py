@@ -55,7 +55,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from artibot import regex
+from artibot._lean import regex
 
 TYPE_CHECKING = False  # not typing's own: the prompt hook imports this module
 if TYPE_CHECKING:

@@ -40,12 +40,10 @@ from __future__ import annotations
 
 import math
 
-from artibot.frozen import factory, frozen, private
+from artibot._lean.frozen import MappingProxyType, factory, frozen, private
 from artibot.router.complexity import keyword_index, score_tokens
 from artibot.router.domains import FALLBACK, DomainTable, KeywordIndex, normalize, tokenize
 from artibot.router.patterns import pattern_key
-
-MappingProxyType = type(type.__dict__)  # types.MappingProxyType, without importing types
 
 SYSTEM1 = "system1"
 SYSTEM2 = "system2"

@@ -26,7 +26,7 @@ from artibot import names
 from artibot.config import load_config_file
 from artibot.errors import ArtibotError, ConfigError, CorruptFileError, UnsafePathError
 from artibot.store.log.doctor_log import LOCK_WAIT_S, LogChecks
-from artibot.store import archive, hookio, rollback_journal, state
+from artibot.store import archive, rollback_journal, state
 from artibot.store.documents import CURRENT_VERSION, parse_document
 from artibot.store.log.experiences import ExperienceLog
 from artibot.store.fs import DIR_MODE, FILE_MODE, FileLock, read_bytes

@@ -1,6 +1,8 @@
 """Low-level file primitives: safe opens, atomic writes and inter-process locks.
 
-Every other module that touches the disk goes through these functions, so the
+Every other module of the library that touches the disk goes through these functions, which
+take :class:`~pathlib.Path` objects and wrap the string-path primitives the hooks use
+directly (:mod:`artibot._lean.files`: one open, one atomic writer, one lock), so the
 guarantees live in one place:
 
 * files are created 0600, directories 0700;
@@ -16,20 +18,17 @@ guarantees live in one place:
 
 from __future__ import annotations
 
-import contextlib
 import errno
-import fcntl
 import os
 import stat
-import time
 from pathlib import Path
 from typing import Iterable
 
+from artibot._lean import files as lean
+from artibot._lean.files import DIR_MODE, FILE_MODE, NOT_REGULAR
 from artibot.errors import LockTimeout, NotAFolderError, StoreError, UnsafePathError
-from artibot.store.hookio import lock_wait_left
 
-FILE_MODE = 0o600
-DIR_MODE = 0o700
+__all__ = ["DIR_MODE", "FILE_MODE", "NOT_REGULAR"]  # and the functions below
 
 
 def ensure_dir(path: Path) -> Path:
@@ -80,33 +79,21 @@ def _first_non_dir(path: Path) -> Path:
     return Path(path)
 
 
-NOT_REGULAR = "not a regular file (a FIFO, socket or device)"
-
-
 def open_fd(path: Path, flags: int, mode: int = FILE_MODE) -> int:
     """``os.open`` of a regular file that never follows a symlink, never blocks (a FIFO
     planted in the home would hang the open until a writer came) and explains why it
-    failed."""
+    failed (:func:`artibot._lean.files.open_regular`)."""
     try:
-        fd = os.open(path, flags | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK, mode)
+        return lean.open_regular(os.fspath(path), flags, mode)
+    except lean.NotRegular:
+        raise UnsafePathError(path, NOT_REGULAR) from None
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise UnsafePathError(path) from None
         if exc.errno == errno.ENOTDIR:
             raise NotAFolderError(_first_non_dir(path)) from None
-        if exc.errno == errno.ENXIO:  # a FIFO with no reader, opened for writing
-            raise UnsafePathError(path, NOT_REGULAR) from None
         doing = "write" if flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT) else "read"
         raise StoreError.from_os(exc, path, doing) from None
-    try:
-        regular = stat.S_ISREG(os.fstat(fd).st_mode)
-    except OSError as exc:
-        os.close(fd)
-        raise StoreError.from_os(exc, path, "read") from None
-    if not regular:
-        os.close(fd)
-        raise UnsafePathError(path, NOT_REGULAR)
-    return fd
 
 
 def read_bytes(path: Path) -> bytes | None:
@@ -122,39 +109,28 @@ def read_bytes(path: Path) -> bytes | None:
 
 
 def fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    lean.fsync_dir(os.fspath(path))
 
 
 def atomic_write_bytes(path: Path, data: bytes, *, mode: int = FILE_MODE, durable: bool = True) -> None:
     """Replace ``path`` with ``data`` atomically: readers see the old or the new file, never a mix."""
-    atomic_write_chunks(path, (data,), mode=mode, durable=durable)
+    atomic_write_chunks(path, data, mode=mode, durable=durable)
 
 
-def atomic_write_chunks(path: Path, chunks: Iterable[bytes], *, mode: int = FILE_MODE, durable: bool = True) -> None:
-    """:func:`atomic_write_bytes` of the concatenated ``chunks``, never all held in memory."""
+def atomic_write_chunks(path: Path, chunks: bytes | Iterable[bytes], *, mode: int = FILE_MODE,
+                        durable: bool = True) -> None:
+    """:func:`atomic_write_bytes` of the concatenated ``chunks``, never all held in memory
+    (:func:`artibot._lean.files.write_atomic`, then the folder synced when ``durable``)."""
     path = Path(path)
     check_regular(path)  # refuse to replace something we would not read
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{time.monotonic_ns()}.tmp")
-    fd = open_fd(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            for chunk in chunks:
-                fh.write(chunk)
-            fh.flush()
-            if durable:
-                os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(exc, OSError):
-            raise StoreError.from_os(exc, path, "write") from None
-        raise
+        lean.write_atomic(os.fspath(path), chunks, mode=mode, durable=durable)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise UnsafePathError(path) from None
+        if exc.errno == errno.ENOTDIR:
+            raise NotAFolderError(_first_non_dir(path)) from None
+        raise StoreError.from_os(exc, path, "write") from None
     if durable:
         try:
             fsync_dir(path.parent)
@@ -186,24 +162,12 @@ class FileLock:
         fd = self._open()
         if fd is None:
             return self
-        op = fcntl.LOCK_SH if self.shared else fcntl.LOCK_EX
-        # inside a hook, every wait is capped by the hook's lock budget (see hookio)
-        timeout = lock_wait_left(self.timeout)
+        # inside a hook, every wait is capped by the hook's lock budget (artibot._lean.files)
         try:
-            if timeout is None:
-                fcntl.flock(fd, op)
-            else:
-                deadline = time.monotonic() + timeout
-                delay = 0.001
-                while True:
-                    try:
-                        fcntl.flock(fd, op | fcntl.LOCK_NB)
-                        break
-                    except BlockingIOError:
-                        if time.monotonic() >= deadline:
-                            raise LockTimeout(self.path, timeout, self.holder) from None
-                        time.sleep(delay)
-                        delay = min(delay * 2, 0.05)
+            lean.lock(fd, os.fspath(self.path), shared=self.shared, timeout=self.timeout, holder=self.holder)
+        except lean.HookLockWait as exc:
+            os.close(fd)
+            raise LockTimeout(self.path, exc.seconds, self.holder) from None
         except BaseException:
             os.close(fd)
             raise

@@ -213,14 +213,14 @@ def write_pid(root: str, port: int, pid: int) -> None:
     """Say that ``pid`` serves ``port`` (read by the hooks to tell whether to start one)."""
     hookio.ensure_dir(root)
     hookio.ensure_dir(f"{root}/run")
-    hookio._write_atomic(pid_path(root, port), f"{pid}\n".encode("ascii"))
+    hookio.write_file(pid_path(root, port), f"{pid}\n".encode("ascii"))
 
 
 def read_pid(root: str, port: int) -> int | None:
     """The pid in ``port``'s pid file if that process is alive, else None. Alive is not
     proof that it is the gateway (a reboot reuses pids): :func:`gateway_pid` checks that."""
     try:
-        data = hookio._read(pid_path(root, port))
+        data = hookio.read_file(pid_path(root, port))
     except OSError:
         return None
     try:
@@ -289,7 +289,7 @@ def token_path(root: str) -> str:
 def read_token(root: str) -> str | None:
     """The data home's gateway token (None before any gateway ran here)."""
     try:
-        data = hookio._read(token_path(root))
+        data = hookio.read_file(token_path(root))
     except OSError:
         return None
     token = (data or b"").strip().decode("ascii", "replace")
@@ -306,7 +306,7 @@ def ensure_token(root: str) -> str:
     hookio.ensure_dir(f"{root}/run")
     path = token_path(root)
     tmp = f"{path}.{os.getpid()}.tmp"
-    hookio._write_atomic(tmp, os.urandom(32).hex().encode("ascii") + b"\n")
+    hookio.write_file(tmp, os.urandom(32).hex().encode("ascii") + b"\n")
     try:
         os.link(tmp, path)  # never over a token another gateway has just written
     except FileExistsError:
@@ -322,7 +322,7 @@ def ensure_token(root: str) -> str:
 def remove_pid(root: str, port: int, pid: int) -> None:
     """Remove the pid file if it still names ``pid`` (a newer gateway's stays)."""
     try:
-        data = hookio._read(pid_path(root, port))
+        data = hookio.read_file(pid_path(root, port))
         if data is not None and data.strip() == str(pid).encode():
             os.unlink(pid_path(root, port))
     except OSError:

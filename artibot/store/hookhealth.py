@@ -69,7 +69,7 @@ def failed(root: str, event: str, causes: list[str], session_id: str | None) -> 
         entry["last"] = stamp
         known[cause] = entry  # re-inserted: the newest last
     kept = dict(list(known.items())[-MAX_CAUSES:])
-    hookio._write_atomic(path, hookio.dumps({"schema_version": 1, "event": event, "causes": kept}).encode("ascii"))
+    hookio.write_file(path, hookio.dumps({"schema_version": 1, "event": event, "causes": kept}).encode("ascii"))
     if not session_id:
         return False
     told_path = f"{folder}/{TOLD}"
@@ -78,13 +78,13 @@ def failed(root: str, event: str, causes: list[str], session_id: str | None) -> 
     if session_id in told:
         return False
     told = (told + [session_id])[-MAX_TOLD:]
-    hookio._write_atomic(told_path, hookio.dumps({"schema_version": 1, "sessions": told}).encode("ascii"))
+    hookio.write_file(told_path, hookio.dumps({"schema_version": 1, "sessions": told}).encode("ascii"))
     return True
 
 
 def _load(path: str) -> dict[str, Any]:
     try:
-        data = hookio._read(path)
+        data = hookio.read_file(path)
         doc = hookio.loads(data) if data else {}
     except (OSError, ValueError, UnicodeDecodeError, hookio.HookIOError):
         return {}  # a damaged record of failures is started afresh: hooks.log keeps the history

@@ -2,11 +2,9 @@
 
 A hook is a whole Python process per event, and Claude Code waits for it. This module
 does the hooks' file work — the session spool, ``logs/hooks.log``, the learner stamp's
-path — with nothing but ``os``, ``fcntl`` and ``time``: no ``pathlib`` (which alone
-loads ``re``, ``fnmatch`` and ``urllib.parse``), no ``dataclasses``, no ``typing``, no
-``orjson``, and JSON through the C accelerator behind :mod:`json` (``_json``) so that
-``json``'s own ``re``-based module is never imported. Measured by
-``scripts/bench_hooks.py``.
+path — with nothing but ``os`` and the hook's lean floor (:mod:`artibot._lean`): its safe open,
+atomic writer and lock, which the library's :mod:`artibot.store.fs` wraps too, and its
+JSON codec, re-exported here as :func:`loads` and :func:`dumps` (:mod:`artibot._lean.files`). Measured by ``scripts/bench_hooks.py``.
 
 The files keep the layout of :mod:`artibot.store.sessions` (which reads them too)::
 
@@ -21,13 +19,13 @@ moved under ``quarantine/`` and the session goes on with a fresh one.
 
 from __future__ import annotations
 
-import errno
-import fcntl
 import os
 import stat
 import sys
 import time
 
+from artibot._lean.files import (FILE_MODE, HookIOError, HookLockWait, dumps, loads, lock, lock_wait_left, open_regular,
+                                 read_bytes, reset_budget, start_budget, write_atomic)
 from artibot.names import HOOK_LOG, LOGS_DIR, QUARANTINE_DIR, SESSIONS_DIR, home_path
 
 TYPE_CHECKING = False  # not typing's own: every hook imports this module (bench_hooks.py)
@@ -38,125 +36,19 @@ if TYPE_CHECKING:
     SpoolDoc = dict[str, Any]
     """A session spool as parsed (see the module docstring for its keys)."""
 
+__all__ = ["FILE_MODE", "HookIOError", "HookLockWait", "dumps", "loads", "lock_wait_left", "open_regular",
+           "reset_budget", "start_budget"]  # the hooks' file API, from the lean floor
+
 SCHEMA_VERSION = 1
 DIR_MODE = 0o700
-FILE_MODE = 0o600
 LOCK_TIMEOUT_S = 2.0
 """A spool lock is only ever held for a millisecond or two (or while its holder waits,
 within its own budget, for the experience log)."""
-
-LOCK_BUDGET_S = 2.0
-"""All the lock waits of one hook together (the spools' and the experience log's): well
-under the shortest timeout Claude Code is given for a hook that takes a lock (5 s for
-SessionEnd). A ``learn`` over 300k records holds the log's lock for under half a second,
-so a hook that still finds it held leaves its work queued for the next hook."""
 
 HOOK_LOG_MAX_BYTES = 1_000_000
 UNKNOWN_SESSION = "unknown-session"
 
 _PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
-_NOFOLLOW = os.O_NOFOLLOW | os.O_CLOEXEC
-
-
-class HookIOError(OSError):
-    """A hook file could not be used safely (a symbolic link, a lock held too long)."""
-
-    transient = False
-    """True for a wait that ran out (a lock held by another hook): the next hook retries, so
-    the user is not told (the log still has it)."""
-
-
-class HookLockWait(HookIOError):
-    transient = True
-
-
-# --------------------------------------------------------------------- JSON (no `re`)
-class _ScanContext:
-    # What _json.make_scanner reads from json.JSONDecoder: the C scanner parses
-    # objects, arrays, strings and numbers itself.
-    strict = True
-    object_hook = None
-    object_pairs_hook = None
-    parse_float = float
-    parse_int = int
-
-    @staticmethod
-    def parse_constant(name: str) -> float:
-        raise ValueError(f"{name} is not JSON")
-
-
-_scanner: Any = None
-_encoder: Any = None
-_WS = " \t\n\r"
-
-
-def loads(data: bytes | str) -> Any:
-    """Parse one JSON document (``ValueError`` if it is not one)."""
-    global _scanner
-    try:
-        import _json
-    except ImportError:  # pragma: no cover - other Pythons: the regular module
-        import json
-
-        return json.loads(data)
-    text = data.decode("utf-8") if isinstance(data, bytes) else data
-    if _scanner is None:
-        _scanner = _json.make_scanner(_ScanContext)  # type: ignore[arg-type]  # duck-typed decoder
-    start = len(text) - len(text.lstrip(_WS))
-    try:
-        value, end = _scanner(text, start)
-    except StopIteration:
-        raise ValueError(f"not JSON at character {start}") from None
-    if text[end:].strip(_WS):
-        raise ValueError(f"extra data after the JSON value at character {end}")
-    return value
-
-
-def dumps(value: object) -> str:
-    """Compact JSON text (non-ASCII escaped; NaN and infinities refused)."""
-    global _encoder
-    try:
-        import _json
-    except ImportError:  # pragma: no cover
-        import json
-
-        return json.dumps(value, separators=(",", ":"), allow_nan=False)
-    if _encoder is None:
-        def unknown(obj: object) -> None:
-            raise TypeError(f"{type(obj).__name__} is not JSON serializable")
-
-        _encoder = _json.make_encoder(None, unknown, _json.encode_basestring_ascii, None,
-                                      ":", ",", False, False, False)
-    return "".join(_encoder(value, 0))
-
-
-# --------------------------------------------------------------------- the lock budget
-class _Budget:
-    """When the running hook's lock waits must end (None: not in a hook, no budget)."""
-
-    deadline: float | None = None
-
-
-_budget = _Budget()
-
-
-def start_budget(seconds: float | None = None) -> None:
-    """Start this process's lock budget (a hook calls it once, as it starts; default
-    :data:`LOCK_BUDGET_S`)."""
-    _budget.deadline = time.monotonic() + (LOCK_BUDGET_S if seconds is None else seconds)
-
-
-def reset_budget() -> None:
-    _budget.deadline = None
-
-
-def lock_wait_left(default: float | None) -> float | None:
-    """How long a lock may still be waited for: ``default`` (None: for ever), capped by the
-    budget if one runs."""
-    if _budget.deadline is None:
-        return default
-    left = max(0.0, _budget.deadline - time.monotonic())
-    return left if default is None else min(default, left)
 
 
 # --------------------------------------------------------------------- paths
@@ -170,7 +62,7 @@ def home_root() -> str:
 def ensure_dir(path: str) -> str:
     """Create ``path`` (and parents) 0700 if missing; refuse a symbolic link or a non-directory."""
     try:
-        st = os.lstat(path)
+        os.lstat(path)
     except FileNotFoundError:
         os.makedirs(path, mode=DIR_MODE, exist_ok=True)
         os.chmod(path, DIR_MODE)
@@ -209,23 +101,6 @@ def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
-def open_regular(path: str, flags: int) -> int:
-    """Open a regular file without ever blocking: a FIFO in its place would hang the hook
-    until Claude Code kills it (opening one blocks until a peer comes), so it is refused."""
-    try:
-        fd = os.open(path, flags | _NOFOLLOW | os.O_NONBLOCK, FILE_MODE)
-    except OSError as exc:
-        if exc.errno == errno.ENXIO:  # a FIFO with no reader, opened for writing
-            raise HookIOError(f"{path} is not a regular file (a FIFO, socket or device); "
-                              "artibot will not use it: remove it") from None
-        raise
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise HookIOError(f"{path} is not a regular file (a FIFO, socket or device); artibot will not use it: "
-                          "remove it")
-    return fd
-
-
 def team_member(root: str) -> bool:
     """Whether the data home at ``root`` has joined a team (``team/membership.json`` is a regular
     file): SessionStart's test, one ``lstat``, before it imports anything of the team."""
@@ -235,44 +110,21 @@ def team_member(root: str) -> bool:
         return False
 
 
-def _read(path: str) -> bytes | None:
+def read_file(path: str) -> bytes | None:
+    """The bytes of the hook file at ``path``, or None when it does not exist; a
+    :class:`HookIOError` naming it when it cannot be read."""
     try:
-        fd = open_regular(path, os.O_RDONLY)
-    except FileNotFoundError:
-        return None
+        return read_bytes(path)
     except HookIOError:
         raise
     except OSError as exc:
         raise HookIOError(f"cannot read {path}: {exc.strerror}") from None
-    try:
-        chunks: list[bytes] = []
-        while True:
-            chunk = os.read(fd, 1 << 16)
-            if not chunk:
-                return b"".join(chunks)
-            chunks.append(chunk)
-    finally:
-        os.close(fd)
 
 
-def _write_atomic(path: str, data: bytes) -> None:
-    tmp = f"{os.path.dirname(path)}/.{os.path.basename(path)}.{os.getpid()}.{time.monotonic_ns()}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, FILE_MODE)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
-        os.close(fd)
-        fd = -1
-        os.replace(tmp, path)
-    except BaseException:
-        if fd >= 0:
-            os.close(fd)
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+def write_file(path: str, data: bytes) -> None:
+    """Replace the hook file at ``path`` with ``data`` atomically, without ``fsync``: a hook's
+    files are its spools, caches and records, which a power cut may cost, never tear."""
+    write_atomic(path, data)
 
 
 # --------------------------------------------------------------------- the session spool
@@ -293,7 +145,7 @@ class Spool:
 
     def read(self) -> SpoolDoc | None:
         """The document without the lock (a snapshot), or None; ``ValueError`` if damaged."""
-        data = _read(self.path)
+        data = read_file(self.path)
         return None if data is None else self._parse(data)
 
     def _parse(self, data: bytes) -> SpoolDoc:
@@ -325,7 +177,7 @@ class Spool:
     def _quarantine(self, data: bytes) -> str:
         qdir = ensure_dir(f"{self.root}/{QUARANTINE_DIR}")
         target = f"{qdir}/session-{os.path.basename(self.path)[:-5]}-{now_ms()}.json"
-        _write_atomic(target, data)
+        write_file(target, data)
         os.unlink(self.path)
         return target
 
@@ -344,7 +196,7 @@ class _Edit:
         ensure_dir(spool.root)
         ensure_dir(spool.dir)
         self.fd = _lock(spool.lock_path, self.timeout)
-        data = _read(spool.path)
+        data = read_file(spool.path)
         if data is not None:
             try:
                 self.doc = spool._parse(data)
@@ -363,7 +215,7 @@ class _Edit:
                 body: SpoolDoc = {"schema_version": SCHEMA_VERSION}
                 body.update((k, v) for k, v in self.doc.items() if k != "schema_version")
                 body["updated_ms"] = now_ms()
-                _write_atomic(self.spool.path, dumps(body).encode("ascii") + b"\n")
+                write_file(self.spool.path, dumps(body).encode("ascii") + b"\n")
         finally:
             if self.fd >= 0:
                 os.close(self.fd)  # closing the descriptor drops the flock
@@ -371,20 +223,12 @@ class _Edit:
 
 def _lock(path: str, timeout: float) -> int:
     fd = open_regular(path, os.O_RDWR | os.O_CREAT)
-    timeout = lock_wait_left(timeout) or 0.0
-    deadline = time.monotonic() + timeout
-    delay = 0.001
-    while True:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return fd
-        except BlockingIOError:
-            if time.monotonic() >= deadline:
-                os.close(fd)
-                raise HookLockWait(f"{path} stayed locked for {timeout:g} s by another artibot hook "
-                                  "of this session") from None
-            time.sleep(delay)
-            delay = min(delay * 2, 0.05)
+    try:
+        lock(fd, path, timeout=timeout, holder="another artibot hook of this session")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 # --------------------------------------------------------------------- hooks.log
@@ -405,10 +249,10 @@ def append_log(root: str, line: str) -> None:
 # --------------------------------------------------------------------- the hooks' caches under sessions/
 def read_cache(root: str, name: str) -> bytes | None:
     """The bytes of ``sessions/<name>``, or None."""
-    return _read(f"{root}/{SESSIONS_DIR}/{name}")
+    return read_file(f"{root}/{SESSIONS_DIR}/{name}")
 
 
 def write_cache(root: str, name: str, data: bytes) -> None:
     """Replace ``sessions/<name>`` atomically (a cache: no ``fsync``)."""
     ensure_dir(root)
-    _write_atomic(f"{ensure_dir(f'{root}/{SESSIONS_DIR}')}/{name}", data)
+    write_file(f"{ensure_dir(f'{root}/{SESSIONS_DIR}')}/{name}", data)

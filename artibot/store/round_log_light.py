@@ -26,7 +26,7 @@ def learning_log_entries() -> list[dict[str, Any]]:
     try:
         root = hookio.home_root()
         root.encode("utf-8")  # a path that is not: the regular reader's sentence
-        data = hookio._read(os.path.join(root, LEARNING_LOG))
+        data = hookio.read_file(os.path.join(root, LEARNING_LOG))
         if data is None:
             return []
         doc = hookio.loads(data)

@@ -50,7 +50,7 @@ PROBLEM = """CASE
     WHEN cost_usd IS NOT NULL AND NOT (cost_usd >= 0 AND cost_usd < 1000000) THEN 'cost_usd must be from 0 to 1e6'
     WHEN latency_ms IS NOT NULL AND NOT (latency_ms >= 0 AND latency_ms < 1e9) THEN 'latency_ms must be >= 0'
     ELSE NULL END"""
-WINDOW = f"seq > %(lo)s AND seq <= %(hi)s"
+WINDOW = "seq > %(lo)s AND seq <= %(hi)s"
 SET_ASIDE = (f"INSERT INTO {SCHEMA}.set_aside (round_id, record_id, member, reason) "
              f"SELECT %(round)s, record_id, member, problem FROM (SELECT record_id, member, {PROBLEM} AS problem "
              f"FROM {X} WHERE {WINDOW}) v WHERE problem IS NOT NULL ON CONFLICT DO NOTHING")

@@ -177,7 +177,7 @@ ROUTED = ("site", "artibot.config", "artibot.collector", "artibot.learned_router
 WARM_PROMPT = ("re", "enum", "functools", "collections", "types", "random", "_pickle", "copyreg", "artibot.errors",
                "hashlib", "bisect", "_bisect")
 """Not on the prompt path either once a prompt hook kept the regular expressions' programs
-(``artibot.regex``): together about as long as the interpreter's own start."""
+(``artibot._lean.regex``): together about as long as the interpreter's own start."""
 
 
 @pytest.mark.parametrize("event, fixture, forbidden", [

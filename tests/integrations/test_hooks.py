@@ -17,6 +17,7 @@ from pathlib import Path
 import orjson
 import pytest
 
+from artibot._lean import files as lean_files
 from artibot.errors import CorruptFileError
 from artibot.integrations.turns import call, context, ended, handlers, learner, turns
 from artibot.store import hookio, sessions, state
@@ -617,7 +618,7 @@ def test_a_recent_check_without_a_batch_skips_the_next_one(home: Home) -> None:
 
 def test_a_hook_that_finds_the_log_locked_keeps_its_turns_queued_then_the_next_one_stores_them(
         hook: Driver, home: Home, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(hookio, "LOCK_BUDGET_S", 0.2)  # the shipped 2 s: scripts/bench_hook_lock.py
+    monkeypatch.setattr(lean_files, "LOCK_BUDGET_S", 0.2)  # the shipped 2 s: scripts/bench_hook_lock.py
     hook.turn(SIMPLE, [("Read", True)], sid="s1")
     with FileLock(home.experiences_lock):  # a learner holding the log
         assert hook("session-end", session_id="s1") == (0, "")
@@ -641,7 +642,7 @@ def test_a_hook_gives_up_on_a_held_lock_within_its_budget(hook: Driver, home: Ho
     spool of another hook, the log, the learner's count) is not given each in turn."""
     import time
 
-    monkeypatch.setattr(hookio, "LOCK_BUDGET_S", 0.3)
+    monkeypatch.setattr(lean_files, "LOCK_BUDGET_S", 0.3)
     hook.turn(SIMPLE, [("Read", True)], sid="s1")
     with FileLock(home.experiences_lock), FileLock(Path(SpoolView(home, "s1").lock_path)):
         started = time.monotonic()

@@ -17,8 +17,8 @@ HEAVY = ("numpy", "scipy", "typer", "rich", "pydantic", "orjson", "click")
 ALLOWED_IMPORTS = {
     "__future__", "re", "math", "random", "dataclasses", "hashlib", "_sha1", "unicodedata", "typing",
     "types", "collections", "collections.abc", "itertools", "functools", "artibot.errors",
-    "artibot.frozen",  # immutable records without dataclasses (pure, stdlib-free)
-    "artibot.regex",  # re.compile without importing re (pure: programs come in as arguments)
+    "artibot._lean.frozen",  # immutable records without dataclasses (pure, stdlib-free)
+    "artibot._lean.regex",  # re.compile without importing re (pure: programs come in as arguments)
     "artibot.shapes",  # the JSON shapes, imported for the type checker only
 }
 
@@ -37,8 +37,8 @@ def test_router_modules_import_only_the_standard_library_and_do_no_io():
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
                 names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom):  # from artibot import regex -> artibot.regex
-                names = [f"{node.module}.{alias.name}" if node.module == "artibot" else node.module or ""
+            elif isinstance(node, ast.ImportFrom):  # from artibot._lean import regex -> artibot._lean.regex
+                names = [f"{node.module}.{alias.name}" if node.module in ("artibot", "artibot._lean") else node.module or ""
                          for alias in node.names]
             else:
                 if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):

@@ -98,7 +98,7 @@ class HookCall:
         """``fn()``, or None after logging if it raised: one failing step never stops the others."""
         try:
             return fn()
-        except Exception as exc:  # a hook must go on (and exit 0) whatever one step hits
+        except Exception as exc:  # noqa: BLE001 - a hook must go on (and exit 0) whatever one step hits
             self.log_error(exc, doing)
             return None
 

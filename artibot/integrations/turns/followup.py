@@ -36,7 +36,7 @@ True
 
 from __future__ import annotations
 
-from artibot import regex
+from artibot._lean import regex
 
 PROMPT_CHARS = 400
 """Only the start of a follow-up is read: corrections come first, pasted logs come after."""

@@ -282,7 +282,7 @@ def session_start(call: Call) -> Output:
         from artibot.integrations.turns.routecache import load_summary
 
         summary = load_summary(call)
-    except Exception as exc:  # the context still goes out, naming the problem
+    except Exception as exc:  # noqa: BLE001 - the context still goes out, naming the problem
         call.log_error(exc, "loading the learned state")
         problems.append(str(exc))
     from artibot.integrations.turns import ended

@@ -17,7 +17,7 @@ start), ``marshal`` is built in. The policy's records are kept as their fields
 (:func:`_encode`); only classes of :mod:`artibot.router` are rebuilt from it.
 
 The programs of the router's and the anonymizer's regular expressions are kept beside
-it, in ``sessions/.regex-programs.marshal`` (:mod:`artibot.regex`): with them the
+it, in ``sessions/.regex-programs.marshal`` (:mod:`artibot._lean.regex`): with them the
 prompt hook neither imports :mod:`re` nor compiles a pattern (each program is kept as its
 own marshal bytes, decoded when its pattern is first built).
 
@@ -29,7 +29,7 @@ from __future__ import annotations
 import marshal
 import os
 
-from artibot import regex
+from artibot._lean import regex
 from artibot.names import CONFIG_NAME
 from artibot.names import REGEX_PROGRAMS as PROGRAMS_NAME
 from artibot.names import ROUTER_CACHE as CACHE_NAME
@@ -129,7 +129,7 @@ def _decode(state: tuple[object, ...]) -> object:
 
 
 def preload_patterns(call: Call) -> None:
-    """Make the regular expressions' programs kept by an earlier hook known (:mod:`artibot.regex`)."""
+    """Make the regular expressions' programs kept by an earlier hook known (:mod:`artibot._lean.regex`)."""
     data = hookio.read_cache(call.root, PROGRAMS_NAME)
     if data is None:
         return

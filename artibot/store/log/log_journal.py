@@ -29,9 +29,8 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Callable, Iterable
 
-import orjson
 
 from artibot.errors import CorruptFileError, StoreError
 from artibot.store.fs import atomic_write_bytes, check_regular, ensure_dir, open_fd

@@ -12,7 +12,7 @@ from typing import Any, Callable, ContextManager, Iterable, Iterator, Mapping, S
 
 import orjson
 
-from artibot.store.log.log_layout import EMPTY, FOOTER, HEADER, joined, render_lines
+from artibot.store.log.log_layout import EMPTY, FOOTER, HEADER, render_lines
 from artibot.store.log.log_read import LogRead
 
 Chunks = Union[bytes, Iterable[bytes]]

@@ -18,7 +18,6 @@ import os
 import re
 from dataclasses import dataclass
 from hashlib import blake2b
-from pathlib import Path
 from typing import Any, Iterator, Literal
 
 from artibot.store.log import log_tail

@@ -24,12 +24,15 @@ from __future__ import annotations
 import marshal
 import sys
 
-import _sre
+import _sre  # type: ignore[import-not-found]  # CPython's regular expression engine, untyped
 
 TYPE_CHECKING = False  # not typing's own: the prompt hook imports this module
 if TYPE_CHECKING:
     import re
     from typing import Any
+
+    Program = tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]]
+    """``_sre.compile``'s arguments after the source: flags, code, groups, groupindex, indexgroup."""
 
 # re.RegexFlag's values (stable since Python 3.6), as plain ints so ``re`` need not load.
 IGNORECASE = 2
@@ -43,7 +46,6 @@ RUNTIME = f"{sys.version}|{_sre.MAGIC}|{_sre.CODESIZE}"
 
 _SPECIAL = {i: "\\" + chr(i) for i in b"()[]{}?*+-|^$\\.&~# \t\n\r\v\f"}  # re._special_chars_map
 
-Program = tuple  # (flags, code, groups, groupindex, indexgroup): _sre.compile's arguments
 _known: dict[tuple[str, int], Program | bytes] = {}
 """Programs given by :func:`preload`, each as given: a program, or its marshal bytes."""
 _compiled: dict[tuple[str, int], Program] = {}
@@ -63,12 +65,13 @@ def compile(source: str, flags: int = 0) -> re.Pattern[str]:  # noqa: A001 - the
         try:
             if isinstance(program, bytes):
                 program = _known[key] = _decoded(program)
-            return _sre.compile(source, *program)
+            built: re.Pattern[str] = _sre.compile(source, *program)
+            return built
         except Exception:  # noqa: BLE001 - a program that does not decode or validate: compile it again
             del _known[key]
     import re
 
-    pattern = re.compile(source, flags)
+    pattern = re.compile(source, flags)  # noqa: TID251 - the fallback this module stands in for
     program = _program(source, flags, pattern)
     if program is not None:
         _compiled[key] = program
@@ -79,7 +82,7 @@ def _program(source: str, flags: int, pattern: re.Pattern[str]) -> Program | Non
     """The arguments ``re._compiler.compile`` gave ``_sre.compile`` for ``pattern``, or None
     if this interpreter's ``re`` does not build them so (then nothing is kept)."""
     try:
-        from re import _compiler, _parser
+        from re import _compiler, _parser  # type: ignore[attr-defined]  # private, typed nowhere
 
         parsed = _parser.parse(source, flags)
         code = _compiler._code(parsed, flags)
