@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import dataclasses
+from dataclasses import replace as with_observer
 import os
 import re
 import signal
@@ -93,7 +93,7 @@ def config_from(port: int | None, upstream: str | None) -> GatewayConfig:
 def run(config: GatewayConfig, *, quiet: bool, lang: str = "en") -> Counters:
     pid = os.getpid()
     if not quiet:  # a line per request, on this terminal only: nothing of it is written to a file
-        config = dataclasses.replace(config, observe=lambda seen: print(request_line(seen, lang), flush=True))
+        config = with_observer(config, lambda seen: print(request_line(seen, lang), flush=True))
 
     async def main() -> Counters:
         stop = asyncio.Event()
