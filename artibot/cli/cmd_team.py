@@ -239,7 +239,7 @@ def retention_cmd(months: Optional[int] = typer.Option(None, "--months", help="K
             return
         cutoff, results = retention.apply(conn, keep, dry_run=dry_run)
     for r in results:
-        console.print(f"{r.month} ({r.rows} row(s)): {r.reason}", markup=False, highlight=False)
+        console.print(said(f"{r.month} ({r.rows} row(s)): {r.reason}"), markup=False, highlight=False)
     dropped = [r for r in results if r.dropped]
     console.print(w(lang, "tm_months", cutoff=cutoff, dropped=len(dropped), rows=sum(r.rows for r in dropped),
                     kept=sum(1 for r in results if not r.dropped)))
