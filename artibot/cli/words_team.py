@@ -28,6 +28,11 @@ def _where(text: str) -> str:
 _AT = r"(?:^|(?<=: ))"  # a sentence on its own, or the reason after another's colon (a push's last attempt)
 
 
+def say_where(lang: str, text: str) -> str:
+    """The team database as ``db.where`` names it (``team init``, ``team status``), in ``lang``."""
+    return _where(text) if lang == "ko" else text
+
+
 def _db(tail: str) -> Callable[["re.Match[str]"], str]:
     return lambda m: f"팀 데이터베이스({_where(m['w'])}){tail.format(**m.groupdict())}"
 

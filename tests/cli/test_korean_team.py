@@ -118,6 +118,19 @@ def test_the_team_results_and_refusals_in_korean() -> None:
     assert say("en", cases[1][0]) == cases[1][0]  # English stays English
 
 
+def test_the_team_database_named_in_korean(monkeypatch) -> None:
+    """`team init` and `team status` name the database as the library words it, in Korean too."""
+    from artibot.cli.words_team import say_where
+    from artibot.team import db
+
+    monkeypatch.delenv("PGHOST", raising=False)
+
+    assert say_where("ko", db.where("postgresql://alice@db.example/teamdb")) == "db.example의 teamdb"
+    assert say_where("ko", db.where("postgresql:///teamdb")) == "로컬 소켓의 teamdb"
+    assert say_where("ko", db.where("postgresql://alice@db.example")) == "db.example의 기본 데이터베이스"
+    assert say_where("en", db.where("postgresql://db.example/teamdb")) == "teamdb on db.example"
+
+
 def test_the_team_database_refusals_from_the_library(tmp_path) -> None:
     """The refusals the library words without a database, taken from the library itself."""
     from artibot.team import db
