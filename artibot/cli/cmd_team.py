@@ -13,6 +13,7 @@ from artibot.cli.checkpoint_view import evidence_table, threshold_result
 from artibot.cli.render import Hanging, console, emit_json, err_console
 from artibot.cli.words import session_lang, w
 from artibot.cli.words_errors import say
+from artibot.cli.words_team import say_where
 from artibot.config import load_settings
 from artibot.errors import InvalidInput
 from artibot.store.home import Home
@@ -45,7 +46,8 @@ def init_cmd(url: str = typer.Argument(..., help="postgresql://user@host/db?sslm
     with db.connect(url) as conn:
         applied = db.migrate(conn)
     lang = session_lang()
-    console.print(w(lang, "tm_schema", version=max(applied) if applied else w(lang, "tm_current"), where=db.where(url))
+    where = say_where(lang, db.where(url))
+    console.print(w(lang, "tm_schema", version=max(applied) if applied else w(lang, "tm_current"), where=where)
                   + (w(lang, "tm_applied", versions=", ".join(map(str, applied))) if applied
                      else w(lang, "tm_nothing_to_apply")))
     if roles:
@@ -131,7 +133,7 @@ def _show(report: Any, as_json: bool) -> None:
                        "applied": report.status == "applied"}
                    for d, (o, n) in report.proposal.net_changes().items()}
         if changes:
-            console.print(threshold_result(changes))
+            console.print(threshold_result(changes, session_lang()))
     if report.set_aside:
         console.print(w(session_lang(), "tm_set_aside",
                         members=", ".join(f"{m} {n}" for m, n in sorted(report.set_aside.items()))))
@@ -239,7 +241,7 @@ def retention_cmd(months: Optional[int] = typer.Option(None, "--months", help="K
             return
         cutoff, results = retention.apply(conn, keep, dry_run=dry_run)
     for r in results:
-        console.print(f"{r.month} ({r.rows} row(s)): {r.reason}", markup=False, highlight=False)
+        console.print(said(f"{r.month} ({r.rows} row(s)): {r.reason}"), markup=False, highlight=False)
     dropped = [r for r in results if r.dropped]
     console.print(w(lang, "tm_months", cutoff=cutoff, dropped=len(dropped), rows=sum(r.rows for r in dropped),
                     kept=sum(1 for r in results if not r.dropped)))
@@ -281,7 +283,8 @@ def render_team(doc: dict[str, Any]) -> list[str]:
     lang = session_lang()
     if not doc.get("member") and "state" not in doc:
         return [w(lang, "tm_not_member")]
-    lines = [w(lang, "tm_member", database=doc["database"]) if doc.get("member") else w(lang, "tm_left")]
+    lines = [w(lang, "tm_member", database=say_where(lang, doc["database"])) if doc.get("member")
+             else w(lang, "tm_left")]
     if doc.get("member"):
         full = w(lang, "tm_queue_full") if doc.get("queue_full") else ""
         lines.append(w(lang, "tm_queued", n=doc["queued"], full=full))

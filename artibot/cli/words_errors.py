@@ -14,6 +14,7 @@ from typing import Callable, Union
 
 from artibot.cli.words_doctor import DOCTOR
 from artibot.cli.words_sentences import SENTENCES
+from artibot.cli.words_team import TEAM
 
 _Replacement = Union[str, Callable[["re.Match[str]"], str]]
 _Rule = tuple["re.Pattern[str]", _Replacement]
@@ -154,7 +155,7 @@ _KO: list[tuple[str, _Replacement]] = [
     (r" \(see '(?P<c>[^']+)'\)$", r" ('\g<c>' 참고)"),
     (r"; --home goes before the command: (?P<c>.+)$", r"; --home은 명령 앞에 씁니다: \g<c>"),
 ]
-KO: list[_Rule] = [(re.compile(p), r) for p, r in SENTENCES + DOCTOR + _KO]  # the specific sentences first
+KO: list[_Rule] = [(re.compile(p), r) for p, r in SENTENCES + TEAM + DOCTOR + _KO]  # the specific sentences first
 
 RULES: dict[str, list[_Rule]] = {"ko": KO}
 

@@ -16,6 +16,7 @@ from artibot.errors import TeamError
 from artibot.team import db, member, push, retention
 from artibot.team import round as team_round
 from artibot.team.schema import MIGRATIONS
+from tests.cli.test_korean_session import leftover_english
 from tests.factories import record
 from tests.team.conftest import grant_roles, sql
 from tests.team.helpers import member as make_member
@@ -144,6 +145,12 @@ def test_retention_drops_old_learned_months_and_keeps_unlearned_ones(team, tmp_p
     late = make_member(tmp_path, "late", month_records([(now.year - 2, 5)], 4, tag="b"))  # pushed, not learned
     member.join(team, home=late)
     push.push(home=late)
+    (late.root / "artibot.config.json").write_text('{"lang": "ko"}')  # each month's line said in Korean too
+    monkeypatch.setenv("ARTIBOT_HOME", str(late.root))
+    assert run(["team", "retention", "--months", "12", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "(행 30개): 지울 예정 (시험 실행)" in out and "(행 4개): 팀의 최신 상태가 아직 학습하지 않은 행 4개: 유지" in out
+    assert leftover_english(out) == [], out
     monkeypatch.setenv("ARTIBOT_HOME", str(home.root))
     assert run(["team", "retention", "--months", "12", "--dry-run"]) == 0
     out = capsys.readouterr().out
