@@ -170,10 +170,11 @@ def learn(*, home: HomeArg = None, answers: cp.AnswersArg = "defaults", checkpoi
         with ExperienceLog(h).open_read() as source, collector_paused():
             frame, order, records = _read_frame(source)
             thresholds = load_thresholds(h, settings.router.threshold)
-            patterns = with_team_prior(h, pattern_store.load_pattern_stats(h))
+            stored = pattern_store.load_pattern_stats(h)
             if records is not None:
                 frame = frame_from_records(records)  # raises here, as it always did, for records not validated
             assert frame is not None  # _read_frame gives the frame or the records to build it from
+            patterns = with_team_prior(h, stored, frame.patterns)
             full = frame
             frame, kept, aside = set_aside_interrupted(full)
             say(f"computing the round over {len(frame):,} experiences")

@@ -48,7 +48,8 @@ def register(app: typer.Typer) -> None:
         if as_json:
             emit_json(out)
             return
-        why = {"cache": "System 1 cache hit", "forced": "explicit think flag", "explore": "exploration",
+        why = {"cache": "System 1 cache hit", "team-cache": "the team's System 1 table",
+               "forced": "explicit think flag", "explore": "exploration",
                "threshold": "complexity vs threshold"}.get(decision.reason, decision.reason)
         console.print(f"{decision.system}  complexity {fmt(decision.complexity, 2)}  threshold "
                       f"{fmt(decision.threshold, 2)}  domain {decision.domain}  ({why})")
