@@ -11,6 +11,10 @@ checks it against :mod:`hmac`.
 
 from __future__ import annotations
 
+TYPE_CHECKING = False  # not typing's own: the prompt hook imports this module
+if TYPE_CHECKING:
+    from typing import Any, Callable
+
 HASH_CHARS = 32
 BLOCK = 64
 
@@ -31,17 +35,19 @@ def keyed_hash(pattern: str, key_hex: str) -> str:
     return digest[:HASH_CHARS]
 
 
-def _sha256():  # type: ignore[no-untyped-def]
+def _sha256() -> "Callable[[bytes], Any]":
     """SHA-256's constructor: CPython's builtin module (``_sha2`` since 3.12), else :mod:`hashlib`'s."""
     try:
         import _sha256  # type: ignore[import-not-found]
 
-        return _sha256.sha256
+        sha: Callable[[bytes], Any] = _sha256.sha256
+        return sha
     except ImportError:  # pragma: no cover - Python 3.12 and later
         try:
             import _sha2  # type: ignore[import-not-found]
 
-            return _sha2.sha256
+            sha = _sha2.sha256
+            return sha
         except ImportError:
             import hashlib
 
