@@ -183,6 +183,32 @@ def _interval(values: list[float]) -> str:
     return f"{np.mean(values):.3f} ± {half:.3f}"
 
 
+TARGET_SHARE = 0.90
+"""The share of the full-information table the team's pass is asked to reach."""
+
+
+def _target_test(replays: list[dict]) -> list[str]:
+    """0.90 judged on paired seeds: the team's score minus 0.90 × the table's, seed by seed (its
+    95% interval below 0: missed; above: met), the ratio of the mean scores with a bootstrap
+    interval over seeds, and the team against the bound, paired."""
+    team = np.array([r["team"] for r in replays])
+    table = np.array([r["table"] for r in replays])
+    out = [f"Paired by seed, the team's score minus {TARGET_SHARE:.2f} × the table's: "
+           f"{_interval(list(team - TARGET_SHARE * table))} (95%; below 0: the target is missed, above: met)."]
+    if len(replays) > 1:
+        rng = np.random.default_rng(0)
+        pick = rng.integers(0, len(replays), (10_000, len(replays)))
+        ratios = team[pick].mean(axis=1) / table[pick].mean(axis=1)
+        lo, hi = np.percentile(ratios, [2.5, 97.5])
+        out.append(f"The team's mean score over the table's: {team.mean() / table.mean():.3f} "
+                   f"(95% bootstrap interval over seeds {lo:.3f}–{hi:.3f}).")
+    paired = [r["team_share_of_table"] - r["bandit_table_share_of_table"] for r in replays
+              if r.get("team_share_of_table") is not None and r.get("bandit_table_share_of_table") is not None]
+    if paired:
+        out.append(f"Paired by seed, the team's share minus the bound's: {_interval(paired)}.")
+    return out
+
+
 def render_replay(args: Args, replays: list[dict]) -> list[str]:
     """The replay's table: each pass as a share of the table with the 95% interval on the mean
     share, paired by seed, and where the team's pass loses against the table."""
@@ -196,10 +222,7 @@ def render_replay(args: Args, replays: list[dict]) -> list[str]:
         lines.append(f"| {what} | {metrics.mean_sd([r[label] for r in replays], '{:.3f}')} | "
                      f"{metrics.mean_sd(shares, '{:.3f}')} | {_interval(shares) if shares else 'n/a'} |")
     lines.append(f"| the table (full information) | {metrics.mean_sd([r['table'] for r in replays], '{:.3f}')} | 1 | |")
-    paired = [r["team_share_of_table"] - r["bandit_table_share_of_table"] for r in replays
-              if r.get("team_share_of_table") is not None and r.get("bandit_table_share_of_table") is not None]
-    if paired:
-        lines += ["", f"Paired by seed, the team's share minus the bound's: {_interval(paired)}."]
+    lines += ["", *_target_test(replays)]
     with_losses = [r for r in replays if r.get("losses") and r["table"] > 0]
     if with_losses:
         def share(key: str) -> str:
