@@ -64,7 +64,8 @@ class Args:
     replay_set: str = "mmlu-held-out"
     """the replay's rows: mmlu-held-out (the report) or mmlu-tuning (the other subjects, for choosing settings)"""
     studies: tuple[str, ...] = ("w1", "w2")
-    """which studies to run: w1, w2, replay (needs the MMLU outcome file, see experiments/README.md)"""
+    """which studies to run: w1, w2, replay, bound (the replay's bound of bandit feedback alone; replay and bound
+    need the MMLU outcome file, see experiments/README.md)"""
     workers: int = 2
     """processes (one job each)"""
     out: str = ""
@@ -97,10 +98,24 @@ def replay(args: Args, seed: int) -> dict:
     return out
 
 
+def bound(args: Args, seed: int) -> dict:
+    """Only the table and the bound of bandit feedback on ``replay_set`` (no product pass: fast)."""
+    from experiments import run_online, team_replay
+    from experiments.replay import DATA_DIR
+
+    rows = run_online.rows_of(args.replay_set, str(DATA_DIR))
+    table = run_online.references(args.replay_set, str(DATA_DIR), seed)[run_online.REFERENCES[0]]["score"]
+    value = team_replay.bandit_table(rows, seed)
+    return {"study": "bound", "seed": seed, "table": table, "bandit_table": value,
+            "bandit_table_share_of_table": value / table if table > 0 else None}
+
+
 def job(args: Args, item: tuple[str, int]) -> dict:
     study, seed = item
     if study == "replay":
         return replay(args, seed)
+    if study == "bound":
+        return bound(args, seed)
     requests, night = args.members * args.per_night * args.nights, args.members * args.per_night
     night = args.round_every or night
     if study == "w1":
@@ -169,6 +184,12 @@ def render(args: Args, runs: list[dict]) -> str:
     replays = [r for r in runs if r["study"] == "replay"]
     if replays:
         lines += ["", *render_replay(args, replays)]
+    bounds = [r for r in runs if r["study"] == "bound"]
+    if bounds:
+        shares = [r["bandit_table_share_of_table"] for r in bounds if r["bandit_table_share_of_table"] is not None]
+        lines += ["", f"MMLU {args.replay_set}, seeds {_seeds(bounds)}: the bound of bandit feedback (first half "
+                  f"uniform, then its table) reaches {metrics.mean_sd(shares, '{:.3f}')} of the full-information "
+                  f"table (95% interval on the mean {_interval(shares)})."]
     return "\n".join(lines)
 
 
