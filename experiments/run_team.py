@@ -15,7 +15,10 @@ same metrics as ``run_w1.py`` and ``run_w2.py``, which are the one-person versio
   ``members`` (each member sends 1/``members`` of every domain's requests).
 * **Replay** (``--studies replay``): the online protocol on MMLU's 14 held-out subjects, the
   team's pass against one member's twelfth of it, each as a share of the per-subject table
-  fitted with full information, on paired seeds.
+  fitted with full information, on paired seeds (the router seeded by the seed), with the
+  bound of bandit feedback and where the team's pass loses (:mod:`experiments.team_replay`);
+  0.90 is judged by the team's score minus 0.90 × the table's, paired by seed.
+  ``--studies bound`` computes the bound alone (fast).
 * **Joining**: a newcomer's first day routed by the team's table after a month (30
   nights) of pooling, against starting from scratch (every domain at the default 0.4):
   exact regret per 1k from the world's curves.
