@@ -127,3 +127,43 @@ def test_a_member_that_agrees_with_the_team_keeps_routing_by_its_table(taught, t
     assert read_system1_patterns(newcomer) is None or not any(  # held: no decision of its own
         p["key"] == SAFE for p in read_system1_patterns(newcomer)["patterns"])  # type: ignore[index]
     assert Router.load(newcomer.root).route(TEXT, domain="backend").reason == "team-cache"
+
+
+def test_the_prompt_hook_routes_by_the_team_table_once_a_pull_cached_it(team, tmp_path) -> None:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import orjson
+
+    text = "fix the typo in the README title"
+    probe = Router.load(tmp_path / "probe").route(text)
+    assert probe.pattern is not None
+    veteran = make_member(tmp_path, "veteran", [
+        record(i, id=f"exp_v_{i:06d}", domain=probe.domain, complexity=0.2, pattern=probe.pattern) for i in range(60)])
+    member.join(team, home=veteran)
+    push.push(home=veteran)
+    publish(team, veteran)
+    home = make_member(tmp_path, "new")
+    member.join(team, home=home)
+    env = dict(os.environ, ARTIBOT_HOME=str(home.root))
+    env.pop("ARTIBOT_CONFIG", None)
+    fixture = Path(__file__).parents[1] / "integrations" / "fixtures" / "user_prompt_submit.json"
+
+    def context() -> str:
+        data = {**orjson.loads(fixture.read_bytes()), "prompt": text}
+        proc = subprocess.run([sys.executable, "-m", "artibot", "hook", "user-prompt-submit"],
+                              input=orjson.dumps(data), env=env, cwd=home.root.parent, capture_output=True, timeout=60)
+        assert proc.returncode == 0, proc.stderr.decode()
+        return str(orjson.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"])
+
+    assert "team's System 1 table" not in context()  # the policy the hook keeps is built without the team
+    assert member.pull(home=home).used
+    assert f"pattern {probe.pattern} is in the team's System 1 table" in context()  # the pull rebuilt it
+    cached = team_files.read_cached_state(home)
+    assert cached is not None
+    for entry in cached["state"]["patterns"].values():
+        entry["status"] = "demoted"  # a later state (as a pull caches it) without the pattern on System 1
+    team_files.write_cached_state(home, cached)
+    assert "team's System 1 table" not in context()  # the cached state is part of the hook's policy key
