@@ -154,7 +154,7 @@ def learn(*, home: HomeArg = None, answers: cp.AnswersArg = "defaults", checkpoi
         if not dry_run:
             _settle_waiting_turns(h)
         from artibot.rollback import recover_interrupted
-        from artibot.team.prior import with_team_prior  # the cached team state; no database
+        from artibot.team.prior import with_team_patterns, with_team_prior  # the cached team state; no database
 
         recovered = [] if dry_run else recover_interrupted(h)
         pending = rounds.load_pending(h)
@@ -173,11 +173,12 @@ def learn(*, home: HomeArg = None, answers: cp.AnswersArg = "defaults", checkpoi
         turns = TurnCosts.of_archive(h) if settings.lifelong.mode == "evidence" else None
         with ExperienceLog(h).open_read() as source, collector_paused():
             frame, order, records = _read_frame(source, turns)
-            learned = Learned(load_thresholds(h, settings.router.threshold), pattern_store.load_pattern_stats(h),
-                              with_team_prior(h, load_learner_state(h, settings.lifelong.mode)))
             if records is not None:
                 frame = frame_from_records(records)  # raises here, as it always did, for records not validated
             assert frame is not None  # _read_frame gives the frame or the records to build it from
+            learned = Learned(load_thresholds(h, settings.router.threshold),
+                              with_team_patterns(h, pattern_store.load_pattern_stats(h), frame.patterns),
+                              with_team_prior(h, load_learner_state(h, settings.lifelong.mode)))
             full = frame
             frame, kept, aside = set_aside_interrupted(full)
             say(f"computing the round over {len(frame):,} experiences")

@@ -19,7 +19,8 @@ from artibot.privacy import anonymize_prefix
 from artibot.router import Decision, DomainTable, RoutingPolicy
 from artibot.router.thresholds import Thresholds
 from artibot.settings import Settings
-from artibot.store.system1_cache import load_cache
+from artibot.store.system1_cache import active_patterns, decided_patterns, read_system1_patterns
+from artibot.store.team_files import team_system1
 from artibot.store.thresholds import load_thresholds
 
 
@@ -44,8 +45,10 @@ class Router:
         h = Home.of(home)
         settings = settings or load_settings(h.root)
         thresholds = load_thresholds(h, settings.router.threshold)
-        cache = load_cache(h)
-        policy = build_policy(settings, thresholds, cache)
+        doc = read_system1_patterns(h)
+        team_key, team_cache = team_system1(h)  # the team's table as the last sync cached it: no database
+        policy = build_policy(settings, thresholds, active_patterns(doc), team=(team_key, team_cache),
+                              own=decided_patterns(doc))
         if rng is None and (settings.router.exploration > 0 or settings.router.domain_exploration > 0
                             or any(v > 0 for v in policy.domain_rates.values())):
             rng = random.Random()
@@ -63,7 +66,11 @@ class Router:
         }
 
 
-def build_policy(settings: Settings, thresholds: Thresholds, cache: frozenset[str]) -> RoutingPolicy:
+def build_policy(settings: Settings, thresholds: Thresholds, cache: frozenset[str], *,
+                 team: tuple[str, frozenset[str]] = ("", frozenset()), own: frozenset[str] = frozenset()
+                 ) -> RoutingPolicy:
+    """The policy; ``team``: the team's pattern key and the keyed hashes its table has active,
+    which route by the team's table the patterns this home has not decided itself (``own``)."""
     table = DomainTable.from_mapping(load_domain_keywords(), settings.router.domains)
     return RoutingPolicy(
         default_threshold=thresholds.default,
@@ -75,4 +82,7 @@ def build_policy(settings: Settings, thresholds: Thresholds, cache: frozenset[st
         domain_rates=dict(thresholds.exploration),
         min_threshold=settings.router.min_threshold,
         max_threshold=settings.router.max_threshold,
+        team_cache=team[1],
+        team_key=team[0],
+        own_patterns=own,
     )

@@ -53,6 +53,8 @@ def route_reason(record: Mapping[str, Any]) -> str:
     c, t = record.get("complexity"), record.get("threshold")
     if given == "forced":
         return "the request asks for deliberate thinking"
+    if given == "team-cache":
+        return f"pattern {record.get('pattern')} is in the team's System 1 table"
     if given == "cache" or (given is None and record.get("pattern") and record.get("routed_to") == "system1"
                             and not _numbers(c, t)):
         return f"pattern {record.get('pattern')} is in the System 1 cache"

@@ -15,7 +15,10 @@ same metrics as ``run_w1.py`` and ``run_w2.py``, which are the one-person versio
   ``members`` (each member sends 1/``members`` of every domain's requests).
 * **Replay** (``--studies replay``): the online protocol on MMLU's 14 held-out subjects, the
   team's pass against one member's twelfth of it, each as a share of the per-subject table
-  fitted with full information, on paired seeds.
+  fitted with full information, on paired seeds (the router seeded by the seed), with the
+  bound of bandit feedback and where the team's pass loses (:mod:`experiments.team_replay`);
+  0.90 is judged by the team's score minus 0.90 × the table's, paired by seed.
+  ``--studies bound`` computes the bound alone (fast).
 * **Joining**: a newcomer's first day routed by the team's table after a month (30
   nights) of pooling, against starting from scratch (every domain at the default 0.4):
   exact regret per 1k from the world's curves.
@@ -32,6 +35,8 @@ from pathlib import Path
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numpy as np
 
 from experiments import metrics, run_w1, run_w2
 from experiments.args import parse, run_dir, save_json
@@ -62,7 +67,8 @@ class Args:
     replay_set: str = "mmlu-held-out"
     """the replay's rows: mmlu-held-out (the report) or mmlu-tuning (the other subjects, for choosing settings)"""
     studies: tuple[str, ...] = ("w1", "w2")
-    """which studies to run: w1, w2, replay (needs the MMLU outcome file, see experiments/README.md)"""
+    """which studies to run: w1, w2, replay, bound (the replay's bound of bandit feedback alone; replay and bound
+    need the MMLU outcome file, see experiments/README.md)"""
     workers: int = 2
     """processes (one job each)"""
     out: str = ""
@@ -71,29 +77,48 @@ class Args:
 
 def replay(args: Args, seed: int) -> dict:
     """The online protocol on the 14 held-out MMLU subjects: the team's pass (every row, a round
-    every 500 pooled rows) and one member's pass (every ``members``-th row, a round every 500 of
-    its own), each against the per-subject table fitted with full information on the same seed."""
-    from experiments import online, run_online
+    every ``replay_every`` pooled rows) and one member's pass (every ``members``-th row, a round
+    every ``replay_every`` of its own), each against the per-subject table fitted with full
+    information on the same seed, with the router seeded by the seed (paired and repeatable),
+    the bound of bandit feedback and where the team's pass loses (:mod:`experiments.team_replay`)."""
+    from experiments import online, run_online, team_replay
     from experiments.replay import DATA_DIR
 
     rows = run_online.rows_of(args.replay_set, str(DATA_DIR))
     table = run_online.references(args.replay_set, str(DATA_DIR), seed)
     reference = table[run_online.REFERENCES[0]]["score"]  # the table fitted on the pass's first half
-    out: dict = {"study": "replay", "seed": seed, "table": reference}
+    every = args.replay_every or args.per_night
+    out: dict = {"study": "replay", "seed": seed, "table": reference,
+                 "bandit_table": team_replay.bandit_table(rows, seed)}
     for label, part in (("team", rows), ("alone", online.shuffled(rows, seed)[::args.members])):
-        policy = online.make("defaults", seed, run_online.gain_of(part))
-        try:
-            out[label] = online.run_protocol(part, policy, seed, args.replay_every or args.per_night)["score"]
-        finally:
-            policy.close()
+        result = team_replay.run(part, seed, every, seed)
+        out[label] = result["score"]
+        if label == "team":
+            out["losses"] = result["losses"]
+            out["explored"] = result["explored"]
+    for label in ("team", "alone", "bandit_table"):
         out[f"{label}_share_of_table"] = out[label] / reference if reference > 0 else None
     return out
+
+
+def bound(args: Args, seed: int) -> dict:
+    """Only the table and the bound of bandit feedback on ``replay_set`` (no product pass: fast)."""
+    from experiments import run_online, team_replay
+    from experiments.replay import DATA_DIR
+
+    rows = run_online.rows_of(args.replay_set, str(DATA_DIR))
+    table = run_online.references(args.replay_set, str(DATA_DIR), seed)[run_online.REFERENCES[0]]["score"]
+    value = team_replay.bandit_table(rows, seed)
+    return {"study": "bound", "seed": seed, "table": table, "bandit_table": value,
+            "bandit_table_share_of_table": value / table if table > 0 else None}
 
 
 def job(args: Args, item: tuple[str, int]) -> dict:
     study, seed = item
     if study == "replay":
         return replay(args, seed)
+    if study == "bound":
+        return bound(args, seed)
     requests, night = args.members * args.per_night * args.nights, args.members * args.per_night
     night = args.round_every or night
     if study == "w1":
@@ -161,16 +186,86 @@ def render(args: Args, runs: list[dict]) -> str:
         lines += [f"| evidence, pooled, seeds {_seeds(w2_runs)} | " + " | ".join(cells) + " |"]
     replays = [r for r in runs if r["study"] == "replay"]
     if replays:
-        subjects = "14 held-out subjects" if args.replay_set == "mmlu-held-out" else f"{args.replay_set} subjects"
-        lines += ["", f"| MMLU, {subjects}, seeds {_seeds(replays)} | PGR − S2 share | "
-                  "share of the full-information table |",
-                  "|---|---|---|"]
-        for label, what in (("team", f"{args.members} members pooling"), ("alone", "one member alone")):
-            lines.append(f"| {what} | {metrics.mean_sd([r[label] for r in replays], '{:.3f}')} | "
-                         f"{metrics.mean_sd([r[f'{label}_share_of_table'] for r in replays], '{:.2f}')} |")
-        lines.append(f"| the table (full information) | {metrics.mean_sd([r['table'] for r in replays], '{:.3f}')} "
-                     "| 1 |")
+        lines += ["", *render_replay(args, replays)]
+    bounds = [r for r in runs if r["study"] == "bound"]
+    if bounds:
+        shares = [r["bandit_table_share_of_table"] for r in bounds if r["bandit_table_share_of_table"] is not None]
+        lines += ["", f"MMLU {args.replay_set}, seeds {_seeds(bounds)}: the bound of bandit feedback (first half "
+                  f"uniform, then its table) reaches {metrics.mean_sd(shares, '{:.3f}')} of the full-information "
+                  f"table (95% interval on the mean {_interval(shares)})."]
     return "\n".join(lines)
+
+
+def _interval(values: list[float]) -> str:
+    """``m ± h`` with ``h`` the half-width of the 95% interval on the mean (Student's t)."""
+    from scipy import stats
+
+    n = len(values)
+    if n < 2:
+        return f"{values[0]:.3f} (one seed)"
+    half = float(stats.t.ppf(0.975, n - 1) * np.std(values, ddof=1) / np.sqrt(n))
+    return f"{np.mean(values):.3f} ± {half:.3f}"
+
+
+TARGET_SHARE = 0.90
+"""The share of the full-information table the team's pass is asked to reach."""
+
+
+def _target_test(replays: list[dict]) -> list[str]:
+    """0.90 judged on paired seeds: the team's score minus 0.90 × the table's, seed by seed (its
+    95% interval below 0: missed; above: met), the ratio of the mean scores with a bootstrap
+    interval over seeds, and the team against the bound, paired."""
+    team = np.array([r["team"] for r in replays])
+    table = np.array([r["table"] for r in replays])
+    out = [f"Paired by seed, the team's score minus {TARGET_SHARE:.2f} × the table's: "
+           f"{_interval(list(team - TARGET_SHARE * table))} (95%; below 0: the target is missed, above: met)."]
+    if len(replays) > 1:
+        rng = np.random.default_rng(0)
+        pick = rng.integers(0, len(replays), (10_000, len(replays)))
+        ratios = team[pick].mean(axis=1) / table[pick].mean(axis=1)
+        lo, hi = np.percentile(ratios, [2.5, 97.5])
+        out.append(f"The team's mean score over the table's: {team.mean() / table.mean():.3f} "
+                   f"(95% bootstrap interval over seeds {lo:.3f}–{hi:.3f}).")
+    paired = [r["team_share_of_table"] - r["bandit_table_share_of_table"] for r in replays
+              if r.get("team_share_of_table") is not None and r.get("bandit_table_share_of_table") is not None]
+    if paired:
+        out.append(f"Paired by seed, the team's share minus the bound's: {_interval(paired)}.")
+    return out
+
+
+def render_replay(args: Args, replays: list[dict]) -> list[str]:
+    """The replay's table: each pass as a share of the table with the 95% interval on the mean
+    share, paired by seed, and where the team's pass loses against the table."""
+    subjects = "14 held-out subjects" if args.replay_set == "mmlu-held-out" else f"{args.replay_set} subjects"
+    every = args.replay_every or args.per_night
+    lines = [f"| MMLU, {subjects}, seeds {_seeds(replays)}, a round every {every} rows | PGR − S2 share | "
+             "share of the full-information table (mean ± sd) | 95% interval on the mean share |", "|---|---|---|---|"]
+    for label, what in (("team", f"{args.members} members pooling"), ("alone", "one member alone (a twelfth)"),
+                        ("bandit_table", "bound of bandit feedback: first half uniform, then its table")):
+        shares = [r[f"{label}_share_of_table"] for r in replays if r.get(f"{label}_share_of_table") is not None]
+        lines.append(f"| {what} | {metrics.mean_sd([r[label] for r in replays], '{:.3f}')} | "
+                     f"{metrics.mean_sd(shares, '{:.3f}')} | {_interval(shares) if shares else 'n/a'} |")
+    lines.append(f"| the table (full information) | {metrics.mean_sd([r['table'] for r in replays], '{:.3f}')} | 1 | |")
+    lines += ["", *_target_test(replays)]
+    with_losses = [r for r in replays if r.get("losses") and r["table"] > 0]
+    if with_losses:
+        def share(key: str) -> str:
+            return metrics.mean_sd([r["losses"][key] / r["table"] for r in with_losses], "{:.3f}")
+
+        lines += ["", "| where the team's pass loses, as a share of the table | mean ± sd |", "|---|---|",
+                  f"| explored rows (the exploration's cost) | {share('explored')} |",
+                  f"| other rows of subjects the table sends to System 1 (System 2 calls it does not make) | "
+                  f"{share('table_s1_subjects')} |",
+                  f"| other rows of subjects the table sends to System 2 (System 1 calls it does not make) | "
+                  f"{share('table_s2_subjects')} |",
+                  f"| all (1 − the share) | {share('total')} |"]
+        names = sorted({n for r in with_losses for n in r["losses"]["subjects"]})
+        worst = sorted(names, key=lambda n: -np.mean([r["losses"]["subjects"].get(n, {}).get("lost", 0.0) / r["table"]
+                                                      for r in with_losses]))[:5]
+        lines += ["", "Subjects losing most (share of the table, mean over seeds): " + ", ".join(
+            f"{n} {np.mean([r['losses']['subjects'].get(n, {}).get('lost', 0.0) / r['table'] for r in with_losses]):.3f}"
+            for n in worst) + "."]
+    return lines
 
 
 if __name__ == "__main__":

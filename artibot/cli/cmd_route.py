@@ -18,7 +18,7 @@ from artibot.store import pending_decisions as pending
 from artibot.cli import completion
 from artibot.cli.render import console, emit_json, err_console, fmt
 
-REASONS = ("cache", "forced", "explore", "threshold")
+REASONS = ("cache", "team-cache", "forced", "explore", "threshold")
 """The router's reasons for a route that ``route`` words (another stays as the router said it)."""
 
 

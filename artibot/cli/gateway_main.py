@@ -93,7 +93,7 @@ def config_from(port: int | None, upstream: str | None) -> GatewayConfig:
 def run(config: GatewayConfig, *, quiet: bool, lang: str = "en") -> Counters:
     pid = os.getpid()
     if not quiet:  # a line per request, on this terminal only: nothing of it is written to a file
-        config = with_observer(config, lambda seen: print(request_line(seen, lang), flush=True))
+        config = with_observer(config, observe=lambda seen: print(request_line(seen, lang), flush=True))
 
     async def main() -> Counters:
         stop = asyncio.Event()

@@ -24,7 +24,7 @@ COMMAND_WORDS: dict[str, dict[str, str]] = {
                    "The replaced state is kept in {kept}.",
         # route and outcome
         "ro_line": "{system}  complexity {complexity}  threshold {threshold}  domain {domain}  ({why})",
-        "ro_cache": "System 1 cache hit", "ro_forced": "explicit think flag", "ro_explore": "exploration",
+        "ro_cache": "System 1 cache hit", "ro_team-cache": "the team's System 1 table", "ro_forced": "explicit think flag", "ro_explore": "exploration",
         "ro_threshold": "complexity vs threshold",
         "ro_recorded": "recorded as {id}: complete it with `artibot outcome {id} {outcomes}`",
         "ro_new_domain": "artibot: warning: domain {domain!r} is new: it starts at the default threshold and learns "
@@ -109,7 +109,7 @@ COMMAND_WORDS: dict[str, dict[str, str]] = {
         "rb_done": "{first} 이전의 상태를 복원했습니다; 되돌린 라운드: {undone}; 경험 {n}개를 로그에 되돌려 놓았습니다. "
                    "교체된 상태는 {kept}에 보관됩니다.",
         "ro_line": "{system}  복잡도 {complexity}  임계값 {threshold}  도메인 {domain}  ({why})",
-        "ro_cache": "System 1 캐시 적중", "ro_forced": "명시적인 깊은 사고 요청", "ro_explore": "탐색",
+        "ro_cache": "System 1 캐시 적중", "ro_team-cache": "팀의 System 1 표", "ro_forced": "명시적인 깊은 사고 요청", "ro_explore": "탐색",
         "ro_threshold": "복잡도와 임계값 비교",
         "ro_recorded": "{id}(으)로 기록했습니다: `artibot outcome {id} {outcomes}`로 완료하세요",
         "ro_new_domain": "artibot: 경고: 도메인 {domain!r}은(는) 새 도메인입니다: 기본 임계값에서 시작해 따로 "

@@ -9,10 +9,11 @@ the counts add to the ones the team's last published state carries, and the same
 proposes the action that checkpoint 3 shows the reviewer. What the reviewer settles is
 published with the state (``patterns``: hash → status and counts).
 
-What a published pattern decision does on a member: nothing by itself. A member's System 1
-cache stays its own, decided at its own checkpoint 3, since a team-wide cache would route a
-member's request by other members' history; the team's decisions are the reviewed record
-of which kinds of request the pool finds safe on System 1 (``artibot team status``).
+What a published pattern decision does on a member: its router starts from it. A hash the
+team has active routes the member's request of that pattern to System 1 unless the member
+decided the pattern itself (:mod:`artibot.router.team_table`, :mod:`artibot.team.prior`),
+and the member's own checkpoint 3 can demote it for that member on its own evidence, as its
+own rounds move the team's thresholds. The member's own System 1 cache file stays its own.
 
 The state's pattern table is bounded: a round counts at most :data:`ROUND_PATTERNS`
 hashes (the most frequent), and a state keeps every active or demoted hash and at most

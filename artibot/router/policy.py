@@ -8,6 +8,10 @@ Rule, first match wins:
 2. ``cache`` — the request's pattern key is in the System 1 cache: System 1,
    confidence :data:`CACHE_CONFIDENCE`, propensity 1. Cache hits are never explored:
    a promoted pattern leaves the cache by demotion, not by chance.
+   ``team-cache`` — on a team member, the same for a pattern the team's published
+   table has active (``team_cache``: keyed hashes, :mod:`~artibot.router.team_table`)
+   and the member has not decided itself (``own_patterns``: the keys its own cache has
+   active or demoted; its own evidence overrides the team's, as with thresholds).
 3. ``threshold`` — complexity ``c`` below the domain's threshold ``t``: System 1;
    otherwise System 2. The confidence is 0.5 at the threshold and grows linearly to 1
    at the end of the scale on the chosen side::
@@ -44,6 +48,7 @@ from artibot._lean.frozen import MappingProxyType, factory, frozen, private
 from artibot.router.complexity import keyword_index, score_tokens
 from artibot.router.domains import FALLBACK, DomainTable, KeywordIndex, normalize, tokenize
 from artibot.router.patterns import pattern_key
+from artibot.router.team_table import keyed_hash
 
 SYSTEM1 = "system1"
 SYSTEM2 = "system2"
@@ -117,6 +122,12 @@ class RoutingPolicy:
     """Exploration rate outside the band around the threshold, for a domain without its own rate."""
     domain_rates: Mapping[str, float] = factory(dict)
     """Per domain: the learned exploration rate outside the band (replaces ``domain_exploration``)."""
+    team_cache: frozenset[str] = frozenset()
+    """The keyed hashes of the patterns the team's published state has active (empty: not a member)."""
+    team_key: str = ""
+    """The team's pattern key (hex) the hashes are made with."""
+    own_patterns: frozenset[str] = frozenset()
+    """Pattern keys this member decided itself (active or demoted in its own cache): the team's table does not apply."""
     _keywords: KeywordIndex = private(init=False)
     """The complexity score's keyword index, held like the table's: a policy read back from
     the prompt hook's cache brings it along instead of building it."""
@@ -139,6 +150,8 @@ class RoutingPolicy:
             if not (_finite(value) and 0 <= value <= MAX_EXPLORATION):
                 problems.append(f"the exploration rate of domain {name!r} must be a number in "
                                 f"[0, {MAX_EXPLORATION}], not {value!r}")
+        if self.team_key and (len(self.team_key) % 2 or not set(self.team_key.lower()) <= set("0123456789abcdef")):
+            problems.append("team_key must be the team's pattern key in hex digits")
         if problems:
             from artibot.errors import InvalidInput  # errors.py loads enum: not at import
 
@@ -146,6 +159,8 @@ class RoutingPolicy:
         object.__setattr__(self, "domain_thresholds", dict(self.domain_thresholds))
         object.__setattr__(self, "domain_rates", dict(self.domain_rates))
         object.__setattr__(self, "cache", frozenset(self.cache))
+        object.__setattr__(self, "team_cache", frozenset(self.team_cache) if self.team_key else frozenset())
+        object.__setattr__(self, "own_patterns", frozenset(self.own_patterns))
         object.__setattr__(self, "_keywords", keyword_index())
 
     def threshold_for(self, domain: str) -> float:
@@ -192,6 +207,9 @@ class RoutingPolicy:
             return decision(forced, 1.0, 1.0, "forced")
         if pattern is not None and pattern in self.cache:
             return decision(SYSTEM1, CACHE_CONFIDENCE, 1.0, "cache")
+        if pattern is not None and self.team_cache and pattern not in self.own_patterns \
+                and keyed_hash(pattern, self.team_key) in self.team_cache:
+            return decision(SYSTEM1, CACHE_CONFIDENCE, 1.0, "team-cache")
         c, t = complexity, threshold
         if c < t:
             greedy, other = SYSTEM1, SYSTEM2

@@ -41,6 +41,13 @@ def active_patterns(doc: Mapping[str, Any] | None) -> frozenset[str]:
     return frozenset(p["key"] for p in doc["patterns"] if p.get("status") == "active")
 
 
+def decided_patterns(doc: Mapping[str, Any] | None) -> frozenset[str]:
+    """The keys this home decided itself (active or demoted): a team's table does not override them."""
+    if not doc:
+        return frozenset()
+    return frozenset(p["key"] for p in doc["patterns"] if p.get("status") in ("active", "demoted"))
+
+
 def load_cache(home: Home) -> frozenset[str]:
     """The keys System 1 answers from (status ``active``)."""
     return active_patterns(read_system1_patterns(home))
@@ -58,9 +65,9 @@ def update_cache(home: Home, final: Mapping[str, str], stats: Mapping[str, Patte
             entries[key] = {**entries.get(key, {}), "key": key, "status": "active", "promoted_at": now,
                             "promoted_in": round_id, "evidence": stats[key].to_json()}
             changed = True
-        elif action == "demote" and key in entries:
-            entries[key] = {**entries[key], "status": "demoted", "demoted_at": now, "demoted_in": round_id,
-                            "evidence": stats[key].to_json()}
+        elif action == "demote" and key in stats:  # also a pattern only the team's table had active
+            entries[key] = {**entries.get(key, {}), "key": key, "status": "demoted", "demoted_at": now,
+                            "demoted_in": round_id, "evidence": stats[key].to_json()}
             changed = True
     for key, fresh in (freshness or {}).items():
         if entries.get(key, {}).get("status") == "active":

@@ -176,3 +176,26 @@ def cached_state_or_problem(home: Home) -> tuple[CachedState | None, str | None]
         return read_cached_state(home), None
     except CorruptFileError as exc:
         return None, str(exc)
+
+
+HEX = frozenset("0123456789abcdef")
+
+
+def team_system1(home: Home) -> tuple[str, frozenset[str]]:
+    """The team's System 1 table as this member's router uses it: the team's pattern key (hex)
+    and the keyed hashes the cached published state has active. ``("", frozenset())`` when
+    the home is not a member, nothing is cached, or a file is damaged (``status`` names it):
+    the router then routes by the member's own cache and thresholds."""
+    try:
+        member = read_membership(home)
+        cached = read_cached_state(home) if member is not None else None
+    except CorruptFileError:
+        return "", frozenset()
+    if member is None or cached is None or not set(member["pattern_key"]) <= HEX or len(member["pattern_key"]) % 2:
+        return "", frozenset()
+    patterns = cached["state"].get("patterns")
+    if not isinstance(patterns, dict):
+        return "", frozenset()
+    active = frozenset(key for key, entry in patterns.items()
+                       if isinstance(key, str) and isinstance(entry, dict) and entry.get("status") == "active")
+    return member["pattern_key"], active

@@ -6,6 +6,8 @@ not learned itself takes the team's threshold, and so does the default threshold
 member has never applied a round. The member's own rounds then treat the team's cells as
 a prior for those domains (:func:`artibot.learning.pooled.prior_cells`, at most
 :data:`artibot.team.prior.PRIOR_TRIALS` trials a domain), which the member's own outcomes move away from.
+The cached state's pattern table is the router's starting point for System 1 too
+(:mod:`artibot.router.team_table`): the router reads it from the cached file.
 
 Pulls run in the detached learner and in ``artibot team pull|join|status --pull``, never in
 a hook that waits on them. A published state that does not parse is not used: the member

@@ -15,7 +15,7 @@ from artibot.router import score
 ROUTER_DIR = Path(artibot.router.__file__).parent
 HEAVY = ("numpy", "scipy", "typer", "rich", "pydantic", "orjson", "click")
 ALLOWED_IMPORTS = {
-    "__future__", "re", "math", "random", "dataclasses", "hashlib", "_sha1", "unicodedata", "typing",
+    "__future__", "re", "math", "random", "dataclasses", "hashlib", "_sha1", "_sha256", "_sha2", "unicodedata", "typing",
     "types", "collections", "collections.abc", "itertools", "functools", "artibot.errors",
     "artibot._lean.frozen",  # immutable records without dataclasses (pure, stdlib-free)
     "artibot._lean.regex",  # re.compile without importing re (pure: programs come in as arguments)

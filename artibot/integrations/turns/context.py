@@ -78,7 +78,7 @@ def routing_line(decision: Mapping[str, Any]) -> str:
     """One line telling Claude how this prompt was routed and what that asks of it.
 
     ``decision`` carries the router's fields, ``reason`` being ``forced``, ``cache``,
-    ``threshold`` or ``explore``.
+    ``team-cache``, ``threshold`` or ``explore``.
     """
     domain = decision.get("domain") or "general"
     c, t = decision.get("complexity"), decision.get("threshold")
@@ -90,6 +90,8 @@ def routing_line(decision: Mapping[str, Any]) -> str:
         why = "the request asks for deliberate thinking"
     elif reason == "cache" and decision.get("pattern"):
         why = f"pattern {decision['pattern']} is in the System 1 cache"
+    elif reason == "team-cache" and decision.get("pattern"):
+        why = f"pattern {decision['pattern']} is in the team's System 1 table"
     elif reason == "explore":
         why += " (exploring the other route)"
     if decision.get("system") == "system2":

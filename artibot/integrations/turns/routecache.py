@@ -5,7 +5,7 @@ public ``Router`` (with the collector behind it): about half the prompt hook's t
 The policy the last prompt hook built is kept in ``sessions/.router-cache.marshal``
 (and what SessionStart shows of it in ``sessions/.router-summary.json``) with a key: size and modification time of every file it may depend on — the files
 in the data home (thresholds, System 1 cache, a config file; the experience log, its
-sidecar files and the spools excepted), the config files the settings are read from (``$ARTIBOT_CONFIG``,
+sidecar files and the spools excepted), a team member's membership and cached team state, the config files the settings are read from (``$ARTIBOT_CONFIG``,
 ``./artibot.config.json``), the shipped defaults, and artibot's own router code. Any
 change to one of them, or a cache that does not load, rebuilds it through
 :class:`artibot.learned_router.Router` — the cache can be stale by no more than a file's
@@ -47,6 +47,10 @@ if TYPE_CHECKING:
     Encoded = tuple[EllipsisType, str, str, dict[str, object], tuple[str, ...]]
     """A router record as :func:`_encode` writes it."""
 
+_TEAM_FILES = ("membership.json", "state.json")
+"""The team files (``team/``) a member's routing policy depends on: ``artibot.store.team_files``
+reads them; not imported here (the prompt hook)."""
+
 FORMAT = 2
 PROGRAMS_FORMAT = 2
 """``(2, runtime, {(source, flags): marshal bytes of the program})``."""
@@ -61,7 +65,9 @@ def _key(call: Call) -> list[object]:
     code = os.path.join(os.path.dirname(artibot.__file__), "router")
     shipped = os.path.join(os.path.dirname(os.path.dirname(artibot.__file__)), "config")
     config_env = os.environ.get("ARTIBOT_CONFIG")
-    paths = [*hookfiles.files_in(call.root, skip=_NOT_STATE), *hookfiles.files_in(code),
+    team = os.path.join(call.root, "team")  # a member's routing follows the team state its last sync cached
+    paths = [*hookfiles.files_in(call.root, skip=_NOT_STATE), *(os.path.join(team, n) for n in _TEAM_FILES),
+             *hookfiles.files_in(code),
              *hookfiles.files_in(shipped),
              *hookfiles.files_in(os.path.join(os.path.dirname(artibot.__file__), "_config")),
              os.path.join(os.getcwd(), CONFIG_NAME)]
