@@ -14,6 +14,7 @@ from datetime import datetime, timezone
 from typing import Any, cast
 
 from artibot.errors import NotFoundError, ReviewError
+from artibot.learning.round_params import logged_checks
 from artibot.router.thresholds import domain_label
 from artibot.store import archive, quarantine, rollback_journal, rounds, snapshots
 from artibot.store.log.experiences import ExperienceLog
@@ -49,7 +50,7 @@ def history(*, home: HomeArg = None) -> list[HistoryLine]:
             "transfers": entry.get("transfers", {}),
             "rolled_back": entry.get("rolled_back", False),
             # cost per route measured by the gateway, as the round saw it (None: nothing measured)
-            "costs": (entry.get("params") or {}).get("costs"),
+            "costs": logged_checks(entry).costs,
         })
     return out
 

@@ -153,6 +153,25 @@ class RoundChecks:
         return cls(interrupted=interrupted, **objects)
 
 
+def logged_checks(entry: Mapping[str, object]) -> RoundChecks:
+    """The checks a round in the learning log recorded (its ``params``). A check that is not an
+    object reads as absent, one by one: a log written by an older version, or edited by hand,
+    still reads, and a damaged check does not hide the others.
+
+    >>> logged_checks({"params": {"window": {"all": {}}, "costs": 3}}).window, logged_checks({}).costs
+    ({'all': {}}, None)
+    """
+    params = entry.get("params")
+    if not isinstance(params, Mapping):
+        return RoundChecks()
+    def check(name: str) -> JSONObject | None:
+        value = params.get(name)
+        return dict(value) if isinstance(value, Mapping) else None
+
+    return RoundChecks(costs=check("costs"), off_policy=check("off_policy"), window=check("window"),
+                       freshness=check("freshness"))
+
+
 PRICE_KEYS = ("price", "price_source", "target_system2_share", "measured_cost")
 _RECORDS = ("evidence", "intervals", *PRICE_KEYS, *CHECKS)
 

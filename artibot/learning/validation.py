@@ -24,6 +24,8 @@ from __future__ import annotations
 import math
 from typing import Any, Mapping, Sequence
 
+from artibot.learning.round_params import logged_checks
+
 
 def _rates(c: Mapping[str, int], price: float) -> tuple[float, float, float, float]:
     """success rate, System 2 share, utility mean and the utility's per-record variance."""
@@ -73,7 +75,7 @@ def _changed(entry: Mapping[str, Any]) -> bool:
 
 
 def _window(entry: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    w = (entry.get("params") or {}).get("window")
+    w = logged_checks(entry).window
     return w if isinstance(w, Mapping) and isinstance(w.get("all"), Mapping) else None
 
 
@@ -118,7 +120,7 @@ def validate(entries: Sequence[Mapping[str, Any]], *, window: int | None, alpha:
 
 
 def _predicted(entry: Mapping[str, Any]) -> dict[str, Any] | None:
-    op = (entry.get("params") or {}).get("off_policy")
+    op = logged_checks(entry).off_policy
     if not isinstance(op, Mapping) or not entry.get("thresholds_applied"):  # reverted: nothing was predicted
         return None
     proposed = op.get("proposed") or {}
