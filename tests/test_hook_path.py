@@ -80,6 +80,7 @@ COLD: dict[tuple[str, str], str] = {
     ("artibot._lean.files", "json"): "an interpreter without the `_json` accelerator",
     ("artibot.store.hookio", "hashlib"): "an interpreter without its built-in SHA-256 module",
     ("artibot.router.patterns", "hashlib"): "an interpreter without its built-in SHA-1 module",
+    ("artibot.router.team_table", "hashlib"): "an interpreter without its built-in SHA-256 module",
     ("artibot.router.domains", "artibot.errors"): "a domains file that does not validate",
     ("artibot.router.domains", "collections"): "a domains file being validated, as above",
     ("artibot.router.policy", "artibot.errors"): "a policy document that does not validate",
