@@ -62,6 +62,12 @@ class Args:
     """nights the team learned before a newcomer joins"""
     round_every: int = 0
     """pooled requests between two team rounds in W1 and W2 (0: one round a night, members × per_night)"""
+    ramp: int = 0
+    """W1 and W2: the first team round after this many pooled requests, each next after twice as many, up to
+    ``round_every`` (0: off)"""
+    half_life: float = 0.0
+    """W1 and W2: the pool's evidence half-life in a domain's records (0: the team round's,
+    ``bandit.pooled_half_life(members)``; 1000 is one person's, for the ablation)"""
     replay_every: int = 0
     """rows between two rounds in the replay, pooled or one member's (0: per_night)"""
     replay_set: str = "mmlu-held-out"
@@ -113,20 +119,35 @@ def bound(args: Args, seed: int) -> dict:
             "bandit_table_share_of_table": value / table if table > 0 else None}
 
 
+def _one_person_half_life() -> float:
+    from artibot.learning import bandit
+
+    return bandit.HALF_LIFE
+
+
+ONE_PERSON_HALF_LIFE = _one_person_half_life()
+"""The learner's half-life before a job changes it (a worker process runs several jobs)."""
+
+
 def job(args: Args, item: tuple[str, int]) -> dict:
     study, seed = item
     if study == "replay":
         return replay(args, seed)
     if study == "bound":
         return bound(args, seed)
+    from artibot.learning import bandit
+
+    # the simulation runs the personal round on the pool: give it the half-life the team round uses
+    bandit.HALF_LIFE = args.half_life or ONE_PERSON_HALF_LIFE * args.members  # as bandit.pooled_half_life
     requests, night = args.members * args.per_night * args.nights, args.members * args.per_night
     night = args.round_every or night
     if study == "w1":
-        a1 = replace(run_w1.Args(), requests=requests, night=night, policies=("evidence",), plots=False)
+        a1 = replace(run_w1.Args(), requests=requests, night=night, ramp=args.ramp, policies=("evidence",),
+                     plots=False)
         result = run_w1.one_seed(a1, seed)
         th = result["thresholds"]["evidence"]
         world = w1(a1.price)
-        month = min(args.month * args.members * args.per_night // night, len(th) - 1)
+        month = int(np.searchsorted(result["nights"], args.month * args.members * args.per_night, side="right")) - 1
         oracle = world.oracle_utility()
         joined = (oracle - world.threshold_utility(th[month], 0, a1.exploration)) * 1000
         scratch = (oracle - world.threshold_utility({}, 0, a1.exploration)) * 1000
@@ -134,7 +155,8 @@ def job(args: Args, item: tuple[str, int]) -> dict:
         return {"study": study, "seed": seed, "regret_1k": summary["regret_1k"],
                 "regret_1k_late": summary["regret_1k_late"], "join_regret_1k": joined,
                 "scratch_regret_1k": scratch, "explored": summary["explored"]}
-    a2 = replace(run_w2.Args(), requests=requests, night=night, policies=("evidence",), plots=False)
+    a2 = replace(run_w2.Args(), requests=requests, night=night, ramp=args.ramp, policies=("evidence",),
+                 plots=False)
     result = run_w2.one_seed(a2, seed)
     s = result["summary"]["evidence"]
     return {"study": study, "seed": seed, "regret_1k": s["regret_1k"],

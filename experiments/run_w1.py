@@ -42,6 +42,8 @@ class Args:
     """requests per run"""
     night: int = 500
     """requests between two learning rounds (one `learn` per night)"""
+    ramp: int = 0
+    """the first round after this many requests, each next after twice as many, up to ``night`` (0: off)"""
     price: float = 0.05
     """utility price of a System 2 call (system2Cost of evidence mode and of the world)"""
     exploration: float = 0.05
@@ -86,7 +88,8 @@ def one_seed(args: Args, seed: int) -> dict:
     world = w1(args.price)
     stream = world_stream(world, args.requests, seed)
     policies = standard_policies(args.price, seed, exploration=args.exploration, include=args.policies)
-    traces = compare(stream, policies, night=args.night, run_name=f"{args.name}-{seed}")
+    traces = compare(stream, policies, night=args.night, run_name=f"{args.name}-{seed}",
+                     ramp=args.ramp)
     return {
         "seed": seed,
         "summary": {t.policy: summarize(t, stream, world, args) for t in traces},

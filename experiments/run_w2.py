@@ -44,6 +44,8 @@ class Args:
     """requests per run; the drift happens half-way"""
     night: int = 500
     """requests between two learning rounds"""
+    ramp: int = 0
+    """the first round after this many requests, each next after twice as many, up to ``night`` (0: off)"""
     price: float = 0.05
     """utility price of a System 2 call"""
     exploration: float = 0.05
@@ -66,7 +68,7 @@ def one_seed(args: Args, seed: int) -> dict:
     stream = world_stream(world, args.requests, seed)
     traces = compare(stream, standard_policies(args.price, seed, exploration=args.exploration,
                                                include=args.policies), night=args.night,
-                     run_name=f"{args.name}-{seed}")
+                     run_name=f"{args.name}-{seed}", ramp=args.ramp)
     w = min(args.window, at)
     summary = {}
     for t in traces:

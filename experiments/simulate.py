@@ -91,8 +91,25 @@ class Trace:
         return self.oracle - self.utility
 
 
-def run(stream: Stream, policy: Any, *, night: int = 500, run_name: str = "sim", start: int = 0) -> Trace:
-    """Route every request of ``stream`` with ``policy``; a night ends every ``night`` requests."""
+def bounds(n: int, night: int, ramp: int = 0) -> list[int]:
+    """Where the rounds of a run of ``n`` requests start: every ``night`` requests, or with ``ramp``
+    the first after ``ramp`` requests and each next one after twice the last, up to ``night``.
+
+    >>> bounds(10, 4), bounds(20, 8, ramp=2)
+    ([0, 4, 8], [0, 2, 6, 14])
+    """
+    out, lo, size = [], 0, (min(ramp, night) if ramp > 0 else night)
+    while lo < n:
+        out.append(lo)
+        lo += size
+        size = min(night, size * 2)
+    return out
+
+
+def run(stream: Stream, policy: Any, *, night: int = 500, run_name: str = "sim", start: int = 0,
+        ramp: int = 0) -> Trace:
+    """Route every request of ``stream`` with ``policy``; a night ends every ``night`` requests
+    (with ``ramp``, sooner at first: :func:`bounds`)."""
     n = len(stream)
     s2 = np.zeros(n, bool)
     prop = np.ones(n)
@@ -104,9 +121,10 @@ def run(stream: Stream, policy: Any, *, night: int = 500, run_name: str = "sim",
     trace = Trace(policy.name, s2, prop, explored, success, np.zeros(n), stream.oracle_utility)
     trace.thresholds.append(policy.thresholds(names))
     trace.nights.append(0)
-    for lo in range(0, n, night):
+    starts = bounds(n, night, ramp)
+    for lo, hi in zip(starts, [*starts[1:], n]):
         records = []
-        for i in range(lo, min(n, lo + night)):
+        for i in range(lo, hi):
             domain = names[stream.domain[i]]
             c = float(stream.complexity[i])
             pattern = stream.patterns[i] if stream.patterns is not None else None
@@ -128,7 +146,7 @@ def run(stream: Stream, policy: Any, *, night: int = 500, run_name: str = "sim",
                 records.append(make_record(start + i, domain, c, r, outcome, round(latency, 1), pattern, text,
                                            run_name))
         policy.night(records)
-        trace.nights.append(min(n, lo + night))
+        trace.nights.append(hi)
         trace.thresholds.append(policy.thresholds(names))
     trace.utility = stream.utility(s2)
     trace.seconds = time.perf_counter() - began
@@ -138,15 +156,15 @@ def run(stream: Stream, policy: Any, *, night: int = 500, run_name: str = "sim",
     return trace
 
 
-def compare(stream: Stream, policies: list[Any], *, night: int, run_name: str) -> list[Trace]:
-    """Run the oracle and every policy on ``stream``; closes the policies."""
+def compare(stream: Stream, policies: list[Any], *, night: int, run_name: str, ramp: int = 0) -> list[Trace]:
+    """Run the oracle and every policy on ``stream``; closes the policies (``ramp``: see :func:`bounds`)."""
     from experiments.policies import Oracle
 
     oracle_s2 = stream.oracle_s2
     traces = []
     for policy in [Oracle(lambda _d, _c, i: oracle_s2[i]), *policies]:
         try:
-            traces.append(run(stream, policy, night=night, run_name=run_name))
+            traces.append(run(stream, policy, night=night, run_name=run_name, ramp=ramp))
         finally:
             policy.close()
     return traces

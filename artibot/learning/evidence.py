@@ -257,10 +257,12 @@ class CellsStep:
 
 
 def step_cells(cells: Mapping[str, np.ndarray], fresh: Mapping[str, np.ndarray], thresholds: Thresholds,
-               settings: Settings, n_batches: int, measured: MeasuredPrice | None = None) -> CellsStep:
+               settings: Settings, n_batches: int, measured: MeasuredPrice | None = None,
+               half_life: float | None = None) -> CellsStep:
     """The threshold part of a round from counts alone: ``cells`` (the history, per domain, in
     trials), ``fresh`` (this round's ``(BINS, 4)`` counts of each domain seen). The personal
-    round counts ``fresh`` from its frame; the team round gets the same counts from SQL."""
+    round counts ``fresh`` from its frame; the team round gets the same counts from SQL, and
+    forgets over its pool's ``half_life`` (:func:`artibot.learning.bandit.pooled_half_life`)."""
     router = settings.router
     lo, hi = router.min_threshold, router.max_threshold
     seen = sorted(name for name, arr in fresh.items() if arr.sum() > 0)
@@ -271,7 +273,7 @@ def step_cells(cells: Mapping[str, np.ndarray], fresh: Mapping[str, np.ndarray],
         history = cells.get(name, np.zeros((bandit.BINS, 4)))
         flagged = bandit.changed(history, fresh[name], z_crit, PRIOR)
         changes += [{"domain": name, "system": s, "z": z} for s, z in flagged]
-        after_cells[name] = bandit.merge(history, fresh[name], {s for s, _ in flagged})
+        after_cells[name] = bandit.merge(history, fresh[name], {s for s, _ in flagged}, half_life)
 
     # thresholds: every domain with evidence pools into the others' priors; seen domains step
     raw = {name: bandit.fit(arr, _clip(thresholds.for_domain(name), lo, hi), RAW_PRIOR)

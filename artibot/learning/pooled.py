@@ -11,8 +11,11 @@ checkpoints show it and the same answers apply.
 What differs from a personal round, and why: the round takes every row of its window
 (the pool has no per-record archive to move, so no partial batch is left over);
 checkpoint 3 decides patterns by the team's keyed hash of them, from counts the database
-makes (:mod:`artibot.learning.pooled_patterns`); and records a member's System 1 cache
-routed are counted like the others (the pool does not know a member's cache).
+makes (:mod:`artibot.learning.pooled_patterns`); records a member's System 1 cache
+routed are counted like the others (the pool does not know a member's cache); and the
+evidence's half-life is one person's times the members whose records the window holds
+(:func:`artibot.learning.bandit.pooled_half_life`), so the pool forgets as fast in days as
+one person does, not twelve times faster.
 
 The published state (:func:`state_json`) carries the thresholds, the accumulated
 cells and the pattern decisions; :func:`parse_state` is what a member runs before using one (it raises ValueError
@@ -90,9 +93,10 @@ def fresh_cells(stats: Sequence[CellStat]) -> dict[str, np.ndarray]:
 
 def propose_pooled(stats: Sequence[CellStat], state: TeamState | None, default: float, settings: Settings, *,
                    flush: bool = False, extra: Mapping[str, JsonValue] | None = None,
-                   pattern_counts: Sequence[PatternCount] = ()) -> RoundProposal | None:
+                   pattern_counts: Sequence[PatternCount] = (), members: int = 1) -> RoundProposal | None:
     """The round over ``stats`` and the window's ``pattern_counts`` (None: fewer records than a
-    batch and not ``flush``)."""
+    batch and not ``flush``); ``members``: how many members' records the window holds (the
+    pool forgets over :func:`artibot.learning.bandit.pooled_half_life` of them)."""
     records = sum(s.n for s in stats)
     processed, n_batches = batch_plan(records, settings.lifelong.batch_size, flush)
     if processed == 0:
@@ -100,14 +104,15 @@ def propose_pooled(stats: Sequence[CellStat], state: TeamState | None, default: 
     thresholds = state.thresholds if state is not None else Thresholds(default, {})
     history = dict(state.cells) if state is not None else {}
     fresh = fresh_cells(stats)
-    cs = step_cells(history, fresh, thresholds, settings, n_batches)
+    half_life = bandit.pooled_half_life(members)
+    cs = step_cells(history, fresh, thresholds, settings, n_batches, half_life=half_life)
     groups, intervals = _groups(stats, cs.after_cells)
     before = dict(state.patterns) if state is not None else {}
     after, decisions, bounds = pattern_round(before, pattern_counts, settings)
     explored = sum(s.explored_n for s in stats)
     numbers: dict[str, Scalar] = {"batch_size": settings.lifelong.batch_size, "batches": n_batches, "flush": flush,
-                                  "reach": cs.reach, "bins": bandit.BINS, "half_life": bandit.HALF_LIFE,
-                                  "explored": explored}
+                                  "reach": cs.reach, "bins": bandit.BINS, "half_life": half_life,
+                                  "members": members, "explored": explored}
     pool: JSONObject = {"records": records, "weighted_records": sum(s.weighted_n for s in stats),
                         "weighted_successes": sum(s.weighted_k for s in stats),
                         "cost_usd": sum(s.cost_usd for s in stats),

@@ -57,10 +57,10 @@ SET_ASIDE = (f"INSERT INTO {SCHEMA}.set_aside (round_id, record_id, member, reas
 SUMS = f"""WITH w AS (
     SELECT domain, least(floor(complexity * 20), 19)::int AS bin, routed_to = 'system2' AS s2,
            outcome = 'success' AS ok, propensity, cost_usd, complexity,
-           CASE WHEN length(pattern_hash) = 32 THEN pattern_hash END AS ph
+           CASE WHEN length(pattern_hash) = 32 THEN pattern_hash END AS ph, member
     FROM {X} WHERE {WINDOW} AND {PROBLEM} IS NULL AND outcome <> 'interrupted'),
 g AS (
-    SELECT grouping(domain, bin, s2) = 0 AS cell, domain, bin, s2, ph,
+    SELECT grouping(domain, bin, s2) = 0 AS cell, grouping(member) = 0 AS mrow, domain, bin, s2, ph,
         count(*) AS n, count(*) FILTER (WHERE ok) AS k,
         sum(1 / coalesce(propensity, 1)) AS wn, coalesce(sum(1 / coalesce(propensity, 1)) FILTER (WHERE ok), 0) AS wk,
         coalesce(sum(cost_usd), 0) AS cost,
@@ -69,14 +69,16 @@ g AS (
         min(complexity) AS cmin, max(complexity) AS cmax,
         count(*) FILTER (WHERE NOT s2) AS n1, count(*) FILTER (WHERE NOT s2 AND ok) AS k1,
         count(*) FILTER (WHERE s2) AS n2, count(*) FILTER (WHERE s2 AND ok) AS k2
-    FROM w GROUP BY GROUPING SETS ((domain, bin, s2), (ph)))
-SELECT cell, domain, bin, s2, ph, n, k, wn, wk, cost, en, ek, ep, cmin, cmax, n1, k1, n2, k2
-FROM (SELECT *, row_number() OVER (PARTITION BY cell ORDER BY n DESC, ph) AS rank FROM g
-      WHERE cell OR ph IS NOT NULL) r
-WHERE cell OR rank <= {ROUND_PATTERNS}
+    FROM w GROUP BY GROUPING SETS ((domain, bin, s2), (ph), (member)))
+SELECT cell, domain, bin, s2, ph, n, k, wn, wk, cost, en, ek, ep, cmin, cmax, n1, k1, n2, k2, members
+FROM (SELECT *, row_number() OVER (PARTITION BY cell, mrow ORDER BY n DESC, ph) AS rank,
+             count(*) FILTER (WHERE mrow) OVER () AS members FROM g
+      WHERE cell OR mrow OR ph IS NOT NULL) r
+WHERE cell OR (NOT mrow AND rank <= {ROUND_PATTERNS})
 ORDER BY cell DESC, domain, bin, s2, ph"""
-"""One scan of the window, two sums: per (domain, complexity bin, system) the cells' counts,
-and per pattern hash (the most frequent :data:`ROUND_PATTERNS`) its trials of each system."""
+"""One scan of the window, three sums: per (domain, complexity bin, system) the cells' counts,
+per pattern hash (the most frequent :data:`ROUND_PATTERNS`) its trials of each system, and
+the members whose rows it holds (on every row: the pool's half-life counts them)."""
 
 
 def _now() -> str:
@@ -139,18 +141,20 @@ def current_state(conn: Any) -> tuple[int, str, TeamState] | None:
                         "`artibot team rollback` withdraws it") from None
 
 
-def _sums(conn: Any, lo: int, hi: int) -> tuple[list[CellStat], list[PatternCount]]:
-    """The window's cells and pattern counts; a hash that is not hex is dropped here (a length
-    test in SQL and this check cost far less than a regular expression per row)."""
+def _sums(conn: Any, lo: int, hi: int) -> tuple[list[CellStat], list[PatternCount], int]:
+    """The window's cells, pattern counts and members; a hash that is not hex is dropped here (a
+    length test in SQL and this check cost far less than a regular expression per row)."""
     cells: list[CellStat] = []
     patterns: list[PatternCount] = []
+    members = 0
     for r in conn.execute(SUMS, {"lo": lo, "hi": hi}).fetchall():
+        members = int(r[19])
         if r[0]:
             cells.append(CellStat(str(r[1]), int(r[2]), bool(r[3]), int(r[5]), int(r[6]), float(r[7]), float(r[8]),
                                   float(r[9]), int(r[10]), int(r[11]), float(r[12]), float(r[13]), float(r[14])))
         elif set(str(r[4])) <= HEX:
             patterns.append(PatternCount(str(r[4]), int(r[15]), int(r[16]), int(r[17]), int(r[18])))
-    return cells, patterns
+    return cells, patterns, members
 
 
 def prepare(conn: Any, settings: Settings, *, flush: bool, dry_run: bool) -> TeamRoundReport:
@@ -175,12 +179,12 @@ def prepare(conn: Any, settings: Settings, *, flush: bool, dry_run: bool) -> Tea
             conn.execute(SET_ASIDE, {"round": round_id, "lo": lo, "hi": hi})
         aside = {str(m): int(n) for m, n in conn.execute(
             f"SELECT member, count(*) FROM {SCHEMA}.set_aside WHERE round_id = %s GROUP BY 1", (round_id,))}
-    stats, pattern_counts = _sums(conn, lo, hi)
+    stats, pattern_counts, members = _sums(conn, lo, hi)
     based_on: JsonValue = {"version": current[0], "round_id": current[1]} if current else None
     extra: dict[str, JsonValue] = {"seq_from": lo, "seq_to": hi, "set_aside": dict[str, JsonValue](aside),
                                    "based_on": based_on}
     proposal = propose_pooled(stats, current[2] if current else None, settings.router.threshold, settings,
-                              flush=flush, extra=extra, pattern_counts=pattern_counts)
+                              flush=flush, extra=extra, pattern_counts=pattern_counts, members=members)
     if proposal is None:
         records = sum(s.n for s in stats)
         if not dry_run:

@@ -98,6 +98,57 @@ def test_the_team_round_is_the_personal_round_on_the_same_records(team_url, tmp_
     assert sum(n1 + n2 for n1, _k1, n2, _k2 in groups.values()) == 400
 
 
+def test_the_pool_forgets_over_one_person_s_half_life_per_member(team_url, tmp_path) -> None:
+    """Twelve members send twelve times the records in the same days: the pool's half-life is
+    1,000 records per member whose rows the window holds, so it forgets as fast in days as one
+    person does (with one person's 1,000 it would keep no more evidence than one person has)."""
+    from artibot.learning import bandit
+
+    with db.connect(team_url) as conn:
+        db.migrate(conn)
+    home = make_member(tmp_path, "m", records(300, seed=5))
+    member.join(team_url, home=home)
+    push.push(home=home)
+    settings = load_settings(home.root)
+
+    def learn() -> team_round.TeamRoundReport:
+        with db.connect(team_url) as conn, team_round.RoundLock(conn):
+            done = team_round.decide(conn, team_round.prepare(conn, settings, flush=False, dry_run=False),
+                                     DefaultAnswers())
+        assert done.status == "applied" and done.proposal is not None
+        return done
+
+    first = learn().proposal
+    assert first is not None and first.params.numbers["members"] == 1
+    assert first.params.numbers["half_life"] == bandit.HALF_LIFE
+    before = {d: np.asarray(a) for d, a in first.params.extra["cells_after"].items()}  # type: ignore[union-attr]
+
+    from artibot.collector import collect_many
+
+    more = records(300, seed=6, start=300)
+    collect_many(more, home=home)
+    push.push(home=home)
+    # the rows of the second window come from three members (a member is the database role that pushed)
+    sql(team_url, "UPDATE artibot_team.experiences SET member = 'p' || (seq % 3) WHERE seq > 300")
+    second = learn().proposal
+    assert second is not None
+    assert second.params.numbers["members"] == 3 and second.params.numbers["half_life"] == 3 * bandit.HALF_LIFE
+    after = {d: np.asarray(a) for d, a in second.params.extra["cells_after"].items()}  # type: ignore[union-attr]
+    fresh: dict[str, np.ndarray] = {}
+    for r in more:
+        if r["outcome"] == "interrupted":
+            continue
+        arr = fresh.setdefault(r["domain"], np.zeros((bandit.BINS, 4)))
+        b = min(int(r["complexity"] * bandit.BINS), bandit.BINS - 1)
+        s2 = r["routed_to"] == "system2"
+        arr[b, 2 if s2 else 0] += 1
+        arr[b, 3 if s2 else 1] += r["outcome"] == "success"
+    assert second.params.extra["changes"] == []  # no reset: every count is the decayed history plus the fresh
+    for d, arr in fresh.items():
+        kept = 0.5 ** (arr[:, [0, 2]].sum() / (3 * bandit.HALF_LIFE))
+        assert after[d] == pytest.approx(before[d] * kept + arr)
+
+
 def test_a_deferred_round_waits_for_review_and_a_second_learn_does_not_prepare_another(team_url, tmp_path,
                                                                                          capsys) -> None:
     with db.connect(team_url) as conn:
