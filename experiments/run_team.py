@@ -97,6 +97,7 @@ def replay(args: Args, seed: int) -> dict:
     out: dict = {"study": "replay", "seed": seed, "table": reference,
                  "bandit_table": team_replay.bandit_table(rows, seed)}
     for label, part in (("team", rows), ("alone", online.shuffled(rows, seed)[::args.members])):
+        _set_half_life(args, pooled=label == "team")
         result = team_replay.run(part, seed, every, seed)
         out[label] = result["score"]
         if label == "team":
@@ -129,16 +130,21 @@ ONE_PERSON_HALF_LIFE = _one_person_half_life()
 """The learner's half-life before a job changes it (a worker process runs several jobs)."""
 
 
+def _set_half_life(args: Args, *, pooled: bool) -> None:
+    """The simulations run the personal round on the pool: give it the half-life the team round
+    uses (:func:`artibot.learning.bandit.pooled_half_life`), or one person's for one member."""
+    from artibot.learning import bandit
+
+    bandit.HALF_LIFE = (args.half_life or ONE_PERSON_HALF_LIFE * args.members) if pooled else ONE_PERSON_HALF_LIFE
+
+
 def job(args: Args, item: tuple[str, int]) -> dict:
     study, seed = item
     if study == "replay":
         return replay(args, seed)
     if study == "bound":
         return bound(args, seed)
-    from artibot.learning import bandit
-
-    # the simulation runs the personal round on the pool: give it the half-life the team round uses
-    bandit.HALF_LIFE = args.half_life or ONE_PERSON_HALF_LIFE * args.members  # as bandit.pooled_half_life
+    _set_half_life(args, pooled=True)
     requests, night = args.members * args.per_night * args.nights, args.members * args.per_night
     night = args.round_every or night
     if study == "w1":

@@ -229,8 +229,12 @@ def _improvements(f: Fit, grid: np.ndarray, price: float) -> tuple[np.ndarray, n
     return mean, sd
 
 
-def choose(f: Fit, *, price: float, lo: float, hi: float, max_step: float, level: float) -> Choice:
-    """The evidence-supported step of one threshold (see the module doc)."""
+def choose(f: Fit, *, price: float, lo: float, hi: float, max_step: float, level: float,
+           optimism: float = 0.0) -> Choice:
+    """The evidence-supported step of one threshold (see the module doc). ``optimism`` above 0:
+    when no candidate is supported, the one whose improvement's upper bound ``mean + optimism *
+    sd`` is highest, if that bound is above 0 (a trial of the other system; the caller decides
+    when it is due)."""
     t = f.t
     b = int(bin_of(np.array([t]))[0])
     jac = f.pair.gain_jacobian()
@@ -251,6 +255,11 @@ def choose(f: Fit, *, price: float, lo: float, hi: float, max_step: float, level
     prob = np.array([normal_cdf(m / s) for m, s in zip(mean.tolist(), sd.tolist())])
     ok = (prob >= level) & (mean > 0)
     if not ok.any():
+        moves = (np.abs(_between(t, grid)) * f.mass[None, :]).sum(axis=1) > 0  # a move that routes some traffic
+        upper = np.where(moves, mean + optimism * sd, -np.inf)
+        j = int(np.argmax(upper))
+        if optimism > 0 and upper[j] > 0:
+            return Choice(t, float(grid[j]), best, float(prob[j]), gain_mean, interval, float(mean[j]), trials)
         return Choice(t, t, best, 0.0, gain_mean, interval, 0.0, trials)
     # the best credible candidate; among near-ties the shortest move (a move through complexities
     # nobody asks about gains nothing and would only carry the exploration band away from the traffic)
