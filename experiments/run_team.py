@@ -66,7 +66,7 @@ class Args:
     """W1 and W2: the first team round after this many pooled requests, each next after twice as many, up to
     ``round_every`` (0: off)"""
     half_life: float = 0.0
-    """W1 and W2: the pool's evidence half-life in a domain's records (0: the team round's,
+    """the pool's evidence half-life in a domain's records (0: the team round's,
     ``bandit.pooled_half_life(members)``; 1000 is one person's, for the ablation)"""
     replay_every: int = 0
     """rows between two rounds in the replay, pooled or one member's (0: per_night)"""
@@ -135,7 +135,8 @@ def _set_half_life(args: Args, *, pooled: bool) -> None:
     uses (:func:`artibot.learning.bandit.pooled_half_life`), or one person's for one member."""
     from artibot.learning import bandit
 
-    bandit.HALF_LIFE = (args.half_life or ONE_PERSON_HALF_LIFE * args.members) if pooled else ONE_PERSON_HALF_LIFE
+    team = args.half_life or ONE_PERSON_HALF_LIFE * (bandit.POOL_FACTOR if args.members >= 2 else 1.0)
+    bandit.HALF_LIFE = team if pooled else ONE_PERSON_HALF_LIFE
 
 
 def job(args: Args, item: tuple[str, int]) -> dict:

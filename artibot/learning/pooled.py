@@ -12,10 +12,11 @@ What differs from a personal round, and why: the round takes every row of its wi
 (the pool has no per-record archive to move, so no partial batch is left over);
 checkpoint 3 decides patterns by the team's keyed hash of them, from counts the database
 makes (:mod:`artibot.learning.pooled_patterns`); records a member's System 1 cache
-routed are counted like the others (the pool does not know a member's cache); and the
-evidence's half-life is one person's times the members whose records the window holds
-(:func:`artibot.learning.bandit.pooled_half_life`), so the pool forgets as fast in days as
-one person does, not twelve times faster.
+routed are counted like the others (the pool does not know a member's cache); and when the
+window holds two or more members' records the evidence's half-life is twice one person's
+(:func:`artibot.learning.bandit.pooled_half_life`): with one person's, a pool that sends
+twelve times the records would forget twelve times faster in days and keep no more evidence
+than one person does.
 
 The published state (:func:`state_json`) carries the thresholds, the accumulated
 cells and the pattern decisions; :func:`parse_state` is what a member runs before using one (it raises ValueError

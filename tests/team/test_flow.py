@@ -98,10 +98,9 @@ def test_the_team_round_is_the_personal_round_on_the_same_records(team_url, tmp_
     assert sum(n1 + n2 for n1, _k1, n2, _k2 in groups.values()) == 400
 
 
-def test_the_pool_forgets_over_one_person_s_half_life_per_member(team_url, tmp_path) -> None:
-    """Twelve members send twelve times the records in the same days: the pool's half-life is
-    1,000 records per member whose rows the window holds, so it forgets as fast in days as one
-    person does (with one person's 1,000 it would keep no more evidence than one person has)."""
+def test_a_pool_of_members_forgets_more_slowly_per_record_than_one_person(team_url, tmp_path) -> None:
+    """Twelve members send twelve times the records in the same days: a window holding two or
+    more members' rows forgets over ``POOL_FACTOR`` times one person's half-life."""
     from artibot.learning import bandit
 
     with db.connect(team_url) as conn:
@@ -132,7 +131,8 @@ def test_the_pool_forgets_over_one_person_s_half_life_per_member(team_url, tmp_p
     sql(team_url, "UPDATE artibot_team.experiences SET member = 'p' || (seq % 3) WHERE seq > 300")
     second = learn().proposal
     assert second is not None
-    assert second.params.numbers["members"] == 3 and second.params.numbers["half_life"] == 3 * bandit.HALF_LIFE
+    assert second.params.numbers["members"] == 3
+    assert second.params.numbers["half_life"] == bandit.POOL_FACTOR * bandit.HALF_LIFE
     after = {d: np.asarray(a) for d, a in second.params.extra["cells_after"].items()}  # type: ignore[union-attr]
     fresh: dict[str, np.ndarray] = {}
     for r in more:
@@ -145,7 +145,7 @@ def test_the_pool_forgets_over_one_person_s_half_life_per_member(team_url, tmp_p
         arr[b, 3 if s2 else 1] += r["outcome"] == "success"
     assert second.params.extra["changes"] == []  # no reset: every count is the decayed history plus the fresh
     for d, arr in fresh.items():
-        kept = 0.5 ** (arr[:, [0, 2]].sum() / (3 * bandit.HALF_LIFE))
+        kept = 0.5 ** (arr[:, [0, 2]].sum() / (bandit.POOL_FACTOR * bandit.HALF_LIFE))
         assert after[d] == pytest.approx(before[d] * kept + arr)
 
 
