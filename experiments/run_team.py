@@ -29,8 +29,10 @@ same metrics as ``run_w1.py`` and ``run_w2.py``, which are the one-person versio
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 from functools import partial
+from typing import Iterator
 from pathlib import Path
 
 if __package__ in (None, ""):
@@ -97,8 +99,8 @@ def replay(args: Args, seed: int) -> dict:
     out: dict = {"study": "replay", "seed": seed, "table": reference,
                  "bandit_table": team_replay.bandit_table(rows, seed)}
     for label, part in (("team", rows), ("alone", online.shuffled(rows, seed)[::args.members])):
-        _set_half_life(args, pooled=label == "team")
-        result = team_replay.run(part, seed, every, seed)
+        with _half_life(args, pooled=label == "team"):
+            result = team_replay.run(part, seed, every, seed)
         out[label] = result["score"]
         if label == "team":
             out["losses"] = result["losses"]
@@ -120,23 +122,20 @@ def bound(args: Args, seed: int) -> dict:
             "bandit_table_share_of_table": value / table if table > 0 else None}
 
 
-def _one_person_half_life() -> float:
-    from artibot.learning import bandit
-
-    return bandit.HALF_LIFE
-
-
-ONE_PERSON_HALF_LIFE = _one_person_half_life()
-"""The learner's half-life before a job changes it (a worker process runs several jobs)."""
-
-
-def _set_half_life(args: Args, *, pooled: bool) -> None:
+@contextmanager
+def _half_life(args: Args, *, pooled: bool) -> Iterator[None]:
     """The simulations run the personal round on the pool: give it the half-life the team round
-    uses (:func:`artibot.learning.bandit.pooled_half_life`), or one person's for one member."""
+    uses (:func:`artibot.learning.bandit.pooled_half_life`), or one person's for one member, and
+    put the learner's own back afterwards (a worker, or a test, runs several jobs in one process)."""
     from artibot.learning import bandit
 
-    team = args.half_life or ONE_PERSON_HALF_LIFE * (bandit.POOL_FACTOR if args.members >= 2 else 1.0)
-    bandit.HALF_LIFE = team if pooled else ONE_PERSON_HALF_LIFE
+    own = bandit.HALF_LIFE
+    team = args.half_life or own * (bandit.POOL_FACTOR if args.members >= 2 else 1.0)
+    bandit.HALF_LIFE = team if pooled else own
+    try:
+        yield
+    finally:
+        bandit.HALF_LIFE = own
 
 
 def job(args: Args, item: tuple[str, int]) -> dict:
@@ -145,7 +144,12 @@ def job(args: Args, item: tuple[str, int]) -> dict:
         return replay(args, seed)
     if study == "bound":
         return bound(args, seed)
-    _set_half_life(args, pooled=True)
+    with _half_life(args, pooled=True):
+        return _world(args, study, seed)
+
+
+def _world(args: Args, study: str, seed: int) -> dict:
+    """W1 (with a newcomer joining) or W2 for one seed."""
     requests, night = args.members * args.per_night * args.nights, args.members * args.per_night
     night = args.round_every or night
     if study == "w1":
