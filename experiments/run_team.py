@@ -66,7 +66,7 @@ class Args:
     """pooled requests between two team rounds in W1 and W2 (0: one round a night, members × per_night)"""
     ramp: int = 0
     """W1 and W2: the first team round after this many pooled requests, each next after twice as many, up to
-    ``round_every`` (0: off)"""
+    the usual interval (``round_every``, else a night) (0: off)"""
     half_life: float = 0.0
     """the pool's evidence half-life in a domain's records (0: the team round's,
     ``bandit.pooled_half_life(members)``; 1000 is one person's, for the ablation)"""
@@ -130,8 +130,7 @@ def _half_life(args: Args, *, pooled: bool) -> Iterator[None]:
     from artibot.learning import bandit
 
     own = bandit.HALF_LIFE
-    team = args.half_life or own * (bandit.POOL_FACTOR if args.members >= 2 else 1.0)
-    bandit.HALF_LIFE = team if pooled else own
+    bandit.HALF_LIFE = (args.half_life or bandit.pooled_half_life(args.members)) if pooled else own
     try:
         yield
     finally:
