@@ -18,7 +18,10 @@ same metrics as ``run_w1.py`` and ``run_w2.py``, which are the one-person versio
   fitted with full information, on paired seeds (the router seeded by the seed), with the
   bound of bandit feedback and where the team's pass loses (:mod:`experiments.team_replay`);
   0.90 is judged by the team's score minus 0.90 × the table's, paired by seed.
-  ``--studies bound`` computes the bound alone (fast).
+  ``--studies bound`` computes the bound alone (fast). Both also give the table within the
+  router's bounds: rows scoring above ``maxThreshold`` go to System 2 in every router whose
+  thresholds stay at or below it; ``--replay-max-threshold 1.0`` runs the passes with that
+  bound lifted (a config, not the default).
 * **Joining**: a newcomer's first day routed by the team's table after a month (30
   nights) of pooling, against starting from scratch (every domain at the default 0.4):
   exact regret per 1k from the world's curves.
@@ -40,6 +43,7 @@ if __package__ in (None, ""):
 
 import numpy as np
 
+from artibot.settings import Settings
 from experiments import metrics, run_w1, run_w2
 from experiments.args import parse, run_dir, save_json
 from experiments.simulate import pool_map
@@ -72,6 +76,9 @@ class Args:
     ``bandit.pooled_half_life(members)``; 1000 is one person's, for the ablation)"""
     replay_every: int = 0
     """rows between two rounds in the replay, pooled or one member's (0: per_night)"""
+    replay_max_threshold: float = 0.0
+    """the router's ``maxThreshold`` in the replay's passes (0: the shipped default, 0.9; 1.0 lets a
+    subject go wholly to System 1)"""
     replay_set: str = "mmlu-held-out"
     """the replay's rows: mmlu-held-out (the report) or mmlu-tuning (the other subjects, for choosing settings)"""
     studies: tuple[str, ...] = ("w1", "w2")
@@ -96,16 +103,19 @@ def replay(args: Args, seed: int) -> dict:
     table = run_online.references(args.replay_set, str(DATA_DIR), seed)
     reference = table[run_online.REFERENCES[0]]["score"]  # the table fitted on the pass's first half
     every = args.replay_every or args.per_night
-    out: dict = {"study": "replay", "seed": seed, "table": reference,
-                 "bandit_table": team_replay.bandit_table(rows, seed)}
+    top = args.replay_max_threshold or Settings().router.max_threshold
+    config = {"cognitive": {"router": {"maxThreshold": top}}} if args.replay_max_threshold else None
+    out: dict = {"study": "replay", "seed": seed, "table": reference, "max_threshold": top,
+                 "bandit_table": team_replay.bandit_table(rows, seed),
+                 "guarded_table": team_replay.guarded_table(rows, seed, top)}
     for label, part in (("team", rows), ("alone", online.shuffled(rows, seed)[::args.members])):
         with _half_life(args, pooled=label == "team"):
-            result = team_replay.run(part, seed, every, seed)
+            result = team_replay.run(part, seed, every, seed, config)
         out[label] = result["score"]
         if label == "team":
             out["losses"] = result["losses"]
             out["explored"] = result["explored"]
-    for label in ("team", "alone", "bandit_table"):
+    for label in ("team", "alone", "bandit_table", "guarded_table"):
         out[f"{label}_share_of_table"] = out[label] / reference if reference > 0 else None
     return out
 
@@ -118,8 +128,10 @@ def bound(args: Args, seed: int) -> dict:
     rows = run_online.rows_of(args.replay_set, str(DATA_DIR))
     table = run_online.references(args.replay_set, str(DATA_DIR), seed)[run_online.REFERENCES[0]]["score"]
     value = team_replay.bandit_table(rows, seed)
-    return {"study": "bound", "seed": seed, "table": table, "bandit_table": value,
-            "bandit_table_share_of_table": value / table if table > 0 else None}
+    guarded = team_replay.guarded_table(rows, seed, args.replay_max_threshold or Settings().router.max_threshold)
+    return {"study": "bound", "seed": seed, "table": table, "bandit_table": value, "guarded_table": guarded,
+            "bandit_table_share_of_table": value / table if table > 0 else None,
+            "guarded_table_share_of_table": guarded / table if table > 0 else None}
 
 
 @contextmanager
@@ -225,6 +237,11 @@ def render(args: Args, runs: list[dict]) -> str:
         lines += ["", f"MMLU {args.replay_set}, seeds {_seeds(bounds)}: the bound of bandit feedback (first half "
                   f"uniform, then its table) reaches {metrics.mean_sd(shares, '{:.3f}')} of the full-information "
                   f"table (95% interval on the mean {_interval(shares)})."]
+        guarded = [r["guarded_table_share_of_table"] for r in bounds if r.get("guarded_table_share_of_table") is not None]
+        if guarded:
+            lines += ["", f"The table with the rows scoring above maxThreshold "
+                      f"({args.replay_max_threshold or Settings().router.max_threshold:g}) on System 2 reaches "
+                      f"{metrics.mean_sd(guarded, '{:.3f}')} of it (95% interval on the mean {_interval(guarded)})."]
     return "\n".join(lines)
 
 
@@ -270,11 +287,16 @@ def render_replay(args: Args, replays: list[dict]) -> list[str]:
     share, paired by seed, and where the team's pass loses against the table."""
     subjects = "14 held-out subjects" if args.replay_set == "mmlu-held-out" else f"{args.replay_set} subjects"
     every = args.replay_every or args.per_night
-    lines = [f"| MMLU, {subjects}, seeds {_seeds(replays)}, a round every {every} rows | PGR − S2 share | "
+    bound = f", maxThreshold {args.replay_max_threshold:g}" if args.replay_max_threshold else ""
+    lines = [f"| MMLU, {subjects}, seeds {_seeds(replays)}, a round every {every} rows{bound} | PGR − S2 share | "
              "share of the full-information table (mean ± sd) | 95% interval on the mean share |", "|---|---|---|---|"]
+    top = args.replay_max_threshold or Settings().router.max_threshold
     for label, what in (("team", f"{args.members} members pooling"), ("alone", "one member alone (a twelfth)"),
-                        ("bandit_table", "bound of bandit feedback: first half uniform, then its table")):
+                        ("bandit_table", "bound of bandit feedback: first half uniform, then its table"),
+                        ("guarded_table", f"the table with the rows scoring above maxThreshold ({top:g}) on System 2")):
         shares = [r[f"{label}_share_of_table"] for r in replays if r.get(f"{label}_share_of_table") is not None]
+        if not shares:  # a run from before the guarded table was added
+            continue
         lines.append(f"| {what} | {metrics.mean_sd([r[label] for r in replays], '{:.3f}')} | "
                      f"{metrics.mean_sd(shares, '{:.3f}')} | {_interval(shares) if shares else 'n/a'} |")
     lines.append(f"| the table (full information) | {metrics.mean_sd([r['table'] for r in replays], '{:.3f}')} | 1 | |")

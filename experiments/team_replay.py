@@ -14,6 +14,10 @@ What this module adds:
   system it drew, then the per-subject table fitted on those outcomes (the same price as the
   reference table). It is what the first half's information allows when every row is spent
   on learning; a learner that must also route well while learning sees less.
+* :func:`guarded_table`, the table within the router's bounds: the same table with the rows
+  whose complexity score is above ``maxThreshold`` (0.9 by default) sent to System 2, as a
+  router whose thresholds stay at or below it must send them (3.9% of the held-out rows, 21%
+  of high_school_statistics').
 * :func:`losses`, where the product's pass loses against the table, in the scored half:
   on explored rows, on subjects the table sends to System 1 (System 2 calls the table does
   not make) and on subjects it sends to System 2 (System 1 calls it does not make), and
@@ -23,7 +27,7 @@ What this module adds:
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 
@@ -42,6 +46,19 @@ def table_choice(first: list[online.Row], tail: list[online.Row], price: float) 
         g[0] += 1
         g[1] += r.s2 - r.s1
     return np.array([(gains[r.domain][1] / gains[r.domain][0] > price) if r.domain in gains else True for r in tail])
+
+
+def guarded_table(rows: list[online.Row], seed: int, top: float) -> float:
+    """The score of the full-information table with every scored row whose complexity score is
+    above ``top`` sent to System 2 (see the module doc)."""
+    from artibot.router.complexity import score
+
+    order = online.shuffled(rows, seed)
+    half = len(order) // 2
+    first, tail = order[:half], order[half:]
+    price = float(np.mean([r.s2 for r in tail]) - np.mean([r.s1 for r in tail]))
+    above = np.array([score(r.prompt).score > top for r in tail])
+    return _score(table_choice(first, tail, price) | above, tail)
 
 
 def bandit_table(rows: list[online.Row], seed: int, draws: int = 20) -> float:
@@ -95,10 +112,13 @@ def losses(order: list[online.Row], chose: np.ndarray, explored: np.ndarray) -> 
             "total": float(lost.sum()), "subjects": per_subject}
 
 
-def run(rows: list[online.Row], seed: int, every: int, router_seed: int | None) -> dict[str, Any]:
-    """The product's pass over ``rows`` (defaults, fresh home) with its score and losses."""
-    policy = online.make("defaults", seed, float(np.mean([r.s2 for r in rows]) - np.mean([r.s1 for r in rows])),
-                         router_seed)
+def run(rows: list[online.Row], seed: int, every: int, router_seed: int | None,
+        config: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The product's pass over ``rows`` (fresh home; the shipped defaults, or ``config`` when
+    given) with its score and losses."""
+    policy = (online.ProductRun("config", config, router_seed) if config is not None else
+              online.make("defaults", seed, float(np.mean([r.s2 for r in rows]) - np.mean([r.s1 for r in rows])),
+                          router_seed))
     order = online.shuffled(rows, seed)
     n = len(order)
     s2, explored = np.zeros(n, bool), np.zeros(n, bool)

@@ -69,3 +69,38 @@ def test_a_seeded_pass_of_the_product_repeats_and_the_table_renders(tmp_path, mo
     text = "\n".join(run_team.render_replay(run_team.Args(), runs))
     assert "| 12 members pooling | 0.270 ± 0.010 | 0.900 ± 0.033 | 0.900 ± 0.083 |" in text
     assert "explored rows" in text and "Paired by seed" in text
+
+
+def test_the_guarded_table_sends_the_rows_above_the_bound_to_system_2() -> None:
+    from artibot.router.complexity import score
+
+    long = " then prove the theorem step by step and refactor the distributed architecture"
+    data = [online.Row(r.prompt + long * (i % 4), r.domain, r.s1, r.s2) for i, r in enumerate(rows(300))]
+    order = online.shuffled(data, 4)
+    half = len(order) // 2
+    tail = order[half:]
+    price = float(np.mean([r.s2 for r in tail]) - np.mean([r.s1 for r in tail]))
+    table = team_replay.table_choice(order[:half], tail, price)
+    full = online.score_rows(table, tail)["score"]
+    assert not all(table)  # the easy subject goes to System 1: the bound can cost something
+    assert team_replay.guarded_table(data, 4, 1.0) == pytest.approx(full)  # no score lies above 1
+    assert team_replay.guarded_table(data, 4, 0.0) == pytest.approx(0.0)  # every row on System 2: PGR 1 − share 1
+    scores = sorted(score(r.prompt).score for r in tail)
+    top = scores[len(scores) // 2]
+    above = np.array([score(r.prompt).score > top for r in tail])
+    assert 0 < above.sum() < len(tail)
+    assert team_replay.guarded_table(data, 4, top) == pytest.approx(online.score_rows(table | above, tail)["score"])
+
+
+def test_a_pass_runs_with_a_config_and_the_guarded_table_renders(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    data = rows(120)
+    lifted = team_replay.run(data, 2, 50, router_seed=2, config={"cognitive": {"router": {"maxThreshold": 1.0}}})
+    assert -1.0 <= lifted["score"] <= 1.0
+    runs = [{"study": "replay", "seed": s, "table": 0.3, "team": 0.27, "alone": 0.0, "bandit_table": 0.28,
+             "guarded_table": 0.29, "team_share_of_table": 0.9, "alone_share_of_table": 0.0,
+             "bandit_table_share_of_table": 0.28 / 0.3, "guarded_table_share_of_table": 0.29 / 0.3}
+            for s in (1, 2)]
+    text = "\n".join(run_team.render_replay(run_team.Args(replay_max_threshold=1.0), runs))
+    assert "maxThreshold 1" in text
+    assert "| the table with the rows scoring above maxThreshold (1) on System 2 | 0.290 ± 0.000 | 0.967 ± 0.000 |" in text
