@@ -127,11 +127,14 @@ def bound(args: Args, seed: int) -> dict:
 
     rows = run_online.rows_of(args.replay_set, str(DATA_DIR))
     table = run_online.references(args.replay_set, str(DATA_DIR), seed)[run_online.REFERENCES[0]]["score"]
-    value = team_replay.bandit_table(rows, seed)
-    guarded = team_replay.guarded_table(rows, seed, args.replay_max_threshold or Settings().router.max_threshold)
-    return {"study": "bound", "seed": seed, "table": table, "bandit_table": value, "guarded_table": guarded,
-            "bandit_table_share_of_table": value / table if table > 0 else None,
-            "guarded_table_share_of_table": guarded / table if table > 0 else None}
+    top = args.replay_max_threshold or Settings().router.max_threshold
+    out = {"study": "bound", "seed": seed, "table": table, "max_threshold": top,
+           "bandit_table": team_replay.bandit_table(rows, seed),
+           "guarded_table": team_replay.guarded_table(rows, seed, top),
+           "guarded_bandit_table": team_replay.bandit_table(rows, seed, top=top)}
+    for label in ("bandit_table", "guarded_table", "guarded_bandit_table"):
+        out[f"{label}_share_of_table"] = out[label] / table if table > 0 else None
+    return out
 
 
 @contextmanager
@@ -237,11 +240,13 @@ def render(args: Args, runs: list[dict]) -> str:
         lines += ["", f"MMLU {args.replay_set}, seeds {_seeds(bounds)}: the bound of bandit feedback (first half "
                   f"uniform, then its table) reaches {metrics.mean_sd(shares, '{:.3f}')} of the full-information "
                   f"table (95% interval on the mean {_interval(shares)})."]
-        guarded = [r["guarded_table_share_of_table"] for r in bounds if r.get("guarded_table_share_of_table") is not None]
-        if guarded:
-            lines += ["", f"The table with the rows scoring above maxThreshold "
-                      f"({args.replay_max_threshold or Settings().router.max_threshold:g}) on System 2 reaches "
-                      f"{metrics.mean_sd(guarded, '{:.3f}')} of it (95% interval on the mean {_interval(guarded)})."]
+        top = args.replay_max_threshold or Settings().router.max_threshold
+        for label, what in (("guarded_table", "The table"), ("guarded_bandit_table", "The bound of bandit feedback")):
+            shares = [r[f"{label}_share_of_table"] for r in bounds if r.get(f"{label}_share_of_table") is not None]
+            if shares:
+                lines += ["", f"{what} with the rows scoring above maxThreshold ({top:g}) on System 2 reaches "
+                          f"{metrics.mean_sd(shares, '{:.3f}')} of the table (95% interval on the mean "
+                          f"{_interval(shares)})."]
     return "\n".join(lines)
 
 

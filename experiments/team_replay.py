@@ -17,7 +17,8 @@ What this module adds:
 * :func:`guarded_table`, the table within the router's bounds: the same table with the rows
   whose complexity score is above ``maxThreshold`` (0.9 by default) sent to System 2, as a
   router whose thresholds stay at or below it must send them (3.9% of the held-out rows, 21%
-  of high_school_statistics').
+  of high_school_statistics'); ``bandit_table(..., top=)`` is the bound of bandit feedback
+  within the same bounds.
 * :func:`losses`, where the product's pass loses against the table, in the scored half:
   on explored rows, on subjects the table sends to System 1 (System 2 calls the table does
   not make) and on subjects it sends to System 2 (System 1 calls it does not make), and
@@ -48,26 +49,32 @@ def table_choice(first: list[online.Row], tail: list[online.Row], price: float) 
     return np.array([(gains[r.domain][1] / gains[r.domain][0] > price) if r.domain in gains else True for r in tail])
 
 
+def _above(tail: list[online.Row], top: float | None) -> np.ndarray:
+    """Per row of ``tail``: its complexity score is above ``top`` (none when ``top`` is None)."""
+    from artibot.router.complexity import score
+
+    return np.array([top is not None and score(r.prompt).score > top for r in tail], bool)
+
+
 def guarded_table(rows: list[online.Row], seed: int, top: float) -> float:
     """The score of the full-information table with every scored row whose complexity score is
     above ``top`` sent to System 2 (see the module doc)."""
-    from artibot.router.complexity import score
-
     order = online.shuffled(rows, seed)
     half = len(order) // 2
     first, tail = order[:half], order[half:]
     price = float(np.mean([r.s2 for r in tail]) - np.mean([r.s1 for r in tail]))
-    above = np.array([score(r.prompt).score > top for r in tail])
-    return _score(table_choice(first, tail, price) | above, tail)
+    return _score(table_choice(first, tail, price) | _above(tail, top), tail)
 
 
-def bandit_table(rows: list[online.Row], seed: int, draws: int = 20) -> float:
+def bandit_table(rows: list[online.Row], seed: int, draws: int = 20, top: float | None = None) -> float:
     """The mean score, over ``draws`` uniform random routings of the first half, of the table
-    fitted on that half's bandit feedback (see the module doc)."""
+    fitted on that half's bandit feedback (see the module doc); with ``top``, the scored rows
+    scoring above it go to System 2, as in :func:`guarded_table`."""
     order = online.shuffled(rows, seed)
     half = len(order) // 2
     first, tail = order[:half], order[half:]
     price = float(np.mean([r.s2 for r in tail]) - np.mean([r.s1 for r in tail]))
+    above = _above(tail, top)
     rng = random.Random(seed * 7919 + 1)
     scores = []
     for _ in range(draws):
@@ -85,7 +92,7 @@ def bandit_table(rows: list[online.Row], seed: int, draws: int = 20) -> float:
             if n1 == 0 or n2 == 0:
                 return True
             return k2 / n2 - k1 / n1 > price
-        scores.append(_score(np.array([s2(r.domain) for r in tail]), tail))
+        scores.append(_score(np.array([s2(r.domain) for r in tail]) | above, tail))
     return float(np.mean(scores))
 
 

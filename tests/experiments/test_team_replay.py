@@ -90,6 +90,10 @@ def test_the_guarded_table_sends_the_rows_above_the_bound_to_system_2() -> None:
     above = np.array([score(r.prompt).score > top for r in tail])
     assert 0 < above.sum() < len(tail)
     assert team_replay.guarded_table(data, 4, top) == pytest.approx(online.score_rows(table | above, tail)["score"])
+    # the bound of bandit feedback within the same bounds: every row above 0 on System 2 scores 0,
+    # none above 1 leaves the bound as it is
+    assert team_replay.bandit_table(data, 4, draws=5, top=0.0) == pytest.approx(0.0)
+    assert team_replay.bandit_table(data, 4, draws=5, top=1.0) == pytest.approx(team_replay.bandit_table(data, 4, draws=5))
 
 
 def test_a_pass_runs_with_a_config_and_the_guarded_table_renders(tmp_path, monkeypatch) -> None:
