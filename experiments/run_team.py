@@ -303,7 +303,7 @@ def render_replay(args: Args, replays: list[dict]) -> list[str]:
         if not shares:  # a run from before the guarded table was added
             continue
         lines.append(f"| {what} | {metrics.mean_sd([r[label] for r in replays], '{:.3f}')} | "
-                     f"{metrics.mean_sd(shares, '{:.3f}')} | {_interval(shares) if shares else 'n/a'} |")
+                     f"{metrics.mean_sd(shares, '{:.3f}')} | {_interval(shares)} |")
     lines.append(f"| the table (full information) | {metrics.mean_sd([r['table'] for r in replays], '{:.3f}')} | 1 | |")
     lines += ["", *_target_test(replays)]
     with_losses = [r for r in replays if r.get("losses") and r["table"] > 0]
