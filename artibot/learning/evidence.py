@@ -24,7 +24,7 @@ less than even odds, counted in ``params.numbers["explored"]``; ``params.numbers
 every record with a propensity below 1). Exploration gives both systems data: near a
 threshold at ``cognitive.router.exploration`` (0.05), across the whole domain at
 ``domainExploration`` (0.01), so a domain whose complexity score does not separate the
-systems (MMLU subjects: all of them score 0.66-0.90) is seen from both sides too.
+systems (MMLU subjects: 91% of their requests score 0.66-0.90) is seen from both sides too.
 With ``cognitive.router.explorationBudget`` above 0 (default 0: off), the rate away from
 the threshold is learned per domain instead (:mod:`artibot.learning.exploration`:
 probability matching on this posterior, clipped to the budget) and stored with the
@@ -61,7 +61,7 @@ band on each side, the first round moves at most the band's width (0.15); from t
 round on the moved traffic has been tried by both. W1's first round used to send every
 domain to 0.9 on that extrapolation, costing 65 regret per 1k in the next night (21 now;
 tuning seeds). A domain whose traffic lies away from its threshold
-(an MMLU subject: all its requests score 0.66-0.90 against 0.4) has no traffic the band
+(an MMLU subject: 91% of its requests score 0.66-0.90, against 0.4) has no traffic the band
 could show, and its first round may still switch it whole: that switch is how the other
 system gets tried there at all (waiting for the 1% domain-wide exploration left subjects
 on System 2 for the whole pass). The switch does not wait for the expected utility to favour
