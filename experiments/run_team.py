@@ -103,7 +103,7 @@ def replay(args: Args, seed: int) -> dict:
     table = run_online.references(args.replay_set, str(DATA_DIR), seed)
     reference = table[run_online.REFERENCES[0]]["score"]  # the table fitted on the pass's first half
     every = args.replay_every or args.per_night
-    top = args.replay_max_threshold or Settings().router.max_threshold
+    top = _top(args)
     config = {"cognitive": {"router": {"maxThreshold": top}}} if args.replay_max_threshold else None
     out: dict = {"study": "replay", "seed": seed, "table": reference, "max_threshold": top,
                  "bandit_table": team_replay.bandit_table(rows, seed),
@@ -127,7 +127,7 @@ def bound(args: Args, seed: int) -> dict:
 
     rows = run_online.rows_of(args.replay_set, str(DATA_DIR))
     table = run_online.references(args.replay_set, str(DATA_DIR), seed)[run_online.REFERENCES[0]]["score"]
-    top = args.replay_max_threshold or Settings().router.max_threshold
+    top = _top(args)
     out = {"study": "bound", "seed": seed, "table": table, "max_threshold": top,
            "bandit_table": team_replay.bandit_table(rows, seed),
            "guarded_table": team_replay.guarded_table(rows, seed, top),
@@ -135,6 +135,11 @@ def bound(args: Args, seed: int) -> dict:
     for label in ("bandit_table", "guarded_table", "guarded_bandit_table"):
         out[f"{label}_share_of_table"] = out[label] / table if table > 0 else None
     return out
+
+
+def _top(args: Args) -> float:
+    """The router's ``maxThreshold`` in the replay: the one asked for, else the shipped default."""
+    return args.replay_max_threshold or Settings().router.max_threshold
 
 
 @contextmanager
@@ -240,7 +245,7 @@ def render(args: Args, runs: list[dict]) -> str:
         lines += ["", f"MMLU {args.replay_set}, seeds {_seeds(bounds)}: the bound of bandit feedback (first half "
                   f"uniform, then its table) reaches {metrics.mean_sd(shares, '{:.3f}')} of the full-information "
                   f"table (95% interval on the mean {_interval(shares)})."]
-        top = args.replay_max_threshold or Settings().router.max_threshold
+        top = _top(args)
         for label, what in (("guarded_table", "The table"), ("guarded_bandit_table", "The bound of bandit feedback")):
             shares = [r[f"{label}_share_of_table"] for r in bounds if r.get(f"{label}_share_of_table") is not None]
             if shares:
@@ -295,7 +300,7 @@ def render_replay(args: Args, replays: list[dict]) -> list[str]:
     bound = f", maxThreshold {args.replay_max_threshold:g}" if args.replay_max_threshold else ""
     lines = [f"| MMLU, {subjects}, seeds {_seeds(replays)}, a round every {every} rows{bound} | PGR − S2 share | "
              "share of the full-information table (mean ± sd) | 95% interval on the mean share |", "|---|---|---|---|"]
-    top = args.replay_max_threshold or Settings().router.max_threshold
+    top = _top(args)
     for label, what in (("team", f"{args.members} members pooling"), ("alone", "one member alone (a twelfth)"),
                         ("bandit_table", "bound of bandit feedback: first half uniform, then its table"),
                         ("guarded_table", f"the table with the rows scoring above maxThreshold ({top:g}) on System 2")):

@@ -49,6 +49,14 @@ def table_choice(first: list[online.Row], tail: list[online.Row], price: float) 
     return np.array([(gains[r.domain][1] / gains[r.domain][0] > price) if r.domain in gains else True for r in tail])
 
 
+def _halves(rows: list[online.Row], seed: int) -> tuple[list[online.Row], list[online.Row], float]:
+    """The pass's first half, its scored half and the scored half's mean gain (the table's price)."""
+    order = online.shuffled(rows, seed)
+    half = len(order) // 2
+    first, tail = order[:half], order[half:]
+    return first, tail, float(np.mean([r.s2 for r in tail]) - np.mean([r.s1 for r in tail]))
+
+
 def _above(tail: list[online.Row], top: float | None) -> np.ndarray:
     """Per row of ``tail``: its complexity score is above ``top`` (none when ``top`` is None)."""
     from artibot.router.complexity import score
@@ -59,10 +67,7 @@ def _above(tail: list[online.Row], top: float | None) -> np.ndarray:
 def guarded_table(rows: list[online.Row], seed: int, top: float) -> float:
     """The score of the full-information table with every scored row whose complexity score is
     above ``top`` sent to System 2 (see the module doc)."""
-    order = online.shuffled(rows, seed)
-    half = len(order) // 2
-    first, tail = order[:half], order[half:]
-    price = float(np.mean([r.s2 for r in tail]) - np.mean([r.s1 for r in tail]))
+    first, tail, price = _halves(rows, seed)
     return _score(table_choice(first, tail, price) | _above(tail, top), tail)
 
 
@@ -70,10 +75,7 @@ def bandit_table(rows: list[online.Row], seed: int, draws: int = 20, top: float 
     """The mean score, over ``draws`` uniform random routings of the first half, of the table
     fitted on that half's bandit feedback (see the module doc); with ``top``, the scored rows
     scoring above it go to System 2, as in :func:`guarded_table`."""
-    order = online.shuffled(rows, seed)
-    half = len(order) // 2
-    first, tail = order[:half], order[half:]
-    price = float(np.mean([r.s2 for r in tail]) - np.mean([r.s1 for r in tail]))
+    first, tail, price = _halves(rows, seed)
     above = _above(tail, top)
     rng = random.Random(seed * 7919 + 1)
     scores = []

@@ -1,6 +1,6 @@
 """A trial of the other system: a domain away from its threshold, its other system hardly tried.
 
-MMLU subjects score 0.66-0.90 whatever they ask, so a subject is routed whole, and one left
+91% of MMLU requests score 0.66-0.90 whatever they ask, so a subject is routed almost whole, and one left
 on System 2 sees System 1 only through the 1% domain-wide exploration: a handful of trials in
 a whole pass, and the pooled prior decides for it. ``evidence.TRY_Z`` lets such a domain move
 when the improvement's upper bound (mean + ``TRY_Z`` sds) is above 0, so the other system is
