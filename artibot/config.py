@@ -108,6 +108,7 @@ _SECTIONS: dict[str, tuple[type, list[tuple[str, str, Checker]]]] = {
         ("exploration", "exploration", checks.number(0, 0.5)),
         ("domainExploration", "domain_exploration", checks.number(0, 0.5)),
         ("explorationBudget", "exploration_budget", checks.number(0, 0.5)),
+        ("escalation", "escalation", checks.boolean),
         ("domains", "domains", checks.domains),
     ]),
     "cognitive.system1": (System1Settings, [
@@ -122,6 +123,8 @@ _SECTIONS: dict[str, tuple[type, list[tuple[str, str, Checker]]]] = {
         ("targetSystem2Share", "target_system2_share", checks.optional(checks.number(0, 1))),
         ("successValueUsd", "success_value_usd", checks.optional(checks.number(0, 10_000, lo_open=True))),
         ("minCostTurns", "min_cost_turns", checks.integer(2, 1_000_000)),
+        ("objective", "objective", checks.choice("cost", "success")),
+        ("redoCostUsd", "redo_cost_usd", checks.number(0, 10_000)),
     ]),
     "learning.knowledgeTransfer": (TransferSettings, [
         ("promotionThreshold", "promotion_threshold", checks.integer(1, 1000)),

@@ -29,6 +29,7 @@ from artibot.learning.frame import Frame, frame_from_chunks, set_aside_interrupt
 from artibot.learning.learner import Learned, RoundOptions, learner_for
 from artibot.costs import TurnCosts
 from artibot.learning.costs import MeasuredPrice
+from artibot.learning.price import RouteCosts
 from artibot.learning.round_params import JSONObject
 from artibot.learning.state import LearnerState
 from artibot.shapes import JsonValue
@@ -182,8 +183,8 @@ def learn(*, home: HomeArg = None, answers: cp.AnswersArg = "defaults", checkpoi
             full = frame
             frame, kept, aside = set_aside_interrupted(full)
             say(f"computing the round over {len(frame):,} experiences")
-            measured, costs = _measured_costs(turns, settings)
-            proposal, after = propose_frame(frame, learned, settings, RoundOptions(flush, measured))
+            measured, costs, route_costs = _measured_costs(turns, settings)
+            proposal, after = propose_frame(frame, learned, settings, RoundOptions(flush, measured, route_costs))
             if costs is not None:
                 proposal = replace(proposal, params=proposal.params.with_checks(costs=costs))
             if proposal.processed_ids:  # off-policy estimate, window counts, stale patterns
@@ -228,21 +229,25 @@ def _with_interrupted(proposal: RoundProposal, full: Frame, kept: Any, aside: An
     return replace(proposal, processed_ids=tuple(full.ids[r] for r in rows), params=params), rows
 
 
-def _measured_costs(turns: TurnCosts | None, settings: Settings) -> tuple[MeasuredPrice | None, JSONObject | None]:
-    """The price from measured turn costs (when ``successValueUsd`` is set and enough turns
-    were measured) and the cost per route, shown beside the price (None: nothing measured,
-    or a mode without a price)."""
+def _measured_costs(turns: TurnCosts | None, settings: Settings
+                    ) -> tuple[MeasuredPrice | None, JSONObject | None, RouteCosts | None]:
+    """From the measured turn costs: the success objective's price (when ``successValueUsd`` is
+    set and enough turns were measured), the cost per route shown beside the price, and the cost
+    objective's inputs (the price table's prior where nothing is measured). None: a mode without
+    a price, or (the first two) nothing measured."""
     if turns is None:
-        return None, None
+        return None, None, None
     from artibot.learning.costs import measured_price
+    from artibot.learning.price import route_costs
 
     report = turns.report()
+    per_route = route_costs(settings, {r: (c.turns, c.mean) for r, c in report.routes.items()})
     if not any(r.turns for r in report.routes.values()):
-        return None, None
+        return None, None, per_route
     value = settings.lifelong.success_value_usd
     measured = None if value is None else measured_price(report, value_usd=value,
                                                           min_turns=settings.lifelong.min_cost_turns)
-    return measured, {r: dict[str, JsonValue](c.to_json()) for r, c in report.routes.items()}
+    return measured, {r: dict[str, JsonValue](c.to_json()) for r, c in report.routes.items()}, per_route
 
 
 def _read_frame(source: LogRead, turns: TurnCosts | None = None

@@ -25,6 +25,9 @@ class RouterSettings:
     """The share of requests the evidence learner's per-domain rates may explore in all, with the
     band's (``cognitive.router.explorationBudget``); 0 (the default: they measured no better)
     keeps ``domainExploration`` everywhere."""
+    escalation: bool = True
+    """A session's turn after a System 1 turn that failed or escalated goes to System 2
+    (``cognitive.router.escalation``): the retry the person would ask for."""
     domains: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Extra domain keywords (``cognitive.router.domains``), merged over the shipped table."""
 
@@ -46,6 +49,12 @@ class LifelongSettings:
     """What one successful turn is worth in dollars: with it, measured turn costs set the price."""
     min_cost_turns: int = 30
     """Turns with a measured cost each system needs before the measured price is used."""
+    objective: str = "cost"
+    """``"cost"``: the expected cost of a turn that gets done; ``"success"``: success less a
+    price per System 2 call (:mod:`artibot.learning.price`)."""
+    redo_cost_usd: float = 0.10
+    """What a redo costs the person, in dollars (``redoCostUsd``): the cost objective charges it
+    to every System 1 turn that fails."""
 
 
 @dataclass(frozen=True)

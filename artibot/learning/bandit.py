@@ -163,7 +163,7 @@ class Choice:
     probability: float
     """Posterior probability that the move to ``new`` improves utility (0.0 if no candidate moved)."""
     gain_mean: float
-    """Posterior mean of System 2's advantage ``p2 - p1`` at the old threshold."""
+    """Posterior mean of System 2's gain (``p2 - p1``, or ``1 - p1`` with the cost objective) at the old threshold."""
     gain_interval: tuple[float, float]
     improvement: float
     """Posterior mean improvement of utility per request of this domain's traffic."""
@@ -181,28 +181,48 @@ class Fit:
     pair: Pair
     mass: np.ndarray
     """Share of the domain's records per point of :data:`POINTS`."""
+    cascade: bool = False
+    """The cost objective (:mod:`artibot.learning.price`): System 2's gain per request is System 1's
+    failure rate ``1 - p1`` (a failed System 1 try is retried at System 2), not ``p2 - p1``."""
+
+    def bin_gain(self) -> np.ndarray:
+        """Per bin, the posterior mode of System 2's gain: ``1 - p1`` (cascade) or ``p2 - p1``."""
+        gain: np.ndarray = 1.0 - self.pair.p1 if self.cascade else self.pair.gain
+        return gain
 
     def gain(self) -> np.ndarray:
-        """Posterior mean of ``p2 - p1`` at :data:`POINTS`."""
-        gain: np.ndarray = self.pair.gain[POINT_BIN]
+        """The same at :data:`POINTS`."""
+        gain: np.ndarray = self.bin_gain()[POINT_BIN]
         return gain
+
+    def jacobian(self) -> np.ndarray:
+        """``d bin_gain_b / d x`` as a ``(bins, 2 * bins)`` matrix (see :meth:`Pair.gain_jacobian`)."""
+        if not self.cascade:
+            return self.pair.gain_jacobian()
+        b = self.pair.bins
+        w1 = self.pair.p1 * (1 - self.pair.p1)  # logit p1 = x_b - x_{b + bins}
+        jac = np.zeros((b, 2 * b))
+        jac[np.arange(b), np.arange(b)] = -w1
+        jac[np.arange(b), b + np.arange(b)] = w1
+        return jac
 
 
 POINT_BIN = bin_of(POINTS)
 
 
 def fit(counts: np.ndarray, t: float, prior: Prior, gap_mean: np.ndarray | None = None,
-        gap_sd: np.ndarray | None = None) -> Fit:
+        gap_sd: np.ndarray | None = None, *, cascade: bool = False) -> Fit:
     """Fit a domain's ``(BINS, 4)`` cell counts; ``t`` is its current threshold.
 
-    ``gap_mean``, ``gap_sd``: the prior of the gap per bin (the pooled curve of other domains).
+    ``gap_mean``, ``gap_sd``: the prior of the gap per bin (the pooled curve of other domains);
+    ``cascade``: the cost objective's gain (:attr:`Fit.cascade`).
     """
     pair = fit_pair(counts[:, N1], counts[:, K1], counts[:, N2], counts[:, K2], prior, gap_mean=gap_mean,
                     gap_sd=gap_sd)
     total = (counts[:, N1] + counts[:, N2]).astype(float)
     per_bin = total / total.sum() if total.sum() > 0 else np.full(BINS, 1.0 / BINS)
     mass = per_bin[POINT_BIN]
-    return Fit(t, pair, mass / mass.sum())
+    return Fit(t, pair, mass / mass.sum(), cascade)
 
 
 def _between(t: float, candidates: np.ndarray) -> np.ndarray:
@@ -232,7 +252,7 @@ def _improvements(f: Fit, grid: np.ndarray, price: float) -> tuple[np.ndarray, n
     per_bin = np.zeros((len(grid), BINS))  # the same weights summed per bin
     np.add.at(per_bin.T, POINT_BIN, a.T)
     mean = a @ (f.gain() - price)
-    w = per_bin @ f.pair.gain_jacobian()
+    w = per_bin @ f.jacobian()
     sd = np.sqrt(np.maximum(np.einsum("ij,jk,ik->i", w, f.pair.cov, w), 1e-18))
     return mean, sd
 
@@ -245,8 +265,8 @@ def choose(f: Fit, *, price: float, lo: float, hi: float, max_step: float, level
     when it is due)."""
     t = f.t
     b = int(bin_of(np.array([t]))[0])
-    jac = f.pair.gain_jacobian()
-    gain_mean = float(f.pair.gain[b])
+    jac = f.jacobian()
+    gain_mean = float(f.bin_gain()[b])
     gain_sd = float(np.sqrt(jac[b] @ f.pair.cov @ jac[b]))
     interval = (gain_mean - 1.645 * gain_sd, gain_mean + 1.645 * gain_sd)
     trials = f.pair.trials
@@ -317,7 +337,7 @@ def region_gain(f: Fit, lo: float, hi: float) -> tuple[float, float]:
     w = w / w.sum()
     per_bin = np.zeros(BINS)
     np.add.at(per_bin, POINT_BIN, w)
-    jac = f.pair.gain_jacobian()
+    jac = f.jacobian()
     g = per_bin @ jac
     return float(w @ f.gain()), float(np.sqrt(max(float(g @ f.pair.cov @ g), 0.0)))
 

@@ -125,7 +125,7 @@ from artibot.learning.evidence_reason import reason
 from artibot.learning.evidence_frame import cell_stamps, frame_groups
 from artibot.learning.evidence_transfers import CREDIBLE, decide, demotion_level
 from artibot.learning.posterior import Prior, beta_bounds
-from artibot.learning.price import Price
+from artibot.learning.price import Price, RouteCosts, objective
 from artibot.learning.price import decide as decide_price
 from artibot.learning.round_params import JSON, Intervals, JSONObject, RoundParams, Scalar, StepEvidence
 from artibot.learning.thresholds import MAX_STEP
@@ -194,7 +194,7 @@ class EvidenceLearner:
         explicit ``system2Cost`` or ``targetSystem2Share`` still wins). Deterministic, and none of
         the arguments is modified."""
         proposal, cells = _propose(frame, state.thresholds, state.patterns, own_state(state, EvidenceState), settings,
-                                   options.flush, options.measured)
+                                   options.flush, options.measured, options.costs)
         return proposal, Learned(proposal.new, proposal.patterns_after, cells)
 
 
@@ -203,14 +203,15 @@ LEARNER = EvidenceLearner()
 
 def propose_round(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, PatternStats],
                   settings: Settings, *, flush: bool = False, measured: MeasuredPrice | None = None,
-                  cells: EvidenceState | None = None) -> RoundProposal:
+                  cells: EvidenceState | None = None, costs: RouteCosts | None = None) -> RoundProposal:
     """The proposal of :meth:`EvidenceLearner.propose` from its parts (``cells``: none before)."""
     state = Learned(thresholds, patterns, cells if cells is not None else EvidenceState())
-    return LEARNER.propose(frame, state, settings, RoundOptions(flush, measured))[0]
+    return LEARNER.propose(frame, state, settings, RoundOptions(flush, measured, costs))[0]
 
 
 def _propose(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, PatternStats], own: EvidenceState,
-             settings: Settings, flush: bool, measured: MeasuredPrice | None) -> tuple[RoundProposal, EvidenceState]:
+             settings: Settings, flush: bool, measured: MeasuredPrice | None,
+             costs: RouteCosts | None = None) -> tuple[RoundProposal, EvidenceState]:
     lifelong, router = settings.lifelong, settings.router
     lo, hi = router.min_threshold, router.max_threshold
     processed, n_batches = batch_plan(len(frame), lifelong.batch_size, flush)
@@ -218,12 +219,14 @@ def _propose(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, Patter
 
     # threshold evidence: the processed records not routed by the System 1 cache
     active = [i for i, key in enumerate(frame.patterns) if plain.get(key) and plain[key].status == "active"]
-    use = ~np.isin(frame.pattern[:processed], np.asarray(active, np.int32))
+    # (nor by the escalation rule: a retry after a failed System 1 turn is not a threshold's choice)
+    use = ~np.isin(frame.pattern[:processed], np.asarray(active, np.int32)) & ~frame.rule[:processed]
     names = frame.domains
     fresh = bandit.count_cells(frame.domain[:processed][use], frame.complexity[:processed][use],
                                frame.system2[:processed][use], frame.success[:processed][use], len(names))
     seen_domains = [i for i in range(len(names)) if fresh[i].sum() > 0]
-    cs = step_cells(cells, {names[i]: fresh[i] for i in seen_domains}, thresholds, settings, n_batches, measured)
+    cs = step_cells(cells, {names[i]: fresh[i] for i in seen_domains}, thresholds, settings, n_batches, measured,
+                    costs=costs)
     after_cells, changes, evidence, price, reach = cs.after_cells, cs.changes, cs.evidence, cs.price, cs.reach
 
     # transfers
@@ -242,7 +245,8 @@ def _propose(frame: Frame, thresholds: Thresholds, patterns: Mapping[str, Patter
         "promotion_level": transfer.promotion_confidence, "demotion_level": demotion_level(settings),
         "explored": int(np.sum(np.isfinite(explored) & (explored < 0.5))),
         "randomized": int(np.sum(np.isfinite(explored) & (explored < 1.0))),
-        "cache_records": int(processed - use.sum()),
+        "cache_records": int(processed - use.sum() - frame.rule[:processed].sum()),
+        "escalations": int(frame.rule[:processed].sum()),
     }
     intervals = Intervals(tuple(None if g is None else (g[0], g[1]) for g in group_intervals),
                           {d.key: beta_bounds(d.stats.k1, d.stats.n1, CREDIBLE) for d in decisions})
@@ -272,7 +276,7 @@ class CellsStep:
 
 def step_cells(cells: Mapping[str, np.ndarray], fresh: Mapping[str, np.ndarray], thresholds: Thresholds,
                settings: Settings, n_batches: int, measured: MeasuredPrice | None = None,
-               half_life: float | None = None) -> CellsStep:
+               half_life: float | None = None, costs: RouteCosts | None = None) -> CellsStep:
     """The threshold part of a round from counts alone: ``cells`` (the history, per domain, in
     trials), ``fresh`` (this round's ``(BINS, 4)`` counts of each domain seen). The personal
     round counts ``fresh`` from its frame; the team round gets the same counts from SQL, and
@@ -295,8 +299,12 @@ def step_cells(cells: Mapping[str, np.ndarray], fresh: Mapping[str, np.ndarray],
     levels = {name: pooling.domain_level(after_cells[name][:, N1] + after_cells[name][:, N2],
                                          f.pair.mean[bandit.BINS:], np.diag(f.pair.cov)[bandit.BINS:])
               for name, f in raw.items()}
-    fits = {name: _pooled_fit(after_cells[name], f.t, levels, name) for name, f in raw.items()}
-    price = decide_price(settings, fits, after_cells, lo, hi, measured)
+    cascade = objective(settings) == "cost"
+    # the cost objective's price is the break-even failure rate, known before any fit; the
+    # success objective's may come from the fits (a budget) or the cells (the estimate)
+    early = decide_price(settings, {}, after_cells, lo, hi, measured, costs) if cascade else None
+    fits = {name: _pooled_fit(after_cells[name], f.t, levels, name, early) for name, f in raw.items()}
+    price = early if early is not None else decide_price(settings, fits, after_cells, lo, hi, measured, costs)
     reach = MAX_STEP * (max(1, n_batches) if CHAIN else 1)  # each batch may move a threshold by MAX_STEP
     steps: list[DomainStep] = []
     evidence: dict[str, StepEvidence] = {}
@@ -304,7 +312,7 @@ def step_cells(cells: Mapping[str, np.ndarray], fresh: Mapping[str, np.ndarray],
     new_domains = dict(thresholds.domains)
     if seen:
         pooled = cast(np.ndarray, sum(after_cells.values()))  # seen: at least one array
-        default_fit = _default_fit(pooled, _clip(thresholds.default, lo, hi), price.value)
+        default_fit = _default_fit(pooled, _clip(thresholds.default, lo, hi), price.value, cascade)
         step, evidence[DEFAULT_KEY] = _step(DEFAULT_KEY, thresholds.default, default_fit, price, lo, hi,
                                             reach, DEFAULT_LEVEL)
         steps.append(step)
@@ -338,7 +346,7 @@ def _rates(fits: Mapping[str, bandit.Fit], cells: Mapping[str, np.ndarray], thre
                              budget=router.exploration_budget)[0]
 
 
-def _default_fit(counts: np.ndarray, t: float, price: float) -> bandit.Fit:
+def _default_fit(counts: np.ndarray, t: float, price: float, cascade: bool = False) -> bandit.Fit:
     """The default threshold's fit: all domains' cells, with the gap's prior at break-even.
 
     Per bin, the prior gap is the one at which System 1 falls short of System 2 by exactly
@@ -347,9 +355,10 @@ def _default_fit(counts: np.ndarray, t: float, price: float) -> bandit.Fit:
     gap of 0), and the default moves only where both systems' outcomes move it.
     """
     p2 = np.clip(bandit.fit(counts, t, PRIOR).pair.p2, 0.01, 0.99)
-    p1 = np.clip(p2 - price, 0.01, 0.99)  # any price: a budget's may be negative or above p2
+    # break-even: System 1 short of System 2 by the price, or (cost objective) failing at the price
+    p1 = np.clip(1.0 - price if cascade else p2 - price, 0.01, 0.99)  # a budget's price may be negative or above p2
     even: np.ndarray = np.log(p2 / (1 - p2)) - np.log(p1 / (1 - p1))
-    return bandit.fit(counts, t, PRIOR, even)
+    return bandit.fit(counts, t, PRIOR, even, cascade=cascade)
 
 
 def _first_reach(name: str, history: Mapping[str, np.ndarray], counts: np.ndarray, f: bandit.Fit,
@@ -365,13 +374,20 @@ def _first_reach(name: str, history: Mapping[str, np.ndarray], counts: np.ndarra
     return reach if beyond >= FIRST_TRIALS else min(reach, EXPLORATION_BAND)
 
 
-def _pooled_fit(counts: np.ndarray, t: float, levels: Mapping[str, tuple[float, float]], name: str) -> bandit.Fit:
+def _pooled_fit(counts: np.ndarray, t: float, levels: Mapping[str, tuple[float, float]], name: str,
+                cost: Price | None = None) -> bandit.Fit:
     """A domain's fit whose gap prior is the pooled gap level of the other domains
-    (:func:`artibot.learning.pooling.pooled_level`); the base prior when there is no other domain."""
+    (:func:`artibot.learning.pooling.pooled_level`); when there is no other domain, the base prior,
+    or with the cost objective (``cost``: its price) the break-even one (:func:`_default_fit`): the
+    base prior's gap of 0 takes System 1 for as good as System 2, so with System 1 untried it would
+    send the domain to System 1 on no evidence."""
+    cascade = cost is not None
     mean, sd = pooling.pooled_level(levels, exclude=name, floor=PRIOR.gap_sd, bins=bandit.BINS)
     if mean is None or not POOL:
-        return bandit.fit(counts, t, PRIOR)
-    return bandit.fit(counts, t, PRIOR, np.full(bandit.BINS, mean), np.full(bandit.BINS, sd))
+        if cost is not None:
+            return _default_fit(counts, t, cost.value, True)
+        return bandit.fit(counts, t, PRIOR, cascade=cascade)
+    return bandit.fit(counts, t, PRIOR, np.full(bandit.BINS, mean), np.full(bandit.BINS, sd), cascade=cascade)
 
 
 def _step(name: str, old: float, f: bandit.Fit, p: Price, lo: float, hi: float,

@@ -53,9 +53,18 @@ class Frame:
     pattern: np.ndarray
     patterns: tuple[str, ...]
     propensity: np.ndarray
+    escalation: np.ndarray | None = None
+    """True where the turn went to System 2 by the escalation rule (``route_reason``
+    ``"escalation"``: the retry after a failed System 1 turn), not by the threshold; None: none did."""
 
     def __post_init__(self) -> None:
         n = len(self.ids)
+        rule = np.zeros(n, np.bool_) if self.escalation is None else np.asarray(self.escalation, np.bool_)
+        if rule.shape != (n,):
+            raise ValueError(f"frame column escalation has shape {rule.shape}, expected ({n},)")
+        rule = rule.view()
+        rule.flags.writeable = False
+        object.__setattr__(self, "escalation", rule)
         for name, dtype in _ARRAYS.items():
             arr: np.ndarray = np.asarray(getattr(self, name), dtype=dtype)
             if arr.shape != (n,):
@@ -81,10 +90,17 @@ class Frame:
     def __len__(self) -> int:
         return len(self.ids)
 
+    @property
+    def rule(self) -> np.ndarray:
+        """:attr:`escalation` as an array (filled in by ``__post_init__``)."""
+        rule = self.escalation
+        assert rule is not None  # __post_init__ sets it
+        return rule
+
     def head(self, k: int) -> Frame:
         """The first ``k`` records (in timestamp order) as a frame with the same code tables."""
         values = {f.name: getattr(self, f.name) for f in fields(self)}
-        for name in ("ids", "timestamps", *_ARRAYS):
+        for name in ("ids", "timestamps", "escalation", *_ARRAYS):
             values[name] = values[name][:k]
         return Frame(**values)
 
@@ -112,7 +128,13 @@ def frame_from_records(records: Sequence[Mapping[str, Any]]) -> Frame:
         complexity=table["complexity"].copy(),  # contiguous, and not keeping the whole table alive
         confidence=table["confidence"].copy(), system2=system2, outcome=outcome,
         propensity=table["propensity"].astype(np.float64),  # None -> NaN
+        escalation=_escalations(records),
     )[0]
+
+
+def _escalations(records: Sequence[Mapping[str, Any]]) -> np.ndarray:
+    """Per record, whether the escalation rule routed it (``route_reason``, a field most records lack)."""
+    return np.fromiter((r.get("route_reason") == ESCALATION for r in records), np.bool_, len(records))
 
 
 class UnusualRecords(ValueError):
@@ -124,6 +146,8 @@ class UnusualRecords(ValueError):
 COLUMNS = tuple(name for name, field in EXPERIENCE_FIELDS.items() if field.learned)
 """The fields of a record the frame reads (declared in :data:`artibot.shapes.EXPERIENCE_FIELDS`)."""
 _ROUTES = {"system1": False, "system2": True}
+ESCALATION = "escalation"
+"""The ``route_reason`` of a turn the escalation rule sent to System 2 (the router's own word)."""
 
 
 def frame_from_chunks(chunks: Iterable[Sequence[Mapping[str, Any]]]) -> tuple[Frame, np.ndarray | None]:
@@ -144,6 +168,7 @@ def frame_from_chunks(chunks: Iterable[Sequence[Mapping[str, Any]]]) -> tuple[Fr
     numbers: list[np.ndarray] = []  # per chunk: complexity, confidence and propensity, as rows
     routes: list[bool | None] = []
     outcomes: list[int | None] = []
+    rules: list[np.ndarray] = []
     domains, patterns = _Coder(), _Coder()
     try:
         for chunk in chunks:
@@ -159,6 +184,7 @@ def frame_from_chunks(chunks: Iterable[Sequence[Mapping[str, Any]]]) -> tuple[Fr
             patterns.add(p)
             routes += map(_ROUTES.get, r)
             outcomes += map(OUTCOME_CODES.get, o)
+            rules.append(_escalations(chunk))
     except (KeyError, TypeError) as exc:  # a field missing, or a value that cannot be a name
         raise UnusualRecords(f"a record is not in the canonical shape ({exc!r})") from None
     except (ValueError, OverflowError) as exc:
@@ -174,6 +200,7 @@ def frame_from_chunks(chunks: Iterable[Sequence[Mapping[str, Any]]]) -> tuple[Fr
         ids=ids, stamps=stamps, domains=domains, patterns=patterns, complexity=complexity,
         confidence=confidence, system2=np.fromiter(routes, np.bool_, n),
         outcome=np.fromiter(outcomes, np.int8, n), propensity=propensity,
+        escalation=np.concatenate(rules) if rules else np.zeros(0, np.bool_),
     )
 
 
@@ -193,14 +220,14 @@ def set_aside_interrupted(frame: Frame) -> tuple[Frame, np.ndarray, np.ndarray]:
         timestamps=tuple(frame.timestamps[i] for i in pick), domain=frame.domain[kept], domains=frame.domains,
         complexity=frame.complexity[kept], system2=frame.system2[kept], success=frame.success[kept],
         outcome=frame.outcome[kept], confidence=frame.confidence[kept], pattern=frame.pattern[kept],
-        patterns=frame.patterns, propensity=frame.propensity[kept],
+        patterns=frame.patterns, propensity=frame.propensity[kept], escalation=frame.rule[kept],
     )
     return out, kept, aside
 
 
 def _assemble(*, ids: list[str], stamps: list[str], domains: _Coder, patterns: _Coder, complexity: np.ndarray,
-              confidence: np.ndarray, system2: np.ndarray, outcome: np.ndarray, propensity: np.ndarray
-              ) -> tuple[Frame, np.ndarray | None]:
+              confidence: np.ndarray, system2: np.ndarray, outcome: np.ndarray, propensity: np.ndarray,
+              escalation: np.ndarray) -> tuple[Frame, np.ndarray | None]:
     """Codes, timestamps and the stable sort by time shared by both builders."""
     n = len(ids)
     domain_names, domain = domains.finish()
@@ -213,12 +240,13 @@ def _assemble(*, ids: list[str], stamps: list[str], domains: _Coder, patterns: _
         pick = order.tolist()
         ids = [ids[i] for i in pick]
         stamps = [stamps[i] for i in pick]
-        ts, domain, complexity, system2, outcome, confidence, pattern, propensity = (
-            a[order] for a in (ts, domain, complexity, system2, outcome, confidence, pattern, propensity))
+        ts, domain, complexity, system2, outcome, confidence, pattern, propensity, escalation = (
+            a[order] for a in (ts, domain, complexity, system2, outcome, confidence, pattern, propensity, escalation))
     frame = Frame(
         ids=tuple(ids), ts=ts, timestamps=tuple(stamps), domain=domain, domains=domain_names,
         complexity=complexity, system2=system2, success=outcome == SUCCESS, outcome=outcome,
         confidence=confidence, pattern=pattern, patterns=pattern_names, propensity=propensity,
+        escalation=escalation,
     )
     return frame, order if moved else None
 

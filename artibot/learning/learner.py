@@ -18,6 +18,7 @@ from importlib import import_module
 from typing import Mapping, Protocol, TypeVar
 
 from artibot.learning.costs import MeasuredPrice
+from artibot.learning.price import RouteCosts
 from artibot.learning.frame import Frame
 from artibot.learning.state import EvidenceState, LearnerState, SeedState
 from artibot.learning.types import PatternStats, RoundProposal, Thresholds
@@ -50,6 +51,8 @@ class RoundOptions:
     measured: MeasuredPrice | None = field(default=None)
     """The price of a System 2 call from the turns' measured costs (the evidence learner uses it
     in place of its estimate; an explicit ``system2Cost`` or ``targetSystem2Share`` still wins)."""
+    costs: RouteCosts | None = field(default=None)
+    """The turns' measured cost per route, for the cost objective (None: the price table's prior)."""
 
 
 class Learner(Protocol):

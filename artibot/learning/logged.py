@@ -12,7 +12,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from artibot.learning.frame import Frame
+from artibot.learning.frame import ESCALATION, Frame
 from artibot.learning.offpolicy import LoggedWindow, fixed_records
 from artibot.learning.types import Thresholds
 
@@ -25,13 +25,15 @@ def thresholds_vector(thresholds: Thresholds, domains: Sequence[str], lo: float,
 def logged_window(frame: Frame, k: int, current: Thresholds, cache: frozenset[str], lo: float,
                   hi: float) -> LoggedWindow:
     """The first ``k`` records of ``frame`` as an off-policy window; records of patterns in the
-    System 1 ``cache`` (the cache in force while they were logged) are fixed, as are forced ones."""
+    System 1 ``cache`` (the cache in force while they were logged) are fixed, as are forced ones and
+    the escalation rule's retries."""
     domain = np.asarray(frame.domain[:k], dtype=np.int64)
     complexity = np.asarray(frame.complexity[:k], dtype=float)
     s2 = np.asarray(frame.system2[:k], dtype=bool)
     prop = np.asarray(frame.propensity[:k], dtype=float)
     cached_codes = [i for i, name in enumerate(frame.patterns) if name in cache]
     in_cache = np.isin(frame.pattern[:k], cached_codes) if cached_codes else np.zeros(k, bool)
+    in_cache = in_cache | frame.rule[:k]  # a retry the escalation rule sent to System 2: every policy does so
     t = np.asarray(thresholds_vector(current, frame.domains, lo, hi) or [0.0])
     greedy = complexity >= t[domain] if len(frame.domains) else np.zeros(k, bool)
     fixed = fixed_records(s2, prop, frame.confidence[:k], in_cache, greedy)
@@ -73,7 +75,8 @@ def records_window(records: Sequence[Mapping[str, Any]], cache: frozenset[str]) 
     prop = np.fromiter((np.nan if r.get("propensity") is None else float(r["propensity"]) for r in records), float, n)
     conf = np.fromiter((float(r.get("confidence") or 0.0) for r in records), float, n)
     t = np.fromiter((np.nan if r.get("threshold") is None else float(r["threshold"]) for r in records), float, n)
-    in_cache = np.fromiter((r.get("pattern") in cache for r in records), bool, n)
+    in_cache = np.fromiter((r.get("pattern") in cache or r.get("route_reason") == ESCALATION for r in records),
+                           bool, n)
     greedy = np.where(np.isnan(t), s2, c >= np.nan_to_num(t))  # no logged threshold: take the route as greedy
     return LoggedWindow(domain, domains, c, s2, ok, prop, fixed_records(s2, prop, conf, in_cache, greedy))
 
@@ -94,12 +97,23 @@ def concat(first: LoggedWindow, second: LoggedWindow) -> LoggedWindow:
                         cat("system2"), cat("success"), cat("propensity"), cat("fixed"))
 
 
-def counts(success: np.ndarray, system2: np.ndarray) -> dict[str, int]:
-    """What a validation needs of a window: records, successes, System 2 records, System 2 successes."""
+def counts(success: np.ndarray, system2: np.ndarray, retry: np.ndarray | None = None) -> dict[str, int]:
+    """What a validation needs of a window: requests, successes, System 2 records, System 2 successes.
+
+    ``retry``: records the escalation rule sent to System 2 after a failed System 1 turn. They
+    are not requests of their own: each is the second try of one, and its success is that
+    request's, so a failed System 1 turn that its retry put right counts as work done.
+
+    >>> counts(np.array([False, True, True]), np.array([False, True, False]), np.array([False, True, False]))
+    {'n': 2, 'success': 2, 'system2': 0, 'system2_success': 0}
+    """
     ok = np.asarray(success, bool)
     s2 = np.asarray(system2, bool)
-    return {"n": int(len(ok)), "success": int(ok.sum()), "system2": int(s2.sum()),
-            "system2_success": int((ok & s2).sum())}
+    again = np.zeros(len(ok), bool) if retry is None else np.asarray(retry, bool)
+    first = ~again
+    n = int(first.sum())
+    return {"n": n, "success": min(int(ok.sum()), n), "system2": int((s2 & first).sum()),
+            "system2_success": int((ok & s2 & first).sum())}
 
 
 def window_counts(frame: Frame, k: int, skip: int | None) -> dict[str, Any]:
@@ -107,10 +121,10 @@ def window_counts(frame: Frame, k: int, skip: int | None) -> dict[str, Any]:
     applied round's remainder: records logged before that round was applied; None when there is
     no previous round). Counting records instead of comparing clocks keeps simulated and
     replayed timestamps valid."""
-    ok, s2 = frame.success[:k], frame.system2[:k]
-    out: dict[str, Any] = {"all": counts(ok, s2)}
+    ok, s2, again = frame.success[:k], frame.system2[:k], frame.rule[:k]
+    out: dict[str, Any] = {"all": counts(ok, s2, again)}
     if k:
         out["from"], out["to"] = frame.timestamps[0], frame.timestamps[k - 1]
     if skip is not None:
-        out["after_previous"] = counts(ok[skip:], s2[skip:])
+        out["after_previous"] = counts(ok[skip:], s2[skip:], again[skip:])
     return out

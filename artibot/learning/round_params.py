@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Mapping, Union
 
-from artibot.learning.price import Price
+from artibot.learning.price import Price, RouteCosts
 from artibot.shapes import JsonValue
 
 Scalar = Union[str, int, float, bool, None]
@@ -172,7 +172,7 @@ def logged_checks(entry: Mapping[str, object]) -> RoundChecks:
                        freshness=check("freshness"))
 
 
-PRICE_KEYS = ("price", "price_source", "target_system2_share", "measured_cost")
+PRICE_KEYS = ("price", "price_source", "target_system2_share", "measured_cost", "route_costs")
 _RECORDS = ("evidence", "intervals", *PRICE_KEYS, *CHECKS)
 
 
@@ -226,6 +226,8 @@ class RoundParams:
             p = self.price
             out.update(price=p.value, price_source=p.source, target_system2_share=p.target_system2_share,
                        measured_cost=None if p.measured_cost is None else dict(p.measured_cost))
+            if p.costs is not None:
+                out["route_costs"] = p.costs.to_json()
         out.update(self.extra)
         if self.evidence:
             out["evidence"] = {d: e.to_json() for d, e in self.evidence.items()}
@@ -241,9 +243,11 @@ class RoundParams:
             source, share, measured = d.get("price_source"), d.get("target_system2_share"), d.get("measured_cost")
             if not isinstance(source, str):
                 raise ValueError(f"round params: price_source must be text, not {source!r}")
+            costs = d.get("route_costs")
             price = Price(_float(d["price"], "price"), source,
                           None if share is None else _float(share, "target_system2_share"),
-                          None if measured is None else _measured(measured))
+                          None if measured is None else _measured(measured),
+                          None if costs is None else RouteCosts.from_json(_object(costs, "route_costs")))
         evidence = {str(k): StepEvidence.from_json(v, str(k))
                     for k, v in _object(d.get("evidence") or {}, "evidence").items()}
         intervals = Intervals.from_json(d["intervals"]) if d.get("intervals") is not None else None

@@ -52,6 +52,8 @@ from artibot.router.team_table import keyed_hash
 
 SYSTEM1 = "system1"
 SYSTEM2 = "system2"
+ESCALATION = "escalation"
+"""The route reason of a turn sent to System 2 because the session's System 1 turn before it failed."""
 EXPLORATION_BAND = 0.15
 CACHE_CONFIDENCE = 0.95
 MAX_EXPLORATION = 0.5
@@ -128,6 +130,13 @@ class RoutingPolicy:
     """The team's pattern key (hex) the hashes are made with."""
     own_patterns: frozenset[str] = frozenset()
     """Pattern keys this member decided itself (active or demoted in its own cache): the team's table does not apply."""
+    explore_system2: bool = True
+    """Whether a request the threshold sends to System 1 may be explored on System 2. The cost
+    objective learns from System 1's outcomes alone (trying System 1 first pays where it fails
+    rarely enough, whatever System 2 would have done), so it explores only towards System 1:
+    a System 2 call in place of a System 1 try that would have worked is spent for nothing."""
+    escalation: bool = True
+    """Whether a session's turn after a failed System 1 turn goes to System 2 (:meth:`escalate`)."""
     _keywords: KeywordIndex = private(init=False)
     """The complexity score's keyword index, held like the table's: a policy read back from
     the prompt hook's cache brings it along instead of building it."""
@@ -218,9 +227,27 @@ class RoutingPolicy:
             greedy, other = SYSTEM2, SYSTEM1
             confidence = 0.5 + 0.5 * ((c - t) / (1 - t) if t < 1 else 0.0)
         confidence = min(1.0, max(0.5, confidence))
-        e = self.exploration_rate(c, t, domain)
+        e = self.exploration_rate(c, t, domain) if greedy == SYSTEM2 or self.explore_system2 else 0.0
         if rng is None or e <= 0:
             return decision(greedy, confidence, 1.0, "threshold")
         if rng.random() < e:
             return decision(other, 1.0 - confidence, e, "explore")
         return decision(greedy, confidence, 1.0 - e, "threshold")
+
+    def escalate(self, decision: Decision) -> Decision:
+        """The decision for a session's next turn after a System 1 turn that failed or escalated:
+        System 2 by a deterministic rule (propensity 1, ``reason`` ``"escalation"``), the retry
+        the person would ask for. Unchanged when the rule is off or the turn goes to System 2
+        anyway (a System 2 route keeps its own reason and propensity).
+
+        >>> from artibot.router.domains import DomainTable
+        >>> policy = RoutingPolicy(0.4, {}, frozenset(), DomainTable.from_mapping({"docs": ["typo"]}))
+        >>> d = policy.escalate(policy.decide("fix the typo"))
+        >>> d.system, d.propensity, d.reason
+        ('system2', 1.0, 'escalation')
+        """
+        if not self.escalation or decision.system == SYSTEM2:
+            return decision
+        return Decision(system=SYSTEM2, complexity=decision.complexity, domain=decision.domain,
+                        pattern=decision.pattern, confidence=decision.confidence, threshold=decision.threshold,
+                        propensity=1.0, reason=ESCALATION, features=decision.features)

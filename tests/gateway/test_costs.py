@@ -79,7 +79,12 @@ def test_the_learner_takes_the_measured_price_once_enough_turns_have_one(home: H
     base = {"cognitive": {"router": {"exploration": 0, "domainExploration": 0}},
             "learning": {"lifelong": {"batchSize": 50, "minCostTurns": 20}}}
     without = learn(home=home, answers="defaults", dry_run=True, settings=settings_from_mapping(base))
-    assert without.proposal.params.price.source == "estimated"
+    # the cost objective by default: each route's measured mean shrunk toward the price table's
+    # prior ($0.05 and $0.10) by 10 turns: (30*0.01 + 10*0.05)/40 = 0.02, (30*0.05 + 10*0.10)/40 = 0.0625
+    price = without.proposal.params.price
+    assert price.source == "cost" and price.costs is not None and price.costs.turns == (30, 30)
+    assert price.costs.system1_usd == pytest.approx(0.02) and price.costs.system2_usd == pytest.approx(0.0625)
+    assert price.value == pytest.approx((0.0625 - 0.02) / (0.0625 + 0.10))  # the redo costs $0.10
     assert without.proposal.params.checks.costs["system2"]["turns"] == 30
     base["learning"]["lifelong"]["successValueUsd"] = 0.5
     report = learn(home=home, answers="defaults", dry_run=True, settings=settings_from_mapping(base))

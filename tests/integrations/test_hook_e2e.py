@@ -273,3 +273,29 @@ def test_the_router_cache_survives_sessions(env: dict[str, str]) -> None:
     hook(env, "session-start", payload("session_start", session_id="three"))
     hook(env, "user-prompt-submit", payload("user_prompt_submit", session_id="three"))
     assert cache.stat().st_mtime_ns == before
+
+
+@pytest.mark.parametrize("escalation", [True, False])
+def test_after_a_failed_system1_turn_the_next_prompt_goes_to_system2_by_escalation(
+        env: dict[str, str], escalation: bool) -> None:
+    home = home_of(env)
+    (home.root.parent / "artibot.config.json").write_text(orjson.dumps(
+        {"cognitive": {"router": {"exploration": 0, "domainExploration": 0, "escalation": escalation}}}).decode())
+    first = hook(env, "user-prompt-submit", payload("user_prompt_submit", prompt=ROUTINE))
+    assert "System 1" in context_of(first, "UserPromptSubmit")
+    hook(env, "post-tool-use-failure", payload("post_tool_use_failure"))  # the turn's last tool call fails
+    hook(env, "stop", payload("stop"))
+    again = hook(env, "user-prompt-submit", payload("user_prompt_submit", prompt="fix the typo in the README title"))
+    assert ("System 2" if escalation else "System 1") in context_of(again, "UserPromptSubmit")
+    hook(env, "stop", payload("stop"))
+    hook(env, "user-prompt-submit", payload("user_prompt_submit", prompt="fix the typo in the docs index"))
+    hook(env, "stop", payload("stop"))
+    hook(env, "session-end", payload("session_end"))
+    records = ExperienceLog(home).read()
+    got = [(r["routed_to"], r["outcome"], r["route_reason"], r["propensity"]) for r in records]
+    if escalation:  # the retry by the rule (propensity 1); after its success the threshold routes again
+        assert got == [("system1", "failed", "threshold", 1.0), ("system2", "success", "escalation", 1.0),
+                       ("system1", "success", "threshold", 1.0)]
+    else:
+        assert [g[:3] for g in got] == [("system1", "failed", "threshold"), ("system1", "success", "threshold"),
+                                        ("system1", "success", "threshold")]

@@ -127,8 +127,8 @@ def test_target_system2_share_sets_the_price():
     assert low.params.price.source == "targetSystem2Share"
     assert low.params.price.value > high.params.price.value
     assert low.new.for_domain("api") >= high.new.for_domain("api")
-    plain = propose_round(frame_from_records(records), Thresholds(0.5, {}), {}, config())
-    # neither set: the price is estimated from the data (System 2's mean gain here is ~0.15)
+    plain = propose_round(frame_from_records(records), Thresholds(0.5, {}), {}, config(objective="success"))
+    # the success objective with neither set: the price is estimated from the data (System 2's mean gain here is ~0.15)
     assert plain.params.price.source == "estimated"
     assert abs(plain.params.price.value - 0.15) < 0.05 and plain.params.price.value != DEFAULT_PRICE
 
@@ -316,7 +316,10 @@ def test_status_and_checkpoint_2_show_the_price_and_each_change_in_words(tmp_pat
     from artibot.cycle import learn
     from artibot.status import status
 
-    s = default_settings()  # the shipped defaults: evidence mode, price estimated
+    from dataclasses import replace
+
+    s = default_settings()  # the shipped defaults with the success objective: evidence mode, price estimated
+    s = replace(s, lifelong=replace(s.lifelong, objective="success"))
     assert s.lifelong.mode == "evidence" and s.lifelong.system2_cost is None
     before = status(home=tmp_path, settings=s)["price"]
     assert before == {"value": DEFAULT_PRICE, "source": "estimated", "round": None}

@@ -23,7 +23,7 @@ from artibot.store import hookio
 TYPE_CHECKING = False  # not typing's: imported by prompt and stop hooks
 if TYPE_CHECKING:
     from artibot.integrations.turns.protocol import Call
-    from artibot.shapes import Turn
+    from artibot.shapes import ExperienceRecord, Turn
     from artibot.store.hookio import SpoolDoc
 
 STALE_SESSION_MS = 24 * 3600 * 1000
@@ -36,32 +36,36 @@ NEVER_BACK = ("interrupted", "the session never came back to close the turn")
 CUT_BY_END = ("interrupted", "the session ended before the turn's Stop (an API error, a turn limit or Ctrl-C)")
 
 
-def _final(call: Call, doc: SpoolDoc, turn: Turn, outcome: str, reason: str, closed_by: str) -> None:
+def _final(call: Call, doc: SpoolDoc, turn: Turn, outcome: str, reason: str, closed_by: str) -> ExperienceRecord:
     session_id = doc.get("session_id") if isinstance(doc.get("session_id"), str) else call.session_id
     record = turns.experience(turn, outcome=outcome, reason=reason, now=call.now,
                               session_id=session_id, closed_by=closed_by)
     doc.setdefault("queue", []).append(record)
+    return record
 
 
 def settle(call: Call, doc: SpoolDoc, *, closed_by: str, judgement: tuple[str, str] | None = None,
-           open_turn: tuple[str, str] | None = None) -> None:
+           open_turn: tuple[str, str] | None = None) -> list[ExperienceRecord]:
     """Make the spool's waiting turns final (queued for the log); the document is edited in place.
+    Returns the records made final, oldest first.
 
     The stopped turn (``done``) takes ``judgement`` if one is given; an open turn (no
     ``Stop`` yet) is closed with ``open_turn`` (outcome, reason) if one is given, else stays
     open; a tool call of its own that failed or was interrupted makes it ``failed`` whatever
     cut it off (:func:`turns.cut_off`).
     """
+    final: list[ExperienceRecord] = []
     done = doc.get("done")
     if done:
         doc["done"] = None
         outcome, reason = turns.finalize(done, judgement)
-        _final(call, doc, done, outcome, reason, closed_by)
+        final.append(_final(call, doc, done, outcome, reason, closed_by))
     turn = doc.get("turn")
     if turn and open_turn:
         doc["turn"] = None
         outcome, reason = turns.cut_off(turn, *open_turn)
-        _final(call, doc, turn, outcome, reason, closed_by)
+        final.append(_final(call, doc, turn, outcome, reason, closed_by))
+    return final
 
 
 def flush(call: Call, spool: hookio.Spool) -> None:

@@ -47,7 +47,7 @@ from artibot.store import hookio
 
 TYPE_CHECKING = False  # not typing's: this module is on every hook's path
 if TYPE_CHECKING:
-    from typing import Callable
+    from typing import Callable, Mapping, Sequence
 
     from artibot.integrations.turns.protocol import Call, Handler, Output
     from artibot.settings import Settings
@@ -74,8 +74,9 @@ def _note_quarantine(call: Call, spool: hookio.Spool) -> None:
 
 
 # --------------------------------------------------------------------- prompts
-def _route(call: Call, prompt: str) -> tuple[dict[str, object], str]:
-    """The router's decision fields and the anonymized text for ``prompt``."""
+def _route(call: Call, prompt: str) -> tuple[dict[str, object], str, bool]:
+    """The router's decision fields and the anonymized text for ``prompt``, and whether the
+    policy escalates after a failed System 1 turn (:meth:`artibot.router.policy.RoutingPolicy.escalate`)."""
     from artibot.integrations.turns import routecache
 
     routecache.preload_patterns(call)  # before the router and the anonymizer compile theirs
@@ -86,7 +87,22 @@ def _route(call: Call, prompt: str) -> tuple[dict[str, object], str]:
     # margin past the cut so that a secret across it is still found.
     text = anonymize_prefix(prompt, MAX_ROUTED_CHARS)
     decision = policy.decide(text, rng=rng)
-    return {name: getattr(decision, name, None) for name in turns.DECISION_FIELDS}, text
+    return {name: getattr(decision, name, None) for name in turns.DECISION_FIELDS}, text, policy.escalation
+
+
+ESCALATE_AFTER = ("failed", "escalated")
+"""A System 1 turn's outcomes after which the session's next turn goes to System 2."""
+
+
+def _escalated(fields: dict[str, object], settled: Sequence[Mapping[str, object]]) -> dict[str, object]:
+    """``fields`` sent to System 2 when the turn this prompt made final was a System 1 turn that
+    failed or escalated: the person is asking again, and the retry goes where it can succeed
+    (the same rule as ``RoutingPolicy.escalate``, on the fields the spool keeps)."""
+    last = settled[-1] if settled else None
+    if last is None or last.get("routed_to") != "system1" or last.get("outcome") not in ESCALATE_AFTER \
+            or fields.get("system") != "system1":
+        return fields
+    return {**fields, "system": "system2", "propensity": 1.0, "reason": "escalation"}
 
 
 def _ensure_gateway(call: Call) -> str | None:
@@ -130,15 +146,16 @@ def user_prompt_submit(call: Call) -> Output | None:
     prompt_id = call.field("prompt_id")
     fields: dict[str, object] | None = None
     text = ""
+    escalation = False
     if what == prompts.USER:
-        fields, text = _route(call, prompt)
+        fields, text, escalation = _route(call, prompt)
     elif what == prompts.SLASH:  # a command the user wrote: the model gets its text, so that is routed
         from artibot.integrations.turns import commands
 
         command = call.attempt("reading the command's file",
                                lambda: commands.text_of(call, prompt, max_chars=2 * MAX_ROUTED_CHARS))
         if command:
-            fields, text = _route(call, command)
+            fields, text, escalation = _route(call, command)
     from artibot.integrations.turns import ended
 
     spool = _spool(call)
@@ -160,7 +177,9 @@ def user_prompt_submit(call: Call) -> Output | None:
         # when the new prompt corrects it; otherwise it was an interruption.
         cut = judgement if turn and not done and judgement and judgement[0] == "failed" else (
             "interrupted", "no Stop before the next prompt: the user interrupted the turn")
-        ended.settle(call, doc, closed_by=closed_by, judgement=judgement if done else None, open_turn=cut)
+        settled = ended.settle(call, doc, closed_by=closed_by, judgement=judgement if done else None, open_turn=cut)
+        if fields is not None and escalation and closed_by != "timeout":
+            fields = _escalated(fields, settled)
         if fields is not None:
             doc["turn"] = turns.open_turn(fields, text, now=call.now, prompt_id=prompt_id, turn_id=new_id(call.now),
                                           agent=getattr(call, "agent", None))
