@@ -324,7 +324,8 @@ def main(argv: list[str] | None = None) -> None:
     except replay.MissingData as exc:
         raise SystemExit(str(exc)) from None
     rows = summarize(results, args, redo_usd)
-    save_json(out / "results.json", {"args": asdict(args), "redo_usd": redo_usd, "rows": rows, "runs": results})
+    kept = {k: v for k, v in asdict(args).items() if k not in ("data_dir", "out")}  # no path of this machine
+    save_json(out / "results.json", {"args": kept, "redo_usd": redo_usd, "rows": rows, "runs": results})
     text = table(rows, redo_usd)
     (out / "table.md").write_text(text, encoding="utf-8")
     plot(rows, out / "coding.png")
