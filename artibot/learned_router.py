@@ -15,7 +15,6 @@ from typing import Any
 from artibot.store.home import Home, HomeArg
 from artibot.config import load_domain_keywords, load_settings
 from artibot.experience import MAX_INPUT_CHARS
-from artibot.learning.price import objective
 from artibot.privacy import anonymize_prefix
 from artibot.router import Decision, DomainTable, RoutingPolicy
 from artibot.router.thresholds import Thresholds
@@ -86,6 +85,6 @@ def build_policy(settings: Settings, thresholds: Thresholds, cache: frozenset[st
         team_cache=team[1],
         team_key=team[0],
         own_patterns=own,
-        explore_system2=objective(settings) != "cost",
+        explore_system2=settings.lifelong.chosen_objective() != "cost",
         escalation=settings.router.escalation,
     )

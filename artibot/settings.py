@@ -56,6 +56,15 @@ class LifelongSettings:
     """What a redo costs the person, in dollars (``redoCostUsd``): the cost objective charges it
     to every System 1 turn that fails."""
 
+    def chosen_objective(self) -> str:
+        """``"cost"`` or ``"success"``: ``objective``, unless a price of the success objective is set
+        by hand (``system2Cost``, ``targetSystem2Share``, ``successValueUsd``). Here, not in the
+        learning package, because the router reads it on the prompt hook's path."""
+        if self.system2_cost is not None or self.target_system2_share is not None \
+                or self.success_value_usd is not None:
+            return "success"
+        return self.objective
+
 
 @dataclass(frozen=True)
 class TransferSettings:

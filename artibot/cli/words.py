@@ -88,7 +88,7 @@ for _lang in WORDS:
 
 ACTIONS = {"ko": {"promote": "승격", "demote": "강등", "hold": "보류"}}
 STATUSES = {"ko": {"candidate": "후보", "active": "활성", "demoted": "강등됨", "inactive": "비활성"}}
-SOURCES = {"ko": {"estimated": "추정", "system2Cost": "system2Cost", "targetSystem2Share": "targetSystem2Share"}}
+SOURCES = {"ko": {"estimated": "추정", "cost": "비용", "measured": "측정", "system2Cost": "system2Cost", "targetSystem2Share": "targetSystem2Share"}}
 
 
 def w(lang: str, key: str, **values: Any) -> str:
@@ -157,9 +157,13 @@ def threshold_reason_ko(row: dict[str, Any]) -> str | None:
     nd = next((d for d in (2, 3, 4) if f"{gain:.{d}f}" != f"{price:.{d}f}"), 2)
     side = "같습니다" if f"{gain:.{nd}f}" == f"{price:.{nd}f}" else ("높습니다" if gain > price else "낮습니다")
     source = SOURCES["ko"].get(str(row.get("source")), str(row.get("source")))
-    head = (f"{row['domain']}: System 2의 이득 {gain:.{nd}f} ± {sd:.2f}이(가) 가격 {price:.{nd}f}({source})보다 "
-            f"{side}" if side != "같습니다" else
-            f"{row['domain']}: System 2의 이득 {gain:.{nd}f} ± {sd:.2f}이(가) 가격 {price:.{nd}f}({source})와 같습니다")
+    if row.get("source") == "cost":  # the cost objective: System 1's failure rate against the break-even rate
+        head = (f"{row['domain']}: System 1 실패율 {gain:.{nd}f} ± {sd:.2f}이(가) 손익분기 {price:.{nd}f}({source})"
+                + (f"보다 {side}" if side != "같습니다" else "와 같습니다"))
+    else:
+        head = (f"{row['domain']}: System 2의 이득 {gain:.{nd}f} ± {sd:.2f}이(가) 가격 {price:.{nd}f}({source})보다 "
+                f"{side}" if side != "같습니다" else
+                f"{row['domain']}: System 2의 이득 {gain:.{nd}f} ± {sd:.2f}이(가) 가격 {price:.{nd}f}({source})와 같습니다")
     old, new = row["old"], row["new"]
     if new < old:
         return f"{head} → System 2 증가: 임계값 {old:.2f} → {new:.2f}"

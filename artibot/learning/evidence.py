@@ -3,8 +3,12 @@
 Same inputs, outputs, checkpoints and files as the seed's rule
 (:func:`artibot.learning.seed_mode.propose_round`); different statistics.
 
-**What it optimizes.** Utility per request = ``P(success) - price * [System 2]``. The
-price is ``learning.lifelong.system2Cost``; with ``targetSystem2Share`` instead, the
+**What it optimizes.** By default (``objective: "cost"``) the expected cost of a turn that
+gets done: System 1 first where ``c1 + (1 - p1)(c2 + redo) < c2``, i.e. per bin System 2's gain
+is System 1's failure rate ``1 - p1`` and its price the break-even rate ``(c2 - c1) / (c2 +
+redo)`` (:mod:`artibot.learning.price`), with a break-even gap prior where no other domain pools
+in, and escalated retries left out of the evidence. With the success objective, utility per
+request = ``P(success) - price * [System 2]``. The price is ``learning.lifelong.system2Cost``; with ``targetSystem2Share`` instead, the
 price is the one at which the best thresholds would send that share of the traffic to
 System 2 (a budget); with neither, it is *estimated from the logged data*: System 2's
 average advantage in the traffic, stratified by (domain, complexity bin) and shrunk

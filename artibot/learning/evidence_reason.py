@@ -20,6 +20,8 @@ def reason(name: str, gain: float, sd: float, price: float, source: str, old: fl
     "default: System 2's gain 0.06 ± 0.02 is below its price 0.09 (system2Cost) → more System 1: threshold 0.40 → 0.50"
     >>> reason("law", 0.0812, 0.04, 0.0796, "estimated", 0.4, 0.4)
     "law: System 2's gain 0.081 ± 0.04 is above its price 0.080 (estimated) → threshold stays 0.40: no threshold within reach is surely better"
+    >>> reason("law", 0.25, 0.05, 0.4, "cost", 0.4, 0.5)
+    'law: System 1 fails 0.25 ± 0.05 of these turns, which is below the break-even 0.40 (cost: a failure costs a retry at System 2 and a redo) → more System 1: threshold 0.40 → 0.50'
     >>> reason("law", 0.05, 0.05, 0.05, "estimated", 0.4, 0.4)
     "law: System 2's gain 0.05 ± 0.05 equals its price 0.05 (estimated) → threshold stays 0.40"
     """
@@ -28,7 +30,11 @@ def reason(name: str, gain: float, sd: float, price: float, source: str, old: fl
     shown = 2 if nd is None else nd
     g, p = f"{gain:.{shown}f}", f"{price:.{shown}f}"
     side = "equals" if nd is None else ("is above" if gain > price else "is below")
-    compared = f"{where}: System 2's gain {g} ± {sd:.2f} {side} its price {p} ({source})"
+    if source == "cost":  # the cost objective: System 1's failure rate against the break-even rate
+        compared = f"{where}: System 1 fails {g} ± {sd:.2f} of these turns, which {side} " \
+                   f"the break-even {p} ({source}: a failure costs a retry at System 2 and a redo)"
+    else:
+        compared = f"{where}: System 2's gain {g} ± {sd:.2f} {side} its price {p} ({source})"
     if new < old - 1e-9:
         move = f"more System 2: threshold {old:.2f} → {new:.2f}"
         if side != "is above":  # the best threshold over the whole curve, not this region's mean

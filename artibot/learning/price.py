@@ -153,11 +153,7 @@ class Price:
 def objective(settings: Settings) -> str:
     """``"cost"`` or ``"success"``: the configured objective, unless a price of the success
     objective is set by hand (``system2Cost``, ``targetSystem2Share``, ``successValueUsd``)."""
-    lifelong = settings.lifelong
-    if lifelong.system2_cost is not None or lifelong.target_system2_share is not None \
-            or lifelong.success_value_usd is not None:
-        return "success"
-    return lifelong.objective
+    return settings.lifelong.chosen_objective()
 
 
 def prior_costs(settings: Settings) -> tuple[float, float]:

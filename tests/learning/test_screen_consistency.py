@@ -15,7 +15,9 @@ from artibot.store import rounds
 from artibot.store.home import Home
 from tests.factories import mixed, record
 
-REASON = re.compile(r"System 2's gain (-?[\d.]+) ± ([\d.]+) (is above|is below|equals) its price (-?[\d.]+) .*"
+# the success objective's words, or the cost objective's (System 1's failure rate is System 2's gain there)
+REASON = re.compile(r"(?:System 2's gain|System 1 fails) (-?[\d.]+) ± ([\d.]+) (?:of these turns, which )?"
+                    r"(is above|is below|equals) (?:its price|the break-even) (-?[\d.]+) .*"
                     r"→ (?:more System (\d): threshold ([\d.]+) → ([\d.]+)|threshold stays ([\d.]+)"
                     r"(?:: no threshold within reach is surely better)?)$")
 
