@@ -36,6 +36,49 @@ def test_the_saving_and_its_interval_by_hand() -> None:
     assert report.all_system2_total == pytest.approx(0.25 + 0.1)
 
 
+def test_the_saving_as_a_share_of_the_all_system2_bill_by_hand() -> None:
+    rows = [("system1", "d", True, c) for c in (0.01, 0.03)] + [("system2", "d", True, c) for c in (0.05, 0.07, 0.09)]
+    share = summarize(rows).saved_share
+    # saved 0.1 of an all-System-2 bill of 0.25 + 0.1 = 0.35: 28.57%; the interval's ends over the same 0.35
+    half = 1.959964 * 2 * math.sqrt(0.0004 / 3 + 0.0002 / 2)
+    assert share.estimate == pytest.approx(0.1 / 0.35)
+    assert (share.low, share.high) == pytest.approx(((0.1 - half) / 0.35, (0.1 + half) / 0.35), rel=1e-5)
+    assert summarize([("system2", "d", True, 0.05)]).saved_share is None
+
+
+def test_redos_per_100_turns_against_system2_alone_by_hand() -> None:
+    # System 1: 80 judged turns, 8 failed and 4 escalated (15%); System 2: 20 judged turns, 2 failed (10%);
+    # an interrupted turn of each route counts in neither; the unmeasured ones count (redos need no cost)
+    rows = ([("system1", "d", "failed", 0.01)] * 8 + [("system1", "d", "escalated", None)] * 4
+            + [("system1", "d", "success", 0.01)] * 68 + [("system1", "d", "interrupted", 0.01)]
+            + [("system2", "d", "failed", 0.05)] * 2 + [("system2", "d", "success", None)] * 18
+            + [("system2", "d", "interrupted", 0.05)])
+    report = summarize(rows)
+    got = report.redos
+    # routed: 14 redos in 100 turns; System 2 alone: 10 in 100; extra 0.8 * (15 - 10) = 4 per 100
+    assert (got.routed, got.system2_alone, got.turns, got.failures) == (14.0, 10.0, (80, 20), (12, 2))
+    assert got.extra.estimate == pytest.approx(4.0)
+    # Wilson: 12/80 -> (0.087940, 0.244132), 2/20 -> (0.027866, 0.301034); Newcombe:
+    # 0.05 - hypot(0.15 - 0.087940, 0.301034 - 0.1) = -0.160395; 0.05 + hypot(0.244132 - 0.15, 0.1 - 0.027866)
+    # = 0.168592; times 100 * 80/100
+    assert (got.extra.low, got.extra.high) == pytest.approx((-12.8316, 13.4874), abs=1e-3)
+    assert report.routes["system1"].failures == 8 and report.routes["system2"].failures == 2  # measured turns
+    assert report.to_json()["redos"]["extra_per_100"]["estimate"] == pytest.approx(4.0)
+    assert summarize([("system1", "d", "failed", None)]).redos is None
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 300), st.integers(1, 300), st.data())
+def test_the_extra_redos_are_routed_minus_system2_alone_inside_their_interval(n1, n2, data) -> None:
+    from artibot.learning.costs import redos
+
+    f1, f2 = data.draw(st.integers(0, n1)), data.draw(st.integers(0, n2))
+    got = redos(f1, n1, f2, n2)
+    assert got.extra.estimate == pytest.approx(got.routed - got.system2_alone, abs=1e-9)
+    assert got.extra.low <= got.extra.estimate <= got.extra.high
+    assert -100 <= got.extra.low and got.extra.high <= 100
+
+
 def test_unmeasured_turns_are_counted_not_priced() -> None:
     report = summarize([("system1", "d", True, None), ("system2", "d", True, 0.1), ("system1", "d", False, float("nan"))])
     assert report.unmeasured == 2 and report.routes["system2"].turns == 1 and report.saved is None
