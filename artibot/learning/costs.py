@@ -262,6 +262,7 @@ class CostReport:
                     "are the harder prompts, so the saving leans high; cache rewrites caused by route switches "
                     "are charged to System 1, so the saving is net of them",
             "saved_share": None if share is None else share.to_json(),
+            "judged": {r: {"turns": j.turns, "failures": j.failures} for r, j in self.judged.items()},
             "redos": None if redone is None else redone.to_json(),
             "redo_note": REDO_NOTE,
         }

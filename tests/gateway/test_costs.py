@@ -116,6 +116,42 @@ def test_report_cost_cli(cli, home: Home) -> None:
     assert "measured cost: System 1 $0.0200/turn" in cli("status").out
 
 
+def test_report_cost_and_status_lead_with_the_saving_and_the_redos(cli, home: Home) -> None:
+    # System 1: 3 turns at 0.01, one failed (1/3); System 2: 2 turns at 0.05, neither failed; one unmeasured
+    # System 1 turn, escalated, counts in the redos: System 1 fails 2 of 4, System 2 0 of 2
+    collect_many([_turn("system1", 0.01), _turn("system1", 0.01), _turn("system1", 0.01, ok=False),
+                  _turn("system2", 0.05), _turn("system2", 0.05),
+                  {**_turn("system1", None), "outcome": "escalated"}], home=home)
+    doc = cli("report", "cost", "--json").json()
+    # saved 3 * 0.04 = 0.12 of 0.13 + 0.12 = 0.25: 48%; no spread, so the interval is the estimate
+    assert doc["saved_share"] == {"estimate": 0.48, "low": 0.48, "high": 0.48}
+    assert doc["routes"]["system1"]["failures"] == 1 and doc["judged"]["system1"] == {"turns": 4, "failures": 2}
+    # routed 2 redos in 6 turns, System 2 alone 0: 33.3 per 100 more (= 4/6 * 50)
+    redos = doc["redos"]
+    assert redos["routed_per_100"] == pytest.approx(100 / 3, abs=1e-5) and redos["system2_alone_per_100"] == 0
+    assert redos["extra_per_100"]["estimate"] == pytest.approx(100 / 3, abs=1e-5)
+    lead = cli("report", "cost").out.splitlines()[:2]
+    assert lead[0] == ("saved $0.1200 (48.0%) against every turn at System 2 (95% interval $0.1200 to $0.1200, "
+                       "48.0% to 48.0%)")
+    assert lead[1].startswith("redos per 100 turns: +33.3 against System 2 alone (95% interval ")
+    assert lead[1].endswith("; routed 33.3, System 2 alone 0.0)")
+    status = cli("status").out
+    assert status.startswith(lead[0][:40]) and "redos per 100 turns: +33.3" in status
+    costs = cli("status", "--json").json()["costs"]
+    assert costs["saved_share"]["estimate"] == 0.48 and costs["redos"] == redos and "saved_usd" in costs
+
+
+def test_without_the_gateway_the_lead_says_nothing_was_measured(cli, home: Home) -> None:
+    collect_many([_turn("system1", None), _turn("system2", None, ok=False)], home=home)
+    lead = cli("report", "cost").out.splitlines()[:2]
+    assert lead[0] == ("saved: no measured cost yet (the gateway measures each turn's cost: "
+                       "`artibot install claude-code --gateway`)")
+    assert lead[1].startswith("redos per 100 turns: -50.0 against System 2 alone")
+    assert cli("status").out.splitlines()[0] == lead[0]
+    doc = cli("report", "cost", "--json").json()
+    assert doc["saved_usd"] is None and doc["saved_share"] is None and doc["redos"]["turns"] == [1, 1]
+
+
 def test_the_learner_takes_the_measured_price_once_enough_turns_have_one(home: Home) -> None:
     turns = [_turn("system1", 0.01, ok=i % 4 != 0) for i in range(30)] + [_turn("system2", 0.05) for _ in range(30)]
     collect_many(turns, home=home)
