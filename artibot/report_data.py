@@ -1,5 +1,7 @@
-"""What ``artibot report`` draws: cost and success per route per day, the share explored,
-each domain's threshold over the rounds with the checkpoint answers, the round waiting.
+"""What ``artibot report`` draws: the lead (what routing saved against every turn at System 2,
+and the redos per 100 turns it added against System 2 alone), cost and success per route per
+day, the share explored, each domain's threshold over the rounds with the checkpoint answers,
+the round waiting.
 
 One pass over the experiences (the log and the live archives) and the learning log; the
 gateway's costs come from :func:`artibot.costs.cost_report`. Everything is returned as
@@ -18,6 +20,8 @@ from artibot.store.home import Home, HomeArg
 from artibot.store.log.experiences import ExperienceLog
 
 ROUTES = ("system1", "system2")
+LEAD_KEYS = ("routes", "judged", "unmeasured_turns", "saved_usd", "saved_share", "redos", "redo_note")
+"""The parts of :meth:`artibot.learning.costs.CostReport.to_json` the page's lead is made of."""
 
 
 def _days(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -78,6 +82,7 @@ def report_data(*, home: HomeArg = None) -> dict[str, Any]:
                    "processed": len(proposal.processed_ids),
                    "changes": {domain_label(d): {"old": old, "new": new}
                                for d, (old, new) in proposal.net_changes().items()}}
-    return {"home": str(h.root), "days": _days(records), "costs": cost_days,
+    lead = {key: costs[key] for key in LEAD_KEYS}
+    return {"home": str(h.root), "lead": lead, "days": _days(records), "costs": cost_days,
             "cost_note": costs["note"], "thresholds": _thresholds(rounds.read_learning_log(h)),
             "waiting": waiting, "experiences": len(records)}

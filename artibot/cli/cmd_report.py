@@ -6,7 +6,7 @@ import typer
 
 from artibot.cli.render import console, emit_json, fmt
 from artibot.cli.render import Listing
-from artibot.cli.render_costs import usd as _usd
+from artibot.cli.render_costs import lead_lines, usd as _usd
 from artibot.costs import cache_report, cost_report
 from artibot.store.home import Home
 from artibot.cli import cmd_report_html as _html
@@ -28,6 +28,8 @@ def cost_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
     from artibot.cli.words_errors import say
 
     lang = session_lang()
+    for line in lead_lines(doc, lang):
+        console.print(line)
     routes = doc["routes"]
     rows = [[name, r["turns"], fmt(r["success_rate"], 2) if r["success_rate"] is not None else "—",
              _usd(r["total_usd"]), _usd(r["mean_usd"])] for name, r in routes.items()]
@@ -39,12 +41,12 @@ def cost_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
         console.print(Listing(w(lang, "rc_days"), [w(lang, k) for k in ("day", "s1_turns", "s1_cost", "s2_turns",
                                                                         "s2_cost")], day_rows))
     saved = doc["saved_usd"]
-    if saved is None:
-        console.print(w(lang, "rc_no_saving"))
-    else:
+    if saved is not None:  # the lead said why there is none
         console.print(w(lang, "rc_saving", total=_usd(doc["total_usd"]), all=_usd(doc["all_system2_usd"]),
                         est=_usd(saved["estimate"]), low=_usd(saved["low"]), high=_usd(saved["high"])))
         console.print(w(lang, "rc_note", note=say(lang, doc["note"])))
+    if doc["redos"] is not None:
+        console.print(w(lang, "rc_note", note=say(lang, doc["redo_note"])))
     cache = doc["cache"]
     if any(c["turns"] for c in cache["routes"].values()):
         console.print(w(lang, "rc_cache") + "; ".join(

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import html
 import io
+import re
 from datetime import datetime, timezone
 from typing import Any, Mapping
 
+COMMAND = re.compile(r"`([^`]*)`")
 COLORS = {"system1": "#2a9d8f", "system2": "#e76f51", "all": "#264653", "explored": "#8d99ae"}
 STYLE = """body{font-family:system-ui,sans-serif;max-width:980px;margin:2em auto;padding:0 1em;color:#222}
 h1{font-size:1.6em}h2{font-size:1.2em;margin-top:2em}figure{margin:0}figure svg{max-width:100%;height:auto}
 table{border-collapse:collapse}td,th{padding:.2em .8em;border-bottom:1px solid #ddd;text-align:left}
-.note{color:#555;font-size:.9em}"""
+.note{color:#555;font-size:.9em}.lead p{margin:.3em 0}.lead p:not(.note){font-size:1.1em;font-weight:600}"""
 
 
 def _svg(fig: Any) -> str:
@@ -120,12 +122,22 @@ def threshold_chart(series: Mapping[str, list[Mapping[str, Any]]]) -> str | None
     return _svg(fig)
 
 
+def lead(doc: Mapping[str, Any]) -> str:
+    """The page's first lines, as ``artibot report cost`` starts (in English, as the page is)."""
+    from artibot.cli.render_costs import lead_lines
+
+    lines = "".join("<p>" + COMMAND.sub(r"<code>\1</code>", html.escape(line)) + "</p>"
+                    for line in lead_lines(doc, "en"))
+    note = f"<p class='note'>{html.escape(doc['redo_note'])}</p>" if doc.get("redos") else ""
+    return f"<section class='lead' data-lead='costs'>{lines}{note}</section>"
+
+
 def render(data: Mapping[str, Any], *, now: datetime | None = None) -> str:
     """The whole page for :func:`artibot.report_data.report_data`'s ``data``."""
     stamp = (now or datetime.now(timezone.utc)).strftime("%Y-%m-%d %H:%M UTC")
     esc = html.escape
     parts = [f"<h1>artibot report</h1><p class='note'>{esc(data['home'])}, {stamp}; "
-             f"{data['experiences']:,} experiences</p>"]
+             f"{data['experiences']:,} experiences</p>", lead(data["lead"])]
 
     def section(title: str, chart: str | None, name: str, empty: str, note: str = "") -> None:
         parts.append(f"<h2>{esc(title)}</h2>")

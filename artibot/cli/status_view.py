@@ -29,6 +29,11 @@ def show_status(as_json: bool) -> None:
     from artibot.cli.words import value, w
 
     lang = settings.lang
+    from artibot.cli.render_costs import any_turns, cost_lines, lead_lines
+
+    if any_turns(doc["costs"]):  # before any turn there is nothing to lead with
+        for line in lead_lines(doc["costs"], lang):
+            console.print(Hanging(line))
     th = doc["thresholds"]
     rows = [("default", fmt(th["default"]))] + [(d, fmt(v)) for d, v in sorted(th["domains"].items())]
     console.print(Listing(w(lang, "st_thresholds"), [w(lang, "domain"), w(lang, "threshold")], rows))
@@ -41,8 +46,6 @@ def show_status(as_json: bool) -> None:
     if price:
         console.print(w(lang, "st_price", value=price["value"], source=value(lang, price["source"]),
                         extra=w(lang, "st_no_round") if price.get("round", "") is None else ""))
-    from artibot.cli.render_costs import cost_lines
-
     if doc.get("interrupted"):
         console.print(w(lang, "st_interrupted", n=doc["interrupted"]))
     if doc.get("held_for_resume"):

@@ -110,6 +110,12 @@ _KO: list[tuple[str, _Replacement]] = [
      "모두 System 2일 때의 비용은 System 1의 각 턴을 System 2의 턴당 평균 비용으로 계산합니다; System 2의 턴은 더 "
      "어려운 프롬프트이므로 절약액은 높게 나오는 편입니다; 경로 전환으로 생긴 캐시 재기록은 System 1에 포함되므로 "
      "절약액은 그만큼을 뺀 값입니다"),
+    ("^" + re.escape("a redo is a failed or escalated System 1 turn or a failed System 2 turn; System 2 alone "
+                     "applies System 2's failure rate to every turn, but that rate is measured on the harder "
+                     "prompts, so the extra redos lean low") + "$",
+     "재요청은 실패했거나 상향된 System 1 턴, 또는 실패한 System 2 턴입니다; System 2만 썼을 때는 System 2의 "
+     "실패율을 모든 턴에 적용하지만, 그 실패율은 더 어려운 프롬프트에서 측정되므로 추가 재요청은 낮게 나오는 "
+     "편입니다"),
     # a round's closing line when nothing was applied (artibot.cycle, artibot.review)
     (r"^(?P<n>\d+) unprocessed experience\(s\), fewer than a batch of (?P<size>\d+); nothing to learn yet "
      r"\(--flush processes them anyway\)", r"미처리 경험 \g<n>개, 배치 크기 \g<size>개보다 적음; 아직 학습할 것 없음 "

@@ -38,6 +38,15 @@ SCREENS: dict[str, dict[str, str]] = {
         "hook_problem": "the {event} hook failed {n} time(s) since it last worked, last at {at} UTC: {cause}",
         "hook_fix": "fix the cause above (a config file it names, a folder's permissions); the next hook that "
                     "works clears this",
+        # the lead of `report cost`, `status` (and the HTML report's, in English)
+        "lead_saved": "saved {est} ({pct}) against every turn at System 2 (95% interval {low} to {high}, "
+                      "{plow} to {phigh})",
+        "lead_no_cost": "saved: no measured cost yet (the gateway measures each turn's cost: "
+                        "`artibot install claude-code --gateway`)",
+        "lead_no_saving": "saved against every turn at System 2: needs measured turns of both routes",
+        "lead_redos": "redos per 100 turns: {extra} against System 2 alone (95% interval {low} to {high}; "
+                      "routed {routed}, System 2 alone {alone})",
+        "lead_no_redos": "redos per 100 turns against System 2 alone: needs judged turns of both routes",
         # costs
         "cost_route": "{route} {usd}/turn over {n} turn(s)", "cost_measured": "measured cost: ",
         "cost_saved": "; all at System 2 would have cost {all} instead of {total} (saved {est}, 95% {low} to "
@@ -45,7 +54,6 @@ SCREENS: dict[str, dict[str, str]] = {
         "rc_routes": "Cost per route", "route": "route", "turns": "turns", "success": "success", "total": "total",
         "per_turn": "per turn", "rc_days": "Cost per day", "day": "day", "s1_turns": "S1 turns", "s1_cost": "S1 cost",
         "s2_turns": "S2 turns", "s2_cost": "S2 cost",
-        "rc_no_saving": "all at System 2: needs measured turns of both routes",
         "rc_saving": "total {total}; every turn at System 2: {all}; saved {est} (95% interval {low} to {high})",
         "rc_note": "note: {note}",
         "rc_cache": "prompt cache (tokens written / read): ",
@@ -106,12 +114,19 @@ SCREENS: dict[str, dict[str, str]] = {
         "p_queued": "최종, 세션 종료 대기 {n}개",
         "hook_problem": "{event} 훅이 마지막 성공 후 {n}회 실패했습니다, 마지막 {at} UTC: {cause}",
         "hook_fix": "위 원인(지목된 설정 파일, 폴더 권한)을 고치세요; 다음에 훅이 성공하면 이 기록은 지워집니다",
+        "lead_saved": "모든 턴을 System 2로 보냈을 때보다 {est} ({pct}) 절약 (95% 구간 {low}–{high}, "
+                      "{plow}–{phigh})",
+        "lead_no_cost": "절약: 아직 측정된 비용이 없습니다 (게이트웨이가 턴마다 비용을 측정합니다: "
+                        "`artibot install claude-code --gateway`)",
+        "lead_no_saving": "모든 턴을 System 2로 보냈을 때 대비 절약: 두 경로 모두 측정된 턴이 필요합니다",
+        "lead_redos": "100턴당 재요청: System 2만 썼을 때보다 {extra} (95% 구간 {low} ~ {high}; 라우팅 {routed}, "
+                      "System 2만 {alone})",
+        "lead_no_redos": "100턴당 재요청, System 2만 썼을 때 대비: 두 경로 모두 판정된 턴이 필요합니다",
         "cost_route": "{route} 턴당 {usd}, 턴 {n}개", "cost_measured": "측정된 비용: ",
         "cost_saved": "; 모두 System 2였다면 {total} 대신 {all} (절약 {est}, 95% {low}–{high})",
         "rc_routes": "경로별 비용", "route": "경로", "turns": "턴", "success": "성공률", "total": "합계",
         "per_turn": "턴당", "rc_days": "일별 비용", "day": "날짜", "s1_turns": "S1 턴", "s1_cost": "S1 비용",
         "s2_turns": "S2 턴", "s2_cost": "S2 비용",
-        "rc_no_saving": "모두 System 2일 때의 비용: 두 경로 모두 측정된 턴이 필요합니다",
         "rc_saving": "합계 {total}; 모든 턴이 System 2라면: {all}; 절약 {est} (95% 구간 {low}–{high})",
         "rc_note": "참고: {note}",
         "rc_cache": "프롬프트 캐시 (기록 / 읽은 토큰): ",

@@ -48,6 +48,10 @@ def test_the_page_holds_every_section(cli, artibot_home: Path, tmp_path: Path) -
     page = out.read_text()
     for name in ("cost", "success", "explored", "thresholds"):
         assert f'data-chart="{name}"' in page
+    lead = page[page.index("<section class='lead'"):page.index("</section>")]
+    assert page.index("data-lead") < page.index("data-chart")  # the page leads with it
+    assert "saved $" in lead and "against every turn at System 2 (95% interval" in lead
+    assert "redos per 100 turns:" in lead and "against System 2 alone (95% interval" in lead
     assert "data-table='waiting'" in page and "<script" not in page
     assert not any(link in page for link in ('src="http', "src='http", 'href="http', "href='http", "url(http",
                                              "@import"))
@@ -98,7 +102,10 @@ async def _cdp(port: int, url: str) -> dict[str, Any]:
                   return {name: f.dataset.chart, width: box ? box.width : 0, height: box ? box.height : 0,
                           shapes: svg ? svg.querySelectorAll('path, rect, use').length : 0};
                 })""")
-            return {"events": events, "charts": charts["result"]["result"]["value"]}
+            lead = await call("Runtime.evaluate", returnByValue=True,
+                              expression="document.querySelector('section.lead').innerText")
+            return {"events": events, "charts": charts["result"]["result"]["value"],
+                    "lead": lead["result"]["result"]["value"]}
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)")
@@ -131,3 +138,15 @@ def test_the_page_in_headless_chromium(cli, artibot_home: Path, tmp_path: Path) 
     assert set(charts) == {"cost", "success", "explored", "thresholds"}
     for chart in charts.values():
         assert chart["width"] > 300 and chart["height"] > 100 and chart["shapes"] > 10, chart
+    assert seen["lead"].startswith("saved $") and "redos per 100 turns" in seen["lead"], seen["lead"]
+
+
+def test_the_lead_without_the_gateway_says_so_in_one_line() -> None:
+    from artibot.cli.report_html import lead
+
+    doc = {"routes": {"system1": {"turns": 0}, "system2": {"turns": 0}}, "judged": {}, "unmeasured_turns": 0,
+           "saved_usd": None, "saved_share": None, "redos": None, "redo_note": "n"}
+    assert lead(doc) == ("<section class='lead' data-lead='costs'><p>saved: no measured cost yet (the gateway "
+                         "measures each turn&#x27;s cost: <code>artibot install claude-code --gateway</code>)</p>"
+                         "<p>redos per 100 turns against System 2 alone: needs judged turns of both routes</p>"
+                         "</section>")

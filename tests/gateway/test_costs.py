@@ -36,6 +36,49 @@ def test_the_saving_and_its_interval_by_hand() -> None:
     assert report.all_system2_total == pytest.approx(0.25 + 0.1)
 
 
+def test_the_saving_as_a_share_of_the_all_system2_bill_by_hand() -> None:
+    rows = [("system1", "d", True, c) for c in (0.01, 0.03)] + [("system2", "d", True, c) for c in (0.05, 0.07, 0.09)]
+    share = summarize(rows).saved_share
+    # saved 0.1 of an all-System-2 bill of 0.25 + 0.1 = 0.35: 28.57%; the interval's ends over the same 0.35
+    half = 1.959964 * 2 * math.sqrt(0.0004 / 3 + 0.0002 / 2)
+    assert share.estimate == pytest.approx(0.1 / 0.35)
+    assert (share.low, share.high) == pytest.approx(((0.1 - half) / 0.35, (0.1 + half) / 0.35), rel=1e-5)
+    assert summarize([("system2", "d", True, 0.05)]).saved_share is None
+
+
+def test_redos_per_100_turns_against_system2_alone_by_hand() -> None:
+    # System 1: 80 judged turns, 8 failed and 4 escalated (15%); System 2: 20 judged turns, 2 failed (10%);
+    # an interrupted turn of each route counts in neither; the unmeasured ones count (redos need no cost)
+    rows = ([("system1", "d", "failed", 0.01)] * 8 + [("system1", "d", "escalated", None)] * 4
+            + [("system1", "d", "success", 0.01)] * 68 + [("system1", "d", "interrupted", 0.01)]
+            + [("system2", "d", "failed", 0.05)] * 2 + [("system2", "d", "success", None)] * 18
+            + [("system2", "d", "interrupted", 0.05)])
+    report = summarize(rows)
+    got = report.redos
+    # routed: 14 redos in 100 turns; System 2 alone: 10 in 100; extra 0.8 * (15 - 10) = 4 per 100
+    assert (got.routed, got.system2_alone, got.turns, got.failures) == (14.0, 10.0, (80, 20), (12, 2))
+    assert got.extra.estimate == pytest.approx(4.0)
+    # Wilson: 12/80 -> (0.087940, 0.244132), 2/20 -> (0.027866, 0.301034); Newcombe:
+    # 0.05 - hypot(0.15 - 0.087940, 0.301034 - 0.1) = -0.160395; 0.05 + hypot(0.244132 - 0.15, 0.1 - 0.027866)
+    # = 0.168592; times 100 * 80/100
+    assert (got.extra.low, got.extra.high) == pytest.approx((-12.8316, 13.4874), abs=1e-3)
+    assert report.routes["system1"].failures == 8 and report.routes["system2"].failures == 2  # measured turns
+    assert report.to_json()["redos"]["extra_per_100"]["estimate"] == pytest.approx(4.0)
+    assert summarize([("system1", "d", "failed", None)]).redos is None
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 300), st.integers(1, 300), st.data())
+def test_the_extra_redos_are_routed_minus_system2_alone_inside_their_interval(n1, n2, data) -> None:
+    from artibot.learning.costs import redos
+
+    f1, f2 = data.draw(st.integers(0, n1)), data.draw(st.integers(0, n2))
+    got = redos(f1, n1, f2, n2)
+    assert got.extra.estimate == pytest.approx(got.routed - got.system2_alone, abs=1e-9)
+    assert got.extra.low <= got.extra.estimate <= got.extra.high
+    assert -100 <= got.extra.low and got.extra.high <= 100
+
+
 def test_unmeasured_turns_are_counted_not_priced() -> None:
     report = summarize([("system1", "d", True, None), ("system2", "d", True, 0.1), ("system1", "d", False, float("nan"))])
     assert report.unmeasured == 2 and report.routes["system2"].turns == 1 and report.saved is None
@@ -71,6 +114,42 @@ def test_report_cost_cli(cli, home: Home) -> None:
     text = cli("report", "cost").out
     assert "Cost per route" in text and "every turn at System 2" in text
     assert "measured cost: System 1 $0.0200/turn" in cli("status").out
+
+
+def test_report_cost_and_status_lead_with_the_saving_and_the_redos(cli, home: Home) -> None:
+    # System 1: 3 turns at 0.01, one failed (1/3); System 2: 2 turns at 0.05, neither failed; one unmeasured
+    # System 1 turn, escalated, counts in the redos: System 1 fails 2 of 4, System 2 0 of 2
+    collect_many([_turn("system1", 0.01), _turn("system1", 0.01), _turn("system1", 0.01, ok=False),
+                  _turn("system2", 0.05), _turn("system2", 0.05),
+                  {**_turn("system1", None), "outcome": "escalated"}], home=home)
+    doc = cli("report", "cost", "--json").json()
+    # saved 3 * 0.04 = 0.12 of 0.13 + 0.12 = 0.25: 48%; no spread, so the interval is the estimate
+    assert doc["saved_share"] == {"estimate": 0.48, "low": 0.48, "high": 0.48}
+    assert doc["routes"]["system1"]["failures"] == 1 and doc["judged"]["system1"] == {"turns": 4, "failures": 2}
+    # routed 2 redos in 6 turns, System 2 alone 0: 33.3 per 100 more (= 4/6 * 50)
+    redos = doc["redos"]
+    assert redos["routed_per_100"] == pytest.approx(100 / 3, abs=1e-5) and redos["system2_alone_per_100"] == 0
+    assert redos["extra_per_100"]["estimate"] == pytest.approx(100 / 3, abs=1e-5)
+    lead = cli("report", "cost").out.splitlines()[:2]
+    assert lead[0] == ("saved $0.1200 (48.0%) against every turn at System 2 (95% interval $0.1200 to $0.1200, "
+                       "48.0% to 48.0%)")
+    assert lead[1].startswith("redos per 100 turns: +33.3 against System 2 alone (95% interval ")
+    assert lead[1].endswith("; routed 33.3, System 2 alone 0.0)")
+    status = cli("status").out
+    assert status.startswith(lead[0][:40]) and "redos per 100 turns: +33.3" in status
+    costs = cli("status", "--json").json()["costs"]
+    assert costs["saved_share"]["estimate"] == 0.48 and costs["redos"] == redos and "saved_usd" in costs
+
+
+def test_without_the_gateway_the_lead_says_nothing_was_measured(cli, home: Home) -> None:
+    collect_many([_turn("system1", None), _turn("system2", None, ok=False)], home=home)
+    lead = cli("report", "cost").out.splitlines()[:2]
+    assert lead[0] == ("saved: no measured cost yet (the gateway measures each turn's cost: "
+                       "`artibot install claude-code --gateway`)")
+    assert lead[1].startswith("redos per 100 turns: -50.0 against System 2 alone")
+    assert cli("status").out.splitlines()[0] == lead[0]
+    doc = cli("report", "cost", "--json").json()
+    assert doc["saved_usd"] is None and doc["saved_share"] is None and doc["redos"]["turns"] == [1, 1]
 
 
 def test_the_learner_takes_the_measured_price_once_enough_turns_have_one(home: Home) -> None:
