@@ -25,9 +25,10 @@ of the current one)``, against what the switch is expected to save: the saving o
 request) times the requests of a turn, times the turns the route is expected to keep
 (``1 / (1 - p)``, ``p`` the route's share of the session's turns so far, with one
 pseudo-turn on each side). A switch that does not pay keeps the session's profile, and the
-turn records why. Two switches are never weighed: the session's first routed turn (no
-cache to lose), and a return to what the client asked for (quality is never traded for a
-cache hit). ``switchMaxCachedTokens`` caps the prefix a saving switch may rewrite. The
+turn records why. Three switches are never weighed: the session's first routed turn (no
+cache to lose), a return to what the client asked for, and a System 2 turn's switch to
+System 2's profile (quality is never traded for a cache hit: the rule may decline to
+switch *down*, never keep the harder turn on the cheaper model). ``switchMaxCachedTokens`` caps the prefix a saving switch may rewrite. The
 choice is made at the turn's first request and kept for every request of the turn.
 
 >>> body = {"model": "claude-opus-4-5", "output_config": {"effort": "medium"}, "tools": [{}],
@@ -257,6 +258,8 @@ it would save (3.0 requests a turn x 2.0 turns expected on system1)'
         target_effort == requested_effort or wanted.effort is None)
     if towards_client:
         return switched, "back to what the client asked for: a route is never run below it to keep a cache"
+    if route == "system2":
+        return switched, "System 2's profile: a harder turn is never kept on a cheaper model to keep a cache"
     kept = Profile(wanted.effort if markers else (current_effort if current_effort != requested_effort else None),
                    current_model if current_model != requested_model else None)
     label = f"{current_model}" + ("" if markers else f" at {current_effort}")

@@ -213,3 +213,29 @@ def test_before_model_applies_the_routes_model(binary: Path, tmp_path: Path) -> 
         # artibot's own handler is gone (the capture hook stays); its command names the client and
         # the event, never a word a checkout's path can contain
         assert all(" hook gemini-cli BeforeModel" not in json.dumps(g) for g in hooks.get("BeforeModel", []))
+
+
+TWO_CALLS = HARD.replace("#sc:plain", "#sc:fail")
+"""The System 2 prompt of :data:`HARD` answered with a shell command, then text: two model calls."""
+
+
+def test_every_model_call_of_a_system2_turn_runs_on_the_system2_model(binary: Path, tmp_path: Path) -> None:
+    """One interactive session: a System 1 turn first (switched down to the System 1 model, the
+    session's first routed turn), then a System 2 turn. However much cached context the first
+    turn left on the cheap model, the harder turn must not stay there: each of its calls goes to
+    the System 2 model."""
+    with GeminiWorld(tmp_path, binary, SCENARIOS) as world:
+        world.data.mkdir()
+        (world.data / "artibot.config.json").write_text(GREEDY)
+        world.artibot("install", "gemini-cli", "--model", "system1=gemini-2.5-flash-lite",
+                      "--model", "system2=gemini-2.5-pro")
+        world.add_capture_hook()
+        world.session(SIMPLE, TWO_CALLS)
+        records = world.wait_for_records(2)
+        assert [r["routed_to"] for r in records] == ["system1", "system2"], (records, world.hook_log())
+        calls = world.api.main_requests()
+        first = [model for model, name, _ in calls if name == "plain"]
+        second = [model for model, name, _ in calls if name == "fail"]
+        assert first == ["gemini-2.5-flash-lite"], calls
+        assert len(second) == 2 and set(second) == {"gemini-2.5-pro"}, [(m, n) for m, n, _ in calls]
+        assert "Error" not in world.hook_log(), world.hook_log()

@@ -287,6 +287,24 @@ def test_gemini_before_model_keeps_the_sessions_model_when_a_switch_would_not_pa
     assert why.startswith("kept gemini-2.5-flash: writing 150000 cached tokens again costs $0.0375"), why
 
 
+def test_gemini_before_model_never_keeps_a_system2_turn_on_the_system1_model(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], home: Home) -> None:
+    """The money rule may decline a switch down; a System 2 turn after a System 1 one goes up,
+    however much context the cheap model holds."""
+    hook = Hook("gemini-cli", monkeypatch, capsys)
+    monkeypatch.setenv("ARTIBOT_SYSTEM1_MODEL", "gemini-2.5-flash-lite")
+    monkeypatch.setenv("ARTIBOT_SYSTEM2_MODEL", "gemini-2.5-pro")
+    long = {"model": "gemini-2.5-flash", "messages": [{"role": "user", "content": "x" * 600_000}], "config": {}}
+    before_model = ("BeforeModel", {**_gemini_base("BeforeModel"), "llm_request": long})
+    hook(hook.client.prompt(SIMPLE, 1))
+    assert hook(before_model)["hookSpecificOutput"]["llm_request"]["model"] == "gemini-2.5-flash-lite"
+    hook(hook.client.prompt(HARD, 2))
+    for _ in range(2):  # every request of the turn
+        assert hook(before_model)["hookSpecificOutput"]["llm_request"]["model"] == "gemini-2.5-pro"
+    why = SpoolView(home, SID).read()["turn"]["gateway"]["why"]
+    assert why.startswith("System 2's profile"), why
+
+
 def test_gemini_session_context_in_a_p_prompt_is_not_the_users(monkeypatch: pytest.MonkeyPatch,
                                                                capsys: pytest.CaptureFixture[str], home: Home) -> None:
     """``gemini -p`` prepends SessionStart's context to the prompt it hands BeforeAgent."""
