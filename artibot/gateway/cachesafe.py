@@ -208,6 +208,30 @@ def rewrite(body: Mapping[str, Any], efforts: Efforts, *, client: str | None = N
     return {**body, "messages": out}, changed
 
 
+def without_markers(body: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of ``body`` for a model without per-message effort: no message carries
+    ``output_config`` (such a model refuses the request), and a system message that held
+    nothing but a marker is left out. The top level is not touched.
+
+    >>> without_markers({"output_config": {"effort": "low"}, "messages": [
+    ...     {"role": "user", "content": "hi"},
+    ...     {"role": "system", "content": "context", "output_config": {"effort": "high"}},
+    ...     {"role": "system", "content": [], "output_config": {"effort": "high"}}]})
+    {'output_config': {'effort': 'low'}, 'messages': [{'role': 'user', 'content': 'hi'}, {'role': 'system', 'content': 'context'}]}
+    """
+    messages = body.get("messages")
+    if not isinstance(messages, list):
+        return dict(body)
+    out: list[Any] = []
+    for message in messages:
+        if _is_marker(message):
+            if not message.get("content"):
+                continue
+            message = {k: v for k, v in message.items() if k != "output_config"}
+        out.append(message)
+    return {**body, "messages": out}
+
+
 def merge_beta(values: Sequence[str], beta: str = BETA) -> str:
     """The ``anthropic-beta`` header with ``beta`` added once; every value the client sent is kept.
 

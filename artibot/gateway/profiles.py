@@ -227,11 +227,14 @@ def _request_cost(prices: PriceTable, model: str | None, usage: Mapping[str, int
 
 def choose_profile(wanted: Profile, route: str | None, *, requested_model: str | None,
                    requested_effort: str | None, markers: bool, state: SessionState,
-                   prices: PriceTable, limit: int) -> tuple[Profile, str]:
+                   prices: PriceTable, limit: int, kept_markers: bool | None = None) -> tuple[Profile, str]:
     """The model and top-level effort a new turn runs on, and why (see the module doc).
 
-    With ``markers`` the effort travels on per-message markers, so only the model is weighed
-    (the returned profile keeps the route's effort, for the record).
+    With ``markers`` (the route's model takes per-message effort) the effort travels on
+    markers, so only the model is weighed (the returned profile keeps the route's effort, for
+    the record). ``kept_markers`` says the same of the session's current model (``markers``
+    when not given): a switch that does not pay keeps that model, and on it the route's effort
+    still travels on markers — for the turn's sub-agents too, which read it from the profile.
 
     >>> table = PriceTable.shipped()
     >>> s = SessionState(model="claude-opus-4-5", effort="medium", cached_tokens=90_000,
@@ -260,9 +263,10 @@ it would save (3.0 requests a turn x 2.0 turns expected on system1)'
         return switched, "back to what the client asked for: a route is never run below it to keep a cache"
     if route == "system2":
         return switched, "System 2's profile: a harder turn is never kept on a cheaper model to keep a cache"
-    kept = Profile(wanted.effort if markers else (current_effort if current_effort != requested_effort else None),
+    on_markers = markers if kept_markers is None else kept_markers
+    kept = Profile(wanted.effort if on_markers else (current_effort if current_effort != requested_effort else None),
                    current_model if current_model != requested_model else None)
-    label = f"{current_model}" + ("" if markers else f" at {current_effort}")
+    label = f"{current_model}" + ("" if on_markers else f" at {current_effort}")
     if state.cached_tokens > limit:
         return kept, f"kept {label}: {state.cached_tokens} cached tokens > switchMaxCachedTokens {limit}"
     write = prices.row(target_model)

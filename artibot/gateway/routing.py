@@ -3,8 +3,10 @@
 :class:`TurnRouter` reads the session spool the prompt hook wrote (:mod:`artibot.store.
 gateway_state`), fixes the turn's profile at its first request (:func:`.profiles.
 choose_profile`: a model or top-level effort switch only when it pays for its cache
-rewrite), attributes sub-agents to the turn that launched them and compaction to the
-turn's housekeeping, and rewrites the body cache-safely (:mod:`.cachesafe`). A spool of a
+rewrite), attributes sub-agents to the turn that launched them, each on a profile of its
+own (:func:`agent_profile`), and compaction to the turn's housekeeping, and rewrites the
+body cache-safely (:mod:`.cachesafe`); a request moved to a model without per-message
+effort loses the client's markers (:func:`.cachesafe.without_markers`). A spool of a
 shape this version does not write means the request goes out as the client sent it and
 nothing is recorded. Nothing here waits for a lock on the event loop: a step that would
 raises :class:`NeedsThread` and :meth:`TurnRouter.inspect` runs it again in a worker thread.
@@ -49,6 +51,43 @@ AGENT_HEADER = "x-claude-code-agent-id"
 """Claude Code sends it with every request of a sub-agent (seen in 2.1.331), never on the main loop's."""
 
 
+def agent_profile(fixed: Mapping[str, Any], profiles: prof.Profiles, requested: str | None, *,
+                  failed_before: Callable[[str], int]) -> dict[str, Any]:
+    """A sub-agent's own profile, from the profile of the turn that launched it (pure but for
+    ``failed_before``: how many of the session's sub-agents on a model failed their last tool call).
+
+    A sub-agent starts a conversation of its own, so moving it to another model writes no
+    cached conversation again, only its own prefix (its system prompt and tools): a System 1
+    turn's sub-agent goes to System 1's model whenever one is configured, unless a sub-agent
+    of the session already failed there. Otherwise it runs on the turn's model, at the turn's
+    route effort.
+
+    >>> turn = {"route": "system1", "profile": {"effort": "low", "model": None}, "why": "kept claude-opus-5-5"}
+    >>> haiku = prof.Profiles(system1=prof.Profile("low", "claude-haiku-4-5"))
+    >>> agent_profile(turn, haiku, "claude-opus-5-5", failed_before=lambda m: 0)["profile"]
+    {'effort': 'low', 'model': 'claude-haiku-4-5'}
+    >>> agent_profile(turn, haiku, "claude-opus-5-5", failed_before=lambda m: 1)["why"]
+    "the turn's profile: 1 sub-agent(s) of this session failed their last tool call on claude-haiku-4-5"
+    """
+    route = fixed.get("route") if isinstance(fixed.get("route"), str) else None
+    profile = prof.Profile.from_json(fixed.get("profile"))
+    wanted = profiles.for_route(route) or prof.Profile()
+    effort = profile.effort or wanted.effort
+    own: prof.Profile | None = None
+    why = "the turn's profile"
+    if route == "system1" and wanted.model is not None and wanted.model != (profile.model or requested):
+        failed = failed_before(wanted.model)
+        if failed:
+            why = (f"the turn's profile: {failed} sub-agent(s) of this session failed their last tool call "
+                   f"on {wanted.model}")
+        else:
+            own = prof.Profile(wanted.effort, wanted.model)
+            why = "System 1's model: a sub-agent's own conversation, so the switch writes only its own prefix"
+    chosen = own or prof.Profile(effort, profile.model)
+    return {"route": route, "profile": chosen.to_json(), "why": why,
+            "effort": "markers" if cs.supports_markers(chosen.model or requested) else "top-level"}
+
+
 class TurnRouter:
     """The routing step of one gateway (see the module doc); ``counters`` is the gateway's."""
 
@@ -73,15 +112,21 @@ class TurnRouter:
                 raise ValueError("turn.decision is not an object")
             system = decision.get("system")
             wanted = profiles.for_route(system) or prof.Profile()
-            markers = cs.supports_markers(wanted.model or requested)
+            session = prof.SessionState.from_json(state)
             profile, why = prof.choose_profile(
-                wanted, system, requested_model=requested, requested_effort=requested_effort, markers=markers,
-                state=prof.SessionState.from_json(state), prices=prices, limit=profiles.switch_max_cached_tokens)
+                wanted, system, requested_model=requested, requested_effort=requested_effort,
+                markers=cs.supports_markers(wanted.model or requested), state=session, prices=prices,
+                limit=profiles.switch_max_cached_tokens,
+                kept_markers=cs.supports_markers(session.model or requested))
             gateway_state.count_turn(state, system)
             return {"route": system, "profile": profile.to_json(), "why": why,
-                    "effort": "markers" if markers else "top-level"}
+                    "effort": "markers" if cs.supports_markers(profile.model or requested) else "top-level"}
 
-        return self._fix_turn(root, session_id, choose, agent_id)
+        def choose_agent(state: dict[str, Any], turn: Mapping[str, Any], fixed: Mapping[str, Any]) -> dict[str, Any]:
+            return agent_profile(fixed, profiles, requested, failed_before=lambda model: gateway_state.agents_failed_on(
+                {"gateway": state}, model))
+
+        return self._fix_turn(root, session_id, choose, agent_id, choose_agent)
 
     def _route(self, body: dict[str, Any], headers: Mapping[str, str]) -> tuple[dict[str, Any], Route | None, bool]:
         """The body to send, the turn it belongs to, and whether it now carries effort markers."""
@@ -107,6 +152,10 @@ class TurnRouter:
             out = prof.apply_top(out, prof.Profile(None, profile.model))
             if not cs.supports_markers(out.get("model")):  # effort can only be the top-level value
                 out = prof.apply_top(out, prof.Profile(profile.effort, None))
+                if out.get("model") != body.get("model"):
+                    # moved to a model that refuses markers: the client's own go (they were
+                    # written for its model), and the top level alone says the effort
+                    out = cs.without_markers(out)
         if cs.supports_markers(out.get("model")):
             agent_effort = (profile.effort or cs.client_effort(body)) if kind == "agent" else None
             out, changed = cs.rewrite(out, self.profiles.efforts(), agent_effort=agent_effort, starts=starts)
@@ -149,12 +198,14 @@ class TurnRouter:
 
     def _fix_turn(self, root: str, session_id: str, choose: Callable[[dict[str, Any], Mapping[str, Any]],
                                                                      dict[str, Any]],
-                  agent_id: str | None) -> dict[str, Any] | None:
+                  agent_id: str | None,
+                  choose_agent: Callable[[dict[str, Any], Mapping[str, Any], Mapping[str, Any]],
+                                         dict[str, Any]]) -> dict[str, Any] | None:
         """:func:`gateway_state.fix_turn`, which waits for the spool's lock: never on the event
         loop, where a hook holding it would pause every stream."""
         if threading.get_ident() == self.loop_thread:
             raise NeedsThread
-        return gateway_state.fix_turn(root, session_id, choose, agent_id)
+        return gateway_state.fix_turn(root, session_id, choose, agent_id, choose_agent)
 
     async def inspect(self, plain: bytes, headers: Mapping[str, str]) -> tuple[bytes, Route | None, bool]:
         """:meth:`_prepare`, never fatal: a spool of an unexpected shape (another version's

@@ -7,9 +7,13 @@ place); the writes take the spool's lock with a short timeout, the same lock the
 use, so a hook and the gateway never lose each other's change:
 
 * :func:`fix_turn` — at a turn's first request, the profile the whole turn runs on; at a
-  sub-agent's first request, the turn that launched it (the agent id Claude Code sends
-  with each of its requests, kept in the session's ``gateway.agents``: the agent's later
-  requests stay with that turn however long it runs);
+  sub-agent's first request, the turn that launched it and the agent's own profile (the
+  agent id Claude Code sends with each of its requests, kept in the session's
+  ``gateway.agents`` as ``{"turn": id, "gateway": {…}}``: the agent's later requests stay
+  with that turn and that profile however long it runs, after the turn has gone to the
+  queue for the log too, where a record keeps no profile);
+* :func:`note_agent_tool` — a sub-agent's tool call (from the tool hooks): whether its last
+  one failed, which the next sub-agent's profile weighs;
 * :func:`add_usage` — after each response, its tokens, cost and timing, added to the
   turn (open, stopped, or already waiting in the queue for the log) and, for the main
   conversation, to the session's running state (the model and top-level effort it is on,
@@ -30,6 +34,9 @@ from artibot.store import hookfiles, hookio
 TYPE_CHECKING = False  # not typing's own: the hooks import this module when the gateway is on (bench_hooks.py)
 if TYPE_CHECKING:
     from typing import Any, Callable, Mapping
+
+    Choose = Callable[[dict[str, Any], Mapping[str, Any]], dict[str, Any]]
+    ChooseAgent = Callable[[dict[str, Any], Mapping[str, Any], Mapping[str, Any]], dict[str, Any]]
 
 LOCK_TIMEOUT_S = 1.0
 """A hook holds a spool lock for a millisecond or two; a request must not wait for more."""
@@ -58,9 +65,29 @@ def _fixed(turn: Mapping[str, Any]) -> dict[str, Any] | None:
     return fixed if isinstance(fixed, dict) and isinstance(fixed.get("profile"), dict) else None
 
 
+def _agents(doc: Mapping[str, Any]) -> dict[str, Any]:
+    state = doc.get("gateway")
+    agents = state.get("agents") if isinstance(state, dict) else None
+    return agents if isinstance(agents, dict) else {}
+
+
+def _bound(doc: Mapping[str, Any], entry: Any) -> dict[str, Any] | None:
+    """A sub-agent's binding as a request reads it: ``{"id": turn id, "gateway": profile}``.
+    An entry of an earlier version (the turn id alone) takes the turn's profile, while the
+    turn is still in the spool with one."""
+    if isinstance(entry, dict) and isinstance(entry.get("turn"), str) and _fixed(entry) is not None:
+        return {"id": entry["turn"], "gateway": entry["gateway"]}
+    if isinstance(entry, str):
+        turn = _find(doc, entry)
+        if turn is not None and _fixed(turn) is not None:
+            return {"id": entry, "gateway": turn["gateway"]}
+    return None
+
+
 def read_turn(root: str, session_id: str, agent_id: str | None = None) -> dict[str, Any] | None:
-    """Without the lock: the turn a request belongs to with its fixed profile, when both are
-    already settled (the common case); None when :func:`fix_turn` must settle them."""
+    """Without the lock: the turn a request belongs to with its fixed profile (a sub-agent's
+    binding, :func:`_bound`, for ``agent_id``), when both are already settled (the common
+    case); None when :func:`fix_turn` must settle them."""
     try:
         doc = hookio.Spool(root, session_id).read()
     except ValueError:
@@ -68,11 +95,8 @@ def read_turn(root: str, session_id: str, agent_id: str | None = None) -> dict[s
     if not isinstance(doc, dict):
         return None
     if agent_id is not None:
-        agents = (doc.get("gateway") or {}).get("agents") if isinstance(doc.get("gateway"), dict) else None
-        tid = agents.get(agent_id) if isinstance(agents, dict) else None
-        turn = _find(doc, tid) if isinstance(tid, str) else None
-    else:
-        turn = _current(doc)
+        return _bound(doc, _agents(doc).get(agent_id))
+    turn = _current(doc)
     return turn if turn is not None and _fixed(turn) is not None else None
 
 
@@ -98,35 +122,61 @@ def _find(doc: Mapping[str, Any], turn_id: str) -> dict[str, Any] | None:
     return None
 
 
-def fix_turn(root: str, session_id: str, choose: Callable[[dict[str, Any], Mapping[str, Any]], dict[str, Any]],
-             agent_id: str | None = None) -> dict[str, Any] | None:
+def fix_turn(root: str, session_id: str, choose: Choose, agent_id: str | None = None,
+             choose_agent: ChooseAgent | None = None) -> dict[str, Any] | None:
     """The turn a request belongs to, with the profile fixed for it: the one already fixed,
     else ``choose(session_state, turn)`` stored on the turn. A sub-agent's request
-    (``agent_id``) belongs to the turn that launched it: the one bound to the agent, else the
-    current one, which it is then bound to. None when there is no turn."""
+    (``agent_id``) belongs to the turn that launched it: the binding already made, else the
+    current turn, which it is then bound to with its own profile,
+    ``choose_agent(session_state, turn, turn's profile)`` (the turn's profile without it);
+    the answer is then the binding (:func:`_bound`). None when there is no turn."""
     with hookio.Spool(root, session_id).edit(create=False, timeout=LOCK_TIMEOUT_S) as doc:
         if not isinstance(doc, dict):
             return None
-        turn = None
+        agents: dict[str, Any] = {}
         if agent_id is not None:
-            agents = _state(doc).get("agents")
-            if not isinstance(agents, dict):
-                agents = _state(doc)["agents"] = {}
-            tid = agents.get(agent_id)
-            turn = _find(doc, tid) if isinstance(tid, str) else None
-            if turn is None:
-                turn = _current(doc)
-                if turn is not None:
-                    agents[agent_id] = turn["id"]
-                    while len(agents) > MAX_AGENTS:
-                        del agents[next(iter(agents))]
-        else:
-            turn = _current(doc)
+            found = _state(doc).get("agents")
+            agents = found if isinstance(found, dict) else {}
+            _state(doc)["agents"] = agents
+            bound = _bound(doc, agents.get(agent_id))
+            if bound is not None:
+                return bound
+        turn = _current(doc)
         if turn is None:
             return None
         if _fixed(turn) is None:
             turn["gateway"] = choose(_state(doc), turn)
-        return turn
+        if agent_id is None:
+            return turn
+        own = choose_agent(_state(doc), turn, turn["gateway"]) if choose_agent is not None else turn["gateway"]
+        agents[agent_id] = {"turn": turn["id"], "gateway": own}
+        while len(agents) > MAX_AGENTS:
+            del agents[next(iter(agents))]
+        return {"id": turn["id"], "gateway": own}
+
+
+def agents_failed_on(doc: Mapping[str, Any], model: str) -> int:
+    """How many of the session's sub-agents on ``model`` had their last tool call fail."""
+    return sum(1 for entry in _agents(doc).values() if isinstance(entry, dict) and entry.get("last_failed") is True
+               and isinstance(entry.get("gateway"), dict) and isinstance(entry["gateway"].get("profile"), dict)
+               and entry["gateway"]["profile"].get("model") == model)
+
+
+def note_agent_tool(root: str, session_id: str, agent_id: str, *, failed: bool) -> None:
+    """A sub-agent's tool call ended: its binding keeps whether the last one failed. Nothing is
+    written for an agent the gateway has not bound, nor when nothing changes."""
+    spool = hookio.Spool(root, session_id)
+    try:
+        doc = spool.read()
+    except ValueError:
+        return
+    entry = _agents(doc).get(agent_id) if isinstance(doc, dict) else None
+    if not isinstance(entry, dict) or bool(entry.get("last_failed")) is failed:
+        return
+    with spool.edit(create=False, timeout=LOCK_TIMEOUT_S) as live:
+        entry = _agents(live).get(agent_id) if isinstance(live, dict) else None
+        if isinstance(entry, dict):
+            entry["last_failed"] = failed
 
 
 def _count(value: Any) -> int:
@@ -167,7 +217,8 @@ def add_usage(root: str, session_id: str, turn_id: str | None, entry: Mapping[st
     """Add one response's ``entry`` to its turn (``turn_id``) and to the session state.
 
     ``kind`` is ``turn`` (the main conversation's turn work), ``agent`` (a sub-agent's: its
-    own conversation, so the session's cache state does not move) or ``housekeeping`` (the
+    own conversation, so the session's cache state does not move; added to the turn and to
+    its ``usage.agents`` too) or ``housekeeping`` (the
     client's compaction: added to the turn's ``usage.housekeeping``, not to its own cost).
     True when the turn was found."""
     spool = hookio.Spool(root, session_id)
@@ -191,7 +242,10 @@ def add_usage(root: str, session_id: str, turn_id: str | None, entry: Mapping[st
             usage["housekeeping"] = accumulate(usage.get("housekeeping"), item)
             turn["usage"] = usage
         else:
-            turn["usage"] = accumulate(usage, item)
+            total = accumulate(usage, item)
+            if kind == "agent":  # in the turn's own cost, and on a line of its own as well
+                total["agents"] = accumulate(total.get("agents"), item)
+            turn["usage"] = total
         return True
 
 

@@ -81,6 +81,10 @@ def pick(request: dict, scenarios: dict[str, list[Step]]) -> tuple[str | None, S
     return None, [text("ok")]
 
 
+NOTIFICATION = ("<task-notification>", "[SYSTEM NOTIFICATION - NOT USER INPUT]")
+"""How a background sub-agent's report opens in the conversation (2.1.331 sends the second, in a
+``<system-reminder>``, followed by an effort-only system message at its own effort)."""
+
 FLAT_USAGE = {"input_tokens": 10, "output_tokens": 5}
 """What the fake reports for every answer when it models no cache."""
 
@@ -187,7 +191,8 @@ class FakeAPI:
                         api.answered.append({"scenario": name, "effort": effort, "usage": usage,
                                              "model": request.get("model"),
                                              "agent": self.headers.get("x-claude-code-agent-id"),
-                                             "compaction": "detailed summary of the conversation" in _user_text(last)})
+                                             "compaction": "detailed summary of the conversation" in _user_text(last),
+                                             "notification": any(sign in _user_text(last) for sign in NOTIFICATION)})
                 if isinstance(blocks, dict) and "http_error" in blocks:  # a step that is an API error
                     self._send(int(blocks["http_error"]), json.dumps({"type": "error", "error": {
                         "type": blocks.get("type", "invalid_request_error"),

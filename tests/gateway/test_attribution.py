@@ -65,7 +65,7 @@ def test_a_sub_agent_stays_with_the_turn_that_launched_it_and_runs_at_its_effort
     assert efforts == ["low", "low", "low"]
     doc = _spool(tmp_path)
     assert doc["done"]["usage"]["requests"] == 3 and "usage" not in doc["turn"]
-    assert doc["gateway"]["agents"] == {"a98d72744f857be53": "exp_1"}
+    assert doc["gateway"]["agents"]["a98d72744f857be53"]["turn"] == "exp_1"
 
 
 def test_compaction_runs_at_the_clients_effort_on_its_own_line(api, tmp_path) -> None:
@@ -108,3 +108,81 @@ def test_a_session_state_of_the_wrong_shape_leaves_the_request_as_the_client_sen
     response, _ = _post(port, body)
     assert response.status == 200 and efforts == ["medium"]  # not rewritten: the client's effort
     assert up.seen[-1]["body"] == body and "usage" not in _spool(tmp_path)["turn"]
+
+
+AGENT = {"x-claude-code-agent-id": "a98d72744f857be53"}
+INNER = [{"role": "user", "content": "#sc:inner check"},
+         {"role": "system", "content": "deferred tools", "output_config": {"effort": "medium"}}]
+LATER = INNER + [{"role": "assistant", "content": "step"},
+                 {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t", "content": "x"}]}]
+
+
+def test_a_sub_agent_whose_turn_is_queued_for_the_log_keeps_its_effort_and_its_bill(api, tmp_path) -> None:
+    """The next prompt makes the launching turn final: a record in the spool's queue, which keeps
+    no profile. The agent's binding keeps its own."""
+    from artibot.integrations.turns import turns
+
+    up, port, efforts = api
+    _turn(tmp_path, "system1", "exp_1")
+    _post(port, _request([{"role": "user", "content": "run an audit"}, {"role": "system", "content": LINE["system1"]}]))
+    _post(port, _request(INNER), headers=AGENT)
+    with hookio.Spool(str(tmp_path), SID).edit(create=False) as doc:  # as the next prompt's hook does
+        record = turns.experience(doc.pop("turn"), outcome="success", reason="done", now=2, session_id=SID,
+                                  closed_by="next-prompt")
+        assert "gateway" not in record
+        doc["queue"] = [record]
+        doc["turn"] = {"id": "exp_2", "decision": {"system": "system2"}, "input": "y", "started_ms": 3}
+    _post(port, _request(LATER), headers=AGENT)
+    assert efforts == ["low", "low", "low"]
+    doc = _spool(tmp_path)
+    [queued] = doc["queue"]
+    assert queued["usage"]["requests"] == 3 and queued["usage"]["agents"]["requests"] == 2
+    assert "usage" not in doc["turn"]
+
+
+@pytest.fixture
+def haiku_api(tmp_path: Path):
+    """The gateway with System 1 on Haiku 4.5 and no rewrite allowed (a System 1 turn keeps the
+    session's model); ``sent`` keeps every body that went upstream."""
+    from artibot.gateway.profiles import Profile, Profiles
+
+    cache = PromptCache(clock=lambda: 0.0)
+    sent: list[dict] = []
+
+    def answer(body: dict):
+        sent.append(body)
+        return "sse", usage_sse(body.get("model", MODEL), {**cache.usage(body), "output_tokens": 50})
+
+    profiles = Profiles(system1=Profile("low", "claude-haiku-4-5"), switch_max_cached_tokens=1)
+    with FakeUpstream(answer) as up:
+        with gateway(GatewayConfig(root=str(tmp_path), upstream=up.url, port=0, profiles=profiles)) as gw:
+            yield gw.port, sent
+
+
+def test_a_kept_system1_turn_sends_its_sub_agents_to_system1s_model_until_one_fails_there(
+        haiku_api, tmp_path) -> None:
+    from experiments.cache_model import markers
+    from artibot.store import gateway_state
+
+    port, sent = haiku_api
+    _turn(tmp_path, "system2", "exp_1")
+    design = [{"role": "user", "content": "design it"}, {"role": "system", "content": LINE["system2"]},
+              {"role": "assistant", "content": "designed"}]
+    _post(port, _request(design[:2]))
+    _turn(tmp_path, "system1", "exp_2")
+    _post(port, _request(design + [{"role": "user", "content": "run an audit"},
+                                   {"role": "system", "content": LINE["system1"]}]))
+    _post(port, _request(INNER), headers=AGENT)
+    main, agent = sent[1], sent[2]
+    assert (main["model"], effort_of(main)) == (MODEL, "low")  # the switch did not pay: kept, at low
+    assert (agent["model"], effort_of(agent), markers(agent)) == ("claude-haiku-4-5", "low", 0)
+    gateway_state.note_agent_tool(str(tmp_path), SID, AGENT["x-claude-code-agent-id"], failed=True)
+    _post(port, _request(INNER), headers={"x-claude-code-agent-id": "second"})
+    again = sent[3]
+    # a sub-agent failed on Haiku: the next one stays on the turn's model, at the turn's effort
+    assert (again["model"], effort_of(again)) == (MODEL, "low")
+    bound = _spool(tmp_path)["gateway"]["agents"]["second"]["gateway"]
+    assert "failed their last tool call on claude-haiku-4-5" in bound["why"], bound
+    usage = _spool(tmp_path)["turn"]["usage"]
+    assert usage["requests"] == 3 and usage["agents"]["requests"] == 2
+    assert usage["agents"]["models"] == ["claude-haiku-4-5", MODEL]

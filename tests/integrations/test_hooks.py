@@ -303,6 +303,26 @@ def test_tool_durations_and_names_are_kept_in_the_turn(hook: Driver, home: Home)
     assert turn["tool_duration_ms"] == 15.5 and turn["tool_names"] == ["Edit", "Bash"]
 
 
+def test_a_sub_agents_tool_calls_are_kept_on_its_gateway_binding_not_in_the_turn(
+        hook: Driver, home: Home, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Through the gateway, whether a sub-agent's last tool call failed decides where the
+    session's next sub-agents run; its calls never count in the parent turn."""
+    monkeypatch.setenv("ARTIBOT_GATEWAY_PORT", "41470")
+    monkeypatch.setattr(handlers, "_ensure_gateway", lambda call: None)  # no gateway process here
+    sid = fixture("stop")["session_id"]
+    hook("user-prompt-submit", prompt=SIMPLE)
+    with hookio.Spool(str(home.root), sid).edit(create=False) as doc:
+        profile = {"route": "system1", "profile": {"effort": "low", "model": "claude-haiku-4-5"}}
+        doc["gateway"] = {"agents": {"a-7": {"turn": doc["turn"]["id"], "gateway": profile}}}
+    hook("post-tool-use-failure", agent_id="a-7", agent_type="general-purpose")
+    view = SpoolView(home, sid).read()
+    assert view["gateway"]["agents"]["a-7"]["last_failed"] is True and view["turn"].get("tools", 0) == 0
+    hook("post-tool-use", agent_id="a-7")
+    assert SpoolView(home, sid).read()["gateway"]["agents"]["a-7"]["last_failed"] is False
+    hook("post-tool-use-failure", agent_id="a-unbound")  # an agent the gateway never saw: nothing written
+    assert "a-unbound" not in SpoolView(home, sid).read()["gateway"]["agents"]
+
+
 def test_a_correction_after_an_interrupted_turn_fails_it(hook: Driver, home: Home) -> None:
     hook("user-prompt-submit", prompt=SIMPLE, session_id="s1")
     hook("user-prompt-submit", prompt="no, that's wrong, the title is in docs/index.md", session_id="s1")

@@ -20,7 +20,8 @@ into them first.
   A prompt with the open turn's ``prompt_id`` belongs to that turn (Claude Code sends
   a message typed mid-turn, and a notification arriving mid-turn, with it).
 * ``post-tool-use`` / ``post-tool-use-failure`` — counts the tool call in the open turn
-  when its ``prompt_id`` matches and it is not a sub-agent's (``agent_id``).
+  when its ``prompt_id`` matches and it is not a sub-agent's (``agent_id``); through the
+  gateway, a sub-agent's call is kept on its binding instead (whether its last one failed).
 * ``permission-request`` — the tool waits for permission; if it never runs, the turn
   had a tool call refused (Claude Code fires no tool hook for a refused call).
 * ``stop`` — the turn gets its provisional outcome (:mod:`.turns`; with a failed tool
@@ -208,9 +209,24 @@ def _edit_turn(call: Call, change: Callable[[Turn], Turn]) -> None:
     _note_quarantine(call, spool)
 
 
+def _note_agent_tool(call: Call, agent_id: str, *, failed: bool) -> None:
+    """Through the gateway: a sub-agent's tool call is kept on its binding (whether its last one
+    failed), which decides whether the session's next sub-agents may go to System 1's model."""
+    import os
+
+    if not os.environ.get("ARTIBOT_GATEWAY_PORT") or not call.session_id:
+        return
+    from artibot.store import gateway_state
+
+    gateway_state.note_agent_tool(call.root, call.session_id, agent_id, failed=failed)
+
+
 def _tool_call(call: Call, *, failed: bool) -> None:
     # A gateway killed mid-turn comes back before the turn's next request (the client retries it).
     call.attempt("starting the gateway", lambda: _ensure_gateway(call))
+    agent_id = call.field("agent_id")
+    if agent_id:
+        call.attempt("noting the sub-agent's tool call", lambda: _note_agent_tool(call, agent_id, failed=failed))
     payload = call.payload
     duration = payload.get("duration_ms")  # add_tool counts a number only
     _edit_turn(call, lambda turn: turns.add_tool(
