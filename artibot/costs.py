@@ -100,10 +100,12 @@ def report_and_counts(*, home: HomeArg = None) -> tuple[CostReport, dict[str, An
 def cache_report(*, home: HomeArg = None) -> dict[str, Any]:
     """The prompt cache over every turn kept: tokens written and read per route, the turns whose
     route switched the session's profile (model or effort) and what their cache rewrites cost,
-    and the client's housekeeping (compaction), which no route caused."""
+    the client's housekeeping (compaction), which no route caused, and the sub-agents' share of
+    the turns' cost (already in it) with the models they ran on."""
     routes = {route: {"written": 0, "read": 0, "turns": 0} for route in ("system1", "system2")}
     switched = {"turns": 0, "rewrite_tokens": 0, "rewrite_cost_usd": 0.0}
     housekeeping = {"requests": 0, "cost_usd": 0.0}
+    agents: dict[str, Any] = {"requests": 0, "cost_usd": 0.0, "models": []}
     last: dict[str, Any] = {}
     for record in _records(Home.of(home)):
         usage, route = record.get("usage"), record.get("routed_to")
@@ -113,6 +115,14 @@ def cache_report(*, home: HomeArg = None) -> dict[str, Any]:
         if isinstance(chores, Mapping):
             housekeeping["requests"] += _count(chores.get("requests"))
             housekeeping["cost_usd"] += _dollars(chores.get("cost_usd"))
+        helpers = usage.get("agents")
+        if isinstance(helpers, Mapping):
+            agents["requests"] += _count(helpers.get("requests"))
+            agents["cost_usd"] += _dollars(helpers.get("cost_usd"))
+            models = helpers.get("models")
+            for model in models if isinstance(models, list) else ():
+                if isinstance(model, str) and model not in agents["models"]:
+                    agents["models"].append(model)
         session, profile = str(record.get("session_id")), usage.get("profile")
         if session in last and last[session] != profile:
             switched["turns"] += 1
@@ -125,7 +135,8 @@ def cache_report(*, home: HomeArg = None) -> dict[str, Any]:
             routes[route]["read"] += _count(usage.get("cache_read_input_tokens"))
     switched["rewrite_cost_usd"] = round(switched["rewrite_cost_usd"], 6)
     housekeeping["cost_usd"] = round(housekeeping["cost_usd"], 6)
-    return {"routes": routes, "switched": switched, "housekeeping": housekeeping}
+    agents["cost_usd"] = round(agents["cost_usd"], 6)
+    return {"routes": routes, "switched": switched, "housekeeping": housekeeping, "agents": agents}
 
 
 def _count(value: Any) -> int:

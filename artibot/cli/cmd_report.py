@@ -60,6 +60,10 @@ def cost_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
     chores = cache["housekeeping"]
     if chores["requests"]:
         console.print(w(lang, "rc_chores", n=chores["requests"], usd=_usd(chores["cost_usd"])))
+    helpers = cache.get("agents") or {}
+    if helpers.get("requests"):
+        console.print(w(lang, "rc_agents", n=helpers["requests"], usd=_usd(helpers["cost_usd"]),
+                        models=", ".join(helpers["models"]) or "?"))
     if doc["unmeasured_turns"]:
         console.print(w(lang, "rc_unmeasured", n=doc["unmeasured_turns"]))
     _pending_hint(home)

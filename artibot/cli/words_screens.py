@@ -61,6 +61,7 @@ SCREENS: dict[str, dict[str, str]] = {
                        "wrote {tokens} cached tokens again ({usd} over reading them), charged to System 1 above",
         "rc_net": "net saving after cache rewrites: {usd}",
         "rc_chores": "client housekeeping (compaction): {n} request(s), {usd}, not counted in any route",
+        "rc_agents": "sub-agents: {n} request(s), {usd} (on {models}), counted in the turns that launched them",
         "rc_unmeasured": "{n} turn(s) without a measured cost (recorded without the gateway, or on a model with no "
                          "price: gateway.pricing.models)",
         # history
@@ -134,6 +135,7 @@ SCREENS: dict[str, dict[str, str]] = {
                        "다시 기록했습니다 (읽기보다 {usd} 더), 위의 System 1에 포함",
         "rc_net": "캐시 재기록 후 순 절약: {usd}",
         "rc_chores": "클라이언트 정리 작업 (compaction): 요청 {n}개, {usd}, 어느 경로에도 포함 안 됨",
+        "rc_agents": "하위 에이전트: 요청 {n}개, {usd} ({models}에서), 실행한 턴에 포함",
         "rc_unmeasured": "비용이 측정되지 않은 턴 {n}개 (게이트웨이 없이 기록되었거나 가격이 없는 모델: "
                          "gateway.pricing.models)",
         "h_none": "아직 라운드 없음", "h_title": "라운드", "round": "라운드", "processed": "처리",

@@ -128,6 +128,9 @@ def test_a_system1_turn_that_kept_the_sessions_model_sends_its_sub_agent_to_the_
     assert HAIKU in launcher["usage"]["models"]
     assert launcher["usage"]["agents"]["requests"] == len(agent)
     assert launcher["usage"]["agents"]["models"] == [HAIKU]
+    report = json.loads(world.artibot("report", "cost", "--json").stdout)["cache"]["agents"]
+    assert (report["requests"], report["models"]) == (len(agent), [HAIKU])
+    assert f"sub-agents: {len(agent)} request(s)" in world.artibot("report", "cost").stdout
 
 
 def test_a_turn_switched_to_a_model_without_per_message_effort_is_answered_at_system1s_effort(

@@ -248,12 +248,15 @@ def test_the_report_counts_switched_turns_their_rewrites_and_the_housekeeping(tm
                                                      "rewrite_tokens": 1000, "rewrite_cost_usd": 0.004,
                                                      "housekeeping": {"requests": 2, "cost_usd": 0.03}}),
         _turn("system1", None, session_id="s", usage={**usage, "profile": {"effort": "low", "model": None},
-                                                     "rewrite_tokens": 500, "rewrite_cost_usd": 0.002}),
+                                                     "rewrite_tokens": 500, "rewrite_cost_usd": 0.002,
+                                                     "agents": {"requests": 1, "cost_usd": 0.01,
+                                                                "models": ["claude-haiku-4-5"]}}),
     ], home=h)
     cache = cache_report(home=h)
     # the third turn did not switch: its rewrite (an expired cache) is not a switch's
     assert cache["switched"] == {"turns": 1, "rewrite_tokens": 1000, "rewrite_cost_usd": 0.004}
     assert cache["housekeeping"] == {"requests": 2, "cost_usd": 0.03}
+    assert cache["agents"] == {"requests": 1, "cost_usd": 0.01, "models": ["claude-haiku-4-5"]}
     assert cost_report(home=h).rewrites["system1"] == [1, 0.004]
 
 
