@@ -133,6 +133,8 @@ def _threshold_rows(proposal: RoundProposal, lang: str) -> tuple[tuple[Mapping[s
             # the reason's numbers, for a screen that words it in another language
             row.update(gain=_r(step.region_gain[0], 4), sd=_r(step.region_gain[1], 4), price=_r(step.price, 4),
                        source=price.source if price is not None else None)
+            if step.per_100 is not None:  # the cost objective's step in dollars and redos per 100 turns
+                row.update(usd_per_100=_r(step.per_100[0], 4), redos_per_100=_r(step.per_100[1], 4))
             row["limit"] = _r(step.reach, 4)  # how far this domain's threshold could move this round
         rows.append(row)
     # what the proposed thresholds would have done on the logged window (None before it existed)

@@ -165,10 +165,15 @@ def threshold_reason_ko(row: dict[str, Any]) -> str | None:
                 f"{side}" if side != "같습니다" else
                 f"{row['domain']}: System 2의 이득 {gain:.{nd}f} ± {sd:.2f}이(가) 가격 {price:.{nd}f}({source})와 같습니다")
     old, new = row["old"], row["new"]
+    usd, redos = row.get("usd_per_100"), row.get("redos_per_100")
+    terms = ""
+    if isinstance(usd, (int, float)) and isinstance(redos, (int, float)):  # the cost objective's step per 100 turns
+        terms = (f"; 이 도메인 100턴당 ${abs(usd):.2f} " + ("절감" if usd < 0 else "증가")
+                 + f", 재요청 {abs(redos):.1f}회 " + ("감소" if redos < 0 else "증가"))
     if new < old:
-        return f"{head} → System 2 증가: 임계값 {old:.2f} → {new:.2f}"
+        return f"{head} → System 2 증가: 임계값 {old:.2f} → {new:.2f}{terms}"
     if new > old:
-        return f"{head} → System 1 증가: 임계값 {old:.2f} → {new:.2f}"
+        return f"{head} → System 1 증가: 임계값 {old:.2f} → {new:.2f}{terms}"
     return f"{head} → 임계값 {old:.2f} 유지: 확실히 더 나은 임계값이 범위 안에 없음"
 
 

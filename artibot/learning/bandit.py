@@ -326,6 +326,11 @@ def price_for_share(fits: Mapping[str, Fit], weights: Mapping[str, float], targe
     return 0.5 * (low + high)
 
 
+def region_mass(f: Fit, lo: float, hi: float) -> float:
+    """The share of the domain's traffic with a complexity in ``[lo, hi)``: what a threshold move between them reroutes."""
+    return float((f.mass * ((POINTS >= lo) & (POINTS < hi))).sum())
+
+
 def region_gain(f: Fit, lo: float, hi: float) -> tuple[float, float]:
     """Posterior mean and sd of System 2's advantage averaged over the domain's traffic in ``[lo, hi)``.
 

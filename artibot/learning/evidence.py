@@ -410,7 +410,31 @@ def _step(name: str, old: float, f: bandit.Fit, p: Price, lo: float, hi: float,
     moved = abs(choice.new - start) > 1e-9
     gain, sd = bandit.region_gain(f, min(start, choice.new), max(start, choice.new)) if moved else \
         bandit.region_gain(f, 0.0, 1.01)
+    per_100 = _per_100(f, start, choice.new, gain, p.costs) if moved and p.costs is not None else None
     evidence = StepEvidence(choice.best, choice.probability, choice.improvement,
                             (choice.gain_mean, *choice.gain_interval), tuple(choice.trials), price, choice.seeking,
-                            (gain, sd), reach, reason(name, gain, sd, price, p.source, old, choice.new))
+                            (gain, sd), reach, reason(name, gain, sd, price, p.source, old, choice.new, per_100),
+                            per_100=per_100)
     return step, evidence
+
+
+def _per_100(f: bandit.Fit, start: float, new: float, failure: float, costs: RouteCosts) -> tuple[float, float]:
+    """A cost-objective step per 100 of the domain's turns: the bill's change in dollars and the
+    redos' (the rerouted traffic times what System 1 first saves per turn, and times its failure
+    rate: each failed System 1 try is a redo).
+
+    >>> import numpy as np
+    >>> from artibot.learning.posterior import Prior
+    >>> counts = np.zeros((bandit.BINS, 4))
+    >>> counts[6:8] = [10, 8, 0, 0]  # bins 0.30-0.35 and 0.35-0.40: all the traffic
+    >>> f = bandit.fit(counts, 0.3, Prior(), cascade=True)
+    >>> usd, redos = _per_100(f, 0.3, 0.4, 0.25, RouteCosts(0.02, 0.10, 0.10))
+    >>> round(usd, 2), round(redos, 1)  # all the traffic moves to System 1: 100 * -(0.10 - 0.02 - 0.25 * 0.2), 100 * 0.25
+    (-3.0, 25.0)
+    """
+    share = bandit.region_mass(f, min(start, new), max(start, new))
+    to_system1 = new > start
+    saving = costs.saving_usd(failure)
+    usd = 100 * share * (-saving if to_system1 else saving)
+    redos = 100 * share * (failure if to_system1 else -failure)
+    return float(usd), float(redos)

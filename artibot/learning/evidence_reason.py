@@ -6,7 +6,8 @@ from __future__ import annotations
 from artibot.learning.types import DEFAULT_KEY
 
 
-def reason(name: str, gain: float, sd: float, price: float, source: str, old: float, new: float) -> str:
+def reason(name: str, gain: float, sd: float, price: float, source: str, old: float, new: float,
+           per_100: tuple[float, float] | None = None) -> str:
     """The change in the terms of the decision: System 2's gain where the routing would
     change, against its price, and the way the threshold goes because of it.
 
@@ -22,6 +23,8 @@ def reason(name: str, gain: float, sd: float, price: float, source: str, old: fl
     "law: System 2's gain 0.081 ± 0.04 is above its price 0.080 (estimated) → threshold stays 0.40: no threshold within reach is surely better"
     >>> reason("law", 0.25, 0.05, 0.4, "cost", 0.4, 0.5)
     'law: System 1 fails 0.25 ± 0.05 of these turns, which is below the break-even 0.40 (cost: a failure costs a retry at System 2 and a redo) → more System 1: threshold 0.40 → 0.50'
+    >>> reason("law", 0.25, 0.05, 0.4, "cost", 0.4, 0.5, (-1.234, 6.0)).split(" → ")[-1]
+    '0.50; per 100 of its turns: $1.23 less, 6.0 more redos'
     >>> reason("law", 0.05, 0.05, 0.05, "estimated", 0.4, 0.4)
     "law: System 2's gain 0.05 ± 0.05 equals its price 0.05 (estimated) → threshold stays 0.40"
     """
@@ -47,5 +50,18 @@ def reason(name: str, gain: float, sd: float, price: float, source: str, old: fl
         move = f"threshold stays {old:.2f}"
         if side != "equals":
             move += ": no threshold within reach is surely better"
+    if per_100 is not None:
+        move += "; " + in_person_terms(*per_100)
     return f"{compared} → {move}"
+
+
+def in_person_terms(usd: float, redos: float) -> str:
+    """A step per 100 of the domain's turns: the bill's change and the redos'.
+
+    >>> in_person_terms(0.5, -2.04)
+    'per 100 of its turns: $0.50 more, 2.0 fewer redos'
+    """
+    bill = f"${abs(usd):.2f} " + ("less" if usd < 0 else "more")
+    again = f"{abs(redos):.1f} " + ("fewer" if redos < 0 else "more") + " redos"
+    return f"per 100 of its turns: {bill}, {again}"
 

@@ -73,6 +73,9 @@ class StepEvidence:
     """The step in a user's words."""
     exploration: float | None = None
     """The router's learned exploration rate away from the threshold (None: not learned)."""
+    per_100: Bounds | None = None
+    """The cost objective's step in the person's terms: the change of the bill in dollars and of
+    the redos, per 100 of the domain's turns (None: no step, or another objective)."""
 
     def to_json(self) -> JSONObject:
         out: JSONObject = {"best": self.best, "probability": self.probability, "improvement": self.improvement,
@@ -81,6 +84,8 @@ class StepEvidence:
                            "reason": self.reason}
         if self.exploration is not None:
             out["exploration"] = self.exploration
+        if self.per_100 is not None:
+            out["per_100"] = list(self.per_100)
         return out
 
     @classmethod
@@ -89,13 +94,15 @@ class StepEvidence:
         o = _object(d, w)
         g = _floats(o.get("gain"), f"{w}.gain", 3)
         reason, seeking, exploration = o.get("reason"), o.get("seeking", False), o.get("exploration")
+        per_100 = o.get("per_100")
         if not isinstance(reason, str) or not isinstance(seeking, bool):
             raise ValueError(f"round params: {w} needs a reason (text) and seeking (true or false)")
         return cls(_float(o.get("best"), f"{w}.best"), _float(o.get("probability"), f"{w}.probability"),
                    _float(o.get("improvement"), f"{w}.improvement"), (g[0], g[1], g[2]),
                    _floats(o.get("trials"), f"{w}.trials"), _float(o.get("price"), f"{w}.price"), seeking,
                    _bounds(o.get("region_gain"), f"{w}.region_gain"), _float(o.get("reach"), f"{w}.reach"), reason,
-                   None if exploration is None else _float(exploration, f"{w}.exploration"))
+                   None if exploration is None else _float(exploration, f"{w}.exploration"),
+                   None if per_100 is None else _bounds(per_100, f"{w}.per_100"))
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,8 @@ from tests.factories import mixed, record
 REASON = re.compile(r"(?:System 2's gain|System 1 fails) (-?[\d.]+) ± ([\d.]+) (?:of these turns, which )?"
                     r"(is above|is below|equals) (?:its price|the break-even) (-?[\d.]+) .*"
                     r"→ (?:more System (\d): threshold ([\d.]+) → ([\d.]+)|threshold stays ([\d.]+)"
-                    r"(?:: no threshold within reach is surely better)?)$")
+                    r"(?:: no threshold within reach is surely better)?)"
+                    r"(?:; per 100 of its turns: \$[\d.]+ (less|more), [\d.]+ (fewer|more) redos)?$")
 
 
 def security_fails_above(n: int, seed: int, start: int = 0) -> list[dict]:
@@ -46,7 +47,11 @@ def pending_evidence(home: Home) -> list[cp.Evidence]:
 def check_reason(row: dict) -> None:
     m = REASON.search(row["reason"])
     assert m, row["reason"]
-    gain, _sd, side, price, system, old, new, stays = m.groups()
+    gain, _sd, side, price, system, old, new, stays, bill, redos = m.groups()
+    if redos is not None:  # the cost objective's step in dollars and redos: more System 1, more redos
+        assert (redos == "more") == (system == "1"), row["reason"]
+        # System 1 first saves where it fails below the break-even: the bill falls on a step that follows it
+        assert (bill == "less") == ((system == "1") == (side == "is below")), row["reason"]
     shown = {"is above": float(gain) > float(price), "is below": float(gain) < float(price),
              "equals": gain == price}
     assert shown[side], row["reason"]  # the comparison holds for the numbers as printed
