@@ -18,11 +18,10 @@ from artibot.store.home import Home, HomeArg
 
 
 def _rows(records: Iterable[Mapping[str, Any]], last: dict[str, Any] | None = None
-          ) -> Iterator[tuple[str, str, str, float | None, float, bool]]:
-    """Per turn: route, day, outcome, cost, the cache rewrite its route switch caused (a
+          ) -> Iterator[tuple[str, str, str, float | None, float]]:
+    """Per turn: route, day, outcome, cost, and the cache rewrite its route switch caused (a
     turn whose profile differs from the session's previous turn and whose first request
-    wrote more than it added), and whether it was System 2's retry of a failed System 1 turn
-    (``route_reason: "escalation"``). ``last``: each session's profile so far (carried from one
+    wrote more than it added). ``last``: each session's profile so far (carried from one
     pass to the next)."""
     last = {} if last is None else last
     for record in records:
@@ -39,8 +38,7 @@ def _rows(records: Iterable[Mapping[str, Any]], last: dict[str, Any] | None = No
             if switched and isinstance(extra, (int, float)) and not isinstance(extra, bool):
                 rewrite = float(extra)
         yield (str(record.get("routed_to")), str(record.get("timestamp") or "")[:10],
-               str(record.get("outcome")), float(cost) if isinstance(cost, (int, float)) else None, rewrite,
-               record.get("route_reason") == "escalation")
+               str(record.get("outcome")), float(cost) if isinstance(cost, (int, float)) else None, rewrite)
 
 
 def _records(h: Home) -> Iterator[Mapping[str, Any]]:

@@ -241,7 +241,7 @@ def _measured_costs(turns: TurnCosts | None, settings: Settings
     from artibot.learning.price import route_costs
 
     report = turns.report()
-    per_route = route_costs(settings, report.measured())
+    per_route = route_costs(settings, {r: (c.turns, c.mean) for r, c in report.routes.items()})
     if not any(r.turns for r in report.routes.values()):
         return None, None, per_route
     value = settings.lifelong.success_value_usd

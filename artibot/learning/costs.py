@@ -212,24 +212,6 @@ class CostReport:
     """Per route: turns whose requests wrote the cached prefix again, and what that cost over reading it."""
     judged: dict[str, Judged] = field(default_factory=lambda: {r: Judged() for r in ROUTES})
     """Per route: every turn with a judged outcome, measured cost or not (for the redos)."""
-    retries: RouteCost = field(default_factory=RouteCost)
-    """System 2's turns after a failed System 1 turn (counted in ``routes["system2"]`` too): what a
-    retry costs, which the cost objective weighs apart from a System 2 turn taken first."""
-
-    def measured(self) -> dict[str, tuple[int, float]]:
-        """``(turns, mean cost)`` of System 1's turns, of System 2's turns taken first and of
-        System 2's retries: the cost objective's measurements (:func:`artibot.learning.price.route_costs`).
-
-        >>> r = summarize([("system1", "d", False, 0.02), ("system2", "d", True, 0.10),
-        ...                ("system2", "d", True, 0.30, 0.0, True)])
-        >>> {route: (n, round(mean, 6)) for route, (n, mean) in r.measured().items()}
-        {'system1': (1, 0.02), 'system2': (1, 0.1), 'retry': (1, 0.3)}
-        """
-        s1, s2, again = self.routes["system1"], self.routes["system2"], self.retries
-        first = s2.turns - again.turns
-        return {"system1": (s1.turns, s1.mean),
-                "system2": (first, (s2.total - again.total) / first if first > 0 else 0.0),
-                "retry": (again.turns, again.mean)}
 
     @property
     def total(self) -> float:
@@ -291,10 +273,8 @@ REDO_NOTE = ("a redo is a failed or escalated System 1 turn or a failed System 2
              "extra redos lean low")
 
 
-Row = (tuple[str, str, Outcome, float | None] | tuple[str, str, Outcome, float | None, float]
-       | tuple[str, str, Outcome, float | None, float, bool])
-"""One turn: ``(routed_to, day, outcome, cost_usd or None[, rewrite_usd[, retry]])``; ``retry``:
-System 2's turn after a failed System 1 turn."""
+Row = tuple[str, str, Outcome, float | None] | tuple[str, str, Outcome, float | None, float]
+"""One turn: ``(routed_to, day, outcome, cost_usd or None[, rewrite_usd])``."""
 
 
 def summarize(rows: Iterable[Row]) -> CostReport:
@@ -338,8 +318,6 @@ class CostSummary:
                     cost -= rewrite
                     moved[day] = moved.get(day, 0.0) + rewrite
             report.routes[route].add(outcome, cost)
-            if route == "system2" and len(row) > 5 and row[5] is True:
-                report.retries.add(outcome, cost)
             report.days.setdefault(day, {r: RouteCost() for r in ROUTES})[route].add(outcome, cost)
 
     def report(self) -> CostReport:
@@ -348,7 +326,7 @@ class CostSummary:
         report = CostReport({r: replace(c) for r, c in p.routes.items()},
                             {d: {r: replace(c) for r, c in by.items()} for d, by in p.days.items()},
                             p.unmeasured, {r: list(v) for r, v in p.rewrites.items()},
-                            {r: replace(j) for r, j in p.judged.items()}, replace(p.retries))
+                            {r: replace(j) for r, j in p.judged.items()})
         for day, extra in self.moved.items():  # the way back is a cost of having gone to System 1
             report.routes["system1"].total += extra
             report.days[day]["system1"].total += extra

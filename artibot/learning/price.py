@@ -4,20 +4,15 @@ Two objectives (``learning.lifelong.objective``):
 
 * ``"cost"`` (the default): **the expected cost of a turn that gets done**. A System 1 attempt
   costs its own price ``c1``; when it fails, the person asks again and the retry runs at System 2,
-  so it also costs the retry ``cr`` and the person's time for the redo (``redoCostUsd``). System 1 goes
-  first where ``c1 + (1 - p1) (cr + redo) < c2``, that is where System 1's failure rate
-  ``1 - p1`` is below the break-even rate ``q = (c2 - c1) / (cr + redo)``. ``cr`` is what the
-  retry costs: the turns System 2 took after a failed System 1 turn (``route_reason:
-  "escalation"``), measured apart from the turns System 2 took first, because the work System 1
-  fails on is the harder work and costs System 2 more too (on SWE-bench Verified a task the
-  cheap agent failed cost the dear one 15-48% more than its average task): priced at System 2's
-  average, a retry would look cheaper than it is and System 1 first would look as if it paid.
-  Per complexity bin the learner weighs ``(1 - p1) - q`` (System 2's saving per request, in
-  units of ``cr + redo``) the way the success objective weighs ``p2 - p1 - price``, so the
-  threshold choice, its evidence rule and its trust region are the same; the price is ``q``. ``c1`` and ``c2`` are
+  so it also costs ``c2`` and the person's time for the redo (``redoCostUsd``). System 1 goes
+  first where ``c1 + (1 - p1) (c2 + redo) < c2``, that is where System 1's failure rate
+  ``1 - p1`` is below the break-even rate ``q = (c2 - c1) / (c2 + redo)``. Per complexity bin the
+  learner weighs ``(1 - p1) - q`` (System 2's saving per request, in units of ``c2 + redo``)
+  the way the success objective weighs ``p2 - p1 - price``, so the threshold choice, its
+  evidence rule and its trust region are the same; the price is ``q``. ``c1`` and ``c2`` are
   the turns' measured cost per route (:class:`RouteCosts`), each shrunk toward the price
   table's prior by :data:`PRIOR_TURNS` turns, so a route with few measured turns follows the
-  prior and one with many its own measurements; ``cr`` is shrunk the same way toward ``c2``.
+  prior and one with many its own measurements.
 * ``"success"``: utility per request is ``P(success) - price * [System 2]``. The price is
   ``system2Cost`` (set by hand), else the one at which the best thresholds would send
   ``targetSystem2Share`` of the traffic to System 2 (a budget), else the measured one
@@ -75,12 +70,10 @@ class RouteCosts:
     """What a turn costs on each route and what a redo costs the person: the cost objective's inputs.
 
     >>> c = RouteCosts(0.02, 0.10, 0.10, (40, 12), (0.025, 0.10))
-    >>> round(c.break_even, 3)  # (0.10 - 0.02) / (0.10 + 0.10): a retry at System 2's average
+    >>> round(c.break_even, 3)  # (0.10 - 0.02) / (0.10 + 0.10)
     0.4
     >>> round(c.saving_usd(0.25), 3)  # System 1 first on a turn it fails 25% of the time: 0.02 + 0.25 * 0.2 = 0.07
     0.03
-    >>> round(RouteCosts(0.02, 0.10, 0.10, retry_usd=0.14).break_even, 3)  # a dearer retry: 0.08 / 0.24
-    0.333
     """
 
     system1_usd: float
@@ -90,36 +83,26 @@ class RouteCosts:
     """Measured turns behind each route's estimate."""
     prior_usd: tuple[float, float] = (0.0, 0.0)
     """The price table's prior of each route's cost."""
-    retry_usd: float | None = None
-    """What System 2's retry of a failed System 1 turn costs (None: System 2's own cost per turn)."""
-    retry_turns: int = 0
-    """Measured retries behind :attr:`retry_usd`."""
-
-    @property
-    def retry(self) -> float:
-        """The retry's cost: measured, else System 2's cost per turn."""
-        return self.system2_usd if self.retry_usd is None else self.retry_usd
 
     @property
     def break_even(self) -> float:
-        """System 1's failure rate below which trying it first pays: ``(c2 - c1) / (cr + redo)``, in [0, 1]."""
-        denominator = self.unit_usd
+        """System 1's failure rate below which trying it first pays: ``(c2 - c1) / (c2 + redo)``, in [0, 1]."""
+        denominator = self.system2_usd + self.redo_usd
         if denominator <= 0:
             return 0.0
         return float(min(max((self.system2_usd - self.system1_usd) / denominator, 0.0), 1.0))
 
     @property
     def unit_usd(self) -> float:
-        """What one unit of the objective is in dollars: a failed System 1 try's retry and redo, ``cr + redo``."""
-        return self.retry + self.redo_usd
+        """What one unit of the objective is in dollars: a failed System 1 try's retry and redo, ``c2 + redo``."""
+        return self.system2_usd + self.redo_usd
 
     def saving_usd(self, failure: float) -> float:
         """Dollars per turn that trying System 1 first saves against System 2, at System 1's ``failure`` rate."""
-        return self.system2_usd - (self.system1_usd + failure * self.unit_usd)
+        return self.system2_usd - (self.system1_usd + failure * (self.system2_usd + self.redo_usd))
 
     def to_json(self) -> dict[str, JsonValue]:
         return {"system1_usd": round(self.system1_usd, 6), "system2_usd": round(self.system2_usd, 6),
-                "retry_usd": round(self.retry, 6), "retry_turns": self.retry_turns,
                 "redo_usd": round(self.redo_usd, 6), "turns": [*self.turns],
                 "prior_usd": [round(self.prior_usd[0], 6), round(self.prior_usd[1], 6)],
                 "break_even": round(self.break_even, 6)}
@@ -140,12 +123,8 @@ class RouteCosts:
             return float(v[0]), float(v[1])  # type: ignore[arg-type]
 
         turns = pair("turns")
-        retry_turns = d.get("retry_turns", 0)
-        if isinstance(retry_turns, bool) or not isinstance(retry_turns, int) or retry_turns < 0:
-            raise ValueError(f"route_costs.retry_turns must be a whole number >= 0, not {retry_turns!r}")
         return cls(number("system1_usd"), number("system2_usd"), number("redo_usd"),
-                   (int(turns[0]), int(turns[1])), pair("prior_usd"),
-                   number("retry_usd") if "retry_usd" in d else None, retry_turns)
+                   (int(turns[0]), int(turns[1])), pair("prior_usd"))
 
 
 @dataclass(frozen=True)
@@ -195,39 +174,23 @@ def prior_costs(settings: Settings) -> tuple[float, float]:
 
 
 def route_costs(settings: Settings, measured: Mapping[str, tuple[int, float]] | None = None) -> RouteCosts:
-    """The cost objective's inputs from ``(turns, mean cost)`` measured per route (None: nothing
-    measured): ``"system1"``, ``"system2"`` (System 2's turns taken first) and ``"retry"`` (System
-    2's turns after a failed System 1 turn).
-
-    System 1's cost is its mean shrunk toward :func:`prior_costs` by :data:`PRIOR_TURNS`. System 2's
-    two costs share one level, every System 2 turn's mean shrunk the same way, and differ by the
-    retry's premium ``rho`` (retry mean over first-turn mean), shrunk toward 1 by
-    :data:`PRIOR_TURNS` against the fewer of the two counts: while System 1 goes first, System 2
-    is mostly seen retrying, and a premium measured on three first turns is noise.
+    """The cost objective's inputs: per route ``(turns, mean cost)`` measured (None: nothing
+    measured), each shrunk toward :func:`prior_costs` by :data:`PRIOR_TURNS`.
 
     >>> from artibot.settings import Settings
     >>> c = route_costs(Settings(), {"system1": (30, 0.04), "system2": (10, 0.20)})
     >>> round(c.system1_usd, 4), round(c.system2_usd, 4), c.turns  # (30*0.04 + 10*0.05)/40, (10*0.2 + 10*0.1)/20
     (0.0425, 0.15, (30, 10))
-    >>> c = route_costs(Settings(), {"system2": (10, 0.20), "retry": (10, 0.30)})
-    >>> round(c.system2_usd, 4), round(c.retry, 4)  # level (20*0.25 + 10*0.1)/30 = 0.2; rho (10*1.5 + 10)/20 = 1.25
-    (0.1778, 0.2222)
     """
     prior = prior_costs(settings)
     measured = measured or {}
-
-    def count(route: str) -> tuple[int, float]:
+    estimates, turns = [], []
+    for route, p in zip(("system1", "system2"), prior):
         n, mean = measured.get(route, (0, 0.0))
-        return max(int(n), 0), float(mean)
-
-    (n1, m1), (nf, mf), (nr, mr) = count("system1"), count("system2"), count("retry")
-    c1 = (n1 * m1 + PRIOR_TURNS * prior[0]) / (n1 + PRIOR_TURNS)
-    n = nf + nr
-    level = ((nf * mf + nr * mr) + PRIOR_TURNS * prior[1]) / (n + PRIOR_TURNS)
-    w = min(nf, nr)
-    rho = ((w * mr / mf if w and mf > 0 else 0.0) + PRIOR_TURNS) / (w + PRIOR_TURNS)
-    first = level * n / (nf + rho * nr) if n else level
-    return RouteCosts(c1, first, settings.lifelong.redo_cost_usd, (n1, nf), prior, rho * first, nr)
+        n = max(int(n), 0)
+        estimates.append((n * float(mean) + PRIOR_TURNS * p) / (n + PRIOR_TURNS))
+        turns.append(n)
+    return RouteCosts(estimates[0], estimates[1], settings.lifelong.redo_cost_usd, (turns[0], turns[1]), prior)
 
 
 def configured(settings: Settings) -> Price | None:

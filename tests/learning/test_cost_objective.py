@@ -1,4 +1,4 @@
-"""The cost objective: System 1 first where ``c1 + (1 - p1)(cr + redo) < c2`` (hand-computed cases)."""
+"""The cost objective: System 1 first where ``c1 + (1 - p1)(c2 + redo) < c2`` (hand-computed cases)."""
 
 from __future__ import annotations
 
@@ -39,49 +39,6 @@ def test_measured_costs_are_shrunk_toward_the_price_table_prior() -> None:
     many = route_costs(s, {"system1": (10_000, 0.01), "system2": (10_000, 0.30)})
     assert many.system1_usd == pytest.approx(0.01, abs=1e-4) and many.system2_usd == pytest.approx(0.30, abs=1e-3)
     assert many.redo_usd == s.lifelong.redo_cost_usd
-
-
-def test_a_retry_that_costs_more_than_system2s_average_turn_moves_the_break_even() -> None:
-    # the shape of Qwen3-Coder -> Kimi K2 on SWE-bench Verified: System 1 $0.25, System 2 $0.53 on
-    # a task taken first but $0.73 on a task System 1 had failed; System 1 fails 45%
-    s = config(redoCostUsd=0.10)
-    at_average = RouteCosts(0.25, 0.53, 0.10)
-    assert at_average.break_even == pytest.approx(0.28 / 0.63)  # 0.444: failing 0.45 it is a coin toss
-    many = route_costs(s, {"system1": (100_000, 0.25), "system2": (100_000, 0.53), "retry": (100_000, 0.73)})
-    assert many.system2_usd == pytest.approx(0.53, abs=1e-3) and many.retry == pytest.approx(0.73, abs=1e-3)
-    assert many.break_even == pytest.approx(0.28 / 0.83, abs=1e-3)  # 0.337: failing 0.45, System 2 first
-    assert many.saving_usd(0.45) == pytest.approx(0.53 - (0.25 + 0.45 * 0.83), abs=1e-3) and many.saving_usd(0.45) < 0
-    # few first turns: the premium is shrunk toward 1 by PRIOR_TURNS against the fewer count, so
-    # three first turns at $0.30 do not make the retries' $0.60 look twice as dear
-    few = route_costs(s, {"system2": (3, 0.30), "retry": (30, 0.60)})
-    rho = (3 * 2.0 + 10) / 13
-    level = (3 * 0.30 + 30 * 0.60 + 10 * 0.10) / 43
-    first = level * 33 / (3 + rho * 30)
-    assert few.system2_usd == pytest.approx(first) and few.retry == pytest.approx(rho * first)
-    assert few.retry_turns == 30 and few.turns == (0, 3)
-    assert RouteCosts.from_json(few.to_json()).retry == pytest.approx(few.retry, abs=1e-6)
-    # a round logged before the retry was measured apart reads back at System 2's own cost
-    old = {k: v for k, v in few.to_json().items() if k not in ("retry_usd", "retry_turns")}
-    assert RouteCosts.from_json(old).retry == RouteCosts.from_json(old).system2_usd
-
-
-def test_the_round_measures_escalated_turns_as_retries(tmp_path) -> None:
-    from artibot.costs import TurnCosts
-    from artibot.cycle import _measured_costs
-    from artibot.learning.costs import CostSummary
-
-    def turn(route: str, cost: float, reason: str = "threshold", outcome: str = "success") -> dict:
-        return {"routed_to": route, "timestamp": "2026-11-20T10:00:00Z", "outcome": outcome,
-                "route_reason": reason, "usage": {"cost_usd": cost}, "session_id": "s"}
-
-    turns = TurnCosts(CostSummary(), {})
-    turns.add([turn("system1", 0.05, outcome="failed"), turn("system2", 0.40, "escalation"),
-               turn("system2", 0.20), turn("system2", 0.20)])
-    report = turns.report()
-    assert report.routes["system2"].turns == 3  # the report's own figures keep every System 2 turn
-    assert report.measured() == {"system1": (1, 0.05), "system2": (2, pytest.approx(0.20)), "retry": (1, 0.40)}
-    _, _, costs = _measured_costs(turns, config())
-    assert costs is not None and costs.retry_turns == 1 and costs.retry > costs.system2_usd
 
 
 def test_an_explicit_success_price_picks_the_success_objective() -> None:
