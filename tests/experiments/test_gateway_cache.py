@@ -26,7 +26,9 @@ def test_gateway_cache_tiny(tmp_path):
     assert len({a["turns"] for a in arms.values()}) == 1  # the same sessions every way
     assert s2["s2_share"] == 1.0 and s2["low"] == 0 and safe["low"] > 0 and cascade["s1_share"] == 1.0
     assert abs(safe["read_share"] - s2["read_share"]) < 0.02  # the cache is read as without the gateway
-    assert abs(cascade["read_share"] - s2["read_share"]) < 0.01  # the cascade's markers stay in its history
+    # the cascade's markers stay in its history: it writes no more of the conversation than all-System-2
+    # (dropping a past turn's marker rewrote the conversation after it: 1.76x the writes)
+    assert cascade["written"] < 1.1 * s2["written"]
     assert previous["written"] > 1.2 * s2["written"]  # rewriting history writes the conversation again
     assert safe["cost"] < s2["cost"]
     # every failed first try is redone once, and the redo decides the final outcome
