@@ -397,6 +397,43 @@ def fixed_bill(effort: str, seeds: tuple[int, ...], args: Args, upstream: Upstre
     return total
 
 
+def cell_costs(seeds: tuple[int, ...], args: Args, upstream: Upstream) -> dict[str, Any]:
+    """Per domain and level: a first try's mean cost at ``low`` and at the client's effort (every turn of
+    the sessions of ``seeds`` at that effort, in process), System 1's failure rate, and what trying
+    System 1 first saves per turn against System 2 alone (its failures retried at System 2), in API
+    dollars and with a redo at :data:`REDO_USD`."""
+    upstream.output_share = {**cache_model.OUTPUT_SHARE, **EFFORT_SCALE}
+    costs: dict[str, dict[str, list[float]]] = {}
+    for effort in ("low", CLIENT_EFFORT):
+        for seed in seeds:
+            upstream.reset()
+            tmp = Path(tempfile.mkdtemp(prefix="artibot-gateway-cells-"))
+            try:
+                arm = Arm(effort, upstream, tmp, seed, direct=True)
+                for day in sessions(seed, args.days, args.sessions):
+                    for session in day:
+                        conv = Conversation(session)
+                        for turn in session.turns:
+                            arm.tick(turn.gap_s)
+                            before = len(upstream.bills.get(effort, []))
+                            attempt(arm, conv, turn, 0, None, after_failed_system1=False, scale=None)
+                            rows = upstream.bills[effort][before:]
+                            key = f"{turn.domain} {turn.level}"
+                            costs.setdefault(key, {}).setdefault(effort, []).append(
+                                bill(upstream, effort, rows)["cost"])
+            finally:
+                shutil.rmtree(tmp, ignore_errors=True)
+    out = {}
+    for key, by in sorted(costs.items()):
+        domain, level = key.split()
+        c1, c2 = float(np.mean(by["low"])), float(np.mean(by[CLIENT_EFFORT]))
+        fail = 1 - SUCCESS[domain][int(level)][0]
+        out[key] = {"c1": c1, "c2": c2, "system1_fails": fail, "saving": c2 - (c1 + fail * c2),
+                    "saving_with_redo": c2 - (c1 + fail * (c2 + REDO_USD)),
+                    "break_even": (c2 - c1) / c2, "break_even_with_redo": (c2 - c1) / (c2 + REDO_USD)}
+    return out
+
+
 def calibrate(args: Args, upstream: Upstream, steps: int = 10) -> dict[str, Any]:
     """Fit each effort's share (tool calls and output alike) by bisection so that the whole bill at
     that effort is :data:`BILL_TARGET` of the bill at ``high``, on ``args.calibration_seeds``."""
@@ -415,7 +452,8 @@ def calibrate(args: Args, upstream: Upstream, steps: int = 10) -> dict[str, Any]
     report_seeds = {e: fixed_bill(e, args.seeds, args, upstream, scale) / fixed_bill("high", args.seeds, args,
                                                                                      upstream, scale)
                     for e in BILL_TARGET}
-    return {"scale": fitted, "bill_ratio": ratios, "bill_ratio_reported_seeds": report_seeds,
+    cells = cell_costs(args.seeds, args, upstream)
+    return {"scale": fitted, "bill_ratio": ratios, "bill_ratio_reported_seeds": report_seeds, "cells": cells,
             "calibration_seeds": list(seeds), "reported_seeds": list(args.seeds), "target": dict(BILL_TARGET)}
 
 
