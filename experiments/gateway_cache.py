@@ -115,6 +115,9 @@ class Args:
     """the seeds the effort shares are fitted on (never reported)"""
     router_config: str = ""
     """JSON merged over the shipped settings for the routed arm (a what-if; empty: the router as shipped)"""
+    learn_after: str = "day"
+    """when the learner runs: "day" (each night) or "session" (at each session's end, as the product's
+    SessionEnd learner does; it learns only full batches either way)"""
     plots: bool = True
     """write gateway_cache.png"""
     out: str = ""
@@ -158,6 +161,7 @@ class Arm:
         self.router = Router.load(self.home, settings=settings, rng=random.Random(seed)) if routed else None
         self.turns: list[dict[str, Any]] = []
         self.nights: list[dict[str, Any]] = []
+        self.rounds = 0
 
     def send(self, body: dict[str, Any], out_tokens: int, kind: str = "turn") -> None:
         beta = "claude-code-20250219,effort-2025-11-24,per-turn-control-2026-07-01"
@@ -283,15 +287,18 @@ def route_turn(arm: Arm, turn: Turn, routes: list[str] | None, k: int, after_fai
             "threshold": None, "propensity": None, "reason": None}
 
 
-def night(arm: Arm) -> None:
+def night(arm: Arm, keep: bool = True) -> None:
+    """A learning round (pre-approved), the router reloaded; ``keep``: the day's last, in :attr:`Arm.nights`."""
     try:
         done = learn(home=arm.home, answers="defaults", settings=arm.settings)
     except StoreError:  # a round id drawn twice in one second
         time.sleep(1.0)
         done = learn(home=arm.home, answers="defaults", settings=arm.settings)
-    arm.router = Router.load(arm.home, settings=arm.settings, rng=random.Random(arm.seed * 1000 + len(arm.nights) + 1))
-    arm.nights.append({"status": done.status, "thresholds": {"*": arm.router.policy.default_threshold,
-                                                             **arm.router.policy.domain_thresholds}})
+    arm.rounds += 1
+    arm.router = Router.load(arm.home, settings=arm.settings, rng=random.Random(arm.seed * 1000 + arm.rounds))
+    if keep:
+        arm.nights.append({"status": done.status, "thresholds": {"*": arm.router.policy.default_threshold,
+                                                                 **arm.router.policy.domain_thresholds}})
 
 
 # --------------------------------------------------------------------- one seed
@@ -322,6 +329,8 @@ def summarize(arm: Arm, upstream: Upstream, days: list[int]) -> dict[str, Any]:
 
 
 def one_seed(seed: int, args: Args, upstream: Upstream) -> dict[str, Any]:
+    if args.learn_after not in ("day", "session"):
+        raise ValueError(f"--learn-after must be day or session, not {args.learn_after!r}")
     upstream.reset()
     tmp = Path(tempfile.mkdtemp(prefix="artibot-gateway-cache-"))
     settings = settings_from_mapping(json.loads(args.router_config)) if args.router_config else None
@@ -338,6 +347,8 @@ def one_seed(seed: int, args: Args, upstream: Upstream) -> dict[str, Any]:
                 routes = run_session(arms[ROUTED], session, None)
                 for name in (S2, PREVIOUS, CASCADE):
                     run_session(arms[name], session, list(routes))
+                if args.learn_after == "session" and session is not day[-1]:
+                    night(arms[ROUTED], keep=False)
             night(arms[ROUTED])
             for name in arms:
                 ends[name].append(len(upstream.bills.get(name, [])))
