@@ -52,12 +52,48 @@ TASKS = {
 }
 FILES = ("app", "main", "utils", "handlers", "models", "views", "config", "client", "server", "index")
 
-SUCCESS = {  # (low effort, full effort) per complexity level 0..3 (an assumption; see the module doc)
+BASE_SUCCESS = {  # (low effort, medium effort) per complexity level 0..3: the shape of the gap (an assumption)
     "frontend": ((0.94, 0.96), (0.91, 0.95), (0.72, 0.92), (0.48, 0.88)),
     "backend": ((0.93, 0.96), (0.80, 0.94), (0.58, 0.91), (0.40, 0.87)),
     "docs": ((0.96, 0.97), (0.95, 0.96), (0.91, 0.94), (0.78, 0.91)),
     "security": ((0.86, 0.96), (0.66, 0.94), (0.45, 0.91), (0.30, 0.86)),
 }
+LEVEL_WEIGHTS = (4, 3, 2, 1)
+"""How often each complexity level is drawn (domains are uniform)."""
+
+LOW_GAP = 0.06
+"""Published: low effort −8 points and medium −2 points of success against high (Anthropic's cost
+guidance, a SWE-bench Pro subset), so low is 6 points below medium, the client's effort."""
+
+
+def _mean_gap(table: dict[str, tuple[tuple[float, float], ...]]) -> float:
+    w = np.asarray(LEVEL_WEIGHTS, float) / sum(LEVEL_WEIGHTS)
+    return float(np.mean([sum(wi * (full - low) for wi, (low, full) in zip(w, cells)) for cells in table.values()]))
+
+
+GAP_SCALE = LOW_GAP / _mean_gap(BASE_SUCCESS)
+"""The fit of success: every cell's gap between low and medium effort times one factor, so that
+the turn-weighted mean gap is :data:`LOW_GAP` (the shape stays: most on hard work, in security
+and backend; almost none in docs)."""
+
+SUCCESS = {domain: tuple((round(full - GAP_SCALE * (full - low), 4), full) for low, full in cells)
+           for domain, cells in BASE_SUCCESS.items()}
+"""(low effort, medium effort) success per domain and level: :data:`BASE_SUCCESS` fitted by :data:`GAP_SCALE`."""
+
+EXTRA_REQUESTS = (1.0, 2.0, 3.0, 4.0)
+"""Mean number of tool-loop requests after a turn's first, per level, at ``high``."""
+
+EFFORT_SCALE = {"low": 0.2329, "medium": 0.5296, "high": 1.0}
+"""The fit of cost: at each effort, both the mean number of tool calls of a turn (so its extra
+requests) and each answer's output tokens are these shares of what they are at ``high``;
+fitted so that a session's whole bill (cache reads and writes included) at ``low`` and at
+``medium`` is :data:`BILL_TARGET` of the same session's at ``high``
+(``python experiments/gateway_cache.py --calibrate``)."""
+
+BILL_TARGET = {"low": 0.25, "medium": 0.5}
+"""Published: on a SWE-bench Pro subset, medium costs about half of high and low about a quarter
+(Anthropic's cost guidance); the effort documentation says lower effort makes fewer tool calls
+and writes less."""
 
 
 # --------------------------------------------------------------------- the sessions
@@ -68,14 +104,37 @@ class Turn:
     domain: str
     level: int
     text: str
-    draw: float
-    requests: int
+    draws: tuple[float, float]
+    """uniform draws of the first attempt's and of the redo's outcome (the same in every arm)"""
+    u_requests: float
+    """the uniform draw of the turn's tool calls: its number of requests at every effort"""
     results: tuple[int, ...]
-    """the tool results' tokens, one per request after the first"""
+    """the tool results' tokens, one per request after the first (as many as at ``high``)"""
     outputs: tuple[int, ...]
     """each request's output tokens at ``high``"""
     gap_s: float
     """time since the previous turn"""
+
+    @property
+    def draw(self) -> float:
+        return self.draws[0]
+
+    def requests(self, effort: str, scale: dict[str, float] | None = None) -> int:
+        """The turn's requests at ``effort``: 1 + the Poisson quantile of :attr:`u_requests` at the
+        level's mean times the effort's share (so a lower effort makes fewer tool calls, never more)."""
+        share = (scale or EFFORT_SCALE).get(effort, 1.0)
+        return 1 + extra_calls(self.u_requests, EXTRA_REQUESTS[self.level] * min(1.0, share))
+
+
+def extra_calls(u: float, mean: float) -> int:
+    """The ``u`` quantile of a Poisson distribution of ``mean`` (monotone in both)."""
+    k, p = 0, math.exp(-mean)
+    cum = p
+    while u > cum and k < 200:
+        k += 1
+        p *= mean / k
+        cum += p
+    return k
 
 
 @dataclass(frozen=True)
@@ -97,10 +156,11 @@ def sessions(seed: int, days: int, per_day: int) -> list[list[Session]]:
             for i in range(rng.randint(5, 40)):
                 domain = rng.choice(list(TASKS))
                 level = rng.choices(range(4), weights=(4, 3, 2, 1))[0]
-                k = 1 + int(np.random.default_rng(rng.getrandbits(32)).poisson(0.5 + 0.5 * level))
+                u_req = rng.random()
+                k = 1 + extra_calls(u_req, EXTRA_REQUESTS[level])  # the most requests, at high
                 turns.append(Turn(name, i, domain, level, f"{TASKS[domain][level]} in {rng.choice(FILES)}.py",
-                                  rng.random(), k, tuple(int(1500 * math.exp(0.8 * rng.gauss(0, 1)))
-                                                         for _ in range(k - 1)),
+                                  (rng.random(), rng.random()), u_req,
+                                  tuple(int(1500 * math.exp(0.8 * rng.gauss(0, 1))) for _ in range(k - 1)),
                                   tuple(max(1, int(900 * (1 + level) * math.exp(0.5 * rng.gauss(0, 1))))
                                         for _ in range(k)),
                                   rng.expovariate(1 / 120)))
@@ -126,12 +186,16 @@ class Conversation:
         self.messages.append(message)
         self.tokens += tokens
 
-    def open_turn(self, turn: Turn, route: str | None) -> None:
-        self.add({"role": "user", "content": [{"type": "text", "text": turn.text}]}, 20)
+    def open_turn(self, turn: Turn, route: str | None, text: str | None = None, effort: str | None = None) -> None:
+        """The prompt (``text``, else the turn's) and the hook's context after it (carrying ``effort``
+        as a per-message marker when given)."""
+        self.add({"role": "user", "content": [{"type": "text", "text": text or turn.text}]}, 20)
         context: dict[str, Any] = {"role": "system", "content": [{"type": "text", "text": (
             f"UserPromptSubmit hook additional context: {LINES[route]} — routed." if route else "no route")}]}
         if len(self.messages) == 1:
             context["output_config"] = {"effort": CLIENT_EFFORT}  # the client's own first marker
+        if effort is not None:
+            context["output_config"] = {"effort": effort}
         self.add(context, 30)
 
     def body(self, session_id: str, *, extra: list[dict[str, Any]] | None = None) -> dict[str, Any]:

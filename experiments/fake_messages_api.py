@@ -5,8 +5,9 @@ Each answer is streamed as the API streams it (``message_start`` with the input 
 figures, ``message_delta`` with the output tokens, ``message_stop``); per-message effort
 without its beta, or on a model without it, is a 400. The output tokens are the request's
 ``x-sim-out`` (what the answer would take at ``high``) scaled by the effort the request's
-markers give the answer. Every answer's model, usage, effort and kind (``x-sim-kind``) is
-kept in :attr:`Upstream.bills`.
+markers give the answer (:attr:`Upstream.output_share`). Every answer's model, usage, effort
+and kind (``x-sim-kind``) is kept in :attr:`Upstream.bills`; :meth:`Upstream.answer` gives the
+same answer in process (the calibration's arms, which need no gateway).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from experiments import cache_model
 
@@ -55,7 +56,9 @@ class Threaded:
 class Upstream:
     """An aiohttp fake Messages API with one prompt cache per arm, on a simulated clock."""
 
-    def __init__(self) -> None:
+    def __init__(self, output_share: Mapping[str, float] | None = None) -> None:
+        self.output_share: Mapping[str, float] = output_share or cache_model.OUTPUT_SHARE
+        """each effort's output tokens as a share of ``high``'s"""
         self.caches: dict[str, cache_model.PromptCache] = {}
         self.clock: dict[str, float] = {}
         self.bills: dict[str, list[dict[str, Any]]] = {}
@@ -66,21 +69,28 @@ class Upstream:
         self.clock.clear()
         self.bills.clear()
 
+    def answer(self, arm: str, body: Mapping[str, Any], beta: str, at_high: int, kind: str = "turn"
+               ) -> dict[str, int] | str:
+        """The usage of ``body``'s answer for ``arm`` (billed), or why the API refuses it."""
+        refused = cache_model.refusal(body, beta)
+        if refused is not None:
+            return refused
+        cache = self.caches.setdefault(arm, cache_model.PromptCache(clock=lambda: self.clock.get(arm, 0.0)))
+        effort = cache_model.effort_of(body)
+        usage = {**cache.usage(body), "output_tokens": max(1, round(at_high * self.output_share.get(effort, 1.0)))}
+        self.bills.setdefault(arm, []).append({"model": body["model"], "usage": usage, "effort": effort,
+                                               "kind": kind})
+        return usage
+
     async def _handle(self, request: Any) -> Any:
         from aiohttp import web
 
         body = json.loads(await request.read())
-        arm = request.headers["x-sim-arm"]
-        refused = cache_model.refusal(body, request.headers.get("anthropic-beta", ""))
-        if refused is not None:
+        usage = self.answer(request.headers["x-sim-arm"], body, request.headers.get("anthropic-beta", ""),
+                            int(request.headers["x-sim-out"]), request.headers.get("x-sim-kind", "turn"))
+        if isinstance(usage, str):
             return web.json_response({"type": "error", "error": {"type": "invalid_request_error",
-                                                                 "message": refused}}, status=400)
-        cache = self.caches.setdefault(arm, cache_model.PromptCache(clock=lambda: self.clock.get(arm, 0.0)))
-        effort = cache_model.effort_of(body)
-        usage = {**cache.usage(body),
-                 "output_tokens": cache_model.output_tokens(int(request.headers["x-sim-out"]), effort)}
-        self.bills.setdefault(arm, []).append({"model": body["model"], "usage": usage, "effort": effort,
-                                               "kind": request.headers.get("x-sim-kind", "turn")})
+                                                                 "message": usage}}, status=400)
         start = {k: v for k, v in usage.items() if k != "output_tokens"} | {"output_tokens": 1}
         events = [("message_start", {"type": "message_start", "message": {
             "id": "msg_sim", "type": "message", "role": "assistant", "model": body["model"], "content": [],
