@@ -133,6 +133,23 @@ def propose_frame(frame: Frame, state: Learned, settings: Settings,
 
 
 # --------------------------------------------------------------------- the cycle
+def load_round_modules(mode: str) -> None:
+    """Import what computing and committing a round needs (numpy, scipy's distributions, the
+    mode's learner), a Ctrl-C meanwhile kept until they are loaded (:mod:`artibot.interrupts`):
+    they are imported on first use, in the middle of a command. Cheap once loaded."""
+    from importlib import import_module
+
+    from artibot.interrupts import deferred
+
+    with deferred():
+        for name in ("artibot.learning.frame", "artibot.learning.learner", "artibot.learning.seed_mode",
+                     "artibot.team.prior"):
+            import_module(name)
+        from artibot.learning.learner import learner_for
+
+        learner_for(mode)
+
+
 def _settle_waiting_turns(h: Home) -> None:
     """Step 1 starts with the agents' turns that wait in their session spools past their
     judging time (a session that ended, one idle too long): they join the log, so that the
@@ -193,6 +210,7 @@ def learn(*, home: HomeArg = None, answers: cp.AnswersArg = "defaults", checkpoi
                     turns.add(records)
                 frame, order = None, None
             else:
+                load_round_modules(settings.lifelong.mode)
                 frame, order, records = _read_frame(source, turns)
             return _compute(h, settings, policy, say, source, frame, order, records, turns,
                             flush=flush, dry_run=dry_run, recovered=recovered)
@@ -227,6 +245,7 @@ def _compute(h: Home, settings: Settings, policy: cp.Checkpoints, say: Progress,
              frame: Frame | None, order: Any, records: list[dict[str, Any]] | None, turns: TurnCosts | None, *,
              flush: bool, dry_run: bool, recovered: Sequence[str]) -> RoundReport:
     """Steps 2–6 over the log as read, then the checkpoints and the commit (under the caller's lock)."""
+    load_round_modules(settings.lifelong.mode)
     from artibot.learning.frame import frame_from_records, set_aside_interrupted
     from artibot.learning.learner import Learned, RoundOptions
     from artibot.team.prior import with_team_patterns, with_team_prior  # the cached team state; no database
@@ -442,6 +461,7 @@ def commit(h: Home, settings: Settings, proposal: RoundProposal, own: LearnerSta
     snapshots.take(h, round_id, {"mode": proposal.mode})
     if apply_thresholds:
         write_thresholds(h, proposal.new, updated=now, round_id=round_id)
+    load_round_modules(settings.lifelong.mode)
     from artibot.learning.seed_mode import apply_decisions
 
     stats = apply_decisions(proposal.patterns_after, final)

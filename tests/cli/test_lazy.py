@@ -58,7 +58,8 @@ def _run_in(home: str, argv: list[str]) -> tuple[set[str], str]:
 
 def test_learn_review_and_drift_with_nothing_to_do_load_no_numpy_or_scipy(tmp_path) -> None:
     """numpy and scipy's distributions cost those commands most of their start-up: they load
-    where a round or a test is computed, not to say that there is nothing to compute."""
+    where a round or a test is computed, not to say that there is nothing to compute; and the
+    plain forms are answered before the CLI framework loads, as ``status`` is."""
     import random
 
     from artibot import learn
@@ -72,7 +73,7 @@ def test_learn_review_and_drift_with_nothing_to_do_load_no_numpy_or_scipy(tmp_pa
                for i in range(120)]
     collect_many(records, home=home)
     assert learn(home=home, answers="defaults").processed == 100  # a round applied, 20 left: fewer than a batch
-    heavy = ("numpy", "scipy")
+    heavy = ("numpy", "scipy", "typer", "click")
     for argv, said in ((["learn"], "20 unprocessed experience(s), fewer than a batch of 50"),
                        (["review"], "nothing is waiting for review"),
                        (["drift"], "nothing to test"),
