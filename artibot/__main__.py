@@ -22,7 +22,7 @@ TYPE_CHECKING = False  # not typing's: every hook starts here
 if TYPE_CHECKING:
     from importlib.machinery import ModuleSpec
     from types import ModuleType
-    from typing import Sequence
+    from typing import Callable, Sequence
 
 
 class _SiteOnDemand:
@@ -61,11 +61,14 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # one line, as later
         sys.stderr.write("\nartibot: interrupted; nothing half-written was kept\n")
         return 130
+    if callable(code):  # a command answered without the framework, its modules loaded: Ctrl-C acts at once
+        return code()
     return code if code is not None else run(args)
 
 
-def _quick(args: list[str]) -> int | None:
-    """The exit code of what is answered before the CLI framework loads (TAB, ``status``), else None."""
+def _quick(args: list[str]) -> int | Callable[[], int] | None:
+    """The exit code of what is answered before the CLI framework loads (TAB), what runs a
+    command answered so (``status``, ``learn``, ``review``, ``drift``), else None."""
     if "_ARTIBOT_COMPLETE" in os.environ:  # TAB in bash: the common cases need no framework
         from artibot.cli.completion import quick_bash, quick_zsh_fish  # and zsh, fish
 
@@ -77,10 +80,10 @@ def _quick(args: list[str]) -> int | None:
         if answered is not None:
             sys.stdout.write(answered[0])
             return answered[1]
-    elif args[:1] == ["status"]:  # asked often: answered without the framework when it can be
-        from artibot.cli.quick import run_quick
+    elif args[:1] in (["status"], ["learn"], ["review"], ["drift"]):  # asked often: without the framework
+        from artibot.cli.quick import prepare_quick
 
-        return run_quick(args)
+        return prepare_quick(args)
     return None
 
 

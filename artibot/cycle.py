@@ -17,21 +17,18 @@ import time
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from enum import StrEnum
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
 from artibot import checkpoints as cp
 from artibot import round_checks
 from artibot.checkpoint_texts import direction
 from artibot.config import load_settings
-from artibot.errors import ReviewError
-from artibot.learning import RoundProposal, apply_decisions, frame_from_records
-from artibot.learning.frame import Frame, frame_from_chunks, set_aside_interrupted
-from artibot.learning.learner import Learned, RoundOptions, learner_for
+from artibot.errors import CorruptFileError, ReviewError
+from artibot.learning.types import RoundProposal
 from artibot.costs import TurnCosts
 from artibot.learning.costs import MeasuredPrice
 from artibot.learning.price import RouteCosts
 from artibot.learning.round_params import JSONObject
-from artibot.learning.state import LearnerState
 from artibot.shapes import JsonValue
 from artibot.learning.types import domain_label
 from artibot.settings import Settings
@@ -45,6 +42,14 @@ from artibot.store.fs import FileLock
 from artibot.store.home import Home, HomeArg
 from artibot.store.rounds import AnswerLog, RoundContext
 from artibot.store.thresholds import load_thresholds, write_thresholds
+
+# The round's arithmetic (numpy, and scipy's distributions) is imported where a round is
+# computed: a `learn` with fewer experiences than a batch, a `review` with nothing waiting and
+# `status` never load it, and it is most of what those commands would otherwise cost.
+if TYPE_CHECKING:
+    from artibot.learning.frame import Frame
+    from artibot.learning.learner import Learned, RoundOptions
+    from artibot.learning.state import LearnerState
 
 log = logging.getLogger(__name__)
 
@@ -122,10 +127,29 @@ class RoundReport:
 def propose_frame(frame: Frame, state: Learned, settings: Settings,
                   options: RoundOptions) -> tuple[RoundProposal, Learned]:
     """Steps 2–6 as a proposal by the configured mode's learner, and what it would know after."""
+    from artibot.learning.learner import learner_for
+
     return learner_for(settings.lifelong.mode).propose(frame, state, settings, options)
 
 
 # --------------------------------------------------------------------- the cycle
+def load_round_modules(mode: str) -> None:
+    """Import what computing and committing a round needs (numpy, scipy's distributions, the
+    mode's learner), a Ctrl-C meanwhile kept until they are loaded (:mod:`artibot.interrupts`):
+    they are imported on first use, in the middle of a command. Cheap once loaded."""
+    from importlib import import_module
+
+    from artibot.interrupts import deferred
+
+    with deferred():
+        for name in ("artibot.learning.frame", "artibot.learning.learner", "artibot.learning.seed_mode",
+                     "artibot.team.prior"):
+            import_module(name)
+        from artibot.learning.learner import learner_for
+
+        learner_for(mode)
+
+
 def _settle_waiting_turns(h: Home) -> None:
     """Step 1 starts with the agents' turns that wait in their session spools past their
     judging time (a session that ended, one idle too long): they join the log, so that the
@@ -155,7 +179,6 @@ def learn(*, home: HomeArg = None, answers: cp.AnswersArg = "defaults", checkpoi
         if not dry_run:
             _settle_waiting_turns(h)
         from artibot.rollback import recover_interrupted
-        from artibot.team.prior import with_team_patterns, with_team_prior  # the cached team state; no database
 
         recovered = [] if dry_run else recover_interrupted(h)
         pending = rounds.load_pending(h)
@@ -168,54 +191,105 @@ def learn(*, home: HomeArg = None, answers: cp.AnswersArg = "defaults", checkpoi
             raise ReviewError(f"round {pending.round_id} is waiting for review: `artibot review` shows it, "
                               "`artibot review --answer 1=accept --answer 2=apply --answer 3=auto` answers it")
         say("loading experiences")
+        # Fewer experiences than a batch (and no --flush) make no round whatever they hold: they
+        # are read and checked (a bad record still raises) without the round's arithmetic.
+        small = _too_few(h, settings, flush)
         # The bytes read stay (and the log stays open) for the archive move at the end; the
         # garbage collector waits: the round's big, acyclic tables would only be walked again.
-        # the turns' costs (evidence mode's measured price) come from the same read of the log
-        turns = TurnCosts.of_archive(h) if settings.lifelong.mode == "evidence" else None
         with ExperienceLog(h).open_read() as source, collector_paused():
-            frame, order, records = _read_frame(source, turns)
-            if records is not None:
-                frame = frame_from_records(records)  # raises here, as it always did, for records not validated
-            assert frame is not None  # _read_frame gives the frame or the records to build it from
-            learned = Learned(load_thresholds(h, settings.router.threshold),
-                              with_team_patterns(h, pattern_store.load_pattern_stats(h), frame.patterns),
-                              with_team_prior(h, load_learner_state(h, settings.lifelong.mode)))
-            full = frame
-            frame, kept, aside = set_aside_interrupted(full)
-            say(f"computing the round over {len(frame):,} experiences")
-            measured, costs, route_costs = _measured_costs(turns, settings)
-            proposal, after = propose_frame(frame, learned, settings, RoundOptions(flush, measured, route_costs))
-            if costs is not None:
-                proposal = replace(proposal, params=proposal.params.with_checks(costs=costs))
-            if proposal.processed_ids:  # off-policy estimate, window counts, stale patterns
-                proposal = round_checks.annotate(h, frame, proposal, settings)
-            unprocessed = len(full)
-            rows = None
-            if len(aside) and proposal.processed_ids:
-                proposal, rows = _with_interrupted(proposal, full, kept, aside)
-            del frame, full
-            if not proposal.processed_ids:
-                msg = (f"{unprocessed} unprocessed experience(s), fewer than a batch of "
-                       f"{settings.lifelong.batch_size}; nothing to learn yet (--flush processes them anyway)")
-                if recovered:
-                    msg += f"; rolled back interrupted round(s) {', '.join(recovered)}"
-                return RoundReport(RoundStatus.NOTHING, None, mode=proposal.mode, remainder=unprocessed, message=msg)
-            context = RoundContext(new_round_id(), _now(), flush, settings.lang, unprocessed)
-            report = _report(proposal, context)
-            if dry_run:
-                report.status = RoundStatus.DRY_RUN
-                report.message = "dry run: nothing was written"
-                return report
-            k = len(proposal.processed_ids)
-            if records is not None:
-                positions: Sequence[int] = _positions(records, proposal.processed_ids)
-                del records
-            elif rows is not None:
-                positions = [int(order[r]) if order is not None else int(r) for r in rows]
+            if small:
+                records: list[dict[str, Any]] | None = source.records()
+                assert records is not None
+                if not _round_possible(len(records), settings, flush):
+                    return _nothing(len(records), settings, recovered)
+            # the turns' costs (evidence mode's measured price) come from the same read of the log
+            turns = TurnCosts.of_archive(h) if settings.lifelong.mode == "evidence" else None
+            if small:
+                assert records is not None
+                if turns is not None:
+                    turns.add(records)
+                frame, order = None, None
             else:
-                positions = range(k) if order is None else order[:k]
-            return decide_and_commit(h, settings, proposal, after.own, context, policy, AnswerLog(), say,
-                                     positions=positions, report=report, source=source)
+                load_round_modules(settings.lifelong.mode)
+                frame, order, records = _read_frame(source, turns)
+            return _compute(h, settings, policy, say, source, frame, order, records, turns,
+                            flush=flush, dry_run=dry_run, recovered=recovered)
+
+
+def _round_possible(waiting: int, settings: Settings, flush: bool) -> bool:
+    """Whether ``waiting`` unprocessed experiences can make a round (a full batch, or any with
+    ``flush``): exactly when the learners' batch plan processes one."""
+    return waiting >= settings.lifelong.batch_size or (flush and waiting > 0)
+
+
+def _too_few(h: Home, settings: Settings, flush: bool) -> bool:
+    """Whether the log's lines, counted without parsing them, say no round can come of it. The
+    count is a guess the caller checks (a writer may append meanwhile, another layout holds
+    more records on a line); a log it cannot count (another layout) takes the usual path,
+    which reads it or says what is wrong with it."""
+    try:
+        return not _round_possible(ExperienceLog(h).count(), settings, flush)
+    except CorruptFileError:
+        return False
+
+
+def _nothing(unprocessed: int, settings: Settings, recovered: Sequence[str]) -> RoundReport:
+    msg = (f"{unprocessed} unprocessed experience(s), fewer than a batch of "
+           f"{settings.lifelong.batch_size}; nothing to learn yet (--flush processes them anyway)")
+    if recovered:
+        msg += f"; rolled back interrupted round(s) {', '.join(recovered)}"
+    return RoundReport(RoundStatus.NOTHING, None, mode=settings.lifelong.mode, remainder=unprocessed, message=msg)
+
+
+def _compute(h: Home, settings: Settings, policy: cp.Checkpoints, say: Progress, source: LogRead,
+             frame: Frame | None, order: Any, records: list[dict[str, Any]] | None, turns: TurnCosts | None, *,
+             flush: bool, dry_run: bool, recovered: Sequence[str]) -> RoundReport:
+    """Steps 2–6 over the log as read, then the checkpoints and the commit (under the caller's lock)."""
+    load_round_modules(settings.lifelong.mode)
+    from artibot.learning.frame import frame_from_records, set_aside_interrupted
+    from artibot.learning.learner import Learned, RoundOptions
+    from artibot.team.prior import with_team_patterns, with_team_prior  # the cached team state; no database
+
+    if records is not None:
+        frame = frame_from_records(records)  # raises here, as it always did, for records not validated
+    assert frame is not None  # _read_frame gives the frame or the records to build it from
+    learned = Learned(load_thresholds(h, settings.router.threshold),
+                      with_team_patterns(h, pattern_store.load_pattern_stats(h), frame.patterns),
+                      with_team_prior(h, load_learner_state(h, settings.lifelong.mode)))
+    full = frame
+    frame, kept, aside = set_aside_interrupted(full)
+    say(f"computing the round over {len(frame):,} experiences")
+    measured, costs, route_costs = _measured_costs(turns, settings)
+    proposal, after = propose_frame(frame, learned, settings, RoundOptions(flush, measured, route_costs))
+    if costs is not None:
+        proposal = replace(proposal, params=proposal.params.with_checks(costs=costs))
+    if proposal.processed_ids:  # off-policy estimate, window counts, stale patterns
+        proposal = round_checks.annotate(h, frame, proposal, settings)
+    unprocessed = len(full)
+    rows = None
+    if len(aside) and proposal.processed_ids:
+        proposal, rows = _with_interrupted(proposal, full, kept, aside)
+    del frame, full
+    if not proposal.processed_ids:
+        report = _nothing(unprocessed, settings, recovered)
+        report.mode = proposal.mode
+        return report
+    context = RoundContext(new_round_id(), _now(), flush, settings.lang, unprocessed)
+    report = _report(proposal, context)
+    if dry_run:
+        report.status = RoundStatus.DRY_RUN
+        report.message = "dry run: nothing was written"
+        return report
+    k = len(proposal.processed_ids)
+    if records is not None:
+        positions: Sequence[int] = _positions(records, proposal.processed_ids)
+        del records
+    elif rows is not None:
+        positions = [int(order[r]) if order is not None else int(r) for r in rows]
+    else:
+        positions = range(k) if order is None else order[:k]
+    return decide_and_commit(h, settings, proposal, after.own, context, policy, AnswerLog(), say,
+                             positions=positions, report=report, source=source)
 
 
 def _with_interrupted(proposal: RoundProposal, full: Frame, kept: Any, aside: Any) -> tuple[RoundProposal, list[int]]:
@@ -256,6 +330,8 @@ def _read_frame(source: LogRead, turns: TurnCosts | None = None
     ``(None, None, records)`` when some record is unusual: the caller then takes the exact
     (slower) path of :func:`frame_from_records`, which also explains any invalid record.
     ``turns`` is given each record as it is read (the round's one read of the log)."""
+    from artibot.learning.frame import frame_from_chunks
+
     try:
         frame, order = frame_from_chunks(_tapped(source.chunks(), turns))
     except (ValueError, TypeError):
@@ -385,6 +461,9 @@ def commit(h: Home, settings: Settings, proposal: RoundProposal, own: LearnerSta
     snapshots.take(h, round_id, {"mode": proposal.mode})
     if apply_thresholds:
         write_thresholds(h, proposal.new, updated=now, round_id=round_id)
+    load_round_modules(settings.lifelong.mode)
+    from artibot.learning.seed_mode import apply_decisions
+
     stats = apply_decisions(proposal.patterns_after, final)
     learner_store.migrate(h)  # an older home's cells leave the pattern stats for their own file first
     pattern_store.write_pattern_stats(h, stats)

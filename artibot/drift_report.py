@@ -37,7 +37,10 @@ def drift_report(*, home: HomeArg = None, now: float | None = None, days: float 
     ``p_value``, ``tested`` and ``drift``.
     """
     records = [r for r in load_history(home) if learnable(r)]  # interrupted turns say nothing of a route
-    rows = drift_check(records, now=time.time() if now is None else now, days=days, alpha=alpha)
+    from artibot.interrupts import deferred
+
+    with deferred():  # a pair to test imports scipy's tests here: a Ctrl-C waits for the check (seconds at most)
+        rows = drift_check(records, now=time.time() if now is None else now, days=days, alpha=alpha)
     summary, proposed = summarize(rows, days=days, alpha=alpha)
     return {"domains": [r.to_json() for r in rows], "summary": summary, "proposed": proposed,
             "days": days, "alpha": alpha, "records": len(records)}

@@ -11,7 +11,8 @@ import typer
 from artibot.collector import collect, collect_many
 from artibot.errors import ValidationError
 from artibot.cli import completion
-from artibot.cli.render import console, emit_json, err_console
+from artibot.cli.render import console, emit_json
+from artibot.cli.team_sync import team_push
 
 
 def parse_stdin(data: bytes) -> tuple[list[Any], str]:
@@ -94,28 +95,3 @@ def register(app: typer.Typer) -> None:
             console.print(w(lang, "co_collected", n=len(stored)) + (w(lang, "co_one", id=stored[0]["id"])
                                                                     if len(stored) == 1 else ""))
         team_push()
-
-
-def team_push(*, pull: bool = False) -> None:
-    """A team member's records go to the pool once they are in the log (a failure leaves them
-    queued); with ``pull``, the team's latest state comes back too."""
-    from artibot.team.push import try_push
-
-    result = try_push()
-    if isinstance(result, str):
-        from artibot.cli.quick import said
-        from artibot.cli.words import session_lang, w
-
-        err_console.print(w(session_lang(), "tm_push_postponed", why=said(result)), markup=False, highlight=False)
-    if pull and result is not None:
-        from artibot.errors import TeamError
-
-        try:
-            from artibot.team.member import pull as pull_state
-
-            pull_state(timeout_s=3.0)
-        except TeamError as exc:
-            from artibot.cli.quick import said
-            from artibot.cli.words import session_lang, w
-
-            err_console.print(w(session_lang(), "tm_not_pulled", why=said(exc)), markup=False, highlight=False)

@@ -231,24 +231,6 @@ def register(app: typer.Typer) -> None:
     @app.command("drift")
     def drift_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
         """Test each domain's recent outcomes against its history (the weekly drift check)."""
-        from artibot.drift_report import drift_report
+        from artibot.cli.drift_view import run_drift
 
-        lang = session_lang()
-        with working(w(lang, "dr_working")):
-            report = drift_report(home=Home.of(None))
-        if as_json:
-            emit_json(report)
-            return
-        # a row too small to test says so: "ok" would claim a test that never ran
-        rows = [(d["domain"], d["system"], d["recent"], d["history"],
-                 fmt(d["p_value"], 4) if d.get("tested", True) else "—",
-                 w(lang, "dr_drift" if d["drift"] else "dr_ok") if d.get("tested", True) else w(lang, "dr_untested"))
-                for d in report["domains"]]
-        console.print(table(w(lang, "dr_title"), [w(lang, "domain"), w(lang, "dr_system"), w(lang, "dr_recent"),
-                                                  w(lang, "dr_history"), "p", w(lang, "dr_verdict")], rows))
-        if lang == "ko":
-            from artibot.cli.words_commands import drift_summary_ko
-
-            console.print(drift_summary_ko(report))
-        else:
-            console.print(report["summary"])
+        run_drift(as_json)

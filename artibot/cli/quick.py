@@ -2,7 +2,9 @@
 
 typer, its vendored click and the pydantic it validates parameters with cost ~150 ms to
 load, half of the ~300 ms a command a person types often may take to start. So
-``artibot status`` and ``artibot status --json`` (argv exactly that) run from here, and
+``artibot status``, and ``learn``, ``review`` and ``drift`` in the forms the nightly learner,
+the weekly check and a person checking in use (argv exactly one of :data:`QUICK_COMMANDS`;
+most often with nothing to do, which then costs what ``status`` does) run from here, and
 bash's TAB completion of a command's arguments (:func:`artibot.cli.completion.quick_bash`)
 is answered from plain data. Anything else, ``--help`` and every error of usage included,
 goes through the full CLI (:mod:`artibot.cli.app`), which uses :func:`guarded` and
@@ -21,8 +23,20 @@ if TYPE_CHECKING:
 
 INTERRUPTED = 130
 
-QUICK_COMMANDS = {("status",): False, ("status", "--json"): True}
-"""argv -> the ``--json`` flag of ``status``, for the argument lists answered here."""
+QUICK_COMMANDS: dict[tuple[str, ...], tuple[str, str, dict[str, bool]]] = {
+    ("status",): ("status_view", "show_status", {"as_json": False}),
+    ("status", "--json"): ("status_view", "show_status", {"as_json": True}),
+    ("learn",): ("learn_view", "run_learn", {}),
+    ("learn", "--unattended"): ("learn_view", "run_learn", {"unattended": True}),
+    ("learn", "--unattended", "--quiet"): ("learn_view", "run_learn", {"unattended": True, "quiet": True}),
+    ("learn", "--json"): ("learn_view", "run_learn", {"as_json": True}),
+    ("review",): ("learn_view", "run_review", {}),
+    ("review", "--json"): ("learn_view", "run_review", {"as_json": True}),
+    ("drift",): ("drift_view", "run_drift", {"as_json": False}),
+    ("drift", "--json"): ("drift_view", "run_drift", {"as_json": True}),
+}
+"""argv -> the module of :mod:`artibot.cli`, the function and its options, for the argument
+lists answered here (the commands of the full CLI call the same functions)."""
 
 
 def setup_logging() -> None:
@@ -75,17 +89,25 @@ def guarded(call: Callable[[], int]) -> int:
         return INTERRUPTED
 
 
-def run_quick(args: list[str]) -> int | None:
-    """The exit code of ``args`` when answered here, else None (the full CLI runs them)."""
-    as_json = QUICK_COMMANDS.get(tuple(args))
-    if as_json is None:
+def prepare_quick(args: list[str]) -> Callable[[], int] | None:
+    """What runs ``args`` when they are answered here (its modules imported now: the caller holds
+    Ctrl-C back meanwhile), else None (the full CLI runs them). Called, it gives the exit code."""
+    found = QUICK_COMMANDS.get(tuple(args))
+    if found is None:
         return None
+    module, name, options = found
+    from importlib import import_module
 
-    def show() -> int:
-        from artibot.cli.status_view import show_status
+    setup_logging()
+    command = getattr(import_module(f"artibot.cli.{module}"), name)
 
-        setup_logging()
-        show_status(as_json)
+    def run() -> int:
+        try:
+            command(**options)
+        except (EOFError, KeyboardInterrupt):
+            # as the full CLI's parser does: the line ended, then the one "interrupted" line
+            sys.stderr.write("\n")
+            raise KeyboardInterrupt from None
         return int(ExitCode.OK)
 
-    return guarded(show)
+    return lambda: guarded(run)

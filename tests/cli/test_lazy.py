@@ -42,3 +42,46 @@ def test_help_and_completion_load_no_command_module() -> None:
         loaded = _modules_after(argv, env)
         heavy = {m for m in loaded if m.startswith(("artibot.cli.cmd_", "numpy", "aiohttp", "artibot.cycle"))}
         assert not heavy, (argv, sorted(heavy))
+
+
+def _run_in(home: str, argv: list[str]) -> tuple[set[str], str]:
+    """The modules loaded by ``artibot ARGV`` in a new process on ``home``, and what it printed."""
+    code = ("import sys, runpy\nsys.argv = ['artibot', *sys.argv[1:]]\n"
+            "try:\n    runpy.run_module('artibot', run_name='__main__')\nexcept SystemExit:\n    pass\n"
+            "sys.stderr.write('\\n@@modules\\n' + '\\n'.join(sorted(sys.modules)))\n")
+    done = subprocess.run([sys.executable, "-c", code, *argv], env={**os.environ, "ARTIBOT_HOME": home,
+                                                                    "COLUMNS": "120"},
+                          capture_output=True, text=True, timeout=120)
+    said, _, modules = done.stderr.partition("\n@@modules\n")
+    return set(modules.split("\n")), done.stdout + said
+
+
+def test_learn_review_and_drift_with_nothing_to_do_load_no_numpy_or_scipy(tmp_path) -> None:
+    """numpy and scipy's distributions cost those commands most of their start-up: they load
+    where a round or a test is computed, not to say that there is nothing to compute; and the
+    plain forms are answered before the CLI framework loads, as ``status`` is."""
+    import random
+
+    from artibot import learn
+    from artibot.collector import collect_many
+
+    home = str(tmp_path / "home")
+    rng = random.Random(3)
+    records = [{"input": f"request {i}", "domain": rng.choice(["backend", "docs"]),
+                "complexity": round(rng.random(), 3), "routed_to": rng.choice(["system1", "system2"]),
+                "outcome": rng.choice(["success", "success", "failed"]), "latency_ms": 10.0, "confidence": 0.8}
+               for i in range(120)]
+    collect_many(records, home=home)
+    assert learn(home=home, answers="defaults").processed == 100  # a round applied, 20 left: fewer than a batch
+    heavy = ("numpy", "scipy", "typer", "click")
+    for argv, said in ((["learn"], "20 unprocessed experience(s), fewer than a batch of 50"),
+                       (["review"], "nothing is waiting for review"),
+                       (["drift"], "nothing to test"),
+                       (["status"], "")):
+        loaded, out = _run_in(home, argv)
+        assert said in out, (argv, out)
+        assert not {m for m in loaded if m.split(".")[0] in heavy}, argv
+    # and the check sees them where a round is computed
+    loaded, out = _run_in(home, ["learn", "--flush", "--yes"])
+    assert "applied: 20 experiences" in out, out
+    assert {"numpy", "scipy"} <= loaded

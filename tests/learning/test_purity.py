@@ -16,7 +16,7 @@ import artibot.learning
 LEARNING_DIR = Path(artibot.learning.__file__).parent
 ALLOWED_IMPORTS = {
     "__future__", "math", "re", "sys", "dataclasses", "typing", "types", "collections", "collections.abc",
-    "itertools", "functools", "operator", "statistics", "datetime", "numpy", "scipy",
+    "itertools", "functools", "operator", "statistics", "datetime", "bisect", "numpy", "scipy",
     "artibot.settings",  # frozen settings values, passed in
     "artibot.names",  # names shared with the hooks (the cells' key prefix): constants only
     "artibot.shapes",  # the declared shapes (the experience record's fields): declarations only

@@ -1,0 +1,168 @@
+"""What ``artibot learn`` and ``artibot review`` do and print, free of the CLI framework.
+
+The nightly learner and a person checking in run them most often when there is nothing to
+do, and typer with its parameter machinery would then be most of what they cost; so
+:mod:`artibot.cli.quick` runs the plain argument lists (``artibot learn``, ``artibot
+review``) from here before typer is imported, and the commands of :mod:`artibot.cli.cmd_learn`
+run the same functions with their options.
+"""
+
+from __future__ import annotations
+
+import sys
+from contextlib import nullcontext
+from typing import TYPE_CHECKING, Sequence
+
+from artibot import checkpoints as cp
+from artibot.store.home import Home
+from artibot.config import load_settings
+from artibot.cycle import RoundReport, RoundStatus, learn
+from artibot.review import answer_pending, discard_pending, pending_questions, prepare_for_review
+from artibot.errors import ArtibotError, InvalidInput
+from artibot.cli.checkpoint_prompts import TerminalCheckpoints
+from artibot.cli.checkpoint_view import threshold_result, transfer_result, evidence_table
+from artibot.cli.render import Hanging, console, emit_json, err_console, progress_line
+from artibot.cli.quick import said
+from artibot.cli.words import progress, session_lang, w
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+# what --quiet keeps quiet about: the outcomes a cron job expects
+QUIET = (RoundStatus.APPLIED, RoundStatus.NOTHING, RoundStatus.DEFERRED, RoundStatus.PENDING)
+
+
+def show_report(report: RoundReport, out: Console, lang: str = "en") -> None:
+    if report.status is RoundStatus.DRY_RUN and report.evidence is not None:
+        for n in (1, 2, 3):
+            out.print(evidence_table(report.evidence[n]))
+            out.print()
+    if report.threshold_changes and report.status in (RoundStatus.APPLIED, RoundStatus.DRY_RUN, RoundStatus.DEFERRED):
+        out.print(threshold_result(report.threshold_changes, lang))
+        out.print()
+    moved = [t for t in report.transfers if t["final"] != "hold" or t["final"] != t["automatic"]]
+    if moved and report.status in (RoundStatus.APPLIED, RoundStatus.DRY_RUN):
+        out.print(transfer_result(moved, lang))
+        out.print()
+    out.print(Hanging(_message(report, lang)))
+
+
+def _message(report: RoundReport, lang: str) -> str:
+    """The round's closing line in the session's language (the library words it in English)."""
+    if lang == "en":
+        return report.message
+    if report.status is not RoundStatus.APPLIED or not report.round_id:
+        from artibot.cli.words_errors import say
+
+        return say(lang, report.message)
+    changes = report.threshold_changes.values()
+    moved = sum(1 for c in changes if abs(c["new"] - c["old"]) > 1e-12)
+    applied = any(c.get("applied") for c in changes) or not changes
+    thresholds = (w(lang, "thr_reverted") if not applied else w(lang, "thr_changed", n=moved) if moved
+                  else w(lang, "thr_none"))
+    return w(lang, "applied_message", round=report.round_id, n=report.processed, batches=report.batches,
+             thresholds=thresholds)
+
+
+def run_learn(*, yes: bool = False, unattended: bool = False, dry_run: bool = False, flush: bool = False,
+              as_json: bool = False, quiet: bool = False) -> None:
+    """``artibot learn`` with its options."""
+    if yes and unattended:
+        raise InvalidInput("--yes and --unattended exclude each other: choose who answers the checkpoints")
+    home = Home.of(None)
+    settings = load_settings(home.root)
+    out = err_console if as_json else console
+    if yes:
+        policy: cp.Checkpoints = cp.DefaultAnswers("pre-approved")
+    elif unattended:
+        policy = cp.policy_for("unattended", settings)
+    else:
+        policy = TerminalCheckpoints(out, settings.lang, read=lambda prompt: _read_line(out, prompt))
+    spinner = out.is_terminal and not dry_run and (yes or unattended)
+    if isinstance(policy, TerminalCheckpoints) and not dry_run:
+        from artibot.review import pending_round
+
+        waiting = pending_round(home)
+        if waiting is not None:  # a round saved for review: answered here, where it is shown
+            out.print(w(settings.lang, "continuing", round=waiting))
+            report = answer_pending(home=home, settings=settings, policy=policy)
+            if as_json:
+                emit_json(report.to_json())
+            else:
+                show_report(report, out, settings.lang)
+            return
+    # a spinner while nobody is asked anything; each step on its line before the questions
+    shown = progress_line(out)
+    say = None if spinner else (lambda message: shown(progress(settings.lang, message)))
+    with out.status("learning…", spinner="dots") if spinner else nullcontext():
+        report = learn(home=home, checkpoints=policy, flush=flush, dry_run=dry_run, settings=settings,
+                       progress=say)
+    if as_json:
+        emit_json(report.to_json())
+    elif quiet and report.status is RoundStatus.DRY_RUN:
+        out.print(Hanging(report.message))  # quiet: the one line, not the screens
+    elif not (quiet and report.status in QUIET):
+        show_report(report, out, settings.lang)
+    if not dry_run:
+        from artibot.cli.team_sync import team_push
+
+        team_push(pull=True)
+
+
+def run_review(*, as_json: bool = False, answer: Sequence[str] | None = None, prepare: bool = False,
+               flush: bool = False, discard: bool = False, interactive: bool = False) -> None:
+    """``artibot review`` with its options."""
+    home = Home.of(None)
+    if discard:
+        rid = discard_pending(home=home)
+        console.print(said(f"round {rid} discarded; its experiences stay unprocessed"))
+        return
+    if answer:
+        report = answer_pending(home=home, answers=list(answer), channel="review")
+        if as_json:
+            emit_json(report.to_json())
+        else:
+            show_report(report, console, session_lang())
+        return
+    if prepare and as_json:
+        # /learn inlines this output: a non-zero exit would abort the whole command,
+        # so an error is reported inside the JSON instead.
+        try:
+            doc = prepare_for_review(home=home, flush=flush)
+        except ArtibotError as exc:
+            doc = {"pending": False, "error": str(exc), "message": f"artibot could not prepare a round: {exc}"}
+        emit_json(doc)
+        return
+    doc = prepare_for_review(home=home, flush=flush) if prepare else pending_questions(home)
+    if as_json:
+        emit_json(doc)
+        return
+    if not doc["pending"]:
+        console.print(said(doc["message"]))
+        return
+    settings = load_settings(home.root)
+    terminal = TerminalCheckpoints(console, doc["lang"], read=lambda prompt: _read_line(console, prompt))
+    if interactive or sys.stdin.isatty():
+        report = answer_pending(home=home, settings=settings, policy=terminal)
+        show_report(report, console, doc["lang"])
+        return
+    from artibot.review import open_evidence
+
+    shown = open_evidence(home)
+    if shown is None:  # answered or discarded since
+        console.print(said("nothing is waiting for review"))
+        return
+    lang = doc["lang"]
+    console.print(w(lang, "waiting", round=doc["round_id"], n=doc["processed"]))
+    for evidence in shown[2]:
+        terminal.present(evidence)
+    console.print()
+    console.print(Hanging(w(lang, "answer_with", syntax=doc["answer_syntax"])))
+
+
+def _read_line(out: Console, prompt: str) -> str:
+    out.print(prompt, end="")
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    return line
