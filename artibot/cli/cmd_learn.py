@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from contextlib import nullcontext
-from typing import List, Optional
+from typing import Any, List, Optional
 
 import typer
 from rich.console import Console
@@ -17,7 +17,7 @@ from artibot.review import answer_pending, discard_pending, pending_questions, p
 from artibot.errors import ArtibotError, InvalidInput
 from artibot.cli import completion
 from artibot.cli.checkpoint_prompts import TerminalCheckpoints
-from artibot.cli.checkpoint_view import evidence_table, threshold_result, transfer_result
+from artibot.cli.checkpoint_view import change_words, evidence_table, threshold_result, transfer_result
 from artibot.cli.render import Hanging, console, emit_json, err_console, progress_line
 from artibot.cli.quick import said
 from artibot.cli.words import progress, session_lang, w
@@ -126,9 +126,18 @@ def register(app: typer.Typer) -> None:
         interactive: bool = typer.Option(False, "--interactive", "-i",
                                          help="Ask the open questions one by one, reading the answers from stdin "
                                               "(the default on a terminal)."),
+        question: Optional[int] = typer.Option(None, "--question", min=1, max=3,
+                                               help="With --json: every row of checkpoint N's evidence, a page at "
+                                                    "a time (--page)."),
+        page: int = typer.Option(1, "--page", min=1, help="With --question: which page of its rows."),
+        pattern: Optional[str] = typer.Option(None, "--pattern",
+                                              help="With --json: every field of one pattern of checkpoint 3."),
     ) -> None:
         """Show or answer the round waiting for review."""
         home = Home.of(None)
+        if question is not None or pattern is not None:
+            emit_json(_evidence_part(home, question, page, pattern))
+            return
         if discard:
             rid = discard_pending(home=home)
             console.print(said(f"round {rid} discarded; its experiences stay unprocessed"))
@@ -144,7 +153,7 @@ def register(app: typer.Typer) -> None:
             # /learn inlines this output: a non-zero exit would abort the whole command,
             # so an error is reported inside the JSON instead.
             try:
-                doc = prepare_for_review(home=home, flush=flush)
+                doc = _brief(home, prepare_for_review(home=home, flush=flush))
             except ArtibotError as exc:
                 doc = {"pending": False, "error": str(exc), "message": f"artibot could not prepare a round: {exc}"}
             emit_json(doc)
@@ -174,6 +183,36 @@ def register(app: typer.Typer) -> None:
             terminal.present(evidence)
         console.print()
         console.print(Hanging(w(lang, "answer_with", syntax=doc["answer_syntax"])))
+
+
+def _brief(home: Home, doc: dict[str, Any]) -> dict[str, Any]:
+    """The pending round in brief, sized for an agent's chat (:mod:`artibot.review_brief`)."""
+    if not doc.get("pending"):
+        return doc
+    from artibot.review import open_evidence
+    from artibot.review_brief import brief
+
+    shown = open_evidence(home)
+    if shown is None:  # answered or discarded since
+        return doc
+    return brief(doc, shown[2], change_words)
+
+
+def _evidence_part(home: Home, question: int | None, page: int, pattern: str | None) -> dict[str, Any]:
+    """``review --json --question N [--page P]`` or ``--pattern KEY``: the part of the pending
+    round the brief left out."""
+    from artibot.review import all_open_evidence
+    from artibot import review_brief
+
+    if question is not None and pattern is not None:
+        raise InvalidInput("--question and --pattern exclude each other: --pattern is one row of --question 3")
+    found = all_open_evidence(home)
+    if found is None:
+        raise InvalidInput("no round is waiting for review; `artibot learn` starts one")
+    evidence = found[question or 3]
+    if pattern is not None:
+        return review_brief.pattern(evidence, pattern)
+    return review_brief.page(evidence, page)
 
 
 def _read_line(out: Console, prompt: str) -> str:
