@@ -59,6 +59,15 @@ def open_evidence(home: HomeArg = None) -> tuple[str, str, list[cp.Evidence]] | 
     return pending.round_id, pending.context.lang, [ev[n] for n in (1, 2, 3) if not pending.answers.answered(n)]
 
 
+def all_open_evidence(home: HomeArg = None) -> cp.EvidenceSet | None:
+    """The pending round's evidence of every checkpoint (answered or not: ``--question N``
+    shows any), or None when no round waits."""
+    pending = rounds.load_pending(Home.of(home))
+    if pending is None:
+        return None
+    return cp.all_evidence(pending.proposal(), pending.round_id, pending.context.lang)
+
+
 def pending_round(home: HomeArg = None) -> str | None:
     """The id of the round waiting for review, or None."""
     pending = rounds.load_pending(Home.of(home))

@@ -111,3 +111,23 @@ def write_pattern_stats(home: Home, doc: Mapping[str, Any]) -> None:
 def write_pending(home: Home, doc: Mapping[str, Any]) -> None:
     home.ensure()
     write_document(home.pending_review, doc, "pending-review")
+
+
+def round_of_patterns(moving: int = 5, held: int = 45, seed: int = 0) -> list[dict[str, Any]]:
+    """Records of ``moving + held`` patterns: the first ``moving`` with 16 System 1 successes
+    each (a round promotes them), the others with a success or two of either system (a round
+    holds them), mixed with :func:`mixed` traffic in two domains so that thresholds move too."""
+    out: list[dict[str, Any]] = []
+    i = 0
+    for p in range(moving):
+        for _ in range(16):
+            out.append(record(i, complexity=0.2, pattern=f"backend:fix:often{p:02d}", confidence=0.95))
+            i += 1
+    rng = random.Random(seed)
+    for p in range(held):
+        for _ in range(2):
+            out.append(record(i, complexity=round(rng.random(), 3), routed_to=rng.choice(("system1", "system2")),
+                              pattern=f"frontend:add:rare{p:02d}"))
+            i += 1
+    out.extend(mixed(100, seed, start=i, patterns=(None,)))
+    return out

@@ -108,6 +108,19 @@ def threshold_view(ev: Evidence) -> RenderableType:
                    rows, notes, caption="; ".join(parts) or None)
 
 
+def change_words(row: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    """One threshold change as an agent shows it (``/learn``'s brief): the numbers, the
+    direction and the reason in the round's language."""
+    out = {k: row[k] for k in ("domain", "old", "new", "direction") if k in row}
+    said = _reasons(row, lang) + _limit_note(row, lang)
+    if said:
+        out["reason"] = "; ".join(said)
+    for k in ("usd_per_100", "redos_per_100"):
+        if row.get(k) is not None:
+            out[k] = row[k]
+    return out
+
+
 def _reasons(row: Mapping[str, Any], lang: str) -> list[str]:
     if lang == "ko":
         said = threshold_reason_ko(dict(row))

@@ -42,7 +42,13 @@ def register(app: typer.Typer) -> None:
         interactive: bool = typer.Option(False, "--interactive", "-i",
                                          help="Ask the open questions one by one, reading the answers from stdin "
                                               "(the default on a terminal)."),
+        question: Optional[int] = typer.Option(None, "--question", min=1, max=3,
+                                               help="With --json: every row of checkpoint N's evidence, a page at "
+                                                    "a time (--page)."),
+        page: int = typer.Option(1, "--page", min=1, help="With --question: which page of its rows."),
+        pattern: Optional[str] = typer.Option(None, "--pattern",
+                                              help="With --json: every field of one pattern of checkpoint 3."),
     ) -> None:
         """Show or answer the round waiting for review."""
         run_review(as_json=as_json, answer=answer, prepare=prepare, flush=flush, discard=discard,
-                   interactive=interactive)
+                   interactive=interactive, question=question, page=page, pattern=pattern)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 from contextlib import nullcontext
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from artibot import checkpoints as cp
 from artibot.store.home import Home
@@ -20,7 +20,7 @@ from artibot.cycle import RoundReport, RoundStatus, learn
 from artibot.review import answer_pending, discard_pending, pending_questions, prepare_for_review
 from artibot.errors import ArtibotError, InvalidInput
 from artibot.cli.checkpoint_prompts import TerminalCheckpoints
-from artibot.cli.checkpoint_view import threshold_result, transfer_result, evidence_table
+from artibot.cli.checkpoint_view import change_words, threshold_result, transfer_result, evidence_table
 from artibot.cli.render import Hanging, console, emit_json, err_console, progress_line
 from artibot.cli.quick import said
 from artibot.cli.words import progress, session_lang, w
@@ -110,9 +110,13 @@ def run_learn(*, yes: bool = False, unattended: bool = False, dry_run: bool = Fa
 
 
 def run_review(*, as_json: bool = False, answer: Sequence[str] | None = None, prepare: bool = False,
-               flush: bool = False, discard: bool = False, interactive: bool = False) -> None:
+               flush: bool = False, discard: bool = False, interactive: bool = False,
+               question: int | None = None, page: int = 1, pattern: str | None = None) -> None:
     """``artibot review`` with its options."""
     home = Home.of(None)
+    if question is not None or pattern is not None:
+        emit_json(_evidence_part(home, question, page, pattern))
+        return
     if discard:
         rid = discard_pending(home=home)
         console.print(said(f"round {rid} discarded; its experiences stay unprocessed"))
@@ -128,7 +132,7 @@ def run_review(*, as_json: bool = False, answer: Sequence[str] | None = None, pr
         # /learn inlines this output: a non-zero exit would abort the whole command,
         # so an error is reported inside the JSON instead.
         try:
-            doc = prepare_for_review(home=home, flush=flush)
+            doc = _brief(home, prepare_for_review(home=home, flush=flush))
         except ArtibotError as exc:
             doc = {"pending": False, "error": str(exc), "message": f"artibot could not prepare a round: {exc}"}
         emit_json(doc)
@@ -158,6 +162,36 @@ def run_review(*, as_json: bool = False, answer: Sequence[str] | None = None, pr
         terminal.present(evidence)
     console.print()
     console.print(Hanging(w(lang, "answer_with", syntax=doc["answer_syntax"])))
+
+
+def _brief(home: Home, doc: dict[str, Any]) -> dict[str, Any]:
+    """The pending round in brief, sized for an agent's chat (:mod:`artibot.review_brief`)."""
+    if not doc.get("pending"):
+        return doc
+    from artibot.review import open_evidence
+    from artibot.review_brief import brief
+
+    shown = open_evidence(home)
+    if shown is None:  # answered or discarded since
+        return doc
+    return brief(doc, shown[2], change_words)
+
+
+def _evidence_part(home: Home, question: int | None, page: int, pattern: str | None) -> dict[str, Any]:
+    """``review --json --question N [--page P]`` or ``--pattern KEY``: the part of the pending
+    round the brief left out."""
+    from artibot.review import all_open_evidence
+    from artibot import review_brief
+
+    if question is not None and pattern is not None:
+        raise InvalidInput("--question and --pattern exclude each other: --pattern is one row of --question 3")
+    found = all_open_evidence(home)
+    if found is None:
+        raise InvalidInput("no round is waiting for review; `artibot learn` starts one")
+    evidence = found[question or 3]
+    if pattern is not None:
+        return review_brief.pattern(evidence, pattern)
+    return review_brief.page(evidence, page)
 
 
 def _read_line(out: Console, prompt: str) -> str:

@@ -21,6 +21,7 @@ import pytest
 from artibot.integrations.claude_code.templates import HOOKS, hook_command, hook_prefix
 from tests.e2e.fake_api import text, tool
 from tests.e2e.harness import World
+from tests.e2e.learn_model import prepared
 
 pytestmark = pytest.mark.slow
 
@@ -44,6 +45,41 @@ def _learn_answers(request: dict) -> list[dict]:
 
 
 ARTIBOT = shlex.quote(str(Path(sys.executable).with_name("artibot")))
+HELD_PAGE = "--question 3 --page 2"
+
+
+def _round_seen(request: dict) -> list[str]:
+    """The texts of the user's side of the conversation (the expanded command, tool results)."""
+    out = []
+    for m in request["messages"]:
+        if m["role"] != "user":
+            continue
+        for b in m["content"] if isinstance(m["content"], list) else [{"text": m["content"]}]:
+            if b.get("type") == "tool_result":
+                inner = b.get("content")
+                out.extend(c.get("text", "") for c in inner if isinstance(c, dict)) if isinstance(inner, list) \
+                    else out.append(str(inner))
+            else:
+                out.append(b.get("text", ""))
+    return out
+
+
+def _learn_large_first(request: dict) -> list[dict]:
+    """/learn on a large round: the model reads the brief, then looks at a page of the held patterns."""
+    assert "Output too large" not in json.dumps(request), "the client cut the round's output"
+    prepared(_round_seen(request))
+    return [tool("Bash", command=f"{ARTIBOT} review --json {HELD_PAGE}", description="the held patterns")]
+
+
+def _learn_large_answer(request: dict) -> list[dict]:
+    """The user's answers: the defaults, but the first promotion held."""
+    seen = _round_seen(request)
+    doc = prepared(seen)
+    page = json.loads(seen[-1])
+    assert page["page"] == 2 and all(r["automatic"] == "hold" for r in page["evidence"]["rows"])
+    first = doc["questions"][2]["decisions"][0]["key"]
+    return [tool("Bash", command=f"{ARTIBOT} review --answer 1=accept --answer 2=apply --answer '3.{first}=hold'",
+                 description="send the answers")]
 
 SCENARIOS = {
     "plain": [[text("Fixed the typo.")]],
@@ -60,6 +96,7 @@ SCENARIOS = {
                       subagent_type="general-purpose", run_in_background=True)],
                 [tool("Bash", command="sleep 6; echo main work", description="main work")], [text("All done.")]],
     "subagent": [[tool("Bash", command="sleep 1; echo audited", description="audit")], [text("Audit finished.")]],
+    "learnlarge": [_learn_large_first, _learn_large_answer, [text("Round applied.")]],
     "learn": [_learn_answers, [tool("Bash", command=f"{ARTIBOT} status", description="status")],
               [text("Round applied.")]],
 }
@@ -188,6 +225,32 @@ def test_learn_answers_a_pending_round(world: World) -> None:
     assert world.experiences() == []  # the round consumed the batch; /learn itself was not recorded
     learn_prompt = [r for _, name, r in world.api.requests if name == "learn"][0]
     assert ROUTED not in json.dumps(learn_prompt)  # no routing line on a slash command
+
+
+def test_learn_shows_a_round_of_50_patterns_whole(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A round of 50 patterns: ``review --json --prepare`` printed every question whole was ~60 KB,
+    past the 30,000 bytes Claude Code keeps inline (it sent the model "Output too large …
+    Preview (first 2KB)" instead). The brief reaches the model whole; the model pages to the
+    held patterns with the command the brief names, and its answer holds the first promotion."""
+    from artibot import learn
+    from artibot.collector import collect_many
+    from tests.factories import round_of_patterns
+
+    monkeypatch.setenv("ARTIBOT_HOME", str(world.data))
+    collect_many(round_of_patterns(moving=5, held=45))
+    assert learn(answers="defer", flush=True).status == "deferred"
+    world.claude("-p", "/learn #sc:learnlarge", "--allowedTools", f"Bash({ARTIBOT} review:*)")
+    asked = [r for _, name, r in world.api.requests if name == "learnlarge"]
+    assert len(asked) >= 3, "the model was not asked for every step"
+    doc = prepared(_round_seen(asked[0]))
+    assert [q["number"] for q in doc["questions"]] == [1, 2, 3]
+    transfers = doc["questions"][2]
+    assert transfers["counts"] == {"promote": 5, "demote": 0, "hold": 45}
+    assert [d["key"] for d in transfers["decisions"]] == [f"backend:fix:often{i:02d}" for i in range(5)]
+    assert not (world.data / "pending-review.json").exists(), world.hook_log()
+    last = json.loads((world.data / "learning-log.json").read_text())["rounds"][-1]
+    assert last["transfers"]["backend:fix:often00"] == "hold"  # the user's answer
+    assert last["transfers"]["backend:fix:often01"] == "promote"  # the automatic decision
 
 
 def test_a_secret_in_a_prompt_stays_out_of_every_file(world: World) -> None:
