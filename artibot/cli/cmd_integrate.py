@@ -13,7 +13,7 @@ from artibot.store.home import Home
 from artibot.config import claude_project_dir, claude_user_dir, load_settings
 from artibot.errors import IntegrationError, InvalidInput
 from artibot.cli import completion
-from artibot.cli.install_view import artibot_command, print_data_home, show_plan
+from artibot.cli.install_view import artibot_command, learn_command, print_data_home, saved_home, show_plan
 from artibot.cli.quick import said
 from artibot.cli.render import Hanging, console, emit_json, fmt, table, working
 from artibot.cli.words import session_lang, w
@@ -31,7 +31,7 @@ def _plan(scope: str, install: bool, gateway_port: int | None = None) -> tuple[M
     from artibot.integrations.claude_code.templates import hook_prefix
 
     kwargs: dict[str, Any] = {"user_dir": claude_user_dir(), "project_dir": claude_project_dir() or Path.cwd(),
-              "command": artibot_command(), "hook_prefix": hook_prefix(sys.executable, guard=True)}
+              "command": learn_command(), "hook_prefix": hook_prefix(sys.executable, guard=True, home=saved_home())}
     if install:
         return installer, installer.plan_install(scope, gateway_port=gateway_port, **kwargs)
     return installer, installer.plan_uninstall(scope, **kwargs)

@@ -12,6 +12,7 @@ import json
 import os
 import signal
 import socket
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -93,3 +94,63 @@ def test_install_another_port_and_uninstall_give_the_first_bytes_back(artibot_ho
         assert not (claude_dir / "settings.json.artibot-backup").exists()
     finally:
         _kill_gateways(root)
+
+
+def _hook_commands(settings: Path) -> list[str]:
+    doc = json.loads(settings.read_text())
+    return [h["command"] for groups in doc["hooks"].values() for g in groups for h in g["hooks"]]
+
+
+def test_a_home_given_at_install_is_where_the_hooks_write(artibot_home: Path, claude_dir: Path,
+                                                          tmp_path: Path) -> None:
+    """``artibot --home X install claude-code`` said the data goes to X and wrote nothing that
+    made it so: the hooks ran in Claude Code's environment and wrote to ~/.claude/artibot."""
+    chosen = tmp_path / "my data"  # a space: the path is quoted in the commands
+    code, out = run(["--home", str(chosen), "install", "claude-code"], artibot_home)
+    assert code == 0, out
+    assert f"experiences and learned state go to {chosen}, written into the hook commands" in out, out
+    commands = _hook_commands(claude_dir / "settings.json")
+    assert commands and all(f"ARTIBOT_HOME='{chosen}' " in c for c in commands)
+    learn_md = (claude_dir / "commands" / "learn.md").read_text()
+    assert f"--home '{chosen}' review --json --prepare" in learn_md
+
+    # the hook as Claude Code runs it (through sh), in an environment without ARTIBOT_HOME
+    env = {k: v for k, v in os.environ.items() if k != "ARTIBOT_HOME"}
+    env["HOME"] = str(tmp_path / "user")
+    start = next(c for c in commands if c.endswith(" hook session-start"))
+    payload = json.dumps({"session_id": "s-1", "transcript_path": "", "cwd": str(tmp_path),
+                          "hook_event_name": "SessionStart", "source": "startup"})
+    done = subprocess.run(["sh", "-c", start], input=payload, text=True, env=env, capture_output=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    assert chosen.is_dir() and any(chosen.iterdir())
+    assert not (tmp_path / "user" / ".claude" / "artibot").exists()
+
+    # installing again with another home (ARTIBOT_HOME in this shell) replaces the hooks, and says where
+    code, out = run(["install", "claude-code"], artibot_home)
+    assert "replacing 7 from an earlier install" in out and f"go to {artibot_home}, written into" in out, out
+    commands = _hook_commands(claude_dir / "settings.json")
+    assert len(commands) == 7 and all(f"ARTIBOT_HOME={artibot_home} " in c for c in commands)
+
+
+def test_only_a_home_other_than_the_default_is_saved(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from artibot.cli.install_view import saved_home
+
+    monkeypatch.delenv("ARTIBOT_HOME")
+    assert saved_home() is None  # the hooks find the default themselves: commands as before
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("ARTIBOT_HOME", "~/.claude/artibot")
+    assert saved_home() is None
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("ARTIBOT_HOME", "rel/home")
+    assert saved_home() == str(tmp_path / "rel" / "home")  # hooks run in the project's folder: absolute
+
+
+def test_the_install_sentences_in_korean() -> None:
+    from artibot.cli.words import w
+    from artibot.cli.words_errors import say
+    from tests.cli.test_korean import english_sentences
+
+    said = [w("ko", "in_home_saved", home="/data/x"),
+            say("ko", "Claude Code's gateway moves from port 41470 to port 41473: env "
+                      "ANTHROPIC_BASE_URL=http://127.0.0.1:41473; the gateway on port 41470 is stopped")]
+    assert english_sentences("\n".join(said)) == [], said
