@@ -144,9 +144,8 @@ SENTENCES: list[tuple[str, Replacement]] = [
     (r"^the (?P<c>/\S+) command$", r"\g<c> 명령"),
     (r"Claude Code no longer goes through the artibot gateway \(port (?P<p>\d+)\)",
      r"Claude Code가 더 이상 artibot 게이트웨이(포트 \g<p>)를 거치지 않음"),
-    (r"Claude Code's gateway moves from port (?P<a>\d+) to port (?P<b>\d+): env (?P<e>\S+); the gateway on port "
-     r"(?P<c>\d+) is stopped", r"Claude Code의 게이트웨이가 포트 \g<a>에서 포트 \g<b>(으)로 옮겨감: env \g<e>; 포트 \g<c>의 "
-     r"게이트웨이는 멈춤"),
+    (r"Claude Code's gateway moves from port (?P<a>\d+) to port (?P<b>\d+): env (?P<e>\S+)",
+     r"Claude Code의 게이트웨이가 포트 \g<a>에서 포트 \g<b>(으)로 옮겨감: env \g<e>"),
     (r"Claude Code goes through the artibot gateway: env (?P<e>\S+)", r"Claude Code가 artibot 게이트웨이를 거침: env \g<e>"),
     # the gateway
     (r"^--port must be from 1 to 65535, not (?P<v>\S+)$", r"--port는 1부터 65535까지여야 합니다 (\g<v>은(는) 안 됨)"),

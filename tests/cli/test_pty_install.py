@@ -84,7 +84,7 @@ def test_install_another_port_and_uninstall_give_the_first_bytes_back(artibot_ho
         code, out = run(["install", "claude-code", "--gateway", "--port", str(second)], artibot_home)
         assert code == 0, out
         assert f"Claude Code's gateway moves from port {first} to port {second}" in out, out
-        assert f"the gateway on port {first} is stopped" in out and f"stopped the gateway (pid {old_pid})" in out
+        assert f"stopped this home's gateway on the old port (pid {old_pid})" in out
         assert "backup:" not in out  # the first install's backup stays the user's file
         assert health.probe(first, gateway_state.read_token(root), 2.0)[0] == health.REFUSED
 
@@ -152,5 +152,45 @@ def test_the_install_sentences_in_korean() -> None:
 
     said = [w("ko", "in_home_saved", home="/data/x"),
             say("ko", "Claude Code's gateway moves from port 41470 to port 41473: env "
-                      "ANTHROPIC_BASE_URL=http://127.0.0.1:41473; the gateway on port 41470 is stopped")]
+                      "ANTHROPIC_BASE_URL=http://127.0.0.1:41473"),
+            w("ko", "in_stopped", pids="12"), w("ko", "gw_blocked", port=1, holder=w("ko", "gw_held_home", pid=3)),
+            w("ko", "gw_blocked_fix", what=w("ko", "gw_stop_pid", pid=3), free=2),
+            w("ko", "gw_blocked", port=1, holder=w("ko", "gw_held_other")),
+            w("ko", "gw_blocked_fix", what=w("ko", "gw_stop_other"), free=2)]
     assert english_sentences("\n".join(said)) == [], said
+
+
+def test_another_homes_gateway_on_the_installed_port_is_told_by_status_and_doctor(
+        artibot_home: Path, claude_dir: Path, tmp_path: Path, upstream) -> None:
+    """Every prompt was stopped (another data home's gateway held the port) and neither
+    ``status`` nor ``doctor`` said a word; after a move ``status`` still warned about the old port."""
+    other = str(tmp_path / "other-home")
+    held, moved = _free_port(), _free_port()
+    artibot_home.mkdir(parents=True)
+    # this home once ran a gateway, on the port its config names (the old warning's source)
+    (artibot_home / "artibot.config.json").write_text(json.dumps({"gateway": {"server": {"port": held}}}))
+    gateway_state.ensure_token(str(artibot_home))
+    try:
+        assert launcher.ensure(other, held).said.startswith("gateway started")
+        other_pid = gateway_state.gateway_pid(other, held)
+        code, out = run(["install", "claude-code", "--gateway", "--port", str(held)], artibot_home)
+        assert code == 0, out
+
+        code, out = run(["status"], artibot_home)
+        assert code == 0, out
+        assert (f"port {held}, where Claude Code sends this home's requests, is held by another data home's "
+                f"artibot gateway (pid {other_pid}): the hooks stop every prompt") in out, out
+        assert f"`kill {other_pid}`" in out and "`artibot install claude-code --gateway --port " in out
+        code, out = run(["doctor"], artibot_home)
+        assert code == 1 and f"port {held}, where Claude Code sends" in out and "--gateway --port" in out, out
+
+        code, out = run(["install", "claude-code", "--gateway", "--port", str(moved)], artibot_home)
+        assert code == 0 and "stopped" not in out, out  # the other home's gateway is not ours
+        assert launcher.ensure(other, held).said == ""  # and still serves its own home
+        code, out = run(["status"], artibot_home)
+        assert f"port {held}" not in out and f"gateway on port {moved}: down" in out, out
+        code, out = run(["doctor"], artibot_home)
+        assert code == 0 and f"port {held}" not in out, out
+    finally:
+        _kill_gateways(other)
+        _kill_gateways(str(artibot_home))

@@ -52,8 +52,8 @@ TYPE_CHECKING = False  # typing is not needed at run time
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["SCOPES", "BACKUP_SUFFIX", "Change", "InstallPlan", "apply", "commands_dir_for", "holds_ours",
-           "installed_gateway_port", "plan_install", "plan_uninstall", "settings_path_for"]
+__all__ = ["SCOPES", "BACKUP_SUFFIX", "Change", "InstallPlan", "apply", "commands_dir_for", "gateway_ports",
+           "holds_ours", "installed_gateway_port", "plan_install", "plan_uninstall", "settings_path_for"]
 """``apply``, ``Change`` and ``InstallPlan`` live in :mod:`artibot.integrations.install_files`."""
 
 SCOPES = ("user", "project", "local")
@@ -178,6 +178,51 @@ def installed_gateway_port(scope: str, *, user_dir: Path, project_dir: Path) -> 
     return int(value) if isinstance(value, str) and value.isdigit() and 0 < int(value) < 65536 else None
 
 
+_HOME_IN_COMMAND = re.compile(r"(?:^|[;\s])ARTIBOT_HOME=('[^']*'|\S+)")
+
+
+def _home_of(command: object) -> str | None:
+    """The data home a registered hook command sets (``ARTIBOT_HOME=… <python> …``), else None."""
+    import shlex
+
+    found = _HOME_IN_COMMAND.search(command) if isinstance(command, str) else None
+    if found is None:
+        return None
+    try:
+        words = shlex.split(found.group(1))
+    except ValueError:
+        return None
+    return words[0] if words else None
+
+
+def gateway_ports(home: str, *, user_dir: Path, project_dir: Path, command: str = "artibot") -> list[int]:
+    """The gateway ports Claude Code's settings (each scope seen from here) send requests to
+    for the data home ``home``: a file whose hooks name another home is that home's concern."""
+    import os
+
+    mine = os.path.realpath(home)
+    seen: set[Path] = set()
+    ports: list[int] = []
+    for scope in SCOPES:
+        path = settings_path_for(scope, user_dir=user_dir, project_dir=project_dir)
+        try:
+            real = real_path(path).resolve()
+            if real in seen:
+                continue
+            seen.add(real)
+            data = parse_settings(real, read(real))
+        except (ArtibotError, OSError):
+            continue  # doctor and install report that file; this only says where requests go
+        port = installed_gateway_port(scope, user_dir=user_dir, project_dir=project_dir)
+        if port is None or port in ports:
+            continue
+        homes = {_home_of(h.get("command")) for groups in (data.get("hooks") or {}).values()
+                 for g in groups for h in (handlers_of(g) or []) if is_ours(h, command)}
+        if not homes or None in homes or any(os.path.realpath(h) == mine for h in homes if h):
+            ports.append(port)
+    return ports
+
+
 def _env_note(before: object, after: object) -> str:
     """The gateway's ``env`` change, in words ("" when there is none)."""
     from artibot.integrations.claude_code.settings_merge import BASE_URL_KEY, GATEWAY_PORT_KEY
@@ -189,8 +234,8 @@ def _env_note(before: object, after: object) -> str:
     if new is None:
         return f"Claude Code no longer goes through the artibot gateway (port {old})"
     if old is not None:
-        return (f"Claude Code's gateway moves from port {old} to port {new}: env {BASE_URL_KEY}=http://127.0.0.1:{new}; "
-                f"the gateway on port {old} is stopped")
+        # the command stops this home's gateway on the old port, and says so when one ran
+        return f"Claude Code's gateway moves from port {old} to port {new}: env {BASE_URL_KEY}=http://127.0.0.1:{new}"
     return f"Claude Code goes through the artibot gateway: env {BASE_URL_KEY}=http://127.0.0.1:{new}"
 
 
