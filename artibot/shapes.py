@@ -254,6 +254,7 @@ class StatusReport(TypedDict):
     pending_review: bool
     last_round: str | None
     last_round_status: str | None
+    last_round_rolled_back: bool
     pending_round: str | None
     full_batches: int
     batch_size: int

@@ -51,6 +51,8 @@ def status(*, home: HomeArg = None, settings: Settings | None = None,
         "pending_review": pending is not None,
         "last_round": last["round_id"] if last else None,
         "last_round_status": last.get("status") if last else None,
+        # as `history` says it: a round applied, then undone by `rollback`
+        "last_round_rolled_back": bool(last.get("rolled_back")) if last else False,
         "pending_round": pending.round_id if pending else None,
         "full_batches": unprocessed // settings.lifelong.batch_size,
         "batch_size": settings.lifelong.batch_size,

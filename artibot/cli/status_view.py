@@ -62,7 +62,9 @@ def show_status(as_json: bool) -> None:
     for line in cost_lines(doc["costs"]):
         console.print(Hanging(line))
     console.print(w(lang, "st_last_round", round=doc["last_round"] or w(lang, "none_yet"))
-                  + (f" ({value(lang, str(doc['last_round_status']))})" if doc["last_round"] else ""))
+                  + (f" ({value(lang, str(doc['last_round_status']))}"
+                     + (w(lang, "st_rolled_back") if doc.get("last_round_rolled_back") else "") + ")"
+                     if doc["last_round"] else ""))
     for part in validation_block(doc["validation"]):
         console.print(part)
     if doc["pending_review"]:

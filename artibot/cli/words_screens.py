@@ -21,6 +21,7 @@ SCREENS: dict[str, dict[str, str]] = {
         "st_held": "turns waiting for a resumed session: {n} (each ended session's last turn, for up to 30 min: "
                    "a correction after `claude --continue` still reaches it)",
         "st_last_round": "last round: {round}", "none_yet": "none yet",
+        "st_rolled_back": ", rolled back (`artibot history`)",
         "st_review": "round {round} is waiting for review: `artibot review`",
         "st_gateway": "gateway on port {port}: {state}",
         "st_gateway_up": " (version {version}, pid {pid}; {counters})",
@@ -108,6 +109,7 @@ SCREENS: dict[str, dict[str, str]] = {
         "st_held": "재개될 세션을 기다리는 턴: {n}개 (끝난 세션마다 마지막 턴을 최대 30분 보관: "
                    "`claude --continue` 후의 정정도 반영됩니다)",
         "st_last_round": "마지막 라운드: {round}", "none_yet": "아직 없음",
+        "st_rolled_back": ", 롤백됨 (`artibot history`)",
         "st_review": "라운드 {round}이(가) 검토를 기다립니다: `artibot review`",
         "st_gateway": "게이트웨이 (포트 {port}): {state}",
         "st_gateway_up": " (버전 {version}, pid {pid}; {counters})",

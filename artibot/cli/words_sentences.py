@@ -107,6 +107,17 @@ SENTENCES: list[tuple[str, Replacement]] = [
      r"(?: \(and (?P<n>\d+) earlier\))?, or `last`$", _choices),
     (r"^round (?P<r>'[^']*'|\S+) is not an applied round; no round has been applied yet$",
      r"라운드 \g<r>은(는) 적용된 라운드가 아닙니다; 아직 적용된 라운드가 없습니다"),
+    (r"^no round is applied now \(every applied round was rolled back; `artibot history` lists them\)$",
+     "지금 적용된 라운드가 없습니다 (적용된 라운드는 모두 롤백되었습니다; `artibot history`에 나옵니다)"),
+    (r"^round (?P<r>'[^']*'|\S+) is not an applied round; no round is applied now \(every applied round was rolled "
+     r"back; `artibot history` lists them\)$",
+     r"라운드 \g<r>은(는) 적용된 라운드가 아닙니다; 지금 적용된 라운드가 없습니다 (적용된 라운드는 모두 롤백되었습니다; "
+     r"`artibot history`에 나옵니다)"),
+    (r"^round (?P<r>\S+) was rolled back(?: at (?P<at>[\d-]+ [\d:]+) UTC)? \(`artibot history` shows it\); nothing to "
+     r"roll back; (?:the applied rounds, oldest first: (?P<c>.+?), or `last`|(?P<none>no round is applied now))$",
+     lambda m: (f"라운드 {m['r']}은(는) " + (f"{m['at']} UTC에 " if m["at"] else "") + "이미 롤백되었습니다 "
+                "(`artibot history`에 나옵니다); 롤백할 것이 없습니다; "
+                + ("지금 적용된 라운드가 없습니다" if m["none"] else f"적용된 라운드 (오래된 순): {m['c']} 또는 `last`"))),
     (r"^round (?P<r>\S+) is (?P<s>[\w-]+), not applied; nothing to roll back$",
      lambda m: f"라운드 {m['r']}은(는) 적용되지 않았습니다 (상태: {_value(m['s'])}); 롤백할 것이 없습니다"),
     (r"^round (?P<r>\S+) is not an applied round$", r"라운드 \g<r>은(는) 적용된 라운드가 아닙니다"),
