@@ -162,18 +162,50 @@ def resolve_round(h: Home, round_id: str) -> str:
         if not applied:
             raise NotFoundError("no applied round to roll back")
         return applied[-1]
+    undone_at = _rolled_back_at(h, round_id) if round_id not in applied else None
+    if undone_at is not None:
+        # already rolled back (its snapshot may be gone): say so, not that it never existed
+        raise ReviewError(_rolled_back_sentence(round_id, undone_at, applied))
     if round_id not in applied and round_id not in snapshots.manifests(h):
-        choices = ", ".join(applied[-5:]) + (f" (and {len(applied) - 5} earlier)" if len(applied) > 5 else "")
-        raise NotFoundError(f"round {round_id!r} is not an applied round; "
-                            + (f"the applied rounds, oldest first: {choices}, or `last`" if applied
-                               else "no round has been applied yet"))
+        raise NotFoundError(f"round {round_id!r} is not an applied round; " + _choices(h, applied))
     return round_id
+
+
+def _choices(h: Home, applied: list[str]) -> str:
+    """What can be rolled back instead, in words."""
+    if applied:
+        more = f" (and {len(applied) - 5} earlier)" if len(applied) > 5 else ""
+        return f"the applied rounds, oldest first: {', '.join(applied[-5:])}{more}, or `last`"
+    if any(rounds.is_round(e) and e.get("rolled_back") for e in rounds.read_learning_log(h)):
+        return "no round is applied now (every applied round was rolled back; `artibot history` lists them)"
+    return "no round has been applied yet"
+
+
+def _rolled_back_at(h: Home, round_id: str) -> str | None:
+    """When ``round_id`` was rolled back ("" when the log does not say), None if it was not."""
+    entries = rounds.read_learning_log(h)
+    if not any(rounds.is_round(e) and e.get("round_id") == round_id and e.get("rolled_back") for e in entries):
+        return None
+    for entry in reversed(entries):
+        if not rounds.is_round(entry) and round_id in (cast(RollbackEntry, entry).get("undone") or []):
+            return str(cast(RollbackEntry, entry).get("at") or "")
+    return ""
+
+
+def _rolled_back_sentence(round_id: str, at: str, applied: list[str]) -> str:
+    when = f" at {at[:16].replace('T', ' ')} UTC" if at else ""
+    rest = (f"; the applied rounds, oldest first: {', '.join(applied[-5:])}, or `last`" if applied
+            else "; no round is applied now")
+    return f"round {round_id} was rolled back{when} (`artibot history` shows it); nothing to roll back{rest}"
 
 
 def _rounds_to_undo(h: Home, round_id: str) -> list[str]:
     """``round_id`` and every round applied after it, in the order they were applied;
     refused, with a reason, where the rollback could not be exact."""
     manifest = snapshots.read_manifest(h, round_id)
+    if manifest["status"] == "rolled-back":
+        at = manifest.get("rolled_back_at")
+        raise ReviewError(_rolled_back_sentence(round_id, at if isinstance(at, str) else "", applied_in_order(h)))
     if manifest["status"] != "applied":
         raise ReviewError(f"round {round_id} is {manifest['status']}, not applied; nothing to roll back")
     applied = applied_in_order(h)

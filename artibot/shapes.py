@@ -189,7 +189,12 @@ class GatewayStatus(TypedDict):
     state: str
     version: str | None
     pid: int | None
+    """Of this home's gateway (``up``); of another data home's artibot gateway (``another program``)."""
     counters: dict[str, int] | None
+    installed: bool
+    """The agents' settings send requests to this port: every prompt is stopped while it is not ours."""
+    held_by: NotRequired[str]
+    """``another program``: ``another data home`` (an artibot gateway, unproved) or ``another program``."""
 
 
 class HookFailure(TypedDict):
@@ -249,6 +254,7 @@ class StatusReport(TypedDict):
     pending_review: bool
     last_round: str | None
     last_round_status: str | None
+    last_round_rolled_back: bool
     pending_round: str | None
     full_batches: int
     batch_size: int

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 
 from artibot import round_checks
 from artibot.costs import report_and_counts
@@ -26,8 +27,12 @@ PER_AGENT_REASON = (
     "outcomes differ")
 
 
-def status(*, home: HomeArg = None, settings: Settings | None = None) -> StatusReport:
-    """Sensible zeros before any learning; every damaged file raises (it is never shown as empty)."""
+def status(*, home: HomeArg = None, settings: Settings | None = None,
+           installed_ports: Sequence[int] | None = None) -> StatusReport:
+    """Sensible zeros before any learning; every damaged file raises (it is never shown as empty).
+
+    ``installed_ports``: the gateway ports the agents' settings send this home's requests to
+    (the caller reads them: the client's files are not the library's); None: unknown."""
     h = Home.of(home)
     settings = settings or load_settings(h.root)
     thresholds = load_thresholds(h, settings.router.threshold)
@@ -46,6 +51,8 @@ def status(*, home: HomeArg = None, settings: Settings | None = None) -> StatusR
         "pending_review": pending is not None,
         "last_round": last["round_id"] if last else None,
         "last_round_status": last.get("status") if last else None,
+        # as `history` says it: a round applied, then undone by `rollback`
+        "last_round_rolled_back": bool(last.get("rolled_back")) if last else False,
         "pending_round": pending.round_id if pending else None,
         "full_batches": unprocessed // settings.lifelong.batch_size,
         "batch_size": settings.lifelong.batch_size,
@@ -68,7 +75,7 @@ def status(*, home: HomeArg = None, settings: Settings | None = None) -> StatusR
         # each ended session's last turn, waiting for a correction from the resumed session
         "held_for_resume": spooled["held"],
         # the gateway of each port this data home runs one on: does it serve, its version, its counters
-        "gateway": gateway_status(str(h.root), settings.gateway_server.port),
+        "gateway": gateway_status(str(h.root), settings.gateway_server.port, installed_ports),
         # what the hooks could not do since they last worked (a config they could not load…)
         "hook_failures": sessions.hook_failures(h),
         # turns in open or held sessions: not in the log, the counts or the costs yet
@@ -89,24 +96,36 @@ GATEWAY_STATES = {health.OK: "up", health.REFUSED: "down", health.SILENT: "not a
                   health.FOREIGN: "another program"}
 
 
-def gateway_status(root: str, configured: int) -> list[GatewayStatus]:
+def gateway_status(root: str, configured: int, installed: Sequence[int] | None = None) -> list[GatewayStatus]:
     """Asked of the port itself (:mod:`artibot.gateway.health`), never read from a pid file:
-    the ports with a pid file, and the configured one once a gateway has run in this data home."""
+    the ports with a pid file, and the ports installed in the agents' settings (``installed``:
+    the hooks keep a gateway there, and stop every prompt while another program holds it,
+    even before this home's gateway ever ran). When the installed ports are unknown, the
+    configured one once a gateway has run in this data home; a port the settings moved away
+    from is not asked again."""
     import json
 
-    ports = set(gateway_state.ports(root))
-    if gateway_state.read_token(root) is not None:
+    ports = set(gateway_state.ports(root)) | set(installed or ())
+    if installed is None and gateway_state.read_token(root) is not None:
         ports.add(configured)
     out: list[GatewayStatus] = []
     for port in sorted(ports):
         state, body = health.probe(port, gateway_state.read_token(root))
         try:
-            doc = json.loads(body) if state == health.OK else {}
+            doc = json.loads(body) if state in (health.OK, health.FOREIGN) and body else {}
         except ValueError:  # proved, but the body is cut: the state stands, the details are unknown
             doc = {}
         doc = doc if isinstance(doc, dict) else {}
-        out.append({"port": port, "state": GATEWAY_STATES[state], "version": doc.get("version"),
-                    "pid": doc.get("pid"), "counters": doc.get("counters")})
+        entry: GatewayStatus = {"port": port, "state": GATEWAY_STATES[state], "version": doc.get("version"),
+                                "pid": doc.get("pid"), "counters": doc.get("counters"),
+                                "installed": installed is not None and port in installed}
+        if state == health.FOREIGN:
+            # what it says of itself, unproved: enough to tell the person where to look
+            entry["version"], entry["counters"] = None, None
+            pid = doc.get("pid")
+            entry["pid"] = pid if doc.get("gateway") == "artibot" and isinstance(pid, int) else None
+            entry["held_by"] = "another data home" if doc.get("gateway") == "artibot" else "another program"
+        out.append(entry)
     return out
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from artibot.cli.install_view import artibot_command, show_plan
+from artibot.cli.install_view import learn_command, print_data_home, saved_home, show_plan
 from artibot.config import agent_user_dir, claude_project_dir
 from artibot.errors import InvalidInput
 from artibot.integrations import clients
@@ -45,12 +45,14 @@ def run_agent_plan(agent: str, scope: str, dry_run: bool, *, install: bool, gate
         raise InvalidInput(f"--gateway is for claude-code; {agent} takes the route as context only")
     project = claude_project_dir() or Path.cwd()
     spec = hook_file(agent, project, models if install else None)
-    plan = hook_files.plan(spec, scope, hook_prefix(sys.executable), install=install, command=artibot_command(),
-                           project_dir=project)
+    plan = hook_files.plan(spec, scope, hook_prefix(sys.executable, home=saved_home()), install=install,
+                           command=learn_command(), project_dir=project)
 
-    if not show_plan(plan, dry_run=dry_run, install=install):
+    if not show_plan(plan, dry_run=dry_run, install=install, note=print_data_home if install else None):
         return
     apply(plan)
+    if install:
+        print_data_home()
     from artibot.cli.words import session_lang, w
     from artibot.cli.words_errors import say
 

@@ -13,7 +13,7 @@ from artibot.store.home import Home
 from artibot.config import claude_project_dir, claude_user_dir, load_settings
 from artibot.errors import IntegrationError, InvalidInput
 from artibot.cli import completion
-from artibot.cli.install_view import artibot_command, print_data_home, show_plan
+from artibot.cli.install_view import artibot_command, learn_command, print_data_home, saved_home, show_plan
 from artibot.cli.quick import said
 from artibot.cli.render import Hanging, console, emit_json, fmt, table, working
 from artibot.cli.words import session_lang, w
@@ -31,7 +31,7 @@ def _plan(scope: str, install: bool, gateway_port: int | None = None) -> tuple[M
     from artibot.integrations.claude_code.templates import hook_prefix
 
     kwargs: dict[str, Any] = {"user_dir": claude_user_dir(), "project_dir": claude_project_dir() or Path.cwd(),
-              "command": artibot_command(), "hook_prefix": hook_prefix(sys.executable, guard=True)}
+              "command": learn_command(), "hook_prefix": hook_prefix(sys.executable, guard=True, home=saved_home())}
     if install:
         return installer, installer.plan_install(scope, gateway_port=gateway_port, **kwargs)
     return installer, installer.plan_uninstall(scope, **kwargs)
@@ -47,6 +47,11 @@ def _run_plan(target: str, scope: str, dry_run: bool, install: bool, gateway_por
         raise InvalidInput(f"--model is for {_model_clients()}; claude-code takes its models from gateway.profiles")
     if target not in CLIENTS:
         raise InvalidInput(f"unknown target {target!r}: artibot installs into {_known()}")
+    installed = _installed_port(scope)
+    if gateway_port == KEEP_PORT:
+        # --gateway without --port: the port already installed stays (moving it would leave
+        # the old gateway serving nobody); the configured one is for a first install
+        gateway_port = installed or load_settings(None).gateway_server.port
     installer, plan = _plan(scope, install, gateway_port)
     if not show_plan(plan, dry_run=dry_run, install=install, note=print_data_home if install else None):
         return
@@ -55,12 +60,27 @@ def _run_plan(target: str, scope: str, dry_run: bool, install: bool, gateway_por
         print_data_home()
     lang = session_lang()
     print(w(lang, "in_done") + (w(lang, "in_restart", hint=w(lang, "in_claude_restart")) if install else ""))
-    if any("no longer goes through the artibot gateway" in c.note for c in plan.changes):
-        from artibot.gateway.launcher import stop_all
+    from artibot.gateway.launcher import stop_all, stop_port
 
-        stopped = stop_all(str(Home.of(None).root))
-        if stopped:
-            print(w(lang, "in_stopped", pids=", ".join(map(str, stopped))))
+    root = str(Home.of(None).root)
+    stopped: list[int] = []
+    if any("no longer goes through the artibot gateway" in c.note for c in plan.changes):
+        stopped = stop_all(root)
+    elif installed is not None and gateway_port and gateway_port != installed:
+        stopped = stop_port(root, installed)  # nothing sends to the old port any more
+    if stopped:
+        print(w(lang, "in_stopped", pids=", ".join(map(str, stopped))))
+
+
+KEEP_PORT = -1
+"""``--gateway`` without ``--port``: the installed port, else the configured one."""
+
+
+def _installed_port(scope: str) -> int | None:
+    from artibot.integrations.claude_code.installer import installed_gateway_port
+
+    return installed_gateway_port(scope, user_dir=claude_user_dir(),
+                                  project_dir=claude_project_dir() or Path.cwd())
 
 
 def _known() -> str:
@@ -91,7 +111,7 @@ def register(app: typer.Typer) -> None:
         """Register artibot's hooks and the /learn command."""
         gateway_port = None
         if gateway is True:
-            gateway_port = port or load_settings(None).gateway_server.port
+            gateway_port = port or KEEP_PORT
         elif gateway is False:
             gateway_port = 0
         _run_plan(target, scope, dry_run, install=True, gateway_port=gateway_port, models=models)

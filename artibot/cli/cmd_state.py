@@ -113,7 +113,7 @@ def register(app: typer.Typer) -> None:
         from artibot.rollback import recover_interrupted
         from artibot.store import doctor
 
-        from artibot.cli.render_health import hook_findings
+        from artibot.cli.render_health import gateway_findings, hook_findings
 
         from artibot.cli.words import session_lang, value, w
 
@@ -122,6 +122,8 @@ def register(app: typer.Typer) -> None:
         with working(w(lang, "dr_checking")):
             findings = doctor.repair(home, finish_rollback=recover_interrupted) if repair else doctor.check(home)
         findings += hook_findings(home)
+        if home.root.is_dir():
+            findings += gateway_findings(home)
         problems = [f for f in findings if f.severity != "ok"]
         if as_json:
             emit_json({"home": str(home.root), "findings": [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
 import sys
@@ -20,6 +21,30 @@ def artibot_command() -> str:
     if found:
         return shlex.quote(str(Path(found).resolve()))
     return f"{shlex.quote(sys.executable)} -m artibot"
+
+
+def saved_home() -> str | None:
+    """The data home to write into a client's files: the one in force (``--home`` or
+    ``$ARTIBOT_HOME``), as an absolute path, when it is not the default ``~/.claude/artibot``;
+    None for the default (nothing to write: the hooks find it themselves).
+
+    A client runs its hooks in its own environment (started from a desktop launcher, another
+    shell), which need not have the installing shell's ``ARTIBOT_HOME``: a home that is not
+    written into the hook commands and the ``/learn`` command is a home the data never reaches.
+    """
+    from artibot import names
+
+    given = os.environ.get(names.HOME_ENV)
+    if not given:
+        return None
+    home = os.path.abspath(names.home_path())
+    return None if home == os.path.abspath(os.path.expanduser(names.DEFAULT_HOME)) else home
+
+
+def learn_command() -> str:
+    """What the ``/learn`` command runs: :func:`artibot_command`, with ``--home`` when the home is saved."""
+    home = saved_home()
+    return artibot_command() + (f" --home {shlex.quote(home)}" if home is not None else "")
 
 
 def show_plan(plan: InstallPlan, *, dry_run: bool, install: bool, note: Callable[[], None] | None = None) -> bool:
@@ -79,5 +104,6 @@ def _summary(plan: InstallPlan, lang: str) -> list[str]:
 def print_data_home() -> None:
     from artibot.cli.words import session_lang, w
 
-    # The hooks resolve the home in Claude Code's environment, not in this shell's.
-    print(w(session_lang(), "in_home", home=Home.of(None).root))
+    # Without a saved home the hooks resolve it in the client's environment, not in this shell's.
+    saved = saved_home()
+    print(w(session_lang(), "in_home_saved" if saved else "in_home", home=saved or Home.of(None).root))

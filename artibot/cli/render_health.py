@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from artibot.shapes import HookFailure, PendingTurns
+from artibot.shapes import GatewayStatus, HookFailure, PendingTurns
 
 if TYPE_CHECKING:
     from artibot.store.doctor import Finding
@@ -67,4 +67,65 @@ def hook_findings(home: Home) -> list[Finding]:
             path=hook_log_path(home), severity="error",
             problem=w(lang, "hook_problem", event=event, n=count, at=_minute(newest["last"]), cause=newest["cause"]),
             fix=w(lang, "hook_fix")))
+    return found
+
+
+def installed_ports(home: Home) -> list[int]:
+    """The gateway ports Claude Code's settings (seen from here) send this home's requests to."""
+    from pathlib import Path
+
+    from artibot.config import claude_project_dir, claude_user_dir
+    from artibot.integrations.claude_code.installer import gateway_ports
+
+    return gateway_ports(str(home.root), user_dir=claude_user_dir(), project_dir=claude_project_dir() or Path.cwd())
+
+
+def free_port_near(port: int) -> int:
+    """A port after ``port`` that nothing listens on now (for the advice: a port to move to)."""
+    import socket
+
+    for candidate in range(port + 1, min(port + 50, 65535)):
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", candidate))
+            except OSError:
+                continue
+            return candidate
+    return port + 1
+
+
+def blocked_sentences(gw: GatewayStatus) -> tuple[str, str] | None:
+    """Why every prompt is stopped and what to do, for an installed port another program holds."""
+    if not gw.get("installed") or gw["state"] != "another program":
+        return None
+    from artibot.cli.words import session_lang, w
+
+    lang = session_lang()
+    pid = gw.get("pid")
+    if gw.get("held_by") == "another data home":
+        holder = w(lang, "gw_held_home", pid=pid) if pid else w(lang, "gw_held_home_nopid")
+        what = w(lang, "gw_stop_pid", pid=pid) if pid else w(lang, "gw_stop_other")
+    else:
+        holder, what = w(lang, "gw_held_other"), w(lang, "gw_stop_other")
+    return (w(lang, "gw_blocked", port=gw["port"], holder=holder),
+            w(lang, "gw_blocked_fix", what=what, free=free_port_near(gw["port"])))
+
+
+def gateway_findings(home: Home) -> list[Finding]:
+    """``doctor``'s findings about the gateway: an installed port this home's gateway cannot have."""
+    from artibot.config import load_settings
+    from artibot.status import gateway_status
+    from artibot.store.doctor import Finding
+
+    try:
+        ports = installed_ports(home)
+    except OSError:
+        return []
+    if not ports:
+        return []
+    found = []
+    for gw in gateway_status(str(home.root), load_settings(home.root).gateway_server.port, ports):
+        said = blocked_sentences(gw)
+        if said is not None:
+            found.append(Finding(path=home.root, severity="error", problem=said[0], fix=said[1]))
     return found

@@ -20,7 +20,9 @@ def show_status(as_json: bool) -> None:
     home = Home.of(None).require()
     settings = load_settings(home.root)
     know_lang(settings.lang)
-    doc = status(home=home, settings=settings)
+    from artibot.cli.render_health import installed_ports
+
+    doc = status(home=home, settings=settings, installed_ports=installed_ports(home))
     if as_json:
         emit_json(doc)
         return
@@ -60,7 +62,9 @@ def show_status(as_json: bool) -> None:
     for line in cost_lines(doc["costs"]):
         console.print(Hanging(line))
     console.print(w(lang, "st_last_round", round=doc["last_round"] or w(lang, "none_yet"))
-                  + (f" ({value(lang, str(doc['last_round_status']))})" if doc["last_round"] else ""))
+                  + (f" ({value(lang, str(doc['last_round_status']))}"
+                     + (w(lang, "st_rolled_back") if doc.get("last_round_rolled_back") else "") + ")"
+                     if doc["last_round"] else ""))
     for part in validation_block(doc["validation"]):
         console.print(part)
     if doc["pending_review"]:
@@ -75,7 +79,14 @@ def show_status(as_json: bool) -> None:
             line += w(lang, "st_gateway_up", version=gw["version"], pid=gw["pid"], counters=", ".join(
                 f"{said[name]} {count}" if name in said else f"{count} {name.replace('_', ' ')}"
                 for name, count in counters.items()))
-        elif gw["state"] == "another program":
+        from artibot.cli.render_health import blocked_sentences
+
+        blocked = blocked_sentences(gw)
+        if blocked is not None:  # every prompt is stopped: say why and what to do
+            console.print(Hanging(blocked[0]))
+            console.print(Hanging("  → " + blocked[1]))
+            continue
+        if gw["state"] == "another program":
             line += w(lang, "st_gateway_foreign")
         console.print(Hanging(line))
     if doc.get("team"):

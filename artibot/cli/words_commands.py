@@ -45,9 +45,12 @@ COMMAND_WORDS: dict[str, dict[str, str]] = {
         "in_dry": "dry run: nothing written", "in_already": "artibot is already installed",
         "in_nothing": "nothing to remove", "in_done": "done", "in_restart": ": {hint}",
         "in_claude_restart": "restart Claude Code (or run /hooks) to load the hooks; /learn reviews rounds",
-        "in_stopped": "stopped the gateway (pid {pids})",
-        "in_home": "experiences and learned state go to {home} (ARTIBOT_HOME as Claude Code sees it, else "
+        "in_stopped": "stopped this home's gateway on the old port (pid {pids})",
+        "in_home": "experiences and learned state go to {home} (ARTIBOT_HOME as the agent sees it, else "
                    "~/.claude/artibot); only anonymized text is stored",
+        "in_home_saved": "experiences and learned state go to {home}, written into the hook commands "
+                         "(ARTIBOT_HOME=…) and /learn (--home), whatever the agent's environment says; only "
+                         "anonymized text is stored",
         "in_change": "{action} {path}", "in_note": ": {note}", "in_backup": " (backup: {name})",
         "in_cleanup": "; remove {name}", "in_warning": "warning: {warning}",
         # schedule
@@ -128,9 +131,11 @@ COMMAND_WORDS: dict[str, dict[str, str]] = {
         "in_nothing": "지울 것 없음", "in_done": "완료", "in_restart": ": {hint}",
         "in_claude_restart": "훅을 불러오려면 Claude Code를 다시 시작하세요 (또는 /hooks 실행); /learn으로 라운드를 "
                              "검토합니다",
-        "in_stopped": "게이트웨이를 멈췄습니다 (pid {pids})",
-        "in_home": "경험과 학습 상태는 {home}에 저장됩니다 (Claude Code가 보는 ARTIBOT_HOME, 없으면 "
+        "in_stopped": "이 데이터 홈의 이전 포트 게이트웨이를 멈췄습니다 (pid {pids})",
+        "in_home": "경험과 학습 상태는 {home}에 저장됩니다 (에이전트가 보는 ARTIBOT_HOME, 없으면 "
                    "~/.claude/artibot); 익명화된 텍스트만 저장됩니다",
+        "in_home_saved": "경험과 학습 상태는 {home}에 저장됩니다. 이 경로는 훅 명령(ARTIBOT_HOME=…)과 /learn(--home)에 "
+                         "기록되어 에이전트의 환경 변수와 상관없이 쓰입니다; 익명화된 텍스트만 저장됩니다",
         "in_change": "{action} {path}", "in_note": ": {note}", "in_backup": " (백업: {name})",
         "in_cleanup": "; {name} 삭제", "in_warning": "경고: {warning}",
         "sc_note": "참고: {note}", "sc_now": "현재 설치됨:", "sc_now_unknown": "현재 설치됨: 알 수 없음 (읽을 crontab 없음)",

@@ -21,10 +21,19 @@ SCREENS: dict[str, dict[str, str]] = {
         "st_held": "turns waiting for a resumed session: {n} (each ended session's last turn, for up to 30 min: "
                    "a correction after `claude --continue` still reaches it)",
         "st_last_round": "last round: {round}", "none_yet": "none yet",
+        "st_rolled_back": ", rolled back (`artibot history`)",
         "st_review": "round {round} is waiting for review: `artibot review`",
         "st_gateway": "gateway on port {port}: {state}",
         "st_gateway_up": " (version {version}, pid {pid}; {counters})",
         "st_gateway_foreign": " — it is not this data home's gateway: Claude Code's requests must not go there",
+        "gw_held_home": "another data home's artibot gateway (pid {pid})", "gw_held_home_nopid": "another data "
+                        "home's artibot gateway", "gw_held_other": "another program",
+        "gw_blocked": "port {port}, where Claude Code sends this home's requests, is held by {holder}: the hooks "
+                      "stop every prompt until it is free (the requests, and the API key, must not go there)",
+        "gw_blocked_fix": "stop {what}, or move this home's gateway to a free port: `artibot install claude-code "
+                          "--gateway --port {free}`",
+        "gw_stop_pid": "it (`kill {pid}`, or `artibot --home THAT-HOME uninstall claude-code`)",
+        "gw_stop_other": "that program",
         "st_home": "home: {home}",
         "v_worse": "worse after a round: ", "v_last": "last validation: ", "v_waiting": "waiting to be validated: ",
         # hooks and pending turns (status, doctor, report cost)
@@ -100,10 +109,19 @@ SCREENS: dict[str, dict[str, str]] = {
         "st_held": "재개될 세션을 기다리는 턴: {n}개 (끝난 세션마다 마지막 턴을 최대 30분 보관: "
                    "`claude --continue` 후의 정정도 반영됩니다)",
         "st_last_round": "마지막 라운드: {round}", "none_yet": "아직 없음",
+        "st_rolled_back": ", 롤백됨 (`artibot history`)",
         "st_review": "라운드 {round}이(가) 검토를 기다립니다: `artibot review`",
         "st_gateway": "게이트웨이 (포트 {port}): {state}",
         "st_gateway_up": " (버전 {version}, pid {pid}; {counters})",
         "st_gateway_foreign": " — 이 데이터 홈의 게이트웨이가 아닙니다: Claude Code의 요청을 그쪽으로 보내면 안 됩니다",
+        "gw_held_home": "다른 데이터 홈의 artibot 게이트웨이(pid {pid})", "gw_held_home_nopid": "다른 데이터 홈의 "
+                        "artibot 게이트웨이", "gw_held_other": "다른 프로그램",
+        "gw_blocked": "Claude Code가 이 데이터 홈의 요청을 보내는 포트 {port}을(를) {holder}이(가) 쓰고 있습니다: 포트가 "
+                      "비기 전까지 훅이 모든 프롬프트를 멈춥니다 (요청과 API 키가 그쪽으로 가면 안 되니까요)",
+        "gw_blocked_fix": "{what} 멈추거나, 이 데이터 홈의 게이트웨이를 빈 포트로 옮기세요: `artibot install claude-code "
+                          "--gateway --port {free}`",
+        "gw_stop_pid": "그 게이트웨이를 (`kill {pid}`, 또는 `artibot --home 그-데이터-홈 uninstall claude-code`)",
+        "gw_stop_other": "그 프로그램을",
         "st_home": "데이터 홈: {home}",
         "v_worse": "라운드 후 더 나빠짐: ", "v_last": "마지막 검증: ", "v_waiting": "검증 대기 중: ",
         "hf_head": "훅이 마지막으로 성공한 뒤의 실패 (원인 {n}개; 턴이 기록되지 않았을 수 있음):",

@@ -107,6 +107,17 @@ SENTENCES: list[tuple[str, Replacement]] = [
      r"(?: \(and (?P<n>\d+) earlier\))?, or `last`$", _choices),
     (r"^round (?P<r>'[^']*'|\S+) is not an applied round; no round has been applied yet$",
      r"라운드 \g<r>은(는) 적용된 라운드가 아닙니다; 아직 적용된 라운드가 없습니다"),
+    (r"^no round is applied now \(every applied round was rolled back; `artibot history` lists them\)$",
+     "지금 적용된 라운드가 없습니다 (적용된 라운드는 모두 롤백되었습니다; `artibot history`에 나옵니다)"),
+    (r"^round (?P<r>'[^']*'|\S+) is not an applied round; no round is applied now \(every applied round was rolled "
+     r"back; `artibot history` lists them\)$",
+     r"라운드 \g<r>은(는) 적용된 라운드가 아닙니다; 지금 적용된 라운드가 없습니다 (적용된 라운드는 모두 롤백되었습니다; "
+     r"`artibot history`에 나옵니다)"),
+    (r"^round (?P<r>\S+) was rolled back(?: at (?P<at>[\d-]+ [\d:]+) UTC)? \(`artibot history` shows it\); nothing to "
+     r"roll back; (?:the applied rounds, oldest first: (?P<c>.+?), or `last`|(?P<none>no round is applied now))$",
+     lambda m: (f"라운드 {m['r']}은(는) " + (f"{m['at']} UTC에 " if m["at"] else "") + "이미 롤백되었습니다 "
+                "(`artibot history`에 나옵니다); 롤백할 것이 없습니다; "
+                + ("지금 적용된 라운드가 없습니다" if m["none"] else f"적용된 라운드 (오래된 순): {m['c']} 또는 `last`"))),
     (r"^round (?P<r>\S+) is (?P<s>[\w-]+), not applied; nothing to roll back$",
      lambda m: f"라운드 {m['r']}은(는) 적용되지 않았습니다 (상태: {_value(m['s'])}); 롤백할 것이 없습니다"),
     (r"^round (?P<r>\S+) is not an applied round$", r"라운드 \g<r>은(는) 적용된 라운드가 아닙니다"),
@@ -144,6 +155,8 @@ SENTENCES: list[tuple[str, Replacement]] = [
     (r"^the (?P<c>/\S+) command$", r"\g<c> 명령"),
     (r"Claude Code no longer goes through the artibot gateway \(port (?P<p>\d+)\)",
      r"Claude Code가 더 이상 artibot 게이트웨이(포트 \g<p>)를 거치지 않음"),
+    (r"Claude Code's gateway moves from port (?P<a>\d+) to port (?P<b>\d+): env (?P<e>\S+)",
+     r"Claude Code의 게이트웨이가 포트 \g<a>에서 포트 \g<b>(으)로 옮겨감: env \g<e>"),
     (r"Claude Code goes through the artibot gateway: env (?P<e>\S+)", r"Claude Code가 artibot 게이트웨이를 거침: env \g<e>"),
     # the gateway
     (r"^--port must be from 1 to 65535, not (?P<v>\S+)$", r"--port는 1부터 65535까지여야 합니다 (\g<v>은(는) 안 됨)"),

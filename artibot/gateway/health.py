@@ -15,7 +15,8 @@ version, pid and counters for ``artibot status``.
 * ``refused`` — nothing listens on the port;
 * ``silent`` — a listener accepted and said nothing within the budget (a stopped or hung
   process: the kernel accepts on its behalf);
-* ``foreign`` — something answered, without the proof.
+* ``foreign`` — something answered, without the proof (its body comes back too, to tell
+  another data home's artibot gateway from any other program; it proves nothing).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def proof(token: str, nonce: str, port: int) -> str:
 
 
 def probe(port: int, token: str | None, budget: float = PROBE_BUDGET_S) -> tuple[str, bytes]:
-    """``(state, body)`` of the gateway on ``port`` (see the module doc); body only when ``ok``."""
+    """``(state, body)`` of the gateway on ``port`` (see the module doc); body when ``ok`` or ``foreign``."""
     import _socket
 
     nonce = os.urandom(16).hex()
@@ -81,5 +82,5 @@ def probe(port: int, token: str | None, budget: float = PROBE_BUDGET_S) -> tuple
         return (FOREIGN if data else SILENT), b""
     want = f"\r\n{PROOF_HEADER}: {proof(token, nonce, port)}\r\n" if token else None
     if want is None or want.encode("ascii") not in head.lower() + b"\r\n":
-        return FOREIGN, b""
+        return FOREIGN, body
     return OK, body

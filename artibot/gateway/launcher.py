@@ -111,19 +111,26 @@ def _start(root: str, port: int, wait_s: float) -> str:
 def stop_all(root: str) -> list[int]:
     """Stop every gateway this data home started (at uninstall: nothing would use it any more).
     Only a process that is one of our gateways is signalled, never whatever a stale pid file names."""
-    import signal
-
     stopped = []
     for port in gateway_state.ports(root):
-        pid = gateway_state.gateway_pid(root, port)
-        if pid is None:
-            gateway_state.remove_stale_pid(root, port)
-            continue
-        try:
-            os.kill(pid, signal.SIGTERM)
-            os.kill(pid, signal.SIGCONT)  # a stopped gateway handles SIGTERM once continued
-            stopped.append(pid)
-        except ProcessLookupError:
-            pass
-        gateway_state.remove_pid(root, port, pid)
+        stopped += stop_port(root, port)
+    return stopped
+
+
+def stop_port(root: str, port: int) -> list[int]:
+    """Stop this data home's gateway on ``port`` (a moved install: nothing sends there any more)."""
+    import signal
+
+    pid = gateway_state.gateway_pid(root, port)
+    if pid is None:
+        gateway_state.remove_stale_pid(root, port)
+        return []
+    stopped = []
+    try:
+        os.kill(pid, signal.SIGTERM)
+        os.kill(pid, signal.SIGCONT)  # a stopped gateway handles SIGTERM once continued
+        stopped.append(pid)
+    except ProcessLookupError:
+        pass
+    gateway_state.remove_pid(root, port, pid)
     return stopped

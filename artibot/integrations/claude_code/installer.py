@@ -12,8 +12,11 @@ Rules for ``settings.json`` (user, project or local scope):
   install changes nothing and an install with another prefix replaces the old entries;
 * a file that does not parse, or whose ``hooks`` is not an object, is refused and left
   untouched;
-* before a file is changed its previous content is saved beside it as
-  ``<name>.artibot-backup`` (mode 0600; it holds the state before artibot's latest change);
+* before a file without any of artibot's entries is changed, its content is saved beside
+  it as ``<name>.artibot-backup`` (mode 0600). The backup is taken once, at the first
+  install: a later install (another port, ``--no-gateway``, a new interpreter) edits a file
+  that already holds artibot's entries and leaves the backup as it is, so that it always
+  holds the user's own file from before artibot touched it;
 * an existing file keeps its mode, indentation and final newline; a new settings file
   is 0644 with a 2-space indent, as Claude Code writes it;
 * a symbolic link (a dotfiles setup) is followed and its target edited in place;
@@ -21,7 +24,8 @@ Rules for ``settings.json`` (user, project or local scope):
 
 Uninstall removes exactly the handlers install adds, then any matcher group, event list
 or ``hooks`` object that removal left empty, so install + uninstall gives back the
-original bytes of a file in this format. It leaves nothing install made:
+original bytes of a file in this format; so do any number of installs in between (the
+backup is the first install's), as long as nothing but artibot changed the file. It leaves nothing install made:
 
 * a settings file left as ``{}`` is removed unless its backup shows the user had one
   (install created it);
@@ -48,8 +52,8 @@ TYPE_CHECKING = False  # typing is not needed at run time
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["SCOPES", "BACKUP_SUFFIX", "Change", "InstallPlan", "apply", "commands_dir_for", "plan_install",
-           "plan_uninstall", "settings_path_for"]
+__all__ = ["SCOPES", "BACKUP_SUFFIX", "Change", "InstallPlan", "apply", "commands_dir_for", "gateway_ports",
+           "holds_ours", "installed_gateway_port", "plan_install", "plan_uninstall", "settings_path_for"]
 """``apply``, ``Change`` and ``InstallPlan`` live in :mod:`artibot.integrations.install_files`."""
 
 SCOPES = ("user", "project", "local")
@@ -104,7 +108,7 @@ def _settings_change(path: Path, command: str, *, install: bool, gateway_port: i
     if not count.added and not count.removed and env_note:
         count_note = env_note
         if install:
-            backup = real.with_name(real.name + BACKUP_SUFFIX) if before is not None else None
+            backup = _first_backup(real, before, data, hooks_by=command)
             return Change(real, "create" if before is None else "update", before, after, backup, count_note,
                           mode_of(real, NEW_SETTINGS_MODE))
     old = sorted({c for c in count.removed if c})
@@ -122,7 +126,7 @@ def _settings_change(path: Path, command: str, *, install: bool, gateway_port: i
         note += "; the file is re-serialised, see the diff"
     if install:
         action = "create" if before is None else "update"
-        backup = real.with_name(real.name + BACKUP_SUFFIX) if before is not None else None
+        backup = _first_backup(real, before, data, hooks_by=command)
         return Change(real, action, before, after, backup, note, mode_of(real, NEW_SETTINGS_MODE))
     old_backup = real.with_name(real.name + BACKUP_SUFFIX)
     original = _original_bytes(old_backup, merged)
@@ -139,6 +143,86 @@ def _settings_change(path: Path, command: str, *, install: bool, gateway_port: i
     return Change(real, "update", before, after, None, note, mode_of(real, NEW_SETTINGS_MODE), cleanup=cleanup)
 
 
+def holds_ours(data: dict[str, Any], command: str) -> bool:
+    """Whether a parsed settings file holds any of artibot's entries (a hook, the gateway's env)."""
+    from artibot.integrations.claude_code.settings_merge import GATEWAY_PORT_KEY
+
+    env = data.get("env")
+    if isinstance(env, dict) and GATEWAY_PORT_KEY in env:
+        return True
+    return any(is_ours(h, command) for groups in (data.get("hooks") or {}).values()
+               for g in groups for h in (handlers_of(g) or []))
+
+
+def _first_backup(real: Path, before: bytes | None, data: dict[str, Any], *, hooks_by: str) -> Path | None:
+    """Where to save ``before``: beside the file when it holds nothing of artibot's (the user's
+    own file, before the first install); None when there is nothing to save, or when an earlier
+    install's backup already holds the user's file (saving this one would put artibot's own
+    entries in the backup, and uninstall could no longer give the user's bytes back)."""
+    if before is None or holds_ours(data, hooks_by):
+        return None
+    return real.with_name(real.name + BACKUP_SUFFIX)
+
+
+def installed_gateway_port(scope: str, *, user_dir: Path, project_dir: Path) -> int | None:
+    """The gateway port an earlier ``install --gateway`` wrote into the scope's settings file
+    (None: none, or a file that cannot be read; the plan itself reports that file)."""
+    from artibot.integrations.claude_code.settings_merge import GATEWAY_PORT_KEY
+
+    path = settings_path_for(scope, user_dir=user_dir, project_dir=project_dir)
+    try:
+        env = parse_settings(path, read(real_path(path))).get("env")
+    except (ArtibotError, OSError):
+        return None
+    value = env.get(GATEWAY_PORT_KEY) if isinstance(env, dict) else None
+    return int(value) if isinstance(value, str) and value.isdigit() and 0 < int(value) < 65536 else None
+
+
+_HOME_IN_COMMAND = re.compile(r"(?:^|[;\s])ARTIBOT_HOME=('[^']*'|\S+)")
+
+
+def _home_of(command: object) -> str | None:
+    """The data home a registered hook command sets (``ARTIBOT_HOME=… <python> …``), else None."""
+    import shlex
+
+    found = _HOME_IN_COMMAND.search(command) if isinstance(command, str) else None
+    if found is None:
+        return None
+    try:
+        words = shlex.split(found.group(1))
+    except ValueError:
+        return None
+    return words[0] if words else None
+
+
+def gateway_ports(home: str, *, user_dir: Path, project_dir: Path, command: str = "artibot") -> list[int]:
+    """The gateway ports Claude Code's settings (each scope seen from here) send requests to
+    for the data home ``home``: a file whose hooks name another home is that home's concern."""
+    import os
+
+    mine = os.path.realpath(home)
+    seen: set[Path] = set()
+    ports: list[int] = []
+    for scope in SCOPES:
+        path = settings_path_for(scope, user_dir=user_dir, project_dir=project_dir)
+        try:
+            real = real_path(path).resolve()
+            if real in seen:
+                continue
+            seen.add(real)
+            data = parse_settings(real, read(real))
+        except (ArtibotError, OSError):
+            continue  # doctor and install report that file; this only says where requests go
+        port = installed_gateway_port(scope, user_dir=user_dir, project_dir=project_dir)
+        if port is None or port in ports:
+            continue
+        homes = {_home_of(h.get("command")) for groups in (data.get("hooks") or {}).values()
+                 for g in groups for h in (handlers_of(g) or []) if is_ours(h, command)}
+        if not homes or None in homes or any(os.path.realpath(h) == mine for h in homes if h):
+            ports.append(port)
+    return ports
+
+
 def _env_note(before: object, after: object) -> str:
     """The gateway's ``env`` change, in words ("" when there is none)."""
     from artibot.integrations.claude_code.settings_merge import BASE_URL_KEY, GATEWAY_PORT_KEY
@@ -149,6 +233,9 @@ def _env_note(before: object, after: object) -> str:
         return ""
     if new is None:
         return f"Claude Code no longer goes through the artibot gateway (port {old})"
+    if old is not None:
+        # the command stops this home's gateway on the old port, and says so when one ran
+        return f"Claude Code's gateway moves from port {old} to port {new}: env {BASE_URL_KEY}=http://127.0.0.1:{new}"
     return f"Claude Code goes through the artibot gateway: env {BASE_URL_KEY}=http://127.0.0.1:{new}"
 
 

@@ -104,7 +104,7 @@ def hook_launcher(root: str | None = None) -> str:
                                 main=json.dumps(os.path.join(root, "artibot", "__main__.py"), ensure_ascii=False))
 
 
-def hook_prefix(python: str, root: str | None = None, *, guard: bool = False) -> str:
+def hook_prefix(python: str, root: str | None = None, *, guard: bool = False, home: str | None = None) -> str:
     """The hook command prefix for the interpreter at ``python``: ``<python> -S -c '<launcher>'``.
 
     ``guard``: the command first checks that the interpreter is still there and exits 0
@@ -112,10 +112,16 @@ def hook_prefix(python: str, root: str | None = None, *, guard: bool = False) ->
     ``artibot uninstall`` (its virtualenv deleted with it) would otherwise fail every hook
     of every prompt with "not found" (exit 127) until the settings are cleaned. The client
     runs the command through ``sh``, which ``test`` is built into (no process of its own).
+
+    ``home``: the data home the hooks write to, set in the command itself
+    (``ARTIBOT_HOME=<home> <python> …``): a home chosen at install time (``--home``) must
+    reach hooks that run in the client's environment, not in the installing shell's.
     """
     import shlex
 
     command = f"{shlex.quote(python)} -S -c {shlex.quote(hook_launcher(root))}"
+    if home is not None:
+        command = f"ARTIBOT_HOME={shlex.quote(home)} {command}"
     return f"test -x {shlex.quote(python)} || exit 0; {command}" if guard else command
 
 
