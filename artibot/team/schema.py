@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from artibot.inert import DOMAIN_ALPHABET, PATTERN_HASH_ALPHABET
+
 SCHEMA = "artibot_team"
 INIT_LOCK = 0x61727469_0001  # "arti" + 1: pg_advisory_xact_lock key of `team init`
 PUSH_LOCK = 0x61727469_0002  # pushers hold it shared, a round's cut-off takes it exclusive
@@ -208,6 +210,8 @@ GRANT SELECT ON {SCHEMA}.states, {SCHEMA}.settings, {SCHEMA}.migrations TO artib
 GRANT SELECT ON {SCHEMA}.experiences TO artibot_reviewer;
 GRANT SELECT, INSERT, UPDATE ON {SCHEMA}.rounds, {SCHEMA}.answers, {SCHEMA}.set_aside, {SCHEMA}.states
     TO artibot_reviewer;
+-- and the rows the database refused (a name outside the alphabet), with their member
+GRANT SELECT ON {SCHEMA}.refused TO artibot_reviewer;
 GRANT USAGE ON SEQUENCE {SCHEMA}.states_version_seq TO artibot_reviewer;
 """
 PEOPLE = """-- people (a password, if any, goes to their ~/.pgpass, never to an artibot file):
@@ -215,3 +219,69 @@ PEOPLE = """-- people (a password, if any, goes to their ~/.pgpass, never to an 
 -- CREATE ROLE bob LOGIN IN ROLE artibot_reviewer;
 """
 ROLES_SQL = CREATE_ROLES + GRANTS + PEOPLE
+
+MAX_TEXT = 20_000
+"""Characters of a shared request text the pool takes (a record's input is cut shorter locally)."""
+RECORD_ID_ALPHABET = "[A-Za-z0-9][A-Za-z0-9._:+-]{0,199}"
+"""A record id the pool takes (artibot's own ``exp_…`` ids, and any a caller gave in this alphabet)."""
+
+MIGRATIONS += (
+    Migration(3, "names in an alphabet: a row outside it refused by the database, with its member", f"""
+-- A member's row carries names that reach every other member (a domain goes into the published
+-- thresholds, and from there into each member's status and agent context): the database takes only
+-- names in the alphabet, whoever inserts the row and however (artibot or a member's own SQL).
+-- Other bad values (a complexity out of range, an unknown outcome) are still set aside by the round.
+CREATE TABLE {SCHEMA}.refused (
+    record_id text,
+    member text NOT NULL,
+    received_at timestamptz NOT NULL DEFAULT now(),
+    reason text NOT NULL,
+    row jsonb NOT NULL
+);
+CREATE INDEX refused_member ON {SCHEMA}.refused (member, received_at);
+CREATE FUNCTION {SCHEMA}.refusal(record_id text, domain text, pattern_hash text, member_ts text, routed_to text,
+                                 outcome text, text text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT CASE
+        WHEN record_id IS NULL OR record_id !~ '^{RECORD_ID_ALPHABET}$'
+            THEN 'record_id must match {RECORD_ID_ALPHABET}'
+        WHEN domain IS NOT NULL AND domain !~ '^{DOMAIN_ALPHABET}$' THEN 'domain must match {DOMAIN_ALPHABET}'
+        WHEN pattern_hash IS NOT NULL AND pattern_hash !~ '^{PATTERN_HASH_ALPHABET}$'
+            THEN 'pattern_hash must be 32 lower-case hex digits'
+        WHEN length(member_ts) > 64 OR length(routed_to) > 32 OR length(outcome) > 32
+            THEN 'member_ts, routed_to and outcome must be short values'
+        WHEN length(text) > {MAX_TEXT} THEN 'text must be at most {MAX_TEXT} characters'
+    END
+$$;
+CREATE FUNCTION {SCHEMA}.admit() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    why text := {SCHEMA}.refusal(NEW.record_id, NEW.domain, NEW.pattern_hash, NEW.member_ts, NEW.routed_to,
+                                 NEW.outcome, NEW.text);
+BEGIN
+    IF why IS NOT NULL THEN
+        INSERT INTO {SCHEMA}.refused (record_id, member, reason, row)
+            VALUES (left(NEW.record_id, 200), NEW.member, why, to_jsonb(NEW) - 'text');
+        RETURN NULL;
+    END IF;
+    RETURN NEW;
+END
+$$;
+CREATE TRIGGER a_admit BEFORE INSERT ON {SCHEMA}.experiences FOR EACH ROW EXECUTE FUNCTION {SCHEMA}.admit();
+-- the rows already there that are outside the alphabet move to refused
+WITH bad AS (
+    DELETE FROM {SCHEMA}.experiences e
+    WHERE {SCHEMA}.refusal(e.record_id, e.domain, e.pattern_hash, e.member_ts, e.routed_to, e.outcome, e.text)
+        IS NOT NULL
+    RETURNING e.*)
+INSERT INTO {SCHEMA}.refused (record_id, member, reason, row)
+SELECT left(b.record_id, 200), b.member,
+       {SCHEMA}.refusal(b.record_id, b.domain, b.pattern_hash, b.member_ts, b.routed_to, b.outcome, b.text),
+       to_jsonb(b) - 'text'
+FROM bad b;
+DO $$ BEGIN
+    IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'artibot_reviewer') THEN
+        GRANT SELECT ON {SCHEMA}.refused TO artibot_reviewer;
+    END IF;
+END $$;
+"""),
+)
