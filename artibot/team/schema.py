@@ -285,3 +285,75 @@ DO $$ BEGIN
 END $$;
 """),
 )
+
+MIGRATIONS += (
+    Migration(4, "one row per record id across every month's partition", f"""
+-- PostgreSQL has no UNIQUE across the partitions of a table without the partition key, and the
+-- month is a member's to send: record_ids holds every stored id once, filled by the insert
+-- itself (a trigger no role but the owner can drop), so a row whose id is already stored is
+-- skipped, under any month, whoever sends it. A retry stays silent: it stores nothing.
+CREATE TABLE {SCHEMA}.record_ids (record_id text PRIMARY KEY);
+INSERT INTO {SCHEMA}.record_ids SELECT record_id FROM {SCHEMA}.experiences ORDER BY seq ON CONFLICT DO NOTHING;
+-- ids stored twice before: the first (lowest seq) stays, the others go to refused
+WITH dup AS (
+    DELETE FROM {SCHEMA}.experiences e
+    WHERE EXISTS (SELECT FROM {SCHEMA}.experiences f WHERE f.record_id = e.record_id AND f.seq < e.seq)
+    RETURNING e.*)
+INSERT INTO {SCHEMA}.refused (record_id, member, reason, row)
+SELECT d.record_id, d.member, 'record_id already stored', to_jsonb(d) - 'text' FROM dup d;
+CREATE FUNCTION {SCHEMA}.once() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+    INSERT INTO {SCHEMA}.record_ids (record_id) VALUES (NEW.record_id) ON CONFLICT DO NOTHING;
+    IF NOT FOUND THEN
+        RETURN NULL;  -- stored already (in this month or another): once is enough
+    END IF;
+    RETURN NEW;
+END
+$$;
+-- after a_admit (triggers fire by name): a refused row takes no id
+CREATE TRIGGER b_once BEFORE INSERT ON {SCHEMA}.experiences FOR EACH ROW EXECUTE FUNCTION {SCHEMA}.once();
+-- a month's partition made: its rows move out of the default partition with their ids (taken out of
+-- record_ids for the instant they are re-inserted, in the same transaction); and the partition lock is
+-- only tried, so no session holding it (any role can take an advisory lock) makes a push wait
+CREATE OR REPLACE FUNCTION {SCHEMA}.ensure_months(months date[]) RETURNS int LANGUAGE plpgsql SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    m date;
+    part text;
+    made int := 0;
+    waited text := current_setting('lock_timeout');
+BEGIN
+    FOREACH m IN ARRAY coalesce(months, '{{}}'::date[]) LOOP
+        m := date_trunc('month', m)::date;
+        CONTINUE WHEN m IS NULL OR m < DATE '{OLDEST_MONTH}'
+            OR m > (date_trunc('month', now()) + interval '1 month')::date;
+        part := 'experiences_' || to_char(m, 'YYYY_MM');
+        CONTINUE WHEN to_regclass('{SCHEMA}.' || part) IS NOT NULL;
+        CONTINUE WHEN NOT pg_try_advisory_xact_lock({PARTITION_LOCK});  -- being made: the default holds the rows
+        CONTINUE WHEN to_regclass('{SCHEMA}.' || part) IS NOT NULL;
+        BEGIN
+            PERFORM set_config('lock_timeout', '1s', true);
+            CREATE TEMP TABLE artibot_moved ON COMMIT DROP AS
+                SELECT * FROM {SCHEMA}.experiences_default WHERE month = m;
+            DELETE FROM {SCHEMA}.experiences_default WHERE month = m;
+            DELETE FROM {SCHEMA}.record_ids WHERE record_id IN (SELECT record_id FROM artibot_moved);
+            EXECUTE format('CREATE TABLE {SCHEMA}.%I PARTITION OF {SCHEMA}.experiences FOR VALUES FROM (%L) TO (%L)',
+                           part, m, (m + interval '1 month')::date);
+            INSERT INTO {SCHEMA}.experiences SELECT * FROM artibot_moved;
+            DROP TABLE artibot_moved;
+            made := made + 1;
+        EXCEPTION
+            WHEN duplicate_table THEN NULL;
+            WHEN lock_not_available THEN NULL;
+            -- a push that did not wait for the lock committed a row of this month to the default
+            -- partition meanwhile: all of it stays there, and a later push or round moves it
+            WHEN check_violation THEN NULL;
+        END;
+        PERFORM set_config('lock_timeout', waited, true);
+    END LOOP;
+    RETURN made;
+END
+$$;
+"""),
+)
