@@ -16,6 +16,7 @@ from artibot.cli.words_errors import say
 from artibot.cli.words_team import say_where
 from artibot.config import load_settings
 from artibot.errors import InvalidInput
+from artibot.inert import terminal
 from artibot.store.home import Home
 
 def said(text: str) -> str:
@@ -71,7 +72,7 @@ def _try_pull() -> None:
     from artibot.team import member
 
     try:
-        console.print(said(member.pull().message))
+        console.print(terminal(said(member.pull().message)), markup=False, highlight=False)
     except TeamError as exc:
         err_console.print(w(session_lang(), "tm_not_pulled", why=said(str(exc))))
 
@@ -82,7 +83,8 @@ def push_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
     from artibot.team.push import push
 
     report = push()
-    emit_json(report.to_json()) if as_json else console.print(said(report.message))
+    emit_json(report.to_json()) if as_json else console.print(terminal(said(report.message)), markup=False,
+                                                              highlight=False)
 
 
 @team_app.command("pull")
@@ -135,8 +137,9 @@ def _show(report: Any, as_json: bool) -> None:
         if changes:
             console.print(threshold_result(changes, session_lang()))
     if report.set_aside:
-        console.print(w(session_lang(), "tm_set_aside",
-                        members=", ".join(f"{m} {n}" for m, n in sorted(report.set_aside.items()))))
+        console.print(terminal(w(session_lang(), "tm_set_aside",
+                                 members=", ".join(f"{m} {n}" for m, n in sorted(report.set_aside.items())))),
+                      markup=False, highlight=False)
     console.print(Hanging(said(report.message)))
 
 
@@ -303,7 +306,7 @@ def render_team(doc: dict[str, Any]) -> list[str]:
     for r in doc.get("rounds") or []:
         lines.append(w(lang, "tm_round", round=r["round_id"], status=value(lang, r["status"]), reviewer=r["reviewer"],
                        first=r["seq_from"], last=r["seq_to"]))
-    return lines
+    return [terminal(line) for line in lines]  # a name or message in them may come from the team
 
 
 def register(app: typer.Typer) -> None:

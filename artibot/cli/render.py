@@ -19,6 +19,7 @@ from rich.table import Table
 
 # JSON output lives apart from rich (`status --json` starts without it); the commands import it from here too
 from artibot.cli.json_out import emit_json as emit_json, tidy as tidy
+from artibot.inert import terminal
 
 
 class _Console(Console):
@@ -104,7 +105,7 @@ class Hanging:
     """One paragraph, wrapped with a hanging indent in a terminal, one line in a pipe."""
 
     def __init__(self, text: str, first: str = "", indent: str | None = None, style: str = ""):
-        self.text, self.first = text, first
+        self.text, self.first = terminal(text, lines=True), first  # a name in it may be a team member's
         self.indent = " " * cell_len(first) if indent is None else indent
         self.style = Style.parse(style) if style else None
 
@@ -125,10 +126,13 @@ class Listing:
     def __init__(self, title: str | None, columns: Sequence[str], rows: Sequence[Sequence[Any]],
                  notes: Sequence[Sequence[str]] | None = None, *, caption: str | None = None,
                  note_indent: int = 4):
-        self.title, self.caption = title, caption
+        # what is printed raw is inert: a value (a domain name) may be a team member's text
+        self.title = terminal(title, lines=True) if title is not None else None
+        self.caption = terminal(caption, lines=True) if caption is not None else None
         self.columns = list(columns)
-        self.rows = [["—" if v is None else str(v) for v in row] for row in rows]
-        self.notes = list(notes) if notes is not None else [[] for _ in self.rows]
+        self.rows = [["—" if v is None else terminal(v) for v in row] for row in rows]
+        self.notes = [[terminal(n, lines=True) for n in note] for note in notes] if notes is not None \
+            else [[] for _ in self.rows]
         self.note_indent = note_indent
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:

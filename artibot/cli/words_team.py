@@ -40,8 +40,10 @@ def _db(tail: str) -> Callable[["re.Match[str]"], str]:
 TEAM: list[tuple[str, Replacement]] = [
     # a push (artibot.team.push) and what it records as the last push
     (r"^nothing to push$", "보낼 것 없음"),
-    (r"^(?P<s>\d+) record\(s\) sent, (?P<n>\d+) new to the team \((?P<d>\d+) already there\)$",
+    (r"^(?P<s>\d+) record\(s\) sent, (?P<n>\d+) new to the team \((?P<d>\d+) already there\)(?=$|; )",
      r"레코드 \g<s>개 보냄, 팀에 새로 들어간 것 \g<n>개 (이미 있던 것 \g<d>개)"),
+    (r"; (?P<n>\d+) refused by the team's database \(a name outside its alphabet, see (?P<d>\S+)\)$",
+     r"; \g<n>개는 팀 데이터베이스가 거부했습니다 (알파벳 밖의 이름, \g<d> 참고)"),
     (r"^(?P<s>\d+) sent, (?P<q>\d+) queued: ", r"보냄 \g<s>개, 대기 \g<q>개: "),
     (r" \((?P<s>\d+) of (?P<n>\d+) record\(s\) sent before it failed\)$",
      r" (실패하기 전에 레코드 \g<n>개 중 \g<s>개를 보냄)"),
@@ -51,8 +53,10 @@ TEAM: list[tuple[str, Replacement]] = [
      r"its previous state$",
      r"팀의 상태 버전 \g<v> (라운드 \g<r>)을(를) 쓸 수 없습니다 (\g<e>); 이 멤버는 이전 상태를 유지합니다"),
     (r"^team state version (?P<v>\d+) \(round (?P<r>\S+)\) cached; (?P<n>\d+) domain\(s\) start from the team's "
-     r"thresholds$",
+     r"thresholds(?=$|; )",
      r"팀 상태 버전 \g<v> (라운드 \g<r>)을(를) 캐시했습니다; 도메인 \g<n>개가 팀의 임계값에서 시작합니다"),
+    (r"; (?P<n>\d+) domain name\(s\) outside (?P<a>\S+) set aside$",
+     r"; \g<a> 밖의 도메인 이름 \g<n>개는 따로 두었습니다"),
     # a published state's problems (artibot.learning.pooled), inside the sentences above and below
     (r"the team state must be a JSON object, not (?P<t>\w+)", r"팀 상태는 JSON 객체여야 합니다 (\g<t>은(는) 안 됨)"),
     (r"the team state's schema is (?P<s>.+?); this artibot reads (?P<n>\S+?)(?=\)|;|$)",

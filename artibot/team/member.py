@@ -21,6 +21,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from artibot.errors import CorruptFileError, TeamError
+from artibot.inert import DOMAIN_ALPHABET, is_domain
 from artibot.router.thresholds import Thresholds
 from artibot.store import team_files as files
 from artibot.store.fs import FileLock
@@ -75,8 +76,9 @@ def pull(*, home: HomeArg = None, timeout_s: float = 5.0) -> PullReport:
     if row is None:
         return PullReport(None, None, False, "the team has published no state yet")
     version, round_id = int(row[0]), str(row[1])
+    doc, refused = names_only(row[4])
     try:
-        state = parse_state(row[4])
+        state = parse_state(doc)
     except ValueError as exc:
         return PullReport(version, round_id, False, f"the team's state version {version} (round {round_id}) cannot "
                           f"be used ({exc}); this member keeps its previous state")
@@ -89,9 +91,38 @@ def pull(*, home: HomeArg = None, timeout_s: float = 5.0) -> PullReport:
         team_domains = _start_from(h, state.thresholds, previous, round_id)
         files.write_cached_state(h, {"version": version, "round_id": round_id,
                                      "published_at": row[2].isoformat(), "age_s": float(row[3]),
-                                     "pulled_at": _now(), "state": dict(row[4]), "team_domains": team_domains})
+                                     "pulled_at": _now(), "state": dict(doc), "team_domains": team_domains})
+    aside = f"; {len(refused)} domain name(s) outside {DOMAIN_ALPHABET} set aside" if refused else ""
     return PullReport(version, round_id, True, f"team state version {version} (round {round_id}) cached; "
-                      f"{len(team_domains)} domain(s) start from the team's thresholds")
+                      f"{len(team_domains)} domain(s) start from the team's thresholds{aside}")
+
+
+def names_only(doc: Any) -> tuple[Any, list[str]]:
+    """A published state without the domains whose name is outside the alphabet
+    (:data:`artibot.inert.DOMAIN_ALPHABET`), and those names: a state written around the
+    database's check (by a reviewer's own SQL) still never puts such a name into this
+    member's thresholds, ``status`` or agent context."""
+    if not isinstance(doc, dict):
+        return doc, []
+    refused: set[str] = set()
+
+    def keep(mapping: Any) -> Any:
+        if not isinstance(mapping, dict):
+            return mapping
+        bad = {k for k in mapping if not is_domain(k)}
+        refused.update(str(k) for k in bad)
+        return {k: v for k, v in mapping.items() if k not in bad} if bad else mapping
+
+    out = dict(doc)
+    out["cells"] = keep(doc.get("cells"))
+    th = doc.get("thresholds")
+    if isinstance(th, dict):
+        out["thresholds"] = {**th, "domains": keep(th.get("domains"))}
+        if "exploration" in th:
+            out["thresholds"]["exploration"] = keep(th.get("exploration"))
+    if "cells" not in doc:
+        del out["cells"]
+    return (out if refused else doc), sorted(refused)
 
 
 def _start_from(h: Home, team: Thresholds, previous: files.CachedState | None, round_id: str) -> list[str]:

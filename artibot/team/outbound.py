@@ -16,7 +16,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 from typing import Any, Mapping, TypedDict
+
+from artibot.inert import DOMAIN_ALPHABET, is_domain, is_pattern_hash
+from artibot.team.schema import MAX_TEXT, RECORD_ID_ALPHABET
 
 COLUMNS = ("record_id", "member_ts", "domain", "complexity", "routed_to", "outcome", "propensity", "latency_ms",
            "input_tokens", "output_tokens", "cost_usd", "pattern_hash", "text")
@@ -75,3 +79,24 @@ def outbound_row(record: Mapping[str, Any], key: bytes, *, share_text: bool = Fa
         "pattern_hash": pattern_hash(pattern, key) if isinstance(pattern, str) and pattern else None,
         "text": _str(record.get("input")) if share_text else None,
     }
+
+
+_RECORD_ID = re.compile(RECORD_ID_ALPHABET)
+
+
+def refusal(row: OutboundRow) -> str | None:
+    """Why the team's database refuses ``row`` (its names outside the alphabet), or None: the
+    same test as the database's trigger (``artibot_team.refusal``), so a push can say how many
+    of its rows were refused rather than count them as already there."""
+    if _RECORD_ID.fullmatch(row["record_id"]) is None:
+        return f"record_id must match {RECORD_ID_ALPHABET}"
+    if row["domain"] is not None and not is_domain(row["domain"]):
+        return f"domain must match {DOMAIN_ALPHABET}"
+    if row["pattern_hash"] is not None and not is_pattern_hash(row["pattern_hash"]):
+        return "pattern_hash must be 32 lower-case hex digits"
+    if any(v is not None and len(v) > n for v, n in ((row["member_ts"], 64), (row["routed_to"], 32),
+                                                      (row["outcome"], 32))):
+        return "member_ts, routed_to and outcome must be short values"
+    if row["text"] is not None and len(row["text"]) > MAX_TEXT:
+        return f"text must be at most {MAX_TEXT} characters"
+    return None

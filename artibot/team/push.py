@@ -23,7 +23,7 @@ from artibot.store import archive
 from artibot.store import team_files as files
 from artibot.store.home import Home, HomeArg
 from artibot.store.log.experiences import ExperienceLog
-from artibot.team.outbound import COLUMNS, OutboundRow, outbound_row
+from artibot.team.outbound import COLUMNS, OutboundRow, outbound_row, refusal
 from artibot.team.schema import PUSH_LOCK, SCHEMA
 
 BATCH = 5000
@@ -115,7 +115,7 @@ def push(*, home: HomeArg = None, timeout_s: float = 5.0, statement_ms: int = 30
         if not waiting:
             files.add_pushed(h, (), {"at": _now(), "ok": True, "message": "nothing to push"})
             return PushReport(0, 0, 0, "nothing to push")
-        sent = stored = 0
+        sent = stored = refused = 0
         try:
             with db.connect(member["url"], timeout_s=timeout_s, statement_ms=statement_ms) as conn:
                 db.require_schema(conn, member["url"])
@@ -127,14 +127,18 @@ def push(*, home: HomeArg = None, timeout_s: float = 5.0, statement_ms: int = 30
                 key = bytes.fromhex(key_hex)
                 for start in range(0, len(waiting), BATCH):
                     batch = waiting[start:start + BATCH]
-                    stored += insert_rows(conn, [outbound_row(r, key, share_text=share) for r in batch])
+                    rows = [outbound_row(r, key, share_text=share) for r in batch]
+                    refused += sum(1 for row in rows if refusal(row) is not None)
+                    stored += insert_rows(conn, rows)
                     sent += len(batch)
                     files.add_pushed(h, (r["id"] for r in batch))  # acknowledged: committed above
         except TeamError as exc:
             files.add_pushed(h, (), {"at": _now(), "ok": False,
                                      "message": f"{sent} sent, {len(waiting) - sent} queued: {exc}"})
             raise type(exc)(f"{exc} ({sent} of {len(waiting)} record(s) sent before it failed)") from None
-        msg = f"{sent} record(s) sent, {stored} new to the team ({sent - stored} already there)"
+        msg = f"{sent} record(s) sent, {stored} new to the team ({sent - stored - refused} already there)"
+        if refused:  # the database keeps them in `refused`, with this member's name, for the reviewer
+            msg += f"; {refused} refused by the team's database (a name outside its alphabet, see docs/team.md)"
         files.add_pushed(h, (), {"at": _now(), "ok": True, "message": msg})
         return PushReport(sent, stored, len(waiting) - sent, msg)
 

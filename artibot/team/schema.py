@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from artibot.inert import DOMAIN_ALPHABET, PATTERN_HASH_ALPHABET
+
 SCHEMA = "artibot_team"
 INIT_LOCK = 0x61727469_0001  # "arti" + 1: pg_advisory_xact_lock key of `team init`
 PUSH_LOCK = 0x61727469_0002  # pushers hold it shared, a round's cut-off takes it exclusive
@@ -208,6 +210,8 @@ GRANT SELECT ON {SCHEMA}.states, {SCHEMA}.settings, {SCHEMA}.migrations TO artib
 GRANT SELECT ON {SCHEMA}.experiences TO artibot_reviewer;
 GRANT SELECT, INSERT, UPDATE ON {SCHEMA}.rounds, {SCHEMA}.answers, {SCHEMA}.set_aside, {SCHEMA}.states
     TO artibot_reviewer;
+-- and the rows the database refused (a name outside the alphabet), with their member
+GRANT SELECT ON {SCHEMA}.refused TO artibot_reviewer;
 GRANT USAGE ON SEQUENCE {SCHEMA}.states_version_seq TO artibot_reviewer;
 """
 PEOPLE = """-- people (a password, if any, goes to their ~/.pgpass, never to an artibot file):
@@ -215,3 +219,141 @@ PEOPLE = """-- people (a password, if any, goes to their ~/.pgpass, never to an 
 -- CREATE ROLE bob LOGIN IN ROLE artibot_reviewer;
 """
 ROLES_SQL = CREATE_ROLES + GRANTS + PEOPLE
+
+MAX_TEXT = 20_000
+"""Characters of a shared request text the pool takes (a record's input is cut shorter locally)."""
+RECORD_ID_ALPHABET = "[A-Za-z0-9][A-Za-z0-9._:+-]{0,199}"
+"""A record id the pool takes (artibot's own ``exp_…`` ids, and any a caller gave in this alphabet)."""
+
+MIGRATIONS += (
+    Migration(3, "names in an alphabet: a row outside it refused by the database, with its member", f"""
+-- A member's row carries names that reach every other member (a domain goes into the published
+-- thresholds, and from there into each member's status and agent context): the database takes only
+-- names in the alphabet, whoever inserts the row and however (artibot or a member's own SQL).
+-- Other bad values (a complexity out of range, an unknown outcome) are still set aside by the round.
+CREATE TABLE {SCHEMA}.refused (
+    record_id text,
+    member text NOT NULL,
+    received_at timestamptz NOT NULL DEFAULT now(),
+    reason text NOT NULL,
+    row jsonb NOT NULL
+);
+CREATE INDEX refused_member ON {SCHEMA}.refused (member, received_at);
+CREATE FUNCTION {SCHEMA}.refusal(record_id text, domain text, pattern_hash text, member_ts text, routed_to text,
+                                 outcome text, text text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT CASE
+        WHEN record_id IS NULL OR record_id !~ '^{RECORD_ID_ALPHABET}$'
+            THEN 'record_id must match {RECORD_ID_ALPHABET}'
+        WHEN domain IS NOT NULL AND domain !~ '^{DOMAIN_ALPHABET}$' THEN 'domain must match {DOMAIN_ALPHABET}'
+        WHEN pattern_hash IS NOT NULL AND pattern_hash !~ '^{PATTERN_HASH_ALPHABET}$'
+            THEN 'pattern_hash must be 32 lower-case hex digits'
+        WHEN length(member_ts) > 64 OR length(routed_to) > 32 OR length(outcome) > 32
+            THEN 'member_ts, routed_to and outcome must be short values'
+        WHEN length(text) > {MAX_TEXT} THEN 'text must be at most {MAX_TEXT} characters'
+    END
+$$;
+CREATE FUNCTION {SCHEMA}.admit() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    why text := {SCHEMA}.refusal(NEW.record_id, NEW.domain, NEW.pattern_hash, NEW.member_ts, NEW.routed_to,
+                                 NEW.outcome, NEW.text);
+BEGIN
+    IF why IS NOT NULL THEN
+        INSERT INTO {SCHEMA}.refused (record_id, member, reason, row)
+            VALUES (left(NEW.record_id, 200), NEW.member, why, to_jsonb(NEW) - 'text');
+        RETURN NULL;
+    END IF;
+    RETURN NEW;
+END
+$$;
+CREATE TRIGGER a_admit BEFORE INSERT ON {SCHEMA}.experiences FOR EACH ROW EXECUTE FUNCTION {SCHEMA}.admit();
+-- the rows already there that are outside the alphabet move to refused
+WITH bad AS (
+    DELETE FROM {SCHEMA}.experiences e
+    WHERE {SCHEMA}.refusal(e.record_id, e.domain, e.pattern_hash, e.member_ts, e.routed_to, e.outcome, e.text)
+        IS NOT NULL
+    RETURNING e.*)
+INSERT INTO {SCHEMA}.refused (record_id, member, reason, row)
+SELECT left(b.record_id, 200), b.member,
+       {SCHEMA}.refusal(b.record_id, b.domain, b.pattern_hash, b.member_ts, b.routed_to, b.outcome, b.text),
+       to_jsonb(b) - 'text'
+FROM bad b;
+DO $$ BEGIN
+    IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'artibot_reviewer') THEN
+        GRANT SELECT ON {SCHEMA}.refused TO artibot_reviewer;
+    END IF;
+END $$;
+"""),
+)
+
+MIGRATIONS += (
+    Migration(4, "one row per record id across every month's partition", f"""
+-- PostgreSQL has no UNIQUE across the partitions of a table without the partition key, and the
+-- month is a member's to send: record_ids holds every stored id once, filled by the insert
+-- itself (a trigger no role but the owner can drop), so a row whose id is already stored is
+-- skipped, under any month, whoever sends it. A retry stays silent: it stores nothing.
+CREATE TABLE {SCHEMA}.record_ids (record_id text PRIMARY KEY);
+INSERT INTO {SCHEMA}.record_ids SELECT record_id FROM {SCHEMA}.experiences ORDER BY seq ON CONFLICT DO NOTHING;
+-- ids stored twice before: the first (lowest seq) stays, the others go to refused
+WITH dup AS (
+    DELETE FROM {SCHEMA}.experiences e
+    WHERE EXISTS (SELECT FROM {SCHEMA}.experiences f WHERE f.record_id = e.record_id AND f.seq < e.seq)
+    RETURNING e.*)
+INSERT INTO {SCHEMA}.refused (record_id, member, reason, row)
+SELECT d.record_id, d.member, 'record_id already stored', to_jsonb(d) - 'text' FROM dup d;
+CREATE FUNCTION {SCHEMA}.once() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+    INSERT INTO {SCHEMA}.record_ids (record_id) VALUES (NEW.record_id) ON CONFLICT DO NOTHING;
+    IF NOT FOUND THEN
+        RETURN NULL;  -- stored already (in this month or another): once is enough
+    END IF;
+    RETURN NEW;
+END
+$$;
+-- after a_admit (triggers fire by name): a refused row takes no id
+CREATE TRIGGER b_once BEFORE INSERT ON {SCHEMA}.experiences FOR EACH ROW EXECUTE FUNCTION {SCHEMA}.once();
+-- a month's partition made: its rows move out of the default partition with their ids (taken out of
+-- record_ids for the instant they are re-inserted, in the same transaction); and the partition lock is
+-- only tried, so no session holding it (any role can take an advisory lock) makes a push wait
+CREATE OR REPLACE FUNCTION {SCHEMA}.ensure_months(months date[]) RETURNS int LANGUAGE plpgsql SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    m date;
+    part text;
+    made int := 0;
+    waited text := current_setting('lock_timeout');
+BEGIN
+    FOREACH m IN ARRAY coalesce(months, '{{}}'::date[]) LOOP
+        m := date_trunc('month', m)::date;
+        CONTINUE WHEN m IS NULL OR m < DATE '{OLDEST_MONTH}'
+            OR m > (date_trunc('month', now()) + interval '1 month')::date;
+        part := 'experiences_' || to_char(m, 'YYYY_MM');
+        CONTINUE WHEN to_regclass('{SCHEMA}.' || part) IS NOT NULL;
+        CONTINUE WHEN NOT pg_try_advisory_xact_lock({PARTITION_LOCK});  -- being made: the default holds the rows
+        CONTINUE WHEN to_regclass('{SCHEMA}.' || part) IS NOT NULL;
+        BEGIN
+            PERFORM set_config('lock_timeout', '1s', true);
+            CREATE TEMP TABLE artibot_moved ON COMMIT DROP AS
+                SELECT * FROM {SCHEMA}.experiences_default WHERE month = m;
+            DELETE FROM {SCHEMA}.experiences_default WHERE month = m;
+            DELETE FROM {SCHEMA}.record_ids WHERE record_id IN (SELECT record_id FROM artibot_moved);
+            EXECUTE format('CREATE TABLE {SCHEMA}.%I PARTITION OF {SCHEMA}.experiences FOR VALUES FROM (%L) TO (%L)',
+                           part, m, (m + interval '1 month')::date);
+            INSERT INTO {SCHEMA}.experiences SELECT * FROM artibot_moved;
+            DROP TABLE artibot_moved;
+            made := made + 1;
+        EXCEPTION
+            WHEN duplicate_table THEN NULL;
+            WHEN lock_not_available THEN NULL;
+            -- a push that did not wait for the lock committed a row of this month to the default
+            -- partition meanwhile: all of it stays there, and a later push or round moves it
+            WHEN check_violation THEN NULL;
+        END;
+        PERFORM set_config('lock_timeout', waited, true);
+    END LOOP;
+    RETURN made;
+END
+$$;
+"""),
+)

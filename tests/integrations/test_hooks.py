@@ -387,8 +387,8 @@ def test_session_start_context_shows_state_and_pending_review(hook: Driver, home
     home.pending_review.write_text("{}")
     _, out = hook("session-start")
     text = orjson.loads(out)["hookSpecificOutput"]["additionalContext"]
-    assert "default 0.45" in text and "backend 0.50" in text and "docs 0.30" in text
-    assert "(8 active)" in text and keys[0] in text and "+3 more" in text and "x:y" not in text
+    assert "default 0.45" in text and '"backend" 0.50' in text and '"docs" 0.30' in text
+    assert "(8 active;" in text and f'"{keys[0]}"' in text and "+3 more" in text and "x:y" not in text
     assert "run /learn" in text
     assert len(text) <= context.SESSION_CONTEXT_LIMIT
 

@@ -146,11 +146,15 @@ def test_hostile_rows_are_set_aside_with_the_member_and_the_round_goes_on(team, 
     push.push(home=honest)
     report = learn(team, honest)
     assert report.status == "applied"
-    assert report.set_aside == {"mallory": len(HOSTILE)}
-    assert report.proposal is not None and report.proposal.params.extra["pool"]["records"] == 101
+    # names outside the alphabet never enter the pool: the database refused them, with the member
+    refused = dict(sql(team, "SELECT record_id, reason FROM artibot_team.refused WHERE member = 'mallory'"))
+    assert set(refused) == {"bad3", "bad7", "ok'); DROP TABLE artibot_team.states; --"}
+    assert refused["bad7"].startswith("domain must match") and refused["bad3"].startswith("domain must match")
+    assert report.set_aside == {"mallory": len(HOSTILE) - 2}
+    assert report.proposal is not None and report.proposal.params.extra["pool"]["records"] == 100
     reasons = dict(sql(team, "SELECT record_id, reason FROM artibot_team.set_aside WHERE member = 'mallory'"))
     assert reasons["bad1"].startswith("complexity") and reasons["bad4"].startswith("routed_to")
-    assert reasons["bad6"].startswith("propensity") and reasons["bad7"].startswith("domain")
+    assert reasons["bad6"].startswith("propensity") and reasons["bad8"].startswith("domain")
 
 
 def test_two_reviewers_at_once_make_one_round_and_the_other_is_refused(team, tmp_path, capsys) -> None:
