@@ -190,6 +190,8 @@ class GatewayStatus(TypedDict):
     version: str | None
     pid: int | None
     counters: dict[str, int] | None
+    unrouted_models: list[str]
+    """Codex CLI's models this gateway left unrouted: they take no ``configuration_update`` item."""
 
 
 class HookFailure(TypedDict):

@@ -106,7 +106,8 @@ def gateway_status(root: str, configured: int) -> list[GatewayStatus]:
             doc = {}
         doc = doc if isinstance(doc, dict) else {}
         out.append({"port": port, "state": GATEWAY_STATES[state], "version": doc.get("version"),
-                    "pid": doc.get("pid"), "counters": doc.get("counters")})
+                    "pid": doc.get("pid"), "counters": doc.get("counters"),
+                    "unrouted_models": [m for m in doc.get("unrouted_models") or [] if isinstance(m, str)]})
     return out
 
 

@@ -25,6 +25,8 @@ SCREENS: dict[str, dict[str, str]] = {
         "st_gateway": "gateway on port {port}: {state}",
         "st_gateway_up": " (version {version}, pid {pid}; {counters})",
         "st_gateway_foreign": " — it is not this data home's gateway: Claude Code's requests must not go there",
+        "st_gateway_unrouted": "  Codex CLI on {models}: not routed, the route is context only (the model takes no "
+                               "configuration_update item, so its effort cannot change without missing the cache)",
         "st_home": "home: {home}",
         "v_worse": "worse after a round: ", "v_last": "last validation: ", "v_waiting": "waiting to be validated: ",
         # hooks and pending turns (status, doctor, report cost)
@@ -104,6 +106,8 @@ SCREENS: dict[str, dict[str, str]] = {
         "st_gateway": "게이트웨이 (포트 {port}): {state}",
         "st_gateway_up": " (버전 {version}, pid {pid}; {counters})",
         "st_gateway_foreign": " — 이 데이터 홈의 게이트웨이가 아닙니다: Claude Code의 요청을 그쪽으로 보내면 안 됩니다",
+        "st_gateway_unrouted": "  {models}의 Codex CLI: 라우팅하지 않음, 경로는 맥락으로만 전달됩니다 (이 모델은 "
+                               "configuration_update 항목을 받지 않아, 캐시를 잃지 않고는 노력 수준을 바꿀 수 없습니다)",
         "st_home": "데이터 홈: {home}",
         "v_worse": "라운드 후 더 나빠짐: ", "v_last": "마지막 검증: ", "v_waiting": "검증 대기 중: ",
         "hf_head": "훅이 마지막으로 성공한 뒤의 실패 (원인 {n}개; 턴이 기록되지 않았을 수 있음):",

@@ -245,6 +245,8 @@ class ResponsesRouter:
 
     def __init__(self, turns: TurnRouter):
         self.turns = turns
+        self.unrouted_models: set[str] = set()
+        """Models of Codex CLI turns left unrouted (no ``configuration_update``): ``status`` says so."""
 
     def _route(self, body: dict[str, Any], headers: Mapping[str, str]) -> tuple[dict[str, Any], Route | None]:
         session_id = rs.session_of(body, headers)
@@ -304,6 +306,8 @@ class ResponsesRouter:
             system = decision.get("system")
             gateway_state.count_turn(state, system)
             if not rs.takes_updates(model):
+                if len(self.unrouted_models) < 8:
+                    self.unrouted_models.add(str(model)[:80])
                 return {"route": system, "profile": prof.Profile().to_json(), "effort": "unrouted",
                         "why": f"{model} takes no configuration_update item: the route is context only"}
             updates = self._updates(state)

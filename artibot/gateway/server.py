@@ -264,7 +264,8 @@ class Gateway:
             except OSError as exc:
                 log.warning("no health proof: the token is unreadable (%s)", exc.strerror or type(exc).__name__)
         body = {"gateway": "artibot", "version": __version__, "pid": os.getpid(), "port": self.port,
-                "uptime_s": round(time.monotonic() - self._started, 1), "counters": asdict(self.counters)}
+                "uptime_s": round(time.monotonic() - self._started, 1), "counters": asdict(self.counters),
+                "unrouted_models": sorted(self.responses.unrouted_models)}
         return web.Response(status=200, content_type="application/json", body=orjson.dumps(body), headers=headers)
 
     async def _relay(self, request: web.Request, upstream: Any, route: Route | None,
