@@ -63,6 +63,17 @@ def pick(request: dict, scenarios: dict[str, list[list[dict]]]) -> tuple[str | N
     return None, [text("ok")]
 
 
+def thread_source(request: dict) -> str | None:
+    """Which of Codex CLI's threads sent the request: ``user`` (the session), ``thread_title``
+    (the title of a new session, a thread of its own), from ``client_metadata``."""
+    meta = request.get("client_metadata")
+    try:
+        turn = json.loads(meta.get("x-codex-turn-metadata") or "{}") if isinstance(meta, dict) else {}
+    except ValueError:
+        return None
+    return turn.get("thread_source") if isinstance(turn, dict) else None
+
+
 def _tool_names(request: dict) -> set[str]:
     return {t.get("name") for t in request.get("tools") or [] if isinstance(t, dict)}
 
@@ -150,7 +161,8 @@ class FakeOpenAI:
                         "type": "invalid_request_error", "code": "unsupported_value", "param": "input",
                         "message": "The 'configuration_update' item type is not supported with this model."}}).encode())
                     return
-                name, steps = pick(request, api.scenarios)
+                source = thread_source(request)
+                name, steps = (None, [text("Task title")]) if source == "thread_title" else pick(request, api.scenarios)
                 api.requests.append((name, request))
                 usage = None
                 if api.cache is not None:
@@ -158,7 +170,7 @@ class FakeOpenAI:
                     reasoning = int(REASONING_AT_HIGH * SHARE.get(effort, 1.0))
                     usage = api.cache.usage(request, reasoning + 60, reasoning)
                     api.answered.append({"model": request.get("model"), "effort": effort, "usage": usage,
-                                         "scenario": name})
+                                         "scenario": name, "source": source})
                 self._send(200, stream(request, steps, usage), "text/event-stream")
 
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
