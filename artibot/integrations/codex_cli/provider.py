@@ -162,8 +162,11 @@ def change(path: Path, port: int | None, *, install: bool) -> tuple[Change, Gate
     through the gateway on it; 0 (or uninstall) stops; None keeps what the file says."""
     real = real_path(path)
     before = read(real)
-    text = before.decode("utf-8") if before is not None else ""
-    doc = _parse(real, text)
+    try:
+        text = before.decode("utf-8") if before is not None else ""
+    except UnicodeDecodeError:
+        raise IntegrationError(f"{real} is not UTF-8 text; artibot left it untouched") from None
+    _parse(real, text)  # a file that does not parse is refused before anything is planned
     now = current(text)
     if install and port is None:
         return Change(real, "unchanged", before, before, None, "model provider left as it is"), now
