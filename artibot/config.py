@@ -86,6 +86,12 @@ def gateway_upstream_env() -> str | None:
     return os.environ.get("ARTIBOT_GATEWAY_UPSTREAM") or None
 
 
+def gateway_openai_upstream_env() -> str | None:
+    """The OpenAI upstream the installer kept for the gateway (the ``base_url`` of the Codex CLI
+    provider it replaced), passed by Codex CLI's hooks to the gateway they start."""
+    return os.environ.get("ARTIBOT_GATEWAY_OPENAI_UPSTREAM") or None
+
+
 def claude_project_dir() -> Path | None:
     value = os.environ.get("CLAUDE_PROJECT_DIR")
     return Path(value) if value else None
@@ -161,6 +167,7 @@ _SECTIONS: dict[str, tuple[type, list[tuple[str, str, Checker]]]] = {
     "gateway.server": (GatewayServerSettings, [
         ("port", "port", checks.integer(1, 65535)),
         ("upstream", "upstream", checks.upstream_url),
+        ("openaiUpstream", "openai_upstream", checks.upstream_url),
     ]),
     "gateway.profiles": (GatewayProfileSettings, [
         ("system1", "system1", checks.profile),

@@ -125,6 +125,8 @@ class GatewayServerSettings:
 
     port: int = 41470
     upstream: str = "https://api.anthropic.com"
+    openai_upstream: str = "https://api.openai.com/v1"
+    """Where Codex CLI's requests go (the gateway's ``/openai`` path)."""
 
 
 @dataclass(frozen=True)

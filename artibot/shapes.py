@@ -195,6 +195,8 @@ class GatewayStatus(TypedDict):
     """The agents' settings send requests to this port: every prompt is stopped while it is not ours."""
     held_by: NotRequired[str]
     """``another program``: ``another data home`` (an artibot gateway, unproved) or ``another program``."""
+    unrouted_models: list[str]
+    """Codex CLI's models this gateway left unrouted: they take no ``configuration_update`` item."""
 
 
 class HookFailure(TypedDict):

@@ -118,7 +118,9 @@ def gateway_status(root: str, configured: int, installed: Sequence[int] | None =
         doc = doc if isinstance(doc, dict) else {}
         entry: GatewayStatus = {"port": port, "state": GATEWAY_STATES[state], "version": doc.get("version"),
                                 "pid": doc.get("pid"), "counters": doc.get("counters"),
-                                "installed": installed is not None and port in installed}
+                                "installed": installed is not None and port in installed,
+                                "unrouted_models": [m for m in doc.get("unrouted_models") or []
+                                                    if isinstance(m, str)]}
         if state == health.FOREIGN:
             # what it says of itself, unproved: enough to tell the person where to look
             entry["version"], entry["counters"] = None, None

@@ -101,8 +101,8 @@ def register(app: typer.Typer) -> None:
         dry_run: bool = typer.Option(False, "--dry-run", help="Show the changes; write nothing."),
         gateway: Optional[bool] = typer.Option(
             None, "--gateway/--no-gateway",
-            help="Send Claude Code's requests through the local gateway, so that a route changes the "
-                 "turn's effort (and model); --no-gateway stops it. Default: leave as it is."),
+            help="Send Claude Code's (or Codex CLI's) requests through the local gateway, so that a route "
+                 "changes the turn's effort (and model); --no-gateway stops it. Default: leave as it is."),
         port: Optional[int] = typer.Option(None, "--port", min=1, max=65535,
                                            help="The gateway's port (default: gateway.server.port)."),
         models: Optional[List[str]] = typer.Option(

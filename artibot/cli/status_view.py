@@ -89,6 +89,8 @@ def show_status(as_json: bool) -> None:
         if gw["state"] == "another program":
             line += w(lang, "st_gateway_foreign")
         console.print(Hanging(line))
+        if gw.get("unrouted_models"):
+            console.print(Hanging(w(lang, "st_gateway_unrouted", models=", ".join(gw["unrouted_models"]))))
     if doc.get("team"):
         from artibot.cli.cmd_team import render_team
 

@@ -34,6 +34,8 @@ SCREENS: dict[str, dict[str, str]] = {
                           "--gateway --port {free}`",
         "gw_stop_pid": "it (`kill {pid}`, or `artibot --home THAT-HOME uninstall claude-code`)",
         "gw_stop_other": "that program",
+        "st_gateway_unrouted": "  Codex CLI on {models}: not routed, the route is context only (the model takes no "
+                               "configuration_update item, so its effort cannot change without missing the cache)",
         "st_home": "home: {home}",
         "v_worse": "worse after a round: ", "v_last": "last validation: ", "v_waiting": "waiting to be validated: ",
         # hooks and pending turns (status, doctor, report cost)
@@ -122,6 +124,8 @@ SCREENS: dict[str, dict[str, str]] = {
                           "--gateway --port {free}`",
         "gw_stop_pid": "그 게이트웨이를 (`kill {pid}`, 또는 `artibot --home 그-데이터-홈 uninstall claude-code`)",
         "gw_stop_other": "그 프로그램을",
+        "st_gateway_unrouted": "  {models}의 Codex CLI: 라우팅하지 않음, 경로는 맥락으로만 전달됩니다 (이 모델은 "
+                               "configuration_update 항목을 받지 않아, 캐시를 잃지 않고는 노력 수준을 바꿀 수 없습니다)",
         "st_home": "데이터 홈: {home}",
         "v_worse": "라운드 후 더 나빠짐: ", "v_last": "마지막 검증: ", "v_waiting": "검증 대기 중: ",
         "hf_head": "훅이 마지막으로 성공한 뒤의 실패 (원인 {n}개; 턴이 기록되지 않았을 수 있음):",

@@ -1,12 +1,12 @@
 """What the gateway checks at its edge, before anything is forwarded (no I/O but the body's read).
 
-* **Browsers.** Claude Code sends no ``Origin`` and none of the ``Sec-Fetch-*`` headers a
+* **Browsers.** Claude Code (and Codex CLI) sends no ``Origin`` and none of the ``Sec-Fetch-*`` headers a
   browser adds to every request, so a request with either is a web page's, and a page
   must never spend the user's key or budget (DNS rebinding is stopped by the Host check;
   this stops a page that posts straight to ``127.0.0.1``). ``Sec-Fetch-Mode`` alone is what
   Node's ``fetch`` sends; a browser always adds ``Sec-Fetch-Site`` and ``Sec-Fetch-Dest``.
 * **Body limits per path**, checked against ``Content-Length`` before a byte of the body is
-  read, and while reading a chunked one: the Messages paths take ``max_body``, other
+  read, and while reading a chunked one: the Messages and Responses paths take ``max_body``, other
   paths a small JSON document, and methods without a body none.
 * **Paths** are normalised (dot segments, also percent-encoded ones, removed) and confined
   to the upstream's own path: a request that would climb above it is refused, and so is
@@ -37,6 +37,10 @@ BROWSER_HEADERS = ("origin", "sec-fetch-site", "sec-fetch-dest", "sec-fetch-user
 """Headers only a browser sends (an ``Origin`` of ``null`` included)."""
 
 MESSAGES_PREFIX = "/v1/messages"
+OPENAI_PREFIX = "/openai"
+"""Codex CLI's model provider points here (``base_url = http://127.0.0.1:PORT/openai``): the
+rest of the path goes to the OpenAI upstream, as the rest of any other path goes to Anthropic's."""
+RESPONSES_PATH = OPENAI_PREFIX + "/responses"
 OTHER_MAX_BODY = 1024 * 1024
 """Every other path (model lists, token counts of files, event batches): JSON documents of a few KB."""
 
@@ -66,6 +70,8 @@ def body_limit(method: str, path: str, max_body: int) -> int:
     if method in BODYLESS:
         return 0
     if path == MESSAGES_PREFIX or path.startswith(MESSAGES_PREFIX + "/"):
+        return max_body
+    if path == RESPONSES_PATH or path.startswith(RESPONSES_PATH + "/"):  # a whole conversation too
         return max_body
     return min(OTHER_MAX_BODY, max_body)
 

@@ -9,7 +9,7 @@ row. A model with no row is priced as ``null`` (counted, not guessed).
 >>> round(table.cost("claude-sonnet-4-5", Usage(input_tokens=1000, output_tokens=500,
 ...       cache_read_input_tokens=10000)), 6)
 0.0135
->>> table.cost("gpt-5", Usage(input_tokens=1)) is None
+>>> table.cost("gpt-4o", Usage(input_tokens=1)) is None
 True
 """
 
@@ -21,7 +21,8 @@ from typing import Any, Mapping
 from artibot.gateway.usage import Usage
 
 CHECKED = "2025-11-24"
-"""The day the shipped prices were copied from Anthropic's published price list."""
+"""The day the shipped prices were copied from Anthropic's published price list (the OpenAI
+rows: from OpenAI's model pages, 2026-12-03)."""
 
 SHIPPED: dict[str, dict[str, float]] = {
     # $/MTok. Cache writes are 1.25x input (five-minute cache), reads 0.1x input.
@@ -38,6 +39,16 @@ SHIPPED: dict[str, dict[str, float]] = {
     "gemini-2.5-pro": {"input": 1.25, "output": 10.0, "cacheWrite": 1.25, "cacheRead": 0.3125},
     "gemini-2.5-flash-lite": {"input": 0.1, "output": 0.4, "cacheWrite": 0.1, "cacheRead": 0.025},
     "gemini-2.5-flash": {"input": 0.3, "output": 2.5, "cacheWrite": 0.3, "cacheRead": 0.075},
+    # OpenAI (Codex CLI through the Responses API): automatic caching, cached input at a tenth of
+    # the input price, no write surcharge reported (the usage has no write count); GPT-6 Astra's
+    # published write price is for explicit caching (prompts up to 272k tokens).
+    "gpt-6-astra": {"input": 10.0, "output": 50.0, "cacheWrite": 12.5, "cacheRead": 1.0},
+    "gpt-5.2": {"input": 1.75, "output": 14.0, "cacheWrite": 1.75, "cacheRead": 0.175},
+    "gpt-5.1": {"input": 1.25, "output": 10.0, "cacheWrite": 1.25, "cacheRead": 0.125},
+    "gpt-5": {"input": 1.25, "output": 10.0, "cacheWrite": 1.25, "cacheRead": 0.125},
+    "gpt-5-mini": {"input": 0.25, "output": 2.0, "cacheWrite": 0.25, "cacheRead": 0.025},
+    "gpt-5.1-codex-mini": {"input": 0.25, "output": 2.0, "cacheWrite": 0.25, "cacheRead": 0.025},
+    "gpt-5-nano": {"input": 0.05, "output": 0.4, "cacheWrite": 0.05, "cacheRead": 0.005},
 }
 """Newer releases of a family take the family's latest known price (``claude-opus``,
 ``claude-sonnet``, ``claude-haiku``) until the table says otherwise."""

@@ -24,6 +24,7 @@ import orjson
 
 from artibot.gateway import cachesafe as cs
 from artibot.gateway import profiles as prof
+from artibot.gateway import responses as rs
 from artibot.gateway.pricing import PriceTable
 from artibot.store import gateway_state
 
@@ -45,6 +46,8 @@ class Route:
     sent_effort: str | None = None
     system: str | None = None
     """The turn's route (``system1`` or ``system2``), as the prompt hook decided it."""
+    api: str = "messages"
+    """``messages`` (Anthropic's, Claude Code) or ``responses`` (OpenAI's, Codex CLI): how its answer reports usage."""
 
 
 AGENT_HEADER = "x-claude-code-agent-id"
@@ -227,3 +230,144 @@ class TurnRouter:
             self.counters.spool_errors += 1
             log.warning("routing skipped: a session spool of an unexpected shape (%s)", type(exc).__name__)
             return plain, None, False
+
+
+MAX_UPDATES = 512
+"""``configuration_update`` places kept per session (one per turn at most; the oldest go first)."""
+
+
+class ResponsesRouter:
+    """The routing step for Codex CLI's Responses API requests (:mod:`.responses`), beside
+    :class:`TurnRouter`: the same spool, the same turn binding (the turn the prompt hook opened,
+    checked against the request's ``turn_id``), the same rule that a lock is never waited for
+    on the event loop. The session's update places live in its spool (``gateway.responses
+    .updates``), so a gateway started again mid-session puts them back all the same."""
+
+    def __init__(self, turns: TurnRouter):
+        self.turns = turns
+        self.unrouted_models: set[str] = set()
+        """Models of Codex CLI turns left unrouted (no ``configuration_update``): ``status`` says so."""
+
+    def _route(self, body: dict[str, Any], headers: Mapping[str, str]) -> tuple[dict[str, Any], Route | None]:
+        session_id = rs.session_of(body, headers)
+        if session_id is None or not rs.is_turn_request(body):
+            return body, None
+        items: list[Any] = body["input"]
+        root = self.turns.root
+        turn, state = gateway_state.read_session(root, session_id)
+        if turn is None:
+            return self._placed(body, items, state), None
+        prompt = turn.get("prompt_id")
+        if isinstance(prompt, str) and prompt != rs.turn_of(body):
+            # a turn the prompt hook did not open (its hooks did not run): not routed, not billed
+            return self._placed(body, items, state), None
+        if not isinstance(turn.get("gateway"), dict):
+            turn = self._fix(body, session_id, items) or turn
+            turn, state = gateway_state.read_session(root, session_id)
+            if turn is None:
+                return self._placed(body, items, state), None
+        fixed = turn.get("gateway")
+        if not isinstance(fixed, dict):
+            return self._placed(body, items, state), None
+        route = Route(session_id, str(turn["id"]), dict(fixed.get("profile") or {}), "turn",
+                      fixed.get("why") if isinstance(fixed.get("why"), str) else None,
+                      rs.client_effort(body),
+                      fixed.get("route") if isinstance(fixed.get("route"), str) else None, api="responses")
+        return self._placed(body, items, state), route
+
+    @staticmethod
+    def _updates(state: Mapping[str, Any]) -> list[dict[str, Any]]:
+        kept = state.get("responses")
+        found = kept.get("updates") if isinstance(kept, Mapping) else None
+        if found is None:
+            return []
+        if not isinstance(found, list) or not all(rs.is_update(u) for u in found):
+            raise ValueError("gateway.responses.updates has a shape this version does not write")
+        return list(found)
+
+    def _placed(self, body: dict[str, Any], items: list[Any], state: Mapping[str, Any]) -> dict[str, Any]:
+        updates = self._updates(state)
+        if not updates:
+            return body
+        out, _placed = rs.with_updates(items, updates)
+        return {**body, "input": out} if len(out) != len(items) else body
+
+    def _fix(self, body: dict[str, Any], session_id: str, items: list[Any]) -> dict[str, Any] | None:
+        """The turn's profile, fixed at its first request: on a model that takes updates, an
+        update after the turn's new input when the route wants another effort than the one in force."""
+        profiles = self.turns.profiles
+        model = body.get("model")
+        requested = rs.client_effort(body)
+
+        def choose(state: dict[str, Any], turn: Mapping[str, Any]) -> dict[str, Any]:
+            decision = turn.get("decision")
+            if not isinstance(decision, Mapping):
+                raise ValueError("turn.decision is not an object")
+            system = decision.get("system")
+            gateway_state.count_turn(state, system)
+            if not rs.takes_updates(model):
+                if len(self.unrouted_models) < 8:
+                    self.unrouted_models.add(str(model)[:80])
+                return {"route": system, "profile": prof.Profile().to_json(), "effort": "unrouted",
+                        "why": f"{model} takes no configuration_update item: the route is context only"}
+            updates = self._updates(state)
+            _out, placed = rs.with_updates(items, updates)
+            updates = updates[:placed]  # the places the client's history still has
+            wanted = profiles.for_route(system) or prof.Profile()
+            in_force = rs.effort_in_force(updates, requested)
+            target = wanted.effort or requested or rs.DEFAULT_EFFORT
+            if target != (in_force or rs.DEFAULT_EFFORT):
+                updates.append(rs.new_update(items, target))
+                why = f"configuration_update to {target} after the turn's input (was {in_force or 'the default'})"
+            else:
+                why = f"already at {target}: no configuration_update needed"
+            state["responses"] = {"updates": updates[-MAX_UPDATES:]}
+            return {"route": system, "profile": prof.Profile(target if target in prof.EFFORTS else None).to_json(),
+                    "why": why, "effort": "configuration_update", "sent": target}
+
+        def no_agents(_state: dict[str, Any], _turn: Mapping[str, Any], fixed: Mapping[str, Any]) -> dict[str, Any]:
+            return dict(fixed)
+
+        return self.turns._fix_turn(self.turns.root, session_id, choose, None, no_agents)
+
+    def _prepare(self, raw: bytes, headers: Mapping[str, str]) -> tuple[bytes, Route | None]:
+        if b"session" not in raw and not headers.get(rs.SESSION_HEADER):
+            return raw, None
+        try:
+            body = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            return raw, None
+        if not isinstance(body, dict):
+            return raw, None
+        try:
+            new, route = self._route(body, headers)
+        except OSError as exc:
+            log.warning("routing skipped: %s", exc.strerror or type(exc).__name__)
+            return raw, None
+        counters = self.turns.counters
+        counters.routed += route is not None
+        if new is body:
+            return raw, route
+        try:
+            out = orjson.dumps(new)
+        except TypeError:
+            return raw, route
+        counters.rewritten += 1
+        return out, route
+
+    def _prepare_safely(self, plain: bytes, headers: Mapping[str, str]) -> tuple[bytes, Route | None]:
+        try:
+            return self._prepare(plain, headers)
+        except NeedsThread:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the spool is input the gateway does not control
+            self.turns.counters.spool_errors += 1
+            log.warning("routing skipped: a session spool of an unexpected shape (%s)", type(exc).__name__)
+            return plain, None
+
+    async def inspect(self, plain: bytes, headers: Mapping[str, str]) -> tuple[bytes, Route | None]:
+        """:meth:`_prepare`, never fatal, as :meth:`TurnRouter.inspect`."""
+        try:
+            return self._prepare_safely(plain, headers)
+        except NeedsThread:
+            return await asyncio.get_running_loop().run_in_executor(None, self._prepare_safely, plain, headers)

@@ -40,7 +40,7 @@ from artibot.gateway import edge, health
 from artibot.gateway import profiles as prof
 from artibot.gateway import usage as use
 from artibot.gateway.pricing import PriceTable
-from artibot.gateway.routing import Route, TurnRouter
+from artibot.gateway.routing import ResponsesRouter, Route, TurnRouter
 from artibot.store import gateway_state
 
 log = logging.getLogger("artibot.gateway")
@@ -59,6 +59,8 @@ class GatewayConfig:
     root: str
     """The data home (where the session spools are)."""
     upstream: str = "https://api.anthropic.com"
+    openai_upstream: str = "https://api.openai.com/v1"
+    """Where ``/openai/...`` goes (Codex CLI's provider): the user's own provider ``base_url``."""
     port: int = 41470
     host: str = "127.0.0.1"
     profiles: prof.Profiles = field(default_factory=prof.Profiles)
@@ -117,6 +119,8 @@ class Gateway:
         self.port = config.port
         self._started = time.monotonic()
         self.router = TurnRouter(config.root, config.profiles, config.prices, self.counters)
+        self.responses = ResponsesRouter(self.router)
+        self._openai_proxy: str | None = None
 
     # ------------------------------------------------------------------ lifecycle
     async def start_client(self, _app: web.Application | None = None) -> None:
@@ -129,6 +133,7 @@ class Gateway:
                                   sock_read=self.config.read_timeout_s))
 
         self._proxy = edge.proxy_for(self.config.upstream)
+        self._openai_proxy = edge.proxy_for(self.config.openai_upstream)
 
     async def close_client(self, _app: web.Application | None = None) -> None:
         if self._session is not None:
@@ -142,13 +147,15 @@ class Gateway:
         return app
 
     def _record(self, route: Route, reader_usage: use.Usage, model: str | None, ttfb: float,
-                duration: float, *, cut: bool = False) -> None:
+                duration: float, *, cut: bool = False, reasoning_tokens: int = 0) -> None:
         prices = self.config.prices
         row = prices.row(model)
         item = use.entry(reader_usage, model=model, cost_usd=prices.cost(model, reader_usage),
                          ttfb_ms=ttfb * 1000, duration_ms=duration * 1000, profile=route.profile, why=route.why,
                          sent_effort=route.sent_effort,
                          rewrite_price=(row["cacheWrite"] - row["cacheRead"]) / 1e6 if row else None)
+        if reasoning_tokens:
+            item["reasoning_tokens"] = reasoning_tokens
         if cut:
             item["cut"] = True  # ended before message_stop: the tokens seen until then
         try:
@@ -198,12 +205,23 @@ class Gateway:
             plain = edge.inflated(raw, encoding, limit) if encoding not in ("", "identity") else raw
         except edge.Refused as exc:
             self.counters.refused += 1
-            response = _error(exc.status, exc.kind, str(exc))
+            response = _error(exc.status, exc.kind, str(exc), openai=_is_openai(request.path))
             response.force_close()  # an unread body must not be taken for the next request
             return response
         route, beta = None, False
         drop = HOP_BY_HOP
-        if request.method == "POST" and path.partition("?")[0] == MESSAGES and plain is not None:
+        bare = path.partition("?")[0]
+        openai = _is_openai(bare)
+        upstream_base, proxy = self.config.upstream, self._proxy
+        if openai:  # Codex CLI's provider: the rest of the path is the OpenAI upstream's
+            upstream_base, proxy, path = self.config.openai_upstream, self._openai_proxy, path[len(edge.OPENAI_PREFIX):]
+        if openai and request.method == "POST" and bare == edge.RESPONSES_PATH and plain is not None:
+            new, route = await self.responses.inspect(plain, request.headers)
+            if seen is not None and route is not None:
+                seen.route, seen.kind, seen.effort = route.system, route.kind, route.profile.get("effort")
+            if new is not plain:
+                raw, drop = new, HOP_BY_HOP | {"content-encoding"}
+        elif request.method == "POST" and bare == MESSAGES and plain is not None:
             new, route, beta = await self.router.inspect(plain, request.headers)
             if seen is not None and route is not None:
                 seen.route, seen.kind, seen.effort = route.system, route.kind, route.sent_effort
@@ -214,15 +232,16 @@ class Gateway:
             sent = [v for k, v in headers if k.lower() == "anthropic-beta"]
             headers = [(k, v) for k, v in headers if k.lower() != "anthropic-beta"]
             headers.append(("anthropic-beta", cs.merge_beta(sent)))
-        url = URL(self.config.upstream.rstrip("/") + path, encoded=True)  # as confined: no second resolution
+        url = URL(upstream_base.rstrip("/") + path, encoded=True)  # as confined: no second resolution
         assert self._session is not None
         started = time.perf_counter()
         try:
             upstream = await self._session.request(request.method, url, headers=headers, data=raw or None,
-                                                   allow_redirects=False, proxy=self._proxy)
+                                                   allow_redirects=False, proxy=proxy)
         except (ClientError, asyncio.TimeoutError, OSError) as exc:
             self.counters.upstream_errors += 1
-            return _error(502, "api_error", f"artibot gateway: the upstream API did not answer ({type(exc).__name__})")
+            return _error(502, "api_error", f"artibot gateway: the upstream API did not answer ({type(exc).__name__})",
+                          openai=openai)
         except asyncio.CancelledError:
             self.counters.client_gone += 1  # before the headers: the request is closed with the task
             raise
@@ -245,7 +264,8 @@ class Gateway:
             except OSError as exc:
                 log.warning("no health proof: the token is unreadable (%s)", exc.strerror or type(exc).__name__)
         body = {"gateway": "artibot", "version": __version__, "pid": os.getpid(), "port": self.port,
-                "uptime_s": round(time.monotonic() - self._started, 1), "counters": asdict(self.counters)}
+                "uptime_s": round(time.monotonic() - self._started, 1), "counters": asdict(self.counters),
+                "unrouted_models": sorted(self.responses.unrouted_models)}
         return web.Response(status=200, content_type="application/json", body=orjson.dumps(body), headers=headers)
 
     async def _relay(self, request: web.Request, upstream: Any, route: Route | None,
@@ -263,7 +283,10 @@ class Gateway:
         encoded = upstream.headers.get("Content-Encoding", "identity").lower() not in ("", "identity")
         measure = route is not None and upstream.status == 200 and not encoded
         streaming = measure and ctype.startswith("text/event-stream")
-        reader = use.StreamReader() if streaming else None
+        responses = route is not None and route.api == "responses"
+        reader: use.StreamReader | None = None
+        if streaming:
+            reader = use.ResponsesStreamReader() if responses else use.StreamReader()
         whole = bytearray() if measure and not streaming else None
         ttfb: float | None = None
         try:
@@ -272,7 +295,8 @@ class Gateway:
                     ttfb = time.perf_counter() - started
                 if reader is not None:
                     if reader.feed(chunk) and route is not None and reader.seen:
-                        await self._record_async(route, reader.usage, reader.model, ttfb, started)
+                        await self._record_async(route, reader.usage, reader.model, ttfb, started,
+                                                 reasoning=getattr(reader, "reasoning_tokens", 0))
                         route = None  # recorded once, before the chunk that ends the answer
                     await edge.to_client(response.write(chunk))
                 elif whole is not None:
@@ -305,7 +329,7 @@ class Gateway:
         if whole is not None and route is not None:
             # A whole answer is recorded after it went out: its turn stays in the spool
             # (open, stopped, or queued) long after the client's Stop, and add_usage finds it there.
-            got, model = use.from_body(bytes(whole))
+            got, model = (use.from_responses_body if responses else use.from_body)(bytes(whole))
             if seen is not None and got is not None:
                 seen.usage, seen.model = got, model
             if got is not None:
@@ -324,28 +348,34 @@ class Gateway:
                                                    ttfb or 0.0, duration, True)
 
     async def _record_async(self, route: Route, got: use.Usage, model: str | None, ttfb: float,
-                            started: float, *, cut: bool = False) -> None:
+                            started: float, *, cut: bool = False, reasoning: int = 0) -> None:
         if cut:
             self.counters.cut += 1
         duration = time.perf_counter() - started
         # Shielded: a client that closes its connection once it has the answer cancels the
         # handler (handler cancellation), and the record must still be made.
         await asyncio.shield(asyncio.get_running_loop().run_in_executor(None, self._record_safely, route, got,
-                                                                        model, ttfb, duration, cut))
+                                                                        model, ttfb, duration, cut, reasoning))
 
     def _record_safely(self, route: Route, got: use.Usage, model: str | None, ttfb: float, duration: float,
-                       cut: bool) -> None:
+                       cut: bool, reasoning: int = 0) -> None:
         try:
-            self._record(route, got, model, ttfb, duration, cut=cut)
+            self._record(route, got, model, ttfb, duration, cut=cut, reasoning_tokens=reasoning)
         except Exception as exc:  # noqa: BLE001 - a spool of an unexpected shape: the answer still goes out whole
             self.counters.spool_errors += 1
             log.warning("usage not recorded: a session spool of an unexpected shape (%s)", type(exc).__name__)
 
 
-def _error(status: int, kind: str, message: str) -> web.Response:
-    """An error in the Messages API's shape, so the client reports it as it would the API's."""
-    return web.Response(status=status, content_type="application/json",
-                        body=orjson.dumps({"type": "error", "error": {"type": kind, "message": message}}))
+def _is_openai(path: str) -> bool:
+    return path == edge.OPENAI_PREFIX or path.startswith(edge.OPENAI_PREFIX + "/")
+
+
+def _error(status: int, kind: str, message: str, *, openai: bool = False) -> web.Response:
+    """An error in the API's own shape (the Messages API's, or OpenAI's on ``/openai``), so the
+    client reports it as it would the API's."""
+    doc: dict[str, Any] = {"error": {"message": message, "type": kind, "code": None}} if openai else {
+        "type": "error", "error": {"type": kind, "message": message}}
+    return web.Response(status=status, content_type="application/json", body=orjson.dumps(doc))
 
 
 async def serve(config: GatewayConfig, *, ready: Any = None, stop: asyncio.Event | None = None) -> Counters:

@@ -114,6 +114,88 @@ class StreamReader:
             self.done = True
 
 
+class ResponsesStreamReader(StreamReader):
+    """Usage and model from an OpenAI Responses API stream (Codex CLI's): the totals are in
+    the last event, ``response.completed`` (or ``response.incomplete`` / ``response.failed``),
+    as ``response.usage``: ``input_tokens`` (the whole prompt, the cached part included),
+    ``input_tokens_details.cached_tokens``, ``output_tokens`` (reasoning included) and
+    ``output_tokens_details.reasoning_tokens``. Read as :class:`Usage`: the cached part is
+    ``cache_read_input_tokens`` and ``input_tokens`` the rest (the API reports no cache
+    writes: caching is automatic and costs nothing extra on the models priced here).
+
+    >>> r = ResponsesStreamReader()
+    >>> r.feed(b'event: response.created\\ndata: {"type":"response.created","response":{"model":"gpt-6-astra"}}\\n\\n')
+    False
+    >>> r.feed(b'data: {"type":"response.completed","response":{"model":"gpt-6-astra","usage":{"input_tokens":'
+    ...        b'2000,"input_tokens_details":{"cached_tokens":1536},"output_tokens":40,'
+    ...        b'"output_tokens_details":{"reasoning_tokens":30}}}}\\n\\n')
+    True
+    >>> r.usage, r.reasoning_tokens
+    (Usage(input_tokens=464, output_tokens=40, cache_creation_input_tokens=0, cache_read_input_tokens=1536), 30)
+    """
+
+    FINAL = (b'"response.completed"', b'"response.incomplete"', b'"response.failed"')
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reasoning_tokens = 0
+
+    def _event(self, line: bytes) -> None:
+        if not line.startswith(b"data:"):
+            return
+        data = line[5:].strip()
+        if not any(k in data for k in self.FINAL) and b'"response.created"' not in data and b'"error"' not in data:
+            return  # deltas and items: most of the stream, not parsed
+        try:
+            doc = json.loads(data)
+        except ValueError:
+            return
+        if not isinstance(doc, dict):
+            return
+        kind = doc.get("type")
+        response = doc.get("response")
+        if isinstance(response, dict) and isinstance(response.get("model"), str):
+            self.model = response["model"]
+        if kind in ("response.completed", "response.incomplete", "response.failed"):
+            got = responses_usage(response.get("usage") if isinstance(response, dict) else None)
+            if got is not None:
+                self.usage, self.reasoning_tokens = got
+                self.seen = True
+            self.done = True
+        elif kind == "error":
+            self.done = True
+
+
+def responses_usage(doc: Any) -> tuple[Usage, int] | None:
+    """A Responses API ``usage`` object as :class:`Usage` and the reasoning tokens; None if it is not one."""
+    if not isinstance(doc, Mapping):
+        return None
+
+    def count(value: Any) -> int:
+        return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+    details = doc.get("input_tokens_details")
+    out_details = doc.get("output_tokens_details")
+    prompt = count(doc.get("input_tokens"))
+    cached = min(count(details.get("cached_tokens")) if isinstance(details, Mapping) else 0, prompt)
+    reasoning = count(out_details.get("reasoning_tokens")) if isinstance(out_details, Mapping) else 0
+    return Usage(input_tokens=prompt - cached, output_tokens=count(doc.get("output_tokens")),
+                 cache_read_input_tokens=cached), reasoning
+
+
+def from_responses_body(body: bytes) -> tuple[Usage | None, str | None]:
+    """Usage and model of a whole (non-streamed) Responses API answer."""
+    try:
+        doc = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        return None, None
+    if not isinstance(doc, dict):
+        return None, None
+    got = responses_usage(doc.get("usage"))
+    model = doc.get("model")
+    return (got[0] if got else None), model if isinstance(model, str) else None
+
+
 def from_body(body: bytes) -> tuple[Usage | None, str | None]:
     """Usage and model of a whole (non-streamed) JSON answer; ``(None, None)`` if it reports none."""
     try:
@@ -166,6 +248,8 @@ def accumulate(total: Any, item: Mapping[str, Any]) -> dict[str, Any]:
         extra = item.get("rewrite_cost_usd")
         if isinstance(extra, (int, float)):
             out["rewrite_cost_usd"] = round(_num(out.get("rewrite_cost_usd")) + float(extra), 9)
+    if item.get("reasoning_tokens"):  # OpenAI's: the part of output_tokens spent reasoning
+        out["reasoning_tokens"] = _int(out.get("reasoning_tokens")) + _int(item.get("reasoning_tokens"))
     cost = item.get("cost_usd")
     if isinstance(cost, (int, float)) and not isinstance(cost, bool):
         out["cost_usd"] = round(_num(out.get("cost_usd")) + float(cost), 9)

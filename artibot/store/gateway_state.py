@@ -100,6 +100,19 @@ def read_turn(root: str, session_id: str, agent_id: str | None = None) -> dict[s
     return turn if turn is not None and _fixed(turn) is not None else None
 
 
+def read_session(root: str, session_id: str) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+    """Without the lock: the session's current turn (None when there is none) and its gateway
+    state (``{}`` when there is none), for a request that reads both (Codex CLI's)."""
+    try:
+        doc = hookio.Spool(root, session_id).read()
+    except ValueError:
+        return None, {}
+    if not isinstance(doc, dict):
+        return None, {}
+    state = doc.get("gateway")
+    return _current(doc), state if isinstance(state, dict) else {}
+
+
 def open_turn(root: str, session_id: str) -> dict[str, Any] | None:
     """The session's turn that a request now belongs to: the open one, else the one that
     last stopped (its background sub-agents may still run); None when there is none."""

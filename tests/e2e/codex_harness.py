@@ -42,8 +42,10 @@ def codex_binary() -> Path:
 class CodexWorld:
     """A temporary machine with Codex CLI, artibot and the fake Responses API."""
 
-    def __init__(self, tmp: Path, binary: Path, scenarios):
+    def __init__(self, tmp: Path, binary: Path, scenarios, *, cache=None, model: str = MODEL,
+                 effort: str | None = None):
         self.tmp, self.binary = tmp, binary
+        self.model, self.effort = model, effort
         self.home = tmp / "home"
         self.codex_home = self.home / ".codex"
         self.data = tmp / "artibot-home"
@@ -53,12 +55,13 @@ class CodexWorld:
         for path in (self.codex_home, self.project):
             path.mkdir(parents=True)
         (self.project / "README.md").write_text("# Demo\n\nA smal project.\n")
-        self.api = FakeOpenAI(scenarios)
+        self.api = FakeOpenAI(scenarios, cache=cache)
 
     def __enter__(self) -> "CodexWorld":
         self.api.__enter__()
+        effort = f'model_reasoning_effort = "{self.effort}"\n' if self.effort else ""
         (self.codex_home / "config.toml").write_text(
-            f'model = "{MODEL}"\nmodel_provider = "e2e"\ncheck_for_update_on_startup = false\n\n'
+            f'model = "{self.model}"\n{effort}model_provider = "e2e"\ncheck_for_update_on_startup = false\n\n'
             f'[model_providers.e2e]\nname = "e2e"\nbase_url = "{self.api.url}/v1"\nenv_key = "E2E_OPENAI_KEY"\n'
             f'wire_api = "responses"\n\n[projects."{self.project}"]\ntrust_level = "trusted"\n')
         return self
@@ -87,8 +90,8 @@ class CodexWorld:
         assert proc.returncode == 0, proc.stdout + proc.stderr
         return proc
 
-    def install(self, capture: bool = True) -> str:
-        out = self.artibot("install", "codex-cli").stdout
+    def install(self, capture: bool = True, *extra: str) -> str:
+        out = self.artibot("install", "codex-cli", *extra).stdout
         if capture:
             doc = json.loads(self.hooks.read_text())
             command = f"{shlex.quote(sys.executable)} -c {shlex.quote(CAPTURE)}"

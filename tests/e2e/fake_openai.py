@@ -7,6 +7,13 @@ marker. A step is a list of items: :func:`text` (an assistant message) or
 :func:`shell` (a command for whichever shell tool the request offers), or a function of
 the request that returns one. Requests
 without a marker (titles, summaries) get a short text.
+
+With a ``cache`` (:class:`experiments.responses_cache.PromptCache`) the usage each answer
+reports is the documented cache's, and its output grows with the effort the request is
+answered at (the last ``configuration_update`` item, else ``reasoning.effort``): 900
+reasoning tokens at ``high``, scaled as :data:`SHARE`. Every answer is kept in ``answered``
+(model, effort, usage). A ``configuration_update`` item sent to a model that does not take
+it is refused with the API's 400, as GPT-5.6 does.
 """
 
 from __future__ import annotations
@@ -19,6 +26,8 @@ import threading
 from typing import Any
 
 MARKER = re.compile(r"#sc:([\w-]+)")
+SHARE = {"none": 0.0, "minimal": 0.1, "low": 0.3, "medium": 0.6, "high": 1.0, "xhigh": 1.3, "max": 1.6}
+REASONING_AT_HIGH = 900
 _ids = itertools.count(1)
 
 
@@ -54,6 +63,17 @@ def pick(request: dict, scenarios: dict[str, list[list[dict]]]) -> tuple[str | N
     return None, [text("ok")]
 
 
+def thread_source(request: dict) -> str | None:
+    """Which of Codex CLI's threads sent the request: ``user`` (the session), ``thread_title``
+    (the title of a new session, a thread of its own), from ``client_metadata``."""
+    meta = request.get("client_metadata")
+    try:
+        turn = json.loads(meta.get("x-codex-turn-metadata") or "{}") if isinstance(meta, dict) else {}
+    except ValueError:
+        return None
+    return turn.get("thread_source") if isinstance(turn, dict) else None
+
+
 def _tool_names(request: dict) -> set[str]:
     return {t.get("name") for t in request.get("tools") or [] if isinstance(t, dict)}
 
@@ -73,23 +93,26 @@ def _output_item(request: dict, step: dict) -> dict:
             "arguments": json.dumps(args), "status": "completed"}
 
 
-def stream(request: dict, steps: list[dict]) -> bytes:
+def stream(request: dict, steps: list[dict], usage: dict | None = None) -> bytes:
     rid = f"resp_{next(_ids)}"
     events = [("response.created", {"type": "response.created", "response": {"id": rid}})]
     for index, step in enumerate(steps):
         events.append(("response.output_item.done", {"type": "response.output_item.done", "output_index": index,
                                                      "item": _output_item(request, step)}))
     events.append(("response.completed", {"type": "response.completed", "response": {
-        "id": rid, "usage": {"input_tokens": 10, "input_tokens_details": None, "output_tokens": 5,
-                             "output_tokens_details": None, "total_tokens": 15}}}))
+        "id": rid, "model": request.get("model"),
+        "usage": usage or {"input_tokens": 10, "input_tokens_details": None, "output_tokens": 5,
+                           "output_tokens_details": None, "total_tokens": 15}}}))
     return "".join(f"event: {e}\ndata: {json.dumps(d)}\n\n" for e, d in events).encode()
 
 
 class FakeOpenAI:
     """The server in a thread; ``requests`` keeps (scenario, request) of every model call."""
 
-    def __init__(self, scenarios: dict[str, list[list[dict]]]):
+    def __init__(self, scenarios: dict[str, list[list[dict]]], cache: Any = None):
         self.scenarios = scenarios
+        self.cache = cache
+        self.answered: list[dict] = []
         self.requests: list[tuple[str | None, dict]] = []
         self.refused: list[str] = []
         api = self
@@ -128,9 +151,27 @@ class FakeOpenAI:
                     api.refused.append(f"POST {self.path}")
                     self._send(404, b'{"error": {"message": "fake OpenAI API"}}')
                     return
-                name, steps = pick(request, api.scenarios)
+                from experiments.responses_cache import UPDATE, effort_of, takes_updates
+
+                items = request.get("input") if isinstance(request.get("input"), list) else []
+                if any(isinstance(i, dict) and i.get("type") == UPDATE for i in items) and not takes_updates(
+                        request.get("model")):
+                    api.refused.append(f"configuration_update on {request.get('model')}")
+                    self._send(400, json.dumps({"error": {
+                        "type": "invalid_request_error", "code": "unsupported_value", "param": "input",
+                        "message": "The 'configuration_update' item type is not supported with this model."}}).encode())
+                    return
+                source = thread_source(request)
+                name, steps = (None, [text("Task title")]) if source == "thread_title" else pick(request, api.scenarios)
                 api.requests.append((name, request))
-                self._send(200, stream(request, steps), "text/event-stream")
+                usage = None
+                if api.cache is not None:
+                    effort = effort_of(request)
+                    reasoning = int(REASONING_AT_HIGH * SHARE.get(effort, 1.0))
+                    usage = api.cache.usage(request, reasoning + 60, reasoning)
+                    api.answered.append({"model": request.get("model"), "effort": effort, "usage": usage,
+                                         "scenario": name, "source": source})
+                self._send(200, stream(request, steps, usage), "text/event-stream")
 
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True

@@ -173,3 +173,19 @@ class RawUpstream:
 
     def __exit__(self, *exc: object) -> None:
         self.server.__exit__(*exc)
+
+
+def responses_sse(model: str, usage: dict[str, Any], text: str = "hello", *, chunks: int = 3) -> list[bytes]:
+    """A streamed Responses API answer (Codex CLI's API) in its event order, cut into ``chunks`` pieces."""
+    item = {"type": "message", "role": "assistant", "id": "msg_1", "status": "completed",
+            "content": [{"type": "output_text", "text": text, "annotations": []}]}
+    events = [
+        ("response.created", {"type": "response.created", "response": {"id": "resp_1", "model": model}}),
+        ("response.output_text.delta", {"type": "response.output_text.delta", "delta": text}),
+        ("response.output_item.done", {"type": "response.output_item.done", "output_index": 0, "item": item}),
+        ("response.completed", {"type": "response.completed", "response": {"id": "resp_1", "model": model,
+                                                                           "usage": usage}}),
+    ]
+    data = "".join(f"event: {e}\ndata: {json.dumps(d)}\n\n" for e, d in events).encode()
+    step = max(1, len(data) // chunks + 7)
+    return [data[i:i + step] for i in range(0, len(data), step)]

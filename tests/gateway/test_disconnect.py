@@ -63,11 +63,11 @@ def _counters(port: int) -> dict:
     return json.loads(conn.getresponse().read())["counters"]
 
 
-def _leave_after(port: int, body: bytes, wait_for: bytes | None) -> float:
+def _leave_after(port: int, body: bytes, wait_for: bytes | None, path: bytes = b"/v1/messages?beta=true") -> float:
     """Send a request, read until ``wait_for`` arrived (None: nothing), leave; the time it left."""
     sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-    sock.sendall(b"POST /v1/messages?beta=true HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                 b"x-api-key: sk-ant-test\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
+    sock.sendall(b"POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                 b"x-api-key: sk-ant-test\r\nContent-Length: %d\r\n\r\n%s" % (path, len(body), body))
     seen = b""
     if wait_for is None:
         time.sleep(0.3)  # the gateway has forwarded it; the upstream is silent
@@ -77,15 +77,29 @@ def _leave_after(port: int, body: bytes, wait_for: bytes | None) -> float:
     return time.monotonic()
 
 
+RESPONSES_START = b'event: response.created\ndata: {"type":"response.created","response":{"model":"gpt-6-astra"}}\n\n'
+
+
+@pytest.mark.parametrize("api", ["messages", "responses"])
 @pytest.mark.parametrize("phase", ["before the headers", "silent after message_start", "while data flows"])
-def test_the_upstream_closes_within_a_second_of_the_client_leaving(tmp_path: Path, phase: str) -> None:
+def test_the_upstream_closes_within_a_second_of_the_client_leaving(tmp_path: Path, phase: str, api: str) -> None:
+    """On Claude Code's path and on Codex CLI's (``/openai/responses``) alike."""
+    from tests.gateway.test_responses import PREFIX, body, open_turn
+
+    start = START if api == "messages" else RESPONSES_START
     behave, wait_for = {"before the headers": (_silent, None),
-                        "silent after message_start": (_after_start([START]), b"message_start"),
+                        "silent after message_start": (_after_start([start]), start[:14]),
                         "while data flows": (_flowing, b"content_block_delta")}[phase]
-    _open_turn(tmp_path, "system1")
+    if api == "messages":
+        _open_turn(tmp_path, "system1")
+        sent, path = json.dumps(_body(stream=True)).encode(), b"/v1/messages?beta=true"
+    else:
+        open_turn(tmp_path, "system1", "t0")
+        sent, path = json.dumps(body(PREFIX, "t0")).encode(), b"/openai/responses"
     with RawUpstream(behave) as up:
-        with gateway(GatewayConfig(root=str(tmp_path), upstream=up.url, port=0)) as gw:
-            left = _leave_after(gw.port, json.dumps(_body(stream=True)).encode(), wait_for)
+        with gateway(GatewayConfig(root=str(tmp_path), upstream=up.url, openai_upstream=up.url + "/v1",
+                                   port=0)) as gw:
+            left = _leave_after(gw.port, sent, wait_for, path)
             deadline = time.monotonic() + 5
             while not up.closed and time.monotonic() < deadline:
                 time.sleep(0.01)

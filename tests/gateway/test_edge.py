@@ -26,12 +26,21 @@ from tests.gateway.test_server import SID, _body, _open_turn, _post, _spool, wor
     {"Sec-Fetch-Site": "none"},
     {"Sec-Fetch-Dest": "document"},
 ])
-def test_a_request_a_browser_makes_never_reaches_the_upstream(world, tmp_path, headers) -> None:
+@pytest.mark.parametrize("api", ["messages", "responses"])
+def test_a_request_a_browser_makes_never_reaches_the_upstream(world, tmp_path, headers, api) -> None:
+    """On Claude Code's path and on Codex CLI's (``/openai/responses``) alike."""
+    from tests.gateway.test_responses import PATH, PREFIX, body, open_turn
+
     up, port = world()
-    _open_turn(tmp_path, "system1")
-    response, data = _post(port, b"{}", headers=headers)
+    if api == "messages":
+        _open_turn(tmp_path, "system1")
+        path, sent = "/v1/messages?beta=true", _body()
+    else:
+        open_turn(tmp_path, "system1", "t0")
+        path, sent = PATH, body(PREFIX, "t0")
+    response, data = _post(port, b"{}", path, headers=headers)
     assert response.status == 403 and json.loads(data)["error"]["type"] == "permission_error"
-    response, _ = _post(port, _body(), headers=headers)
+    response, _ = _post(port, sent, path, headers=headers)
     assert response.status == 403
     assert up.seen == [] and "usage" not in _spool(tmp_path)["turn"]
 
@@ -87,6 +96,13 @@ def test_a_body_over_the_paths_limit_is_refused_before_it_is_read(tmp_path: Path
             answer = _raw(gw.port, b"GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10\r\n\r\n",
                           b"0123456789")
             assert answer.startswith(b"HTTP/1.1 413")
+            # Codex CLI's path: the same limits
+            for head in (b"POST /openai/responses HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 900000000\r\n\r\n",
+                         b"POST /openai/other HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2000000\r\n\r\n"):
+                assert _raw(gw.port, head).startswith(b"HTTP/1.1 413")
+            answer = _raw(gw.port, b"POST /openai/responses HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                          b"Transfer-Encoding: chunked\r\n\r\n", (b"%x\r\n%s\r\n" % (len(chunk), chunk)) * 20)
+            assert answer.startswith(b"HTTP/1.1 413")
             assert up.seen == []
             response, _ = _post(gw.port, _body())
             assert response.status == 200
@@ -127,16 +143,19 @@ def test_a_gzip_bomb_is_refused_at_the_limit_without_inflating_past_it(tmp_path:
 
 
 @pytest.mark.parametrize("path", ["/../admin", "/%2e%2e/admin", "/%2E%2E/admin", "/v1/../../admin",
-                                  "/v1/%2e%2e/%2e%2e/admin", "/..%2fadmin", "/..%5cadmin"])
+                                  "/v1/%2e%2e/%2e%2e/admin", "/..%2fadmin", "/..%5cadmin", "/openai/../../admin",
+                                  "/openai/%2e%2e/%2e%2e/admin", "/openai/..%2fadmin"])
 def test_dot_segments_never_leave_the_upstreams_prefix(tmp_path: Path, path: str) -> None:
     with FakeUpstream() as up:
-        with gateway(GatewayConfig(root=str(tmp_path), upstream=up.url + "/anthropic", port=0)) as gw:
+        with gateway(GatewayConfig(root=str(tmp_path), upstream=up.url + "/anthropic", openai_upstream=up.url + "/oa/v1",
+                                   port=0)) as gw:
             answer = _raw(gw.port, f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
-            conn = http.client.HTTPConnection("127.0.0.1", gw.port, timeout=5)
-            conn.request("GET", "/v1/./x/%2e%2e/models?a=b")
-            conn.getresponse().read()
+            for target in ("/v1/./x/%2e%2e/models?a=b", "/openai/x/%2e%2e/models?a=b"):
+                conn = http.client.HTTPConnection("127.0.0.1", gw.port, timeout=5)
+                conn.request("GET", target)
+                conn.getresponse().read()
     assert answer.startswith(b"HTTP/1.1 400"), answer[:40]
-    assert [s["path"] for s in up.seen] == ["/anthropic/v1/models?a=b"]
+    assert [s["path"] for s in up.seen] == ["/anthropic/v1/models?a=b", "/oa/v1/models?a=b"]
 
 
 SPOOLS = {

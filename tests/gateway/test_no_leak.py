@@ -9,6 +9,7 @@ then its stdout, its stderr and every file under the test's HOME and data home a
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import signal
@@ -52,7 +53,12 @@ def _malformed() -> list[bytes]:
         good + h + b"content-encoding: gzip\r\ncontent-length: 44\r\n\r\n" + s[:44],       # not gzip: forwarded as sent
         good + h + b"content-length: 999999999\r\n\r\n" + s,                              # refused: too large
         good + h + b"content-length: 80\r\n\r\n" + s[:40],                                 # the client leaves mid-body
-    ]
+    ] + [request.replace(b"POST /v1/messages ", b"POST /openai/responses ", 1) for request in [  # Codex CLI's path
+        good + b"authorization: Bearer " + s + b"\r\r\n" + h + b"\r\n",
+        good + h + b"Origin: https://" + s + b"\r\ncontent-length: 2\r\n\r\n{}",
+        good + h + b"content-length: 999999999\r\n\r\n" + s,
+        good + h + b"content-length: 80\r\n\r\n" + s[:40],
+    ]]
 
 
 def _send(port: int, data: bytes) -> None:
@@ -77,6 +83,7 @@ def test_a_secret_in_every_header_of_every_malformed_request_reaches_no_output_a
     with FakeUpstream(lambda body: next(answers, ("status", (500, b"{}")))) as up:
         env = {**os.environ, "HOME": str(home), "ARTIBOT_HOME": str(data), "NO_PROXY": "*"}
         with open(tmp_path / "stdout", "wb") as out, open(tmp_path / "stderr", "wb") as err:
+            env["ARTIBOT_GATEWAY_OPENAI_UPSTREAM"] = up.url + "/v1"
             proc = subprocess.Popen([sys.executable, "-m", "artibot.cli.gateway_main", "--port", str(port),
                                      "--upstream", up.url], env=env, stdout=out, stderr=err)
             try:
@@ -90,6 +97,12 @@ def test_a_secret_in_every_header_of_every_malformed_request_reaches_no_output_a
                 for _ in range(2):
                     _send(port, b"POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\n" + _headers()
                           + b"content-length: %d\r\n\r\n%s" % (len(SECRET) + 2, b'"' + SECRET.encode() + b'"'))
+                # Codex CLI's path: a whole conversation with the secret in it, to an upstream that fails
+                doc = json.dumps({"model": "gpt-6-astra", "input": [{"type": "message", "role": "user",
+                                                                     "content": SECRET}],
+                                  "client_metadata": {"session_id": SECRET, "turn_id": SECRET}}).encode()
+                _send(port, b"POST /openai/responses HTTP/1.1\r\nHost: 127.0.0.1\r\n" + _headers()
+                      + b"content-length: %d\r\n\r\n%s" % (len(doc), doc))
             finally:
                 proc.send_signal(signal.SIGINT)
                 proc.wait(20)

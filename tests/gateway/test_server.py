@@ -53,7 +53,8 @@ def _post(port: int, body: bytes | dict, path: str = "/v1/messages?beta=true", h
 def world(tmp_path: Path):
     def make(answer=None, profiles: Profiles | None = None, delay: float = 0.0):
         up = FakeUpstream(answer, delay=delay).__enter__()
-        config = GatewayConfig(root=str(tmp_path), upstream=up.url, port=0, profiles=profiles or Profiles())
+        config = GatewayConfig(root=str(tmp_path), upstream=up.url, openai_upstream=up.url + "/openai-v1", port=0,
+                               profiles=profiles or Profiles())
         gw = gateway(config).__enter__()
         made.append((up, gw))
         return up, gw.port
