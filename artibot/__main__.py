@@ -94,8 +94,8 @@ def _hook(args: list[str]) -> int:
     client, argv = hook_target(args)  # each client's hooks go to its own entry point
     # A hook lives for tens of milliseconds and frees what it allocates as it goes; the cyclic
     # collector's passes over the modules and caches it loads cost it ~5% (the detached
-    # learner, which runs for long, keeps it).
-    collect = gc.isenabled() and args[:1] != ["nightly-learner"]
+    # learner is a command, `learn --unattended`, and keeps it).
+    collect = gc.isenabled()
     if collect:
         gc.disable()
     try:

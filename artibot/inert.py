@@ -40,11 +40,11 @@ _COMPILED: dict[str, object] = {}
 
 
 def _fullmatch(alphabet: str, value: str) -> bool:
-    import re
+    from artibot._lean import regex  # re itself only when a team name is first checked
 
     pattern = _COMPILED.get(alphabet)
     if pattern is None:
-        pattern = _COMPILED[alphabet] = re.compile(alphabet)
+        pattern = _COMPILED[alphabet] = regex.compile(alphabet)
     return pattern.fullmatch(value) is not None  # type: ignore[attr-defined]
 
 

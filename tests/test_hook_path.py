@@ -58,8 +58,6 @@ COLD: dict[tuple[str, str], str] = {
     ("artibot.integrations.turns.call", "pathlib"): "HookCall.home(), as above",
     ("artibot.integrations.turns.handlers", "artibot.config"):
         "the detached learner and a session start with no learner check yet",
-    ("artibot.integrations.turns.handlers", "artibot.cycle"): "the detached learner's round",
-    ("artibot.integrations.turns.handlers", "artibot.errors"): "the detached learner's lock wait",
     ("artibot.integrations.turns.handlers", "artibot.team"): "a team member's session start and learner",
     ("artibot.integrations.turns.handlers", "artibot.integrations.turns.learner"):
         "SessionStart, once the learner check's stamp is stale: deciding whether to spawn the learner",

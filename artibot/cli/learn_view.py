@@ -28,6 +28,8 @@ from artibot.cli.words import progress, session_lang, w
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from artibot.settings import Settings
+
 # what --quiet keeps quiet about: the outcomes a cron job expects
 QUIET = (RoundStatus.APPLIED, RoundStatus.NOTHING, RoundStatus.DEFERRED, RoundStatus.PENDING)
 
@@ -91,6 +93,15 @@ def run_learn(*, yes: bool = False, unattended: bool = False, dry_run: bool = Fa
             else:
                 show_report(report, out, settings.lang)
             return
+    if unattended and not dry_run:
+        done = _unattended(home, settings, out, quiet=quiet or as_json)
+        if done is None:
+            return
+        if as_json:
+            emit_json(done.to_json())
+        elif not (quiet and done.status in QUIET):
+            show_report(done, out, settings.lang)
+        return
     # a spinner while nobody is asked anything; each step on its line before the questions
     shown = progress_line(out)
     say = None if spinner else (lambda message: shown(progress(settings.lang, message)))
@@ -107,6 +118,22 @@ def run_learn(*, yes: bool = False, unattended: bool = False, dry_run: bool = Fa
         from artibot.cli.team_sync import team_push
 
         team_push(pull=True)
+
+
+def _unattended(home: Home, settings: Settings, out: Console, *, quiet: bool) -> RoundReport | None:
+    """``learn --unattended``: the job the detached learner and cron both run
+    (:mod:`artibot.unattended`); its steps go to the hook log, and to the terminal unless quiet."""
+    from artibot import unattended
+
+    def log(line: str) -> None:
+        unattended.log_line(home, line)
+        if not quiet and not line.startswith(("learner running", "learner finished")):
+            out.print(Hanging(said(line)))
+
+    report = unattended.run(home, settings, log=log)
+    if report is None:
+        out.print(Hanging(w(settings.lang, "learner_busy")))
+    return report
 
 
 def run_review(*, as_json: bool = False, answer: Sequence[str] | None = None, prepare: bool = False,

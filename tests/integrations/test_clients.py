@@ -37,7 +37,7 @@ def test_only_claude_code_is_run_without_its_name() -> None:
 
 @pytest.mark.parametrize("args, name, rest", [
     (["stop"], "claude-code", ["stop"]),
-    (["nightly-learner"], "claude-code", ["nightly-learner"]),
+    (["session-end"], "claude-code", ["session-end"]),
     ([], "claude-code", []),
     (["cursor", "stop"], "cursor", ["stop"]),
     (["gemini-cli", "AfterTool"], "gemini-cli", ["AfterTool"]),

@@ -150,7 +150,7 @@ def test_session_end_returns_at_once_and_starts_a_detached_learner(env: dict[str
         time.sleep(0.05)
     if _alive(pid):  # pragma: no cover - a stuck learner; end the one we started
         os.kill(pid, 15)
-    assert "\tnightly-learner\t" in sessions.hook_log_path(home).read_text()  # the child ran and logged
+    assert "\tlearner\tlearner finished: " in sessions.hook_log_path(home).read_text()  # the child ran and logged
     print(f"session-end hook took {elapsed * 1000:.0f} ms as a whole process")
 
 

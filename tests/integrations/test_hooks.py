@@ -144,7 +144,7 @@ def test_every_payload_shape_exits_0_with_valid_output(hook: Driver, name: str, 
         assert out, "SessionStart and UserPromptSubmit give Claude context"
 
 
-@pytest.mark.parametrize("event", [*EVENTS.values(), "nightly-learner-typo", ""])
+@pytest.mark.parametrize("event", [*EVENTS.values(), "session-end-typo", ""])
 @pytest.mark.parametrize("stdin", [b"", b"   \n", b"{not json", b"[1, 2]", b'"text"', b"\xff\xfe\x00garbage"])
 def test_empty_or_garbage_stdin_exits_0_silently(hook: Driver, home: Home, event: str, stdin: bytes) -> None:
     code, out = hook(event, stdin)
@@ -552,7 +552,7 @@ def test_session_end_spawns_a_detached_learner_with_the_home_pinned(hook: Driver
     small_batches(home)
     hook("session-end")
     [call] = fake_popen
-    assert call["args"][1:] == ["-m", "artibot", "hook", "nightly-learner"]
+    assert call["args"][1:] == ["-m", "artibot", "learn", "--unattended", "--quiet"]  # the crontab's job
     assert call["start_new_session"] is True and call["close_fds"] is True
     assert call["stdin"] == call["stdout"] == call["stderr"] == subprocess.DEVNULL
     assert call["env"]["ARTIBOT_HOME"] == str(home.root) and call["cwd"] == home.root
@@ -603,26 +603,38 @@ def test_stamp_staleness(home: Home) -> None:
     assert stale and "unreadable" in why
 
 
-def test_nightly_learner_never_fails(home: Home, monkeypatch: pytest.MonkeyPatch,
-                                     capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setitem(sys.modules, "artibot.cycle", None)  # import fails as before the cycle existed
-    assert call.main(["nightly-learner"]) == 0
-    assert capsys.readouterr().out == ""
-    assert "learner not available" in log_text(home)
+def test_the_detached_learners_job_is_the_crontabs_command(home: Home, monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    # what SessionEnd starts (above) run in-process: one round, its lines in the hook log, the
+    # applied rounds measured for the next SessionStart (no prompt hook measures them again)
+    from artibot.cli.app import run
+    from artibot.names import ROUND_NOTICES
+
+    small_batches(home)
+    home.config_file.write_text(orjson.dumps({"learning": {"lifelong": {"batchSize": 2, "grpoGroupSize": 2},
+                                                           "checkpoints": {"unattended": "defaults"}}}).decode())
+    monkeypatch.setenv("ARTIBOT_HOME", str(home.root))
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert run(["learn", "--unattended", "--quiet"]) == 0
+    log = log_text(home)
+    assert "\tlearner\tlearner running" in log and "\tlearner\tlearner finished: " in log
+    assert (home.sessions_dir / ROUND_NOTICES).exists()
+    assert ExperienceLog(home).read() == []  # the round took the batch
 
 
-def test_nightly_learner_logs_a_held_lock(home: Home, monkeypatch: pytest.MonkeyPatch) -> None:
-    import types
+def test_the_unattended_learner_stops_at_a_held_lock_and_says_so(home: Home, monkeypatch: pytest.MonkeyPatch,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from artibot.cli.app import run
 
-    from artibot.errors import LockTimeout
-
-    def learn(**kwargs: object) -> None:
-        assert kwargs == {"home": home.root, "answers": "unattended"}
-        raise LockTimeout(home.learner_lock, 0)
-
-    monkeypatch.setitem(sys.modules, "artibot.cycle", types.SimpleNamespace(learn=learn))
-    assert call.main(["nightly-learner"]) == 0
+    small_batches(home)
+    monkeypatch.setenv("ARTIBOT_HOME", str(home.root))
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    with FileLock(home.learner_lock, timeout=0):
+        code = run(["learn", "--unattended"])
+    assert code == 0
     assert "learner skipped" in log_text(home)
+    assert "another learner holds the data home" in capsys.readouterr().out
+    assert len(ExperienceLog(home).read()) == 2  # nothing taken
 
 
 def test_a_recent_check_without_a_batch_skips_the_next_one(home: Home) -> None:

@@ -237,7 +237,7 @@ def test_the_detached_learner_pushes_and_pulls(team_url, artibot_home, monkeypat
     collect_many(records(60))
     member.join(team_url)
     monkeypatch.setattr("sys.stdin", __import__("io").StringIO(""))
-    assert run(["hook", "nightly-learner"]) == 0
+    assert run(["learn", "--unattended", "--quiet"]) == 0
     assert sql(team_url, "SELECT count(*) FROM artibot_team.experiences") == [(60,)]
     log = (artibot_home / "logs" / "hooks.log").read_text()
     assert "team push: 60 record(s) sent" in log and "team pull: the team has published no state yet" in log

@@ -55,7 +55,7 @@ HOOKS: tuple[HookSpec, ...] = (
 
 KNOWN_CLI_EVENTS = frozenset({
     "session-start", "user-prompt-submit", "pre-tool-use", "post-tool-use",
-    "post-tool-use-failure", "permission-request", "stop", "session-end", "nightly-learner",
+    "post-tool-use-failure", "permission-request", "stop", "session-end",
 })
 _OURS = re.compile(r"\shook\s+(" + "|".join(sorted(KNOWN_CLI_EVENTS, key=len, reverse=True)) + r")\s*$")
 

@@ -250,12 +250,11 @@ def main(argv: list[str], client: str = "claude-code") -> int:
         if handler is None:
             call.log(f"unknown hook event {call.event!r} (known: {', '.join(sorted(HANDLERS))})")
             return 0
-        if call.event != "nightly-learner":  # the detached learner is not waited for
-            hookio.start_budget()
-            payload = read_payload(call)
-            if payload is None:
-                return 0
-            call.payload = payload
+        hookio.start_budget()
+        payload = read_payload(call)
+        if payload is None:
+            return 0
+        call.payload = payload
         output = handler(call)
     except BaseException as exc:  # noqa: BLE001 - exit 0 even on SystemExit/KeyboardInterrupt: exit 2 would block Claude
         call.log_error(exc)
@@ -263,7 +262,7 @@ def main(argv: list[str], client: str = "claude-code") -> int:
         hookio.reset_budget()
     # The user sees a hook that cannot work in Claude Code's own channel, once a session
     # (the model's context alone would keep it from them).
-    message = settle_health(call) if call.event != "nightly-learner" else None
+    message = settle_health(call)
     if message:
         output = {**(output or {}), "systemMessage": message}
     try:

@@ -30,7 +30,6 @@ into them first.
   collected; the last one (``interrupted`` if it never reached ``Stop``) is held in the
   spool for the first prompt of the same session resumed (:mod:`.ended`); a spool with
   nothing held is removed; a detached learner is started (it learns all but the held turn).
-* ``nightly-learner`` — the learner itself: one unattended cycle.
 
 Making turns final and handing them to the log is :mod:`.ended`'s. Final turns wait in the
 spool's ``queue`` and are appended to the experience log at
@@ -383,39 +382,6 @@ def _start_learner(call: Call, settings: Settings | None, *, stale_only: bool) -
     call.log((f"learner started, pid {result.pid}: " if result.started else "") + result.reason)
 
 
-def nightly_learner(call: Call) -> None:
-    from artibot.errors import LockTimeout
-
-    try:
-        from artibot.cycle import learn
-    except ImportError as exc:
-        call.log(f"learner not available ({exc})")
-        return
-    call.log("learner running")
-    call.attempt("syncing with the team", lambda: _team_sync(call))
-    try:
-        report = learn(home=call.home().root, answers="unattended")
-    except LockTimeout as exc:
-        call.log(f"learner skipped: {exc}")
-        return
-    call.log(f"learner finished: {report.status} {report.round_id or 'no round'} ({report.message})")
-    from artibot.integrations.turns.notices import save_round_notices
-
-    call.attempt("validating applied rounds", lambda: save_round_notices(call))
-
-
-def _team_sync(call: Call) -> None:
-    """A member's records go to the pool and the team's state comes back, here in the
-    detached learner (never in a hook a client waits on); a database that is down costs
-    a few seconds and a line in the hook log, the records stay queued."""
-    from artibot.team import sync
-
-    if not sync.is_member(call.root):
-        return
-    for line in sync.run(call.home(), timeout_s=3.0):
-        call.log(line)
-
-
 def _start_team_sync(call: Call) -> None:
     """A member's SessionStart starts the team sync in a detached child when the last one is
     stale; SessionStart itself reads only the cached state (the thresholds a pull wrote).
@@ -437,5 +403,4 @@ HANDLERS: dict[str, Handler] = {
     "permission-request": permission_request,
     "stop": stop,
     "session-end": session_end,
-    "nightly-learner": nightly_learner,
 }

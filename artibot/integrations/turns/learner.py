@@ -1,7 +1,8 @@
 """Starting the learner from a hook: a fully detached child, never two at once.
 
 ``SessionEnd`` has about 1.5 s in all, so the hook only starts
-``python -m artibot hook nightly-learner`` in a new session with its stdio on
+``python -m artibot learn --unattended --quiet`` (the same job a crontab line runs,
+:mod:`artibot.unattended`) in a new session with its stdio on
 ``/dev/null`` and returns. Sessions that crash never send ``SessionEnd``, so
 ``SessionStart`` also starts one when the last start is stale.
 
@@ -93,7 +94,7 @@ def note_check(root: str, *, now: int) -> None:
 def learner_command() -> list[str]:
     import sys
 
-    return [sys.executable, "-m", "artibot", "hook", "nightly-learner"]
+    return [sys.executable, "-m", "artibot", "learn", "--unattended", "--quiet"]
 
 
 def child_environment(home: "Home") -> dict[str, str]:

@@ -14,6 +14,7 @@ from artibot.store import hookfiles, hookio
 TYPE_CHECKING = False  # not typing's: imported by SessionStart
 if TYPE_CHECKING:
     from artibot.integrations.turns.protocol import Call
+    from artibot.store.home import Home
 
 
 def worse_rounds(call: Call) -> list[str]:
@@ -40,14 +41,19 @@ def worse_rounds(call: Call) -> list[str]:
 
 def save_round_notices(call: Call) -> list[str]:
     """Measure the applied rounds and keep the notices for the next SessionStart."""
-    if hookfiles.mtime_ns(f"{call.root}/{LEARNING_LOG}") is None:
+    return save_notices(call.root, call.home())
+
+
+def save_notices(root: str, home: "Home") -> list[str]:
+    """:func:`save_round_notices` for the data home at ``root`` (the unattended learner runs it
+    after its round, so the next SessionStart reads them instead of measuring)."""
+    if hookfiles.mtime_ns(f"{root}/{LEARNING_LOG}") is None:
         return []
     from artibot.config import load_settings
     from artibot.round_checks import notices
 
-    home = call.home()
     found = notices(home, load_settings(home.root))
-    hookio.write_cache(call.root, NOTICES_NAME, hookio.dumps({"schema_version": 1, "notices": found}).encode("ascii"))
+    hookio.write_cache(root, NOTICES_NAME, hookio.dumps({"schema_version": 1, "notices": found}).encode("ascii"))
     return found
 
 
