@@ -56,9 +56,9 @@ def run_agent_plan(agent: str, scope: str, dry_run: bool, *, install: bool, gate
     spec = hook_file(agent, project, models if install else None)
     plan = hook_files.plan(spec, scope, prefix, install=install, command=learn_command(), project_dir=project)
     if provider is not None:
-        import dataclasses
+        from dataclasses import replace
 
-        plan = dataclasses.replace(plan, changes=plan.changes + (provider,))
+        plan = replace(plan, changes=plan.changes + (provider,))
 
     if not show_plan(plan, dry_run=dry_run, install=install, note=print_data_home if install else None):
         return

@@ -42,6 +42,12 @@ def _run_plan(target: str, scope: str, dry_run: bool, install: bool, gateway_por
     if target in CLIENTS and target != "claude-code":  # Claude Code's installer is its own: the gateway, the plugin
         from artibot.cli.cmd_agents import run_agent_plan
 
+        if gateway_port == KEEP_PORT and target == "codex-cli":  # as for Claude Code below: the installed port stays
+            from artibot.config import agent_user_dir
+            from artibot.integrations.codex_cli.provider import installed_port
+
+            gateway_port = (installed_port(agent_user_dir(target) / "config.toml")
+                            or load_settings(None).gateway_server.port)
         return run_agent_plan(target, scope, dry_run, install=install, gateway_port=gateway_port, models=models)
     if models:
         raise InvalidInput(f"--model is for {_model_clients()}; claude-code takes its models from gateway.profiles")

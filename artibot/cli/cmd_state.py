@@ -122,7 +122,7 @@ def register(app: typer.Typer) -> None:
         with working(w(lang, "dr_checking")):
             findings = doctor.repair(home, finish_rollback=recover_interrupted) if repair else doctor.check(home)
         findings += hook_findings(home)
-        if home.root.is_dir():
+        if home.is_folder():
             findings += gateway_findings(home)
         problems = [f for f in findings if f.severity != "ok"]
         if as_json:

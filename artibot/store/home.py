@@ -45,6 +45,10 @@ class Home:
             raise NotAFolderError(self.root)
         return self
 
+    def is_folder(self) -> bool:
+        """True when the home is a folder (``doctor`` reports a file in its place)."""
+        return self.root.is_dir()
+
     def ensure(self) -> "Home":
         """Create the home (mode 0700) if missing."""
         ensure_dir(self.root)

@@ -74,6 +74,16 @@ _BLOCK = re.compile(r"\n?" + re.escape(BEGIN) + r"\n(.*?)" + re.escape(END) + r"
 _TOP_SELECTED = re.compile(r"^" + re.escape(SELECTED) + r"(.*)$", re.M)
 
 
+def installed_port(path: Path) -> int | None:
+    """The port the ``config.toml`` at ``path`` sends Codex CLI's requests to, if artibot's block is there."""
+    data = read(real_path(path))
+    try:
+        now = current(data.decode("utf-8")) if data is not None else None
+    except UnicodeDecodeError:
+        return None
+    return now.port if now is not None else None
+
+
 def current(text: str) -> Gateway | None:
     """The gateway a ``config.toml``'s text routes through (artibot's block), if any."""
     found = _BLOCK.search(text)
