@@ -81,8 +81,8 @@ from artibot.record import experience_record
 from artibot.store import hookio
 from experiments import cache_model, report
 from experiments.fake_messages_api import Threaded, Upstream
-from experiments.coding_sessions import (BILL_TARGET, CLIENT_EFFORT, COMPACT_AT, EFFORT_SCALE, GAP_SCALE, SUCCESS,
-                                         Conversation, Session, Turn, sessions)
+from experiments.coding_sessions import (BILL_TARGET, CLIENT_EFFORT, COMPACT_AT, EFFORT_SCALE, SUCCESS,
+                                         Conversation, Session, Turn, sessions, success_table)
 from experiments.args import parse, run_dir, save_json
 
 S2, PREVIOUS, ROUTED, CASCADE = "all System 2 (no gateway)", "previous gateway", "cache-safe gateway", "cascade"
@@ -115,6 +115,9 @@ class Args:
     """the seeds the effort shares are fitted on (never reported)"""
     router_config: str = ""
     """JSON merged over the shipped settings for the routed arm (a what-if; empty: the router as shipped)"""
+    gap_power: float = 1.0
+    """the shape of System 1's success gap: 1 spreads it as the base table does, more gathers it on the
+    hardest cells (the mean stays 6 points either way)"""
     learn_after: str = "day"
     """when the learner runs: "day" (each night) or "session" (at each session's end, as the product's
     SessionEnd learner does; it learns only full batches either way)"""
@@ -162,6 +165,7 @@ class Arm:
         self.turns: list[dict[str, Any]] = []
         self.nights: list[dict[str, Any]] = []
         self.rounds = 0
+        self.success = SUCCESS
 
     def send(self, body: dict[str, Any], out_tokens: int, kind: str = "turn") -> None:
         beta = "claude-code-20250219,effort-2025-11-24,per-turn-control-2026-07-01"
@@ -255,7 +259,7 @@ def attempt(arm: Arm, conv: Conversation, turn: Turn, k: int, routes: list[str] 
         arm.send(body, turn.outputs[r])
         arm.tick(20 + turn.outputs[r] / 100)
     conv.add({"role": "assistant", "content": [{"type": "text", "text": "answer", "sim_tokens": 300}]}, 300)
-    low, full = SUCCESS[turn.domain][turn.level]
+    low, full = arm.success[turn.domain][turn.level]
     ok = turn.draws[k] < (low if effort == "low" else full)
     if arm.router is not None:
         usage = ((hookio.Spool(str(arm.home), turn.session).read() or {}).get("turn") or {}).get("usage")
@@ -340,6 +344,9 @@ def one_seed(seed: int, args: Args, upstream: Upstream) -> dict[str, Any]:
         ROUTED: Arm(ROUTED, upstream, tmp, seed, routed=True, profiles=Profiles(), settings=settings),
         CASCADE: Arm(CASCADE, upstream, tmp, seed),
     }
+    table_ = success_table(args.gap_power)
+    for arm in arms.values():
+        arm.success = table_
     ends: dict[str, list[int]] = {name: [] for name in arms}
     try:
         for day in sessions(seed, args.days, args.sessions):
@@ -438,7 +445,7 @@ def cell_costs(seeds: tuple[int, ...], args: Args, upstream: Upstream) -> dict[s
     for key, by in sorted(costs.items()):
         domain, level = key.split()
         c1, c2 = float(np.mean(by["low"])), float(np.mean(by[CLIENT_EFFORT]))
-        fail = 1 - SUCCESS[domain][int(level)][0]
+        fail = 1 - success_table(args.gap_power)[domain][int(level)][0]
         out[key] = {"c1": c1, "c2": c2, "system1_fails": fail, "saving": c2 - (c1 + fail * c2),
                     "saving_with_redo": c2 - (c1 + fail * (c2 + REDO_USD)),
                     "break_even": (c2 - c1) / c2, "break_even_with_redo": (c2 - c1) / (c2 + REDO_USD)}
@@ -572,6 +579,8 @@ def main(args: Args) -> dict[str, Any]:
         if args.calibrate:
             fit = calibrate(args, upstream)
             save_json(out / "calibration.json", fit)
+            if args.gap_power != 1.0:  # only the cells depend on it
+                fit = {"gap_power": args.gap_power, "cells": cell_costs(args.seeds, args, upstream)}
             return {"calibration": fit, "seconds": time.perf_counter() - began,
                     "table": json.dumps(fit, indent=1)}
         runs = [one_seed(seed, args, upstream) for seed in args.seeds]
@@ -579,7 +588,7 @@ def main(args: Args) -> dict[str, Any]:
         upstream.close()
     md, summary = table(runs)
     nights = nights_table(runs)
-    result = {"args": asdict(args), "effort_scale": EFFORT_SCALE, "success": SUCCESS, "gap_scale": GAP_SCALE,
+    result = {"args": asdict(args), "effort_scale": EFFORT_SCALE, "success": success_table(args.gap_power),
               "summary": summary, "runs": runs, "seconds": time.perf_counter() - began}
     save_json(out / "results.json", result)
     (out / "table.md").write_text(
