@@ -8,7 +8,9 @@ Claude Code 2.1.331 does: the prompt, the hook context as a ``role: "system"`` m
 after it (the first one carries the client's own effort marker), tool calls and results,
 and a ``cache_control`` breakpoint on the last block. Sizes are stated in ``sim_tokens``
 (:func:`experiments.cache_model.tokens_of`) so that a 150k-token conversation stays small.
-The numbers are assumptions, listed in :mod:`experiments.gateway_cache`.
+The numbers are assumptions, listed in :mod:`experiments.gateway_cache`, but for the two fits to
+the published figures (:data:`EFFORT_SCALE` and :data:`GAP_SCALE`): how many requests a turn makes
+and how much each answer writes at each effort, and System 1's success against System 2's.
 """
 
 from __future__ import annotations
