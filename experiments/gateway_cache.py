@@ -575,10 +575,11 @@ def main(args: Args) -> dict[str, Any]:
     upstream = Upstream(output_share={**cache_model.OUTPUT_SHARE, **EFFORT_SCALE})
     try:
         if args.calibrate:
-            fit = calibrate(args, upstream)
-            save_json(out / "calibration.json", fit)
-            if args.gap_power != 1.0:  # only the cells depend on it
+            if args.gap_power != 1.0:  # the effort fit does not depend on it: only the cells, in that world
                 fit = {"gap_power": args.gap_power, "cells": cell_costs(args.seeds, args, upstream)}
+            else:
+                fit = calibrate(args, upstream)
+            save_json(out / "calibration.json", fit)
             return {"calibration": fit, "seconds": time.perf_counter() - began,
                     "table": json.dumps(fit, indent=1)}
         runs = [one_seed(seed, args, upstream) for seed in args.seeds]
