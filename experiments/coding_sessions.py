@@ -8,7 +8,9 @@ Claude Code 2.1.331 does: the prompt, the hook context as a ``role: "system"`` m
 after it (the first one carries the client's own effort marker), tool calls and results,
 and a ``cache_control`` breakpoint on the last block. Sizes are stated in ``sim_tokens``
 (:func:`experiments.cache_model.tokens_of`) so that a 150k-token conversation stays small.
-The numbers are assumptions, listed in :mod:`experiments.gateway_cache`.
+The numbers are assumptions, listed in :mod:`experiments.gateway_cache`, but for the two fits to
+the published figures (:data:`EFFORT_SCALE` and :data:`GAP_SCALE`): how many requests a turn makes
+and how much each answer writes at each effort, and System 1's success against System 2's.
 """
 
 from __future__ import annotations
@@ -71,13 +73,22 @@ def _mean_gap(table: dict[str, tuple[tuple[float, float], ...]]) -> float:
     return float(np.mean([sum(wi * (full - low) for wi, (low, full) in zip(w, cells)) for cells in table.values()]))
 
 
+def success_table(power: float = 1.0) -> dict[str, tuple[tuple[float, float], ...]]:
+    """(low effort, medium effort) success per domain and level: each cell's gap in
+    :data:`BASE_SUCCESS` raised to ``power`` (1: its shape; more: the gap gathered on the hardest
+    cells) and scaled by one factor so that the turn-weighted mean gap is :data:`LOW_GAP`."""
+    shaped = {d: tuple((full - (full - low) ** power, full) for low, full in cells) for d, cells in BASE_SUCCESS.items()}
+    scale = LOW_GAP / _mean_gap(shaped)
+    return {d: tuple((round(max(0.0, full - scale * (full - low)), 4), full) for low, full in cells)
+            for d, cells in shaped.items()}
+
+
 GAP_SCALE = LOW_GAP / _mean_gap(BASE_SUCCESS)
 """The fit of success: every cell's gap between low and medium effort times one factor, so that
 the turn-weighted mean gap is :data:`LOW_GAP` (the shape stays: most on hard work, in security
 and backend; almost none in docs)."""
 
-SUCCESS = {domain: tuple((round(full - GAP_SCALE * (full - low), 4), full) for low, full in cells)
-           for domain, cells in BASE_SUCCESS.items()}
+SUCCESS = success_table(1.0)
 """(low effort, medium effort) success per domain and level: :data:`BASE_SUCCESS` fitted by :data:`GAP_SCALE`."""
 
 EXTRA_REQUESTS = (1.0, 2.0, 3.0, 4.0)

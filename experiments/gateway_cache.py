@@ -1,50 +1,48 @@
-"""What a route saves net of the prompt cache: coding sessions of realistic shape through the gateway,
-against a fake API whose cache behaves as documented (:mod:`experiments.cache_model`).
+"""What a turn costs until it is done: coding sessions of realistic shape through the gateway,
+against a fake API whose cache behaves as documented (:mod:`experiments.cache_model`), a failed
+turn redone by the person.
 
 A coding agent's turn is cheap because the conversation is read from the prompt cache, and
-each model and each top-level effort has a cache of its own. So what a route saves per
-turn (a few cents of output at a lower effort) is only worth having if switching costs
-nothing. Five ways of sending the same sessions are compared, on the same draws:
+each model and each top-level effort has a cache of its own; a lower effort makes fewer tool
+calls and writes less. Four ways of sending the same sessions are compared, on the same draws:
 
-* **no gateway** — every request as the client sent it: every turn at the client's effort
-  (``medium``, what Claude Code 2.1.331 sends for ``claude-opus-5-5``). This is also
-  "every turn at System 2": the System 2 profile changes nothing, so its requests are these.
-* **previous gateway** — the learned routes applied the way the gateway did before: a
-  System 1 turn's effort at the top level and on every message's marker, past turns included.
+* **all System 2 (no gateway)** — every request as the client sent it (``medium``, what
+  Claude Code 2.1.331 sends for ``claude-opus-5-5``; the System 2 profile changes nothing);
+* **previous gateway** — the routed arm's routes applied the way the gateway did before: a
+  System 1 turn's effort at the top level and on every message's marker, past turns included;
 * **cache-safe gateway** — the product: the real gateway (in-process) on the routes the real
   router chose, learning each night from the turns' outcomes and measured costs
-  (:func:`artibot.cycle.learn`, shipped defaults): the effort on per-message markers.
-* **cache-safe gateway, System 1 on Haiku** — the same routes with ``gateway.profiles.system1
-  .model = claude-haiku-5-5``: the model switches only when the switch rule says it pays.
-* **cascade** — Anthropic's published pattern: every turn at ``low`` first (cache-safe
-  markers), and a turn that fails there is asked again at the client's effort.
+  (:func:`artibot.cycle.learn`, shipped defaults unless ``--router-config``);
+* **cascade** — Anthropic's published pattern: every turn at ``low`` first, a turn that fails
+  there asked again at the client's effort (its client keeps each attempt's marker in its
+  history, as the cache-safe gateway does).
 
-Session shapes (assumptions, drawn per seed, the same for every arm):
+A failed first try is redone once by the person a minute later, in every arm: at ``medium``
+for all-System-2 and the cascade; for the router, routed, its escalation rule sending the redo
+of a failed System 1 turn to System 2. The redo's outcome is its own draw (the same in every
+arm); the final success counts the first try or the redo.
 
-* a session has 5–40 turns (uniform); its fixed prefix (tools and system prompt) is 14k–40k
-  tokens; a turn is ``1 + Poisson(0.5 + 0.5·level)`` requests; between two requests of a
-  turn the conversation grows by a tool call (150 tokens) and its result (lognormal, median
-  1,500); a turn ends with an answer of 300 tokens; so the cached prefix grows from 20k
-  tokens towards 150k, where the client compacts the conversation (a summary request at the
-  client's effort, then a 6k-token summary: counted as housekeeping in every arm);
-* time: 20 s per request plus thinking, an exponential gap of mean 2 minutes between
-  turns: a cache entry unused for 5 minutes is gone, in every arm alike;
-* output: thinking and answer, lognormal with median ``900·(1 + level)`` at ``high``, scaled
-  by the effort the fake API reads from the request (``low`` 0.3, ``medium`` 0.6);
-* prompts: four domains at four complexity levels (:data:`TASKS`; the level is hidden from
-  the router, which sees only the text);
-* success: :data:`SUCCESS` (low effort close to full effort on easy work, well below it on
-  hard work, most in security and backend); one uniform draw per turn decides every arm.
+The world (:mod:`experiments.coding_sessions`; assumptions but for the fit):
 
-Prices: the shipped table (Opus 5.x at $5 / $25 / $6.25 / $0.50 per million tokens of input,
-output, cache write and cache read; Haiku 5.x at $1 / $5 / $1.25 / $0.10). Costs are what
-the fake API reported, priced once for every arm; the gateway's own record of the routed
-arm is checked against it.
+* a session has 5–40 turns; a fixed prefix of 14k–40k tokens; four domains at four
+  complexity levels (weights 4:3:2:1; the level is hidden from the router, which sees the text);
+* a turn at effort ``e`` is 1 + Poisson-quantile(u, (1 + level)·s_e) requests (one uniform
+  ``u`` per turn), each answer's output lognormal with median ``900·(1 + level)·s_e``; between
+  two requests a tool call (150 tokens) and its result (lognormal, median 1,500); compaction
+  past 150k tokens; 20 s per request plus thinking, gaps of mean 2 minutes between turns;
+* **the fit**: ``s_e`` (:data:`~experiments.coding_sessions.EFFORT_SCALE`) by bisection so that
+  every session's whole bill at ``low`` and at ``medium`` is 0.25 and 0.5 of the bill at
+  ``high`` (Anthropic's cost guidance), on ``--calibration-seeds`` (``--calibrate``); success at
+  ``low`` 6 points below ``medium`` on average (−8 and −2 against ``high``), the base table's gap
+  scaled by one factor (``--gap-power`` gathers it on the hardest cells).
+
+Prices: the shipped table. Costs are what the fake API reported, priced once for every arm; the
+gateway's own record of the routed arm is checked against it.
 
 Output: ``experiments/runs/gateway_cache/`` — ``table.md``, ``results.json`` and
-``gateway_cache.png``.
+``gateway_cache.png`` (``calibration.json`` with ``--calibrate``).
 
-    python experiments/gateway_cache.py [--seeds 0 1 2 3 4] [--days 4] [--sessions 6]
+    python experiments/gateway_cache.py [--seeds 0 1 2 3 4] [--days 4] [--sessions 6] [--calibrate]
 """
 
 from __future__ import annotations
@@ -81,8 +79,8 @@ from artibot.record import experience_record
 from artibot.store import hookio
 from experiments import cache_model, report
 from experiments.fake_messages_api import Threaded, Upstream
-from experiments.coding_sessions import (BILL_TARGET, CLIENT_EFFORT, COMPACT_AT, EFFORT_SCALE, GAP_SCALE, SUCCESS,
-                                         Conversation, Session, Turn, sessions)
+from experiments.coding_sessions import (BILL_TARGET, CLIENT_EFFORT, COMPACT_AT, EFFORT_SCALE, SUCCESS,
+                                         Conversation, Session, Turn, sessions, success_table)
 from experiments.args import parse, run_dir, save_json
 
 S2, PREVIOUS, ROUTED, CASCADE = "all System 2 (no gateway)", "previous gateway", "cache-safe gateway", "cascade"
@@ -115,6 +113,9 @@ class Args:
     """the seeds the effort shares are fitted on (never reported)"""
     router_config: str = ""
     """JSON merged over the shipped settings for the routed arm (a what-if; empty: the router as shipped)"""
+    gap_power: float = 1.0
+    """the shape of System 1's success gap: 1 spreads it as the base table does, more gathers it on the
+    hardest cells (the mean stays 6 points either way)"""
     learn_after: str = "day"
     """when the learner runs: "day" (each night) or "session" (at each session's end, as the product's
     SessionEnd learner does; it learns only full batches either way)"""
@@ -162,6 +163,7 @@ class Arm:
         self.turns: list[dict[str, Any]] = []
         self.nights: list[dict[str, Any]] = []
         self.rounds = 0
+        self.success = SUCCESS
 
     def send(self, body: dict[str, Any], out_tokens: int, kind: str = "turn") -> None:
         beta = "claude-code-20250219,effort-2025-11-24,per-turn-control-2026-07-01"
@@ -255,7 +257,7 @@ def attempt(arm: Arm, conv: Conversation, turn: Turn, k: int, routes: list[str] 
         arm.send(body, turn.outputs[r])
         arm.tick(20 + turn.outputs[r] / 100)
     conv.add({"role": "assistant", "content": [{"type": "text", "text": "answer", "sim_tokens": 300}]}, 300)
-    low, full = SUCCESS[turn.domain][turn.level]
+    low, full = arm.success[turn.domain][turn.level]
     ok = turn.draws[k] < (low if effort == "low" else full)
     if arm.router is not None:
         usage = ((hookio.Spool(str(arm.home), turn.session).read() or {}).get("turn") or {}).get("usage")
@@ -340,6 +342,9 @@ def one_seed(seed: int, args: Args, upstream: Upstream) -> dict[str, Any]:
         ROUTED: Arm(ROUTED, upstream, tmp, seed, routed=True, profiles=Profiles(), settings=settings),
         CASCADE: Arm(CASCADE, upstream, tmp, seed),
     }
+    table_ = success_table(args.gap_power)
+    for arm in arms.values():
+        arm.success = table_
     ends: dict[str, list[int]] = {name: [] for name in arms}
     try:
         for day in sessions(seed, args.days, args.sessions):
@@ -438,7 +443,7 @@ def cell_costs(seeds: tuple[int, ...], args: Args, upstream: Upstream) -> dict[s
     for key, by in sorted(costs.items()):
         domain, level = key.split()
         c1, c2 = float(np.mean(by["low"])), float(np.mean(by[CLIENT_EFFORT]))
-        fail = 1 - SUCCESS[domain][int(level)][0]
+        fail = 1 - success_table(args.gap_power)[domain][int(level)][0]
         out[key] = {"c1": c1, "c2": c2, "system1_fails": fail, "saving": c2 - (c1 + fail * c2),
                     "saving_with_redo": c2 - (c1 + fail * (c2 + REDO_USD)),
                     "break_even": (c2 - c1) / c2, "break_even_with_redo": (c2 - c1) / (c2 + REDO_USD)}
@@ -570,7 +575,10 @@ def main(args: Args) -> dict[str, Any]:
     upstream = Upstream(output_share={**cache_model.OUTPUT_SHARE, **EFFORT_SCALE})
     try:
         if args.calibrate:
-            fit = calibrate(args, upstream)
+            if args.gap_power != 1.0:  # the effort fit does not depend on it: only the cells, in that world
+                fit = {"gap_power": args.gap_power, "cells": cell_costs(args.seeds, args, upstream)}
+            else:
+                fit = calibrate(args, upstream)
             save_json(out / "calibration.json", fit)
             return {"calibration": fit, "seconds": time.perf_counter() - began,
                     "table": json.dumps(fit, indent=1)}
@@ -579,7 +587,7 @@ def main(args: Args) -> dict[str, Any]:
         upstream.close()
     md, summary = table(runs)
     nights = nights_table(runs)
-    result = {"args": asdict(args), "effort_scale": EFFORT_SCALE, "success": SUCCESS, "gap_scale": GAP_SCALE,
+    result = {"args": asdict(args), "effort_scale": EFFORT_SCALE, "success": success_table(args.gap_power),
               "summary": summary, "runs": runs, "seconds": time.perf_counter() - began}
     save_json(out / "results.json", result)
     (out / "table.md").write_text(
