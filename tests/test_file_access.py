@@ -54,6 +54,9 @@ ALLOWED = {
     # asks check_regular whether a review is pending (artibot.store.rounds.has_pending is the
     # store's way)
     "integrations/turns/learner.py": "checks for a pending review",
+    # pip's record of where the installed artibot came from (importlib.metadata's
+    # direct_url.json), for the install command `artibot report` names; not data
+    "cli/install_source.py": "reads the install's metadata",
     # the shipped /learn command template, not data
     "integrations/claude_code/templates.py": "reads the shipped template",
     # whether the project folder a project-scope install edits exists: the user's project,

@@ -1,4 +1,5 @@
-"""Money as the commands show it, the lead of ``report cost``, ``status`` and the HTML report,
+"""Money as the commands show it, the lead of ``report cost`` and ``status`` (the HTML report
+:mod:`artibot.cli.report_html` says the same figures its own way),
 and the measured cost lines of ``status`` and ``/learn``.
 
 Apart from :mod:`artibot.cli.cmd_report` so that ``artibot status`` renders them without

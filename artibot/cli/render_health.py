@@ -28,8 +28,9 @@ def failure_lines(failures: list[HookFailure], hooks_log: str) -> list[str]:
     return lines
 
 
-def pending_line(pending: PendingTurns | None) -> str | None:
-    """The turns in open or held sessions, which the counts and the costs do not include yet."""
+def pending_line(pending: PendingTurns | None, lang: str | None = None) -> str | None:
+    """The turns in open or held sessions, which the counts and the costs do not include yet
+    (in ``lang``, by default the session's)."""
     if not pending:
         return None
     total = pending["open"] + pending["waiting"] + pending["queued"]
@@ -37,7 +38,7 @@ def pending_line(pending: PendingTurns | None) -> str | None:
         return None
     from artibot.cli.words import session_lang, w
 
-    lang = session_lang()
+    lang = lang or session_lang()
     parts = [w(lang, key, n=n) for n, key in ((pending["open"], "p_open"),
                                               (pending["waiting"] - pending["held"], "p_waiting"),
                                               (pending["held"], "p_held"), (pending["queued"], "p_queued")) if n]

@@ -139,6 +139,9 @@ _KO: list[tuple[str, _Replacement]] = [
     (r"^nothing is waiting for review$", "검토를 기다리는 라운드 없음"),
     (r"^round (?P<r>\S+) discarded; its experiences stay unprocessed$",
      r"라운드 \g<r>을(를) 버렸습니다; 그 경험은 미처리로 남습니다"),
+    # `artibot report` without its extra (artibot.cli.report_html)
+    (r"^the report draws its charts with matplotlib, which artibot's environment lacks: (?P<c>.+)$",
+     r"보고서는 matplotlib로 차트를 그리는데, artibot의 환경에 matplotlib가 없습니다: \g<c>"),
     # the parser (click)
     (r"^No such command '(?P<c>[^']+)'\.", r"'\g<c>' 명령이 없습니다."),
     (r" Did you mean (?P<m>.+)\?", r" \g<m>을(를) 뜻했나요?"),

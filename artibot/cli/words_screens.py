@@ -49,7 +49,7 @@ SCREENS: dict[str, dict[str, str]] = {
         "hook_problem": "the {event} hook failed {n} time(s) since it last worked, last at {at} UTC: {cause}",
         "hook_fix": "fix the cause above (a config file it names, a folder's permissions); the next hook that "
                     "works clears this",
-        # the lead of `report cost`, `status` (and the HTML report's, in English)
+        # the lead of `report cost` and `status` (the HTML report words its own, from the same figures)
         "lead_saved": "saved {est} ({pct}) against every turn at System 2 (95% interval {low} to {high}, "
                       "{plow} to {phigh})",
         "lead_no_cost": "saved: no measured cost yet (the gateway measures each turn's cost: "
