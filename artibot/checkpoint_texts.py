@@ -25,7 +25,7 @@ TEXTS: dict[str, dict[str, Any]] = {
                 "reset": ("Reset group data", "discard this round's groups; its experiences stay unprocessed")},
             2: {"apply": ("Apply", "apply the proposed changes; go on to knowledge transfer"),
                 "revert": ("Revert adjustment", "keep the current thresholds; the batches still count as processed")},
-            3: {"auto": ("Automatic decision", "take the decision shown above"),
+            3: {"auto": ("Automatic decisions", "take every decision shown above"),
                 "promote": ("Promote", "move the pattern into the System 1 cache"),
                 "demote": ("Demote", "take the pattern out of the System 1 cache, back to System 2"),
                 "hold": ("Hold", "keep the pattern where it is this cycle")},
@@ -33,8 +33,10 @@ TEXTS: dict[str, dict[str, Any]] = {
         "direction": {"down": "lower: more System 2", "up": "higher: more System 1", "same": "unchanged"},
         "explain": {1: "GRPO (group relative comparison): requests of one domain and one complexity range form a group, "
                        "and System 2's success rate is compared with System 1's within it."},
-        "modes": {"skip": ("Skip", "take every automatic decision shown above"),
-                  "each": ("Decide pattern by pattern", "answer auto, promote, demote or hold for each pattern")},
+        "modes": {"auto": ("Automatic decisions", "take every decision shown above"),
+                  "each": ("Pattern by pattern", "choose auto, promote, demote or hold for each pattern"),
+                  "list": ("List the held patterns", "show them, then choose again")},
+        "pattern_option": {"auto": ("Automatic decision", "take the decision shown for this pattern")},
         "default": "default",
     },
     "ko": {
@@ -51,7 +53,7 @@ TEXTS: dict[str, dict[str, Any]] = {
                 "reset": ("그룹 데이터 초기화", "이번 그룹 데이터를 폐기, 경험은 미처리로 남김")},
             2: {"apply": ("적용", "제안된 조정값 적용, 5단계 지식 이전으로 진행"),
                 "revert": ("조정 되돌리기", "이번 조정 취소, 기존 임계값 유지 (배치는 처리됨)")},
-            3: {"auto": ("자동 결정", "위에 표시된 자동 결정 적용"),
+            3: {"auto": ("자동 결정", "위에 표시된 결정을 모두 적용"),
                 "promote": ("승격", "해당 패턴을 System 1로 승격"),
                 "demote": ("강등", "해당 패턴을 System 2로 강등"),
                 "hold": ("보류", "이번 사이클에서는 현재 위치 유지")},
@@ -59,8 +61,10 @@ TEXTS: dict[str, dict[str, Any]] = {
         "direction": {"down": "낮춤: System 2 비중 증가", "up": "높임: System 1 비중 증가", "same": "변화 없음"},
         "explain": {1: "GRPO(그룹 상대 비교): 같은 도메인·같은 복잡도 구간의 요청을 한 그룹으로 묶고, "
                        "그 안에서 System 2의 성공률을 System 1과 비교합니다."},
-        "modes": {"skip": ("건너뛰기", "위에 표시된 자동 결정을 모두 적용"),
-                  "each": ("패턴별로 결정", "각 패턴마다 자동·승격·강등·보류 중 선택")},
+        "modes": {"auto": ("자동 결정", "위에 표시된 결정을 모두 적용"),
+                  "each": ("패턴별로 결정", "각 패턴마다 자동·승격·강등·보류 중 선택"),
+                  "list": ("보류된 패턴 보기", "목록을 보여 준 뒤 다시 선택")},
+        "pattern_option": {"auto": ("자동 결정", "이 패턴에 표시된 결정 적용")},
         "default": "기본값",
     },
 }

@@ -139,12 +139,17 @@ def _limit_note(row: Mapping[str, Any], lang: str = "en") -> list[str]:
     return [text]
 
 
-def transfer_view(ev: Evidence) -> RenderableType:
-    """Checkpoint 3: one entry per pattern — decision and key, then its numbers, then why."""
+def transfer_view(ev: Evidence, held: str | None = None) -> RenderableType:
+    """Checkpoint 3: one entry per pattern — decision and key, then its numbers, then why.
+
+    ``held``: the patterns held where they are (they need no decision) are one line, their
+    count and ``held`` (how to see them); None lists every pattern."""
     lang = ev.lang
     rows, notes = [], []
     ordered = transfer_order(ev.rows, moves_last=True)
-    for r in ordered:
+    counts = {a: sum(1 for r in ordered if r["automatic"] == a) for a in _ACTION_ORDER}
+    listed = [r for r in ordered if held is None or r["automatic"] != "hold"]
+    for r in listed:
         rows.append([action(lang, r["automatic"]), r["key"]])
         numbers = w(lang, "pattern_numbers", status=status_word(lang, r["status"]), s1=_ok(r, 1), s2=_ok(r, 2),
                     confidence=fmt(r["confidence"], 2), promo=r["promotion_streak"], demo=r["demotion_streak"])
@@ -152,15 +157,31 @@ def transfer_view(ev: Evidence) -> RenderableType:
             numbers += w(lang, "s1_bounds", bounds=_interval(r["bounds"]))
         reason = transfer_reason_ko(dict(r)) if lang == "ko" else r["reason"]
         notes.append([numbers, w(lang, "why", reason=reason)])
-    counts = {a: sum(1 for r in ordered if r["automatic"] == a) for a in _ACTION_ORDER}
     caption = w(lang, "patterns_caption", n=len(ordered), hold=counts["hold"], demote=counts["demote"],
                 promote=counts["promote"])
-    return Listing(texts(lang)["title"][3], [w(lang, "decision"), w(lang, "pattern")], rows, notes, caption=caption)
+    title = texts(lang)["title"][3]
+    if held is None or not counts["hold"]:
+        return Listing(title, [w(lang, "decision"), w(lang, "pattern")], rows, notes, caption=caption)
+    line = Hanging(w(lang, "held_line", n=counts["hold"], how=held))
+    if not rows:
+        return Group(Text(title, style="bold"), line)
+    return Group(Listing(title, [w(lang, "decision"), w(lang, "pattern")], rows, notes), line)
 
 
-def evidence_table(ev: Evidence) -> RenderableType:
-    """The checkpoint's evidence as a person reads it (``--json`` has every field)."""
-    return {1: group_view, 2: threshold_view, 3: transfer_view}[ev.checkpoint](ev)
+def held_patterns(ev: Evidence) -> RenderableType:
+    """The patterns checkpoint 3 holds where they are, each with its numbers (the line that
+    collapses them, unfolded)."""
+    lang = ev.lang
+    only = Evidence(3, ev.round_id, lang, rows=[r for r in ev.rows if r["automatic"] == "hold"])
+    return transfer_view(only)
+
+
+def evidence_table(ev: Evidence, held: str | None = None) -> RenderableType:
+    """The checkpoint's evidence as a person reads it (``--json`` has every field); ``held``:
+    checkpoint 3's held patterns in one line, with how to see them (:func:`transfer_view`)."""
+    if ev.checkpoint == 3:
+        return transfer_view(ev, held)
+    return {1: group_view, 2: threshold_view}[ev.checkpoint](ev)
 
 
 def threshold_result(changes: Mapping[str, Mapping[str, Any]], lang: str = "en") -> RenderableType:

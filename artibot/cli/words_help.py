@@ -48,9 +48,9 @@ HELP: dict[str, dict[str, str]] = {"ko": {
     "review --flush": "--prepare와 함께: 마지막의 더 작은 배치도 처리합니다.",
     "review --discard": "대기 중인 라운드를 버립니다 (기록됨; 적용되는 것 없음).",
     "review --interactive": "열린 질문을 하나씩 묻고 답을 stdin에서 읽습니다 (터미널에서는 기본).",
-    "review --question": "--json과 함께: 체크포인트 N의 근거 전체를 한 페이지씩 보여 줍니다 (--page).",
+    "review --question": "체크포인트 N의 근거를 모든 행과 함께 보여 줍니다 (--json과 함께: 한 페이지씩, --page).",
     "review --page": "--question과 함께: 몇 번째 페이지인지.",
-    "review --pattern": "--json과 함께: 체크포인트 3의 패턴 하나를 모든 필드와 함께 보여 줍니다.",
+    "review --pattern": "체크포인트 3의 패턴 하나를 보여 줍니다 (--json과 함께: 모든 필드).",
     "status": "임계값, System 1 캐시, 개수, 마지막 라운드, 대기 중인 검토.",
     "history": "지난 라운드와 롤백, 오래된 순.", "history --limit": "마지막 N개만.",
     "rollback": "ROUND_ID 이전의 학습 상태를 복원합니다 (뒤의 라운드도 되돌립니다).\n\n"
