@@ -135,7 +135,12 @@ def _limit_note(row: Mapping[str, Any], lang: str = "en") -> list[str]:
         return []
     text = w(lang, "could_move", limit=limit) if limit is not None else ""
     if row.get("clamped"):
-        text += ("; " if text else "") + w(lang, "clamped")
+        # the best-looking threshold lay beyond the limit: the move stopped there, or stopped short
+        # of it (or did not start) because no threshold within it is surely better
+        change = abs(float(row.get("change") or 0.0))
+        reached = limit is None or change >= float(limit) - 1e-9
+        key = "clamped" if change > 1e-12 and reached else "clamped_short" if change > 1e-12 else "clamped_stays"
+        text += ("; " if text else "") + w(lang, key)
     return [text]
 
 
@@ -149,13 +154,17 @@ def transfer_view(ev: Evidence, held: str | None = None) -> RenderableType:
     ordered = transfer_order(ev.rows, moves_last=True)
     counts = {a: sum(1 for r in ordered if r["automatic"] == a) for a in _ACTION_ORDER}
     listed = [r for r in ordered if held is None or r["automatic"] != "hold"]
+    evidence_mode = ev.summary.get("mode") == "evidence"
     for r in listed:
         rows.append([action(lang, r["automatic"]), r["key"]])
-        numbers = w(lang, "pattern_numbers", status=status_word(lang, r["status"]), s1=_ok(r, 1), s2=_ok(r, 2),
-                    confidence=fmt(r["confidence"], 2), promo=r["promotion_streak"], demo=r["demotion_streak"])
+        if evidence_mode:  # decided on the success bounds in its reason: no confidence or streak beside them
+            numbers = w(lang, "pattern_counts", status=status_word(lang, r["status"]), s1=_ok(r, 1), s2=_ok(r, 2))
+        else:
+            numbers = w(lang, "pattern_numbers", status=status_word(lang, r["status"]), s1=_ok(r, 1), s2=_ok(r, 2),
+                        confidence=fmt(r["confidence"], 2), promo=r["promotion_streak"], demo=r["demotion_streak"])
         if "bounds" in r and "success" not in r["reason"]:
             numbers += w(lang, "s1_bounds", bounds=_interval(r["bounds"]))
-        reason = transfer_reason_ko(dict(r)) if lang == "ko" else r["reason"]
+        reason = transfer_reason_ko(dict(r), evidence_mode) if lang == "ko" else r["reason"]
         notes.append([numbers, w(lang, "why", reason=reason)])
     caption = w(lang, "patterns_caption", n=len(ordered), hold=counts["hold"], demote=counts["demote"],
                 promote=counts["promote"])
@@ -172,7 +181,7 @@ def held_patterns(ev: Evidence) -> RenderableType:
     """The patterns checkpoint 3 holds where they are, each with its numbers (the line that
     collapses them, unfolded)."""
     lang = ev.lang
-    only = Evidence(3, ev.round_id, lang, rows=[r for r in ev.rows if r["automatic"] == "hold"])
+    only = Evidence(3, ev.round_id, lang, rows=[r for r in ev.rows if r["automatic"] == "hold"], summary=ev.summary)
     return transfer_view(only)
 
 

@@ -230,7 +230,7 @@ def _evidence_screen(home: Home, question: int | None, pattern: str | None) -> A
         raise InvalidInput("no round is waiting for review; `artibot learn` starts one")
     if pattern is not None:
         row = review_brief.pattern(found[3], pattern)  # the error names the near keys
-        return evidence_table(Evidence(3, found[3].round_id, found[3].lang, rows=[row]))
+        return evidence_table(Evidence(3, found[3].round_id, found[3].lang, rows=[row], summary=found[3].summary))
     return evidence_table(found[question or 3])
 
 

@@ -30,9 +30,13 @@ WORDS: dict[str, dict[str, str]] = {
                          "round), and in a domain's first round no farther than the exploration band",
         "could_move": "could move at most {limit:.2f} this round",
         "clamped": "the evidence pointed farther: the move stops at that limit",
+        "clamped_short": "the best-looking threshold lies beyond that limit; the move goes only as far as "
+                         "the evidence is sure",
+        "clamped_stays": "the best-looking threshold lies beyond that limit",
         "decision": "decision", "pattern": "pattern",
         "pattern_numbers": "now {status}; S1 ok {s1}, S2 ok {s2}; confidence {confidence}; streaks: S2 success "
                            "{promo}, S1 failure {demo}",
+        "pattern_counts": "now {status}; S1 ok {s1}, S2 ok {s2}",
         "s1_bounds": "; S1 success {bounds}", "why": "why: {reason}",
         "patterns_caption": "{n} pattern(s): {hold} hold, {demote} demote, {promote} promote (listed in that order)",
         "choose": "Choose 1-{n} [{default}]: ",
@@ -68,9 +72,12 @@ WORDS: dict[str, dict[str, str]] = {
                          "도메인의 첫 라운드에서는 탐색 구간보다 멀리 가지 않습니다",
         "could_move": "이번 라운드에서 최대 {limit:.2f}까지 이동 가능",
         "clamped": "근거는 더 멀리 가리켰지만 이동은 그 한계에서 멈춥니다",
+        "clamped_short": "가장 좋아 보이는 임계값은 그 한계 너머에 있습니다. 이동은 근거가 확실한 곳까지만 갑니다",
+        "clamped_stays": "가장 좋아 보이는 임계값은 그 한계 너머에 있습니다",
         "decision": "결정", "pattern": "패턴",
         "pattern_numbers": "현재 {status}; S1 성공 {s1}, S2 성공 {s2}; 신뢰도 {confidence}; 연속: S2 성공 {promo}, "
                            "S1 실패 {demo}",
+        "pattern_counts": "현재 {status}; S1 성공 {s1}, S2 성공 {s2}",
         "s1_bounds": "; S1 성공률 {bounds}", "why": "이유: {reason}",
         "patterns_caption": "패턴 {n}개: 보류 {hold}, 강등 {demote}, 승격 {promote} (이 순서로 표시)",
         "choose": "1-{n} 중 선택 [{default}]: ",
@@ -187,9 +194,11 @@ def threshold_reason_ko(row: dict[str, Any]) -> str | None:
     return f"{head} → 임계값 {old:.2f} 유지: 확실히 더 나은 임계값이 범위 안에 없음"
 
 
-def transfer_reason_ko(row: dict[str, Any]) -> str:
-    """A pattern's automatic decision in Korean, from its counts."""
-    return (f"System 1 {row['k1']}/{row['n1']}, System 2 {row['k2']}/{row['n2']}, 신뢰도 {row['confidence']:.2f} "
+def transfer_reason_ko(row: dict[str, Any], evidence_mode: bool = False) -> str:
+    """A pattern's automatic decision in Korean, from its counts (evidence mode decides on the
+    success bounds, not the confidence: then the counts alone)."""
+    confidence = "" if evidence_mode else f", 신뢰도 {row['confidence']:.2f}"
+    return (f"System 1 {row['k1']}/{row['n1']}, System 2 {row['k2']}/{row['n2']}{confidence} "
             f"→ {action('ko', str(row['automatic']))}")
 
 
