@@ -14,7 +14,7 @@ from rich.text import Text
 
 from artibot.checkpoint_texts import direction, texts
 from artibot.checkpoints import Evidence
-from artibot.cli.words import action, status_word, threshold_reason_ko, transfer_reason_ko, w
+from artibot.cli.words import action, price_said, status_word, threshold_reason_ko, transfer_reason_ko, w
 from artibot.cli.render import Hanging, Listing, fmt
 
 MAX_GROUP_ROWS = 24
@@ -98,7 +98,7 @@ def threshold_view(ev: Evidence) -> RenderableType:
     parts = []
     price = summary.get("price")  # evidence mode's price in force and where it came from
     if price is not None:
-        parts.append(w(lang, "price", price=price, source=summary.get("price_source")))
+        parts.append(price_said(lang, float(price), str(summary.get("price_source"))))
     if summary.get("max_step") and summary.get("batch_size"):
         parts.append(w(lang, "limit_caption", step=summary["max_step"], size=summary["batch_size"],
                        batches=summary.get("batches") or 1))

@@ -25,7 +25,10 @@ WORDS: dict[str, dict[str, str]] = {
         "estimate_caption": "estimate: System 2's advantage in the group over every round so far, with its 90% "
                             "interval",
         "old": "old", "new": "new", "change": "change", "direction": "direction",
-        "price": "price of a System 2 call: {price:.3f} ({source})",
+        "price_cost": "System 1 goes first where it fails less than {pct} of the time (the break-even: a "
+                      "failure costs a retry at System 2 and a redo)",
+        "price_points": "System 2 is worth its cost where it succeeds {pts} points more often than System 1 "
+                        "({source})",
         "limit_caption": "a threshold moves at most {step:.2f} per batch of {size} ({batches} batch(es) this "
                          "round), and in a domain's first round no farther than the exploration band",
         "could_move": "could move at most {limit:.2f} this round",
@@ -67,7 +70,10 @@ WORDS: dict[str, dict[str, str]] = {
         "first_shown": "처음 {n}개만 표시, 전체는 `artibot review --json`",
         "estimate_caption": "추정: 지금까지 모든 라운드에 걸친 그룹 내 System 2의 우위와 90% 구간",
         "old": "이전", "new": "새 값", "change": "변화", "direction": "방향",
-        "price": "System 2 호출 가격: {price:.3f} ({source})",
+        "price_cost": "System 1은 실패율이 {pct} 미만인 곳에서 먼저 처리합니다 (손익분기: 실패하면 System 2 "
+                      "재시도와 재요청 비용이 듭니다)",
+        "price_points": "System 2는 System 1보다 성공률이 {pts}포인트 이상 높은 곳에서 비용만큼의 가치가 "
+                        "있습니다 ({source})",
         "limit_caption": "임계값은 {size}개 배치마다 최대 {step:.2f}까지 움직입니다(이번 라운드 배치 {batches}개). "
                          "도메인의 첫 라운드에서는 탐색 구간보다 멀리 가지 않습니다",
         "could_move": "이번 라운드에서 최대 {limit:.2f}까지 이동 가능",
@@ -155,6 +161,15 @@ def _read_lang() -> str:
 
     lang = raw_lang(None)
     return lang if lang in WORDS else "en"
+
+
+def price_said(lang: str, price: float, source: str) -> str:
+    """The price of System 2 in a person's words: with the cost objective (source ``cost``), the
+    failure rate under which System 1 goes first; otherwise the success points System 2 must
+    add to be worth its cost."""
+    if source == "cost":
+        return w(lang, "price_cost", pct=f"{price:.1%}")
+    return w(lang, "price_points", pts=f"{price * 100:.1f}", source=value(lang, source))
 
 
 def action(lang: str, name: str) -> str:

@@ -265,7 +265,20 @@ def test_demo_at_80_columns(artibot_home: Path) -> None:
         term.close()
     assert_fits(screen)
     assert "What the shipped defaults learned" in screen and "…" not in screen
-    assert "defaults ok" in screen and "hidden truth" in screen
+    assert "hidden truth" in screen
+    # one header per column (two were both "S2"), the seed rule said in a line, the bill in dollars
+    lines = screen.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith("┃") and "seed rule" in line)
+    cells = [[c.strip() for c in line.split("┃")[1:-1]] for line in lines[head:head + 2]]
+    headers = [" ".join(p for p in col if p) for col in zip(*cells)]
+    assert headers[1:] == ["defaults success", "defaults System 2", "defaults $ per 100", "seed rule success",
+                           "seed rule System 2", "seed rule $ per 100"], headers
+    flat = " ".join(screen.split())
+    assert "seed rule: the original algorithm artibot was built to reproduce (mode \"seed\")" in flat
+    assert "$0.05 a System 1 turn, $0.10 a System 2 turn" in flat
+    day1 = next(line for line in lines if line.startswith("│ 1 "))
+    assert day1.count("$") == 2 and day1.count("%") == 4
+    assert "System 1 goes first where it fails less than" in flat and "price of a System 2 call" not in flat
     lines = screen.splitlines()
     first = next(i for i, line in enumerate(lines) if line.startswith("  day "))
     last = next(i for i, line in enumerate(lines) if line.startswith("last "))
