@@ -120,7 +120,8 @@ def register(app: typer.Typer) -> None:
                                                    help="N=CHOICE: 1=accept|reset, 2=apply|revert, 3=auto, "
                                                         "3.PATTERN=auto|promote|demote|hold. Repeatable.",
                                                    autocompletion=completion.answers),
-        prepare: bool = typer.Option(False, "--prepare", help="Prepare a round for review if none is pending."),
+        prepare: bool = typer.Option(False, "--prepare", help="Prepare a round for review if none is pending; "
+                                                              "with --json, in brief (sized for an agent's chat)."),
         flush: bool = typer.Option(False, "--flush", help="With --prepare: also process a last, smaller batch."),
         discard: bool = typer.Option(False, "--discard", help="Drop the pending round (logged; nothing applied)."),
         interactive: bool = typer.Option(False, "--interactive", "-i",

@@ -200,8 +200,11 @@ def threshold_reason_ko(row: dict[str, Any]) -> str | None:
     usd, redos = row.get("usd_per_100"), row.get("redos_per_100")
     terms = ""
     if isinstance(usd, (int, float)) and isinstance(redos, (int, float)):  # the cost objective's step per 100 turns
-        terms = (f"; 이 도메인 100턴당 ${abs(usd):.2f} " + ("절감" if usd < 0 else "증가")
-                 + f", 재요청 {abs(redos):.1f}회 " + ("감소" if redos < 0 else "증가"))
+        bill = ("비용은 센트 단위까지 같음" if f"{abs(usd):.2f}" == "0.00"
+                else f"${abs(usd):.2f} " + ("절감" if usd < 0 else "증가"))
+        again = ("재요청 횟수 같음" if f"{abs(redos):.1f}" == "0.0"
+                 else f"재요청 {abs(redos):.1f}회 " + ("감소" if redos < 0 else "증가"))
+        terms = f"; 이 도메인 100턴당 {bill}, {again}"
     if new < old:
         return f"{head} → System 2 증가: 임계값 {old:.2f} → {new:.2f}{terms}"
     if new > old:

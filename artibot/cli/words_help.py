@@ -44,7 +44,8 @@ HELP: dict[str, dict[str, str]] = {"ko": {
     "review --json": "열린 질문을 근거, 선택지, 기본값과 함께 나열합니다.",
     "review --answer": "N=선택: 1=accept|reset, 2=apply|revert, 3=auto, 3.PATTERN=auto|promote|demote|hold. "
                        "여러 번 쓸 수 있습니다.",
-    "review --prepare": "대기 중인 라운드가 없으면 검토용 라운드를 준비합니다.",
+    "review --prepare": "대기 중인 라운드가 없으면 검토용 라운드를 준비합니다. --json과 함께: 요약으로 "
+                        "(에이전트 대화에 맞는 크기).",
     "review --flush": "--prepare와 함께: 마지막의 더 작은 배치도 처리합니다.",
     "review --discard": "대기 중인 라운드를 버립니다 (기록됨; 적용되는 것 없음).",
     "review --interactive": "열린 질문을 하나씩 묻고 답을 stdin에서 읽습니다 (터미널에서는 기본).",
