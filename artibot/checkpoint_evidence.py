@@ -168,7 +168,7 @@ def _transfer_rows(proposal: RoundProposal) -> tuple[tuple[Mapping[str, Any], ..
         if bounds is not None:
             row["bounds"] = [_r(bounds[0]), _r(bounds[1])]
         rows.append(row)
-    return tuple(rows), {"patterns": len(rows)}
+    return tuple(rows), {"patterns": len(rows), "mode": proposal.mode}
 
 
 class EvidenceSet:

@@ -10,7 +10,12 @@ the product's own files; nothing outside the temporary home is touched.
 Both learning modes run on the same traffic (same seed), each in its own home: the
 shipped defaults (no config file at all: evidence mode, exploration on, the price of
 System 2 estimated from the data) under the key ``"evidence"``, and the seed's literal
-rule (``mode: "seed"``, everything else shipped) under ``"seed"``.
+rule (``mode: "seed"``: the original algorithm artibot was built to reproduce, a fixed
+step per batch; everything else shipped) under ``"seed"``.
+
+Each day's bill is in dollars at the costs the learner assumes before the gateway has
+measured any (:func:`artibot.learning.price.route_costs` of the settings: a System 1 turn,
+a System 2 turn, and System 2's retry of every System 1 turn that did not succeed).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from artibot.collector import collect_many
 from artibot.config import default_settings, load_settings
 from artibot.cycle import learn
 from artibot.learned_router import Router
+from artibot.learning.price import route_costs
 from artibot.record import experience_record
 from artibot.status import status
 from artibot.store.fs import atomic_write_bytes
@@ -94,8 +100,10 @@ def run_demo(*, rounds: int = 8, seed: int = 7, home: Path | None = None, per_ro
         return total / late
 
     summary = (f"last {late} rounds — shipped defaults: success {mean(evidence_run, 'success_rate'):.1%}, "
-               f"System 2 share {mean(evidence_run, 'system2_share'):.1%}; seed rule: success "
-               f"{mean(seed_run, 'success_rate'):.1%}, System 2 share {mean(seed_run, 'system2_share'):.1%}.")
+               f"System 2 share {mean(evidence_run, 'system2_share'):.1%}, "
+               f"${mean(evidence_run, 'usd_per_100'):.2f} per 100 turns; seed rule: success "
+               f"{mean(seed_run, 'success_rate'):.1%}, System 2 share {mean(seed_run, 'system2_share'):.1%}, "
+               f"${mean(seed_run, 'usd_per_100'):.2f} per 100 turns.")
     return {"home": str(root), "oracle": ORACLE, "modes": runs, "summary": summary}
 
 
@@ -114,15 +122,18 @@ def _run_mode(mode: str, *, rounds: int, seed: int, home: Path, per_round: int) 
     # no config file: the shipped defaults (a config in the working directory is not consulted)
     settings = load_settings(root) if config is not None else default_settings()
     history = []
+    costs = route_costs(settings)  # the prior costs: nothing is measured in a simulation
     for day in range(1, rounds + 1):
         router = Router.load(h, settings=settings, rng=random.Random(rng.random()))
-        records, wins, s2 = [], 0, 0
+        records, wins, s2, usd = [], 0, 0, 0.0
         for domain, text in _requests(rng, per_round):
             d = router.route(text, domain=domain)
             ok = rng.random() < _p_success(d.system, d.complexity, domain)
             outcome = "success" if ok else ("escalated" if d.system == "system1" and rng.random() < 0.5 else "failed")
             wins += ok
             s2 += d.system == "system2"
+            # a System 1 turn that did not succeed is retried at System 2
+            usd += costs.system2_usd if d.system == "system2" else costs.system1_usd + (0.0 if ok else costs.system2_usd)
             records.append(experience_record(
                 input=text, domain=domain, complexity=d.complexity, routed_to=d.system, outcome=outcome,
                 latency_ms=40.0 if d.system == "system1" else 480.0, confidence=d.confidence, pattern=d.pattern,
@@ -139,7 +150,9 @@ def _run_mode(mode: str, *, rounds: int, seed: int, home: Path, per_round: int) 
                        for r in moved}
         history.append({"round": day, "experiences": len(records), "success_rate": wins / len(records),
                         "system2_share": s2 / len(records), "learned": report.status,
+                        "usd_per_100": 100 * usd / len(records),
                         "thresholds": {"default": st["thresholds"]["default"], **st["thresholds"]["domains"]},
                         "cache": len(st["system1_patterns"]), "price": st["price"], "reasons": reasons,
                         "reason_numbers": numbers})
-    return {"home": str(root), "rounds": history}
+    return {"home": str(root), "rounds": history,
+            "costs_usd": {"system1": costs.system1_usd, "system2": costs.system2_usd, "retry": costs.system2_usd}}

@@ -1,4 +1,6 @@
-"""Terminal checkpoints: line-based prompts (the option's number then Enter; bare Enter = default).
+"""Terminal checkpoints: line-based prompts (the option's number or its word, then Enter; bare
+Enter = default). ``learn`` and ``review`` show the same options under the same names, each
+with the word ``review --answer`` takes for it.
 
 End of input on a question that cannot be skipped defers the round (it is saved for
 ``artibot review``): a closed stdin never silently approves anything.
@@ -21,7 +23,7 @@ from artibot.checkpoints import (
     TransferChoice,
 )
 from artibot.errors import InvalidInput
-from artibot.cli.checkpoint_view import evidence_table, transfer_order
+from artibot.cli.checkpoint_view import evidence_table, held_patterns, transfer_order
 from artibot.cli.render import Hanging
 from artibot.cli.words import action, transfer_reason_ko, w
 from artibot.cli.render_round_checks import offpolicy_block
@@ -41,13 +43,12 @@ class TerminalCheckpoints:
         self.lang = lang
         self.read = read
 
-    def _options(self, labels: list[tuple[str, str, str]], default_index: int, *, answers: bool = False) -> None:
-        """The options, numbered, the default marked; ``answers``: with the ``--answer`` word of each."""
+    def _options(self, labels: list[tuple[str, str, str]], default_index: int) -> None:
+        """The options, numbered, the default marked, each with its word (what ``--answer`` takes)."""
         t = texts(self.lang)
         for i, (choice, label, meaning) in enumerate(labels, start=1):
             mark = f" ({t['default']})" if i - 1 == default_index else ""
-            word = f" [{choice}]" if answers else ""
-            self.console.print(Hanging(f"{label}{word}{mark} — {meaning}", first=f"  {i}) "))
+            self.console.print(Hanging(f"{label} [{choice}]{mark} — {meaning}", first=f"  {i}) "))
 
     def present(self, evidence: Evidence) -> None:
         """The checkpoint's screen and options as ``learn`` shows them, asking nothing (``review``
@@ -58,9 +59,12 @@ class TerminalCheckpoints:
             self.console.print("\n" + w(self.lang, "no_move"))
         if n == 3 and not evidence.rows:
             return
-        self._show(evidence)
-        self._options([(c, *t["options"][n][c]) for c in CHOICES[n]], CHOICES[n].index(default_of(evidence)),
-                      answers=True)
+        self._show(evidence, held=w(self.lang, "held_in_review"))
+        if n == 3:  # the same two ways as learn's; by pattern, the answers go on the command line
+            auto, each = t["modes"]["auto"], t["modes"]["each"]
+            self._options([("auto", *auto), ("3.PATTERN=auto|promote|demote|hold", *each)], 0)
+            return
+        self._options([(c, *t["options"][n][c]) for c in CHOICES[n]], CHOICES[n].index(default_of(evidence)))
 
     def _choose(self, n: int, labels: list[tuple[str, str, str]], default_index: int = 0) -> str:
         """``labels``: (choice, label, meaning). Returns the chosen choice."""
@@ -75,12 +79,15 @@ class TerminalCheckpoints:
                 return labels[default_index][0]
             if line.isdigit() and 1 <= int(line) <= len(labels):
                 return labels[int(line) - 1][0]
+            for choice, _label, _meaning in labels:
+                if line.lower() == choice:  # the word shown in [ ], as review --answer takes it
+                    return choice
             self.console.print(w(self.lang, "retry", n=len(labels)))
         raise InvalidInput(f"checkpoint {n}: no valid answer after {MAX_TRIES} tries; nothing was applied")
 
-    def _show(self, evidence: Evidence) -> None:
+    def _show(self, evidence: Evidence, held: str | None = None) -> None:
         self.console.print()
-        self.console.print(evidence_table(evidence))
+        self.console.print(evidence_table(evidence, held))
         if evidence.checkpoint == 2:  # what the change would have done on the logged requests
             for part in offpolicy_block(evidence.summary.get("off_policy"), evidence.summary.get("utility"),
                                         lang=self.lang):
@@ -107,15 +114,24 @@ class TerminalCheckpoints:
         if not evidence.rows:
             return None
         t = texts(self.lang)
-        self._show(evidence)
-        try:
-            mode = self._choose(3, [(m, *t["modes"][m]) for m in ("skip", "each")])
-        except Deferred:
-            return None  # skippable: end of input means the automatic decisions
-        if mode == "skip":
+        holds = any(r["automatic"] == "hold" for r in evidence.rows)
+        self._show(evidence, held=w(self.lang, "held_in_learn") if holds else None)
+        modes = ("auto", "each", "list") if holds else ("auto", "each")
+        while True:
+            try:
+                mode = self._choose(3, [(m, *t["modes"][m]) for m in modes])
+            except Deferred:
+                return None  # skippable: end of input means the automatic decisions
+            if mode != "list":
+                break
+            self.console.print()
+            self.console.print(held_patterns(evidence))
+            self.console.print()
+            modes = ("auto", "each")
+        if mode == "auto":
             return None
         answers: dict[str, TransferChoice] = {}
-        labels = [(c, *t["options"][3][c]) for c in CHOICES[3]]
+        labels = [(c, *(t["pattern_option"] if c == "auto" else t["options"][3])[c]) for c in CHOICES[3]]
         for row in transfer_order(evidence.rows):
             self.console.print()
             self.console.print(Hanging(row["key"], first="pattern ", style="bold"))

@@ -14,7 +14,7 @@ from rich.text import Text
 
 from artibot.checkpoint_texts import direction, texts
 from artibot.checkpoints import Evidence
-from artibot.cli.words import action, status_word, threshold_reason_ko, transfer_reason_ko, w
+from artibot.cli.words import action, price_said, status_word, threshold_reason_ko, transfer_reason_ko, w
 from artibot.cli.render import Hanging, Listing, fmt
 
 MAX_GROUP_ROWS = 24
@@ -98,7 +98,7 @@ def threshold_view(ev: Evidence) -> RenderableType:
     parts = []
     price = summary.get("price")  # evidence mode's price in force and where it came from
     if price is not None:
-        parts.append(w(lang, "price", price=price, source=summary.get("price_source")))
+        parts.append(price_said(lang, float(price), str(summary.get("price_source"))))
     if summary.get("max_step") and summary.get("batch_size"):
         parts.append(w(lang, "limit_caption", step=summary["max_step"], size=summary["batch_size"],
                        batches=summary.get("batches") or 1))
@@ -135,32 +135,62 @@ def _limit_note(row: Mapping[str, Any], lang: str = "en") -> list[str]:
         return []
     text = w(lang, "could_move", limit=limit) if limit is not None else ""
     if row.get("clamped"):
-        text += ("; " if text else "") + w(lang, "clamped")
+        # the best-looking threshold lay beyond the limit: the move stopped there, or stopped short
+        # of it (or did not start) because no threshold within it is surely better
+        change = abs(float(row.get("change") or 0.0))
+        reached = limit is None or change >= float(limit) - 1e-9
+        key = "clamped" if change > 1e-12 and reached else "clamped_short" if change > 1e-12 else "clamped_stays"
+        text += ("; " if text else "") + w(lang, key)
     return [text]
 
 
-def transfer_view(ev: Evidence) -> RenderableType:
-    """Checkpoint 3: one entry per pattern — decision and key, then its numbers, then why."""
+def transfer_view(ev: Evidence, held: str | None = None) -> RenderableType:
+    """Checkpoint 3: one entry per pattern — decision and key, then its numbers, then why.
+
+    ``held``: the patterns held where they are (they need no decision) are one line, their
+    count and ``held`` (how to see them); None lists every pattern."""
     lang = ev.lang
     rows, notes = [], []
     ordered = transfer_order(ev.rows, moves_last=True)
-    for r in ordered:
+    counts = {a: sum(1 for r in ordered if r["automatic"] == a) for a in _ACTION_ORDER}
+    listed = [r for r in ordered if held is None or r["automatic"] != "hold"]
+    evidence_mode = ev.summary.get("mode") == "evidence"
+    for r in listed:
         rows.append([action(lang, r["automatic"]), r["key"]])
-        numbers = w(lang, "pattern_numbers", status=status_word(lang, r["status"]), s1=_ok(r, 1), s2=_ok(r, 2),
-                    confidence=fmt(r["confidence"], 2), promo=r["promotion_streak"], demo=r["demotion_streak"])
+        if evidence_mode:  # decided on the success bounds in its reason: no confidence or streak beside them
+            numbers = w(lang, "pattern_counts", status=status_word(lang, r["status"]), s1=_ok(r, 1), s2=_ok(r, 2))
+        else:
+            numbers = w(lang, "pattern_numbers", status=status_word(lang, r["status"]), s1=_ok(r, 1), s2=_ok(r, 2),
+                        confidence=fmt(r["confidence"], 2), promo=r["promotion_streak"], demo=r["demotion_streak"])
         if "bounds" in r and "success" not in r["reason"]:
             numbers += w(lang, "s1_bounds", bounds=_interval(r["bounds"]))
-        reason = transfer_reason_ko(dict(r)) if lang == "ko" else r["reason"]
+        reason = transfer_reason_ko(dict(r), evidence_mode) if lang == "ko" else r["reason"]
         notes.append([numbers, w(lang, "why", reason=reason)])
-    counts = {a: sum(1 for r in ordered if r["automatic"] == a) for a in _ACTION_ORDER}
     caption = w(lang, "patterns_caption", n=len(ordered), hold=counts["hold"], demote=counts["demote"],
                 promote=counts["promote"])
-    return Listing(texts(lang)["title"][3], [w(lang, "decision"), w(lang, "pattern")], rows, notes, caption=caption)
+    title = texts(lang)["title"][3]
+    if held is None or not counts["hold"]:
+        return Listing(title, [w(lang, "decision"), w(lang, "pattern")], rows, notes, caption=caption)
+    line = Hanging(w(lang, "held_line", n=counts["hold"], how=held))
+    if not rows:
+        return Group(Text(title, style="bold"), line)
+    return Group(Listing(title, [w(lang, "decision"), w(lang, "pattern")], rows, notes), line)
 
 
-def evidence_table(ev: Evidence) -> RenderableType:
-    """The checkpoint's evidence as a person reads it (``--json`` has every field)."""
-    return {1: group_view, 2: threshold_view, 3: transfer_view}[ev.checkpoint](ev)
+def held_patterns(ev: Evidence) -> RenderableType:
+    """The patterns checkpoint 3 holds where they are, each with its numbers (the line that
+    collapses them, unfolded)."""
+    lang = ev.lang
+    only = Evidence(3, ev.round_id, lang, rows=[r for r in ev.rows if r["automatic"] == "hold"], summary=ev.summary)
+    return transfer_view(only)
+
+
+def evidence_table(ev: Evidence, held: str | None = None) -> RenderableType:
+    """The checkpoint's evidence as a person reads it (``--json`` has every field); ``held``:
+    checkpoint 3's held patterns in one line, with how to see them (:func:`transfer_view`)."""
+    if ev.checkpoint == 3:
+        return transfer_view(ev, held)
+    return {1: group_view, 2: threshold_view}[ev.checkpoint](ev)
 
 
 def threshold_result(changes: Mapping[str, Mapping[str, Any]], lang: str = "en") -> RenderableType:

@@ -212,21 +212,32 @@ def register(app: typer.Typer) -> None:
             if keep is None:
                 remove_demo_home(result["home"])
 
+    def _pct(x: float) -> str:
+        return f"{x:.1%}"
+
     def _show_demo(result: dict[str, Any], as_json: bool, kept: bool) -> None:
         if as_json:
             emit_json(result)
             return
-        from artibot.cli.words import threshold_reason_ko, value
+        from artibot.cli.words import price_said, threshold_reason_ko
 
         lang = session_lang()
         where = w(lang, "demo_kept", home=result["home"]) if kept else w(lang, "demo_temp")
         console.print(w(lang, "demo_head", where=where))
         seed_rows, ev_rows = result["modes"]["seed"]["rounds"], result["modes"]["evidence"]["rounds"]
         # narrow columns: the table must read at 80 columns (one table per question)
-        rows = [(a["round"], fmt(b["success_rate"], 3), fmt(b["system2_share"], 2), fmt(a["success_rate"], 3),
-                 fmt(a["system2_share"], 2)) for a, b in zip(seed_rows, ev_rows)]
-        console.print(table(w(lang, "demo_days"), [w(lang, "day"), w(lang, "demo_defaults_ok"), "S2",
-                                                   w(lang, "demo_seed_ok"), "S2"], rows))
+        rows = [(a["round"], _pct(b["success_rate"]), _pct(b["system2_share"]), f"${b['usd_per_100']:.2f}",
+                 _pct(a["success_rate"]), _pct(a["system2_share"]), f"${a['usd_per_100']:.2f}")
+                for a, b in zip(seed_rows, ev_rows)]
+        costs = result["modes"]["evidence"].get("costs_usd") or {}
+        console.print(Hanging(w(lang, "demo_days", n=ev_rows[0]["experiences"] if ev_rows else 0)))
+        console.print(Hanging(w(lang, "demo_seed_rule")))
+        if costs:
+            console.print(Hanging(w(lang, "demo_costs", s1=costs["system1"], s2=costs["system2"],
+                                    retry=costs["retry"])))
+        heads = [w(lang, "day")] + [w(lang, f"demo_{mode}_{col}") for mode in ("defaults", "seed")
+                                    for col in ("ok", "s2", "usd")]
+        console.print(table(None, heads, rows))
         last = ev_rows[-1]
         learned = [(d, fmt(result["oracle"].get(d), 2) if d in result["oracle"] else "—", fmt(v, 2))
                    for d, v in last["thresholds"].items()]
@@ -234,7 +245,7 @@ def register(app: typer.Typer) -> None:
         console.print(table(w(lang, "demo_learned"), [w(lang, "domain"), w(lang, "demo_truth"),
                                                       w(lang, "threshold")], learned))
         if price:
-            console.print(w(lang, "st_price", value=price["value"], source=value(lang, price["source"]), extra=""))
+            console.print(Hanging(price_said(lang, price["value"], price["source"])))
         console.print(w(lang, "demo_changes"))
         for day in ev_rows:
             for domain, why in day.get("reasons", {}).items():
@@ -249,7 +260,8 @@ def register(app: typer.Typer) -> None:
 
         summary = w(lang, "demo_summary", late=late, ev_ok=mean(ev_rows, "success_rate"),
                     ev_s2=mean(ev_rows, "system2_share"), seed_ok=mean(seed_rows, "success_rate"),
-                    seed_s2=mean(seed_rows, "system2_share"))
+                    seed_s2=mean(seed_rows, "system2_share"), ev_usd=mean(ev_rows, "usd_per_100"),
+                    seed_usd=mean(seed_rows, "usd_per_100"))
         # the hint points at a home only when it is still there
         console.print(Hanging(summary + (w(lang, "demo_more_kept", home=shlex.quote(result["home"] + "/evidence"))
                                          if kept else w(lang, "demo_more"))))

@@ -36,18 +36,19 @@ def register(app: typer.Typer) -> None:
                                                    help="N=CHOICE: 1=accept|reset, 2=apply|revert, 3=auto, "
                                                         "3.PATTERN=auto|promote|demote|hold. Repeatable.",
                                                    autocompletion=completion.answers),
-        prepare: bool = typer.Option(False, "--prepare", help="Prepare a round for review if none is pending."),
+        prepare: bool = typer.Option(False, "--prepare", help="Prepare a round for review if none is pending; "
+                                                              "with --json, in brief (sized for an agent's chat)."),
         flush: bool = typer.Option(False, "--flush", help="With --prepare: also process a last, smaller batch."),
         discard: bool = typer.Option(False, "--discard", help="Drop the pending round (logged; nothing applied)."),
         interactive: bool = typer.Option(False, "--interactive", "-i",
                                          help="Ask the open questions one by one, reading the answers from stdin "
                                               "(the default on a terminal)."),
         question: Optional[int] = typer.Option(None, "--question", min=1, max=3,
-                                               help="With --json: every row of checkpoint N's evidence, a page at "
-                                                    "a time (--page)."),
+                                               help="Every row of checkpoint N's evidence (with --json: a page at "
+                                                    "a time, --page)."),
         page: int = typer.Option(1, "--page", min=1, help="With --question: which page of its rows."),
         pattern: Optional[str] = typer.Option(None, "--pattern",
-                                              help="With --json: every field of one pattern of checkpoint 3."),
+                                              help="One pattern of checkpoint 3 (with --json: every field)."),
     ) -> None:
         """Show or answer the round waiting for review."""
         run_review(as_json=as_json, answer=answer, prepare=prepare, flush=flush, discard=discard,

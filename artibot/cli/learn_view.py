@@ -37,7 +37,7 @@ QUIET = (RoundStatus.APPLIED, RoundStatus.NOTHING, RoundStatus.DEFERRED, RoundSt
 def show_report(report: RoundReport, out: Console, lang: str = "en") -> None:
     if report.status is RoundStatus.DRY_RUN and report.evidence is not None:
         for n in (1, 2, 3):
-            out.print(evidence_table(report.evidence[n]))
+            out.print(evidence_table(report.evidence[n], w(lang, "held_in_dry_run")))
             out.print()
     if report.threshold_changes and report.status in (RoundStatus.APPLIED, RoundStatus.DRY_RUN, RoundStatus.DEFERRED):
         out.print(threshold_result(report.threshold_changes, lang))
@@ -141,8 +141,11 @@ def run_review(*, as_json: bool = False, answer: Sequence[str] | None = None, pr
                question: int | None = None, page: int = 1, pattern: str | None = None) -> None:
     """``artibot review`` with its options."""
     home = Home.of(None)
-    if question is not None or pattern is not None:
+    if (question is not None or pattern is not None) and as_json:
         emit_json(_evidence_part(home, question, page, pattern))
+        return
+    if question is not None or pattern is not None:  # the checkpoint's screen, every row
+        console.print(_evidence_screen(home, question, pattern))
         return
     if discard:
         rid = discard_pending(home=home)
@@ -219,6 +222,22 @@ def _evidence_part(home: Home, question: int | None, page: int, pattern: str | N
     if pattern is not None:
         return review_brief.pattern(evidence, pattern)
     return review_brief.page(evidence, page)
+
+
+def _evidence_screen(home: Home, question: int | None, pattern: str | None) -> Any:
+    """``review --question N`` or ``--pattern KEY`` in a terminal: the screen ``learn`` shows,
+    with every row (held patterns too)."""
+    from artibot.checkpoints import Evidence
+    from artibot.review import all_open_evidence
+    from artibot import review_brief
+
+    found = all_open_evidence(home)
+    if found is None:
+        raise InvalidInput("no round is waiting for review; `artibot learn` starts one")
+    if pattern is not None:
+        row = review_brief.pattern(found[3], pattern)  # the error names the near keys
+        return evidence_table(Evidence(3, found[3].round_id, found[3].lang, rows=[row], summary=found[3].summary))
+    return evidence_table(found[question or 3])
 
 
 def _read_line(out: Console, prompt: str) -> str:

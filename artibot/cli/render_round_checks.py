@@ -11,7 +11,6 @@ from typing import Any, Mapping
 
 from artibot.cli.render import Hanging
 
-METHOD_NAMES = {"dr": "doubly robust", "snips": "self-normalised IPS"}
 
 
 def _pct(x: float | None) -> str:
@@ -30,10 +29,12 @@ def offpolicy_block(op: Mapping[str, Any] | None, utility: Mapping[str, Any] | N
     if lang == "ko":
         return _offpolicy_ko(op, utility)
     if not op:
-        return [Hanging("Off-policy check: not available for this round (prepared before artibot computed it).")]
+        return [Hanging("What the proposed thresholds would have done on the logged requests: not available for "
+                        "this round (prepared before artibot computed it).")]
     cur, new, diff = op["current"], op["proposed"], op["difference"]
     earlier = op.get("earlier") or 0
-    head = f"Off-policy check, {op['n']:,} logged experiences" + (f" ({earlier:,} from earlier rounds)" if earlier else "")
+    head = (f"What the proposed thresholds would have done on the {op['n']:,} logged requests"
+            + (f" ({earlier:,} from earlier rounds)" if earlier else ""))
     share = (f"System 2 share {_pct(cur['system2_share'])} -> {_pct(new['system2_share'])} "
              f"({_pts(diff['system2_share'])} points).")
     if op["verdict"] == "too_thin":
@@ -51,7 +52,7 @@ def offpolicy_block(op: Mapping[str, Any] | None, utility: Mapping[str, Any] | N
         return Hanging(f"success {_pct(p['success'])} [{_pct(a)}, {_pct(b)}]   System 2 share "
                        f"{_pct(p['system2_share'])}", first=f"  {name:<10} ", indent=" " * 13)
 
-    return [Hanging(f"{head}; {METHOD_NAMES.get(op['method'], op['method'])} estimates with {level}% intervals:"),
+    return [Hanging(f"{head}, estimated from the requests routed at random, with {level}% intervals:"),
             line("current", cur), line("proposed", new),
             Hanging(f"success {_pts(diff['success'])} points [{_pts(lo)}, {_pts(hi)}]   System 2 share "
                     f"{_pts(diff['system2_share'])} points", first=f"  {'change':<10} ", indent=" " * 13),
@@ -87,10 +88,10 @@ def _offpolicy_ko(op: Mapping[str, Any] | None, u: Mapping[str, Any] | None) -> 
     """:func:`offpolicy_block` in Korean, from the same numbers (the estimator's own sentences
     are English, so they are said here from the verdict)."""
     if not op:
-        return [Hanging("오프폴리시 점검: 이 라운드에는 없습니다(계산 기능 이전에 준비된 라운드).")]
+        return [Hanging("제안된 임계값이 기록된 요청에서 했을 일: 이 라운드에는 없습니다(계산 기능 이전에 준비된 라운드).")]
     cur, new, diff = op["current"], op["proposed"], op["difference"]
     earlier = op.get("earlier") or 0
-    head = f"오프폴리시 점검, 기록된 경험 {op['n']:,}개" + (f"(이전 라운드 {earlier:,}개 포함)" if earlier else "")
+    head = (f"제안된 임계값이 기록된 요청 {op['n']:,}개에서 했을 일" + (f"(이전 라운드 {earlier:,}개 포함)" if earlier else ""))
     share = (f"System 2 비중 {_pct(cur['system2_share'])} -> {_pct(new['system2_share'])} "
              f"({_pts(diff['system2_share'])} 포인트).")
     if op["verdict"] == "too_thin":
@@ -110,7 +111,7 @@ def _offpolicy_ko(op: Mapping[str, Any] | None, u: Mapping[str, Any] | None) -> 
         return Hanging(f"성공률 {_pct(p['success'])} [{_pct(a)}, {_pct(b)}]   System 2 비중 "
                        f"{_pct(p['system2_share'])}", first=f"  {name}  ", indent=" " * 10)
 
-    out = [Hanging(f"{head}; {level}% 구간의 추정:"), line("현재", cur), line("제안", new),
+    out = [Hanging(f"{head}, 무작위로 라우팅된 요청에서 {level}% 구간으로 추정:"), line("현재", cur), line("제안", new),
            Hanging(f"성공률 {_pts(diff['success'])} 포인트 [{_pts(lo)}, {_pts(hi)}]   System 2 비중 "
                    f"{_pts(diff['system2_share'])} 포인트", first="  변화  ", indent=" " * 10),
            Hanging(f"유효 표본 크기 {op['ess']:,.0f}; 두 경로가 다른 곳에서 새 경로로 탐색된 요청 "

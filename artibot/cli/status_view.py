@@ -28,7 +28,7 @@ def show_status(as_json: bool) -> None:
         return
     from artibot.cli.render import Hanging, Listing, console, fmt  # rich: for a person only
     from artibot.cli.render_round_checks import validation_block
-    from artibot.cli.words import value, w
+    from artibot.cli.words import price_said, value, w
 
     lang = settings.lang
     from artibot.cli.render_costs import any_turns, cost_lines, lead_lines
@@ -46,8 +46,8 @@ def show_status(as_json: bool) -> None:
                     mode=doc["mode"], tracked=doc["patterns_tracked"]))
     price = doc.get("price")
     if price:
-        console.print(w(lang, "st_price", value=price["value"], source=value(lang, price["source"]),
-                        extra=w(lang, "st_no_round") if price.get("round", "") is None else ""))
+        console.print(Hanging(w(lang, "st_price", said=price_said(lang, price["value"], price["source"]),
+                                extra=w(lang, "st_no_round") if price.get("round", "") is None else "")))
     if doc.get("interrupted"):
         console.print(w(lang, "st_interrupted", n=doc["interrupted"]))
     if doc.get("held_for_resume"):

@@ -25,17 +25,29 @@ WORDS: dict[str, dict[str, str]] = {
         "estimate_caption": "estimate: System 2's advantage in the group over every round so far, with its 90% "
                             "interval",
         "old": "old", "new": "new", "change": "change", "direction": "direction",
-        "price": "price of a System 2 call: {price:.3f} ({source})",
+        "price_cost": "System 1 goes first where it fails less than {pct} of the time (the break-even: a "
+                      "failure costs a retry at System 2 and a redo)",
+        "price_points": "System 2 is worth its cost where it succeeds {pts} points more often than System 1 "
+                        "({source})",
         "limit_caption": "a threshold moves at most {step:.2f} per batch of {size} ({batches} batch(es) this "
                          "round), and in a domain's first round no farther than the exploration band",
         "could_move": "could move at most {limit:.2f} this round",
         "clamped": "the evidence pointed farther: the move stops at that limit",
+        "clamped_short": "the best-looking threshold lies beyond that limit; the move goes only as far as "
+                         "the evidence is sure",
+        "clamped_stays": "the best-looking threshold lies beyond that limit",
         "decision": "decision", "pattern": "pattern",
         "pattern_numbers": "now {status}; S1 ok {s1}, S2 ok {s2}; confidence {confidence}; streaks: S2 success "
                            "{promo}, S1 failure {demo}",
+        "pattern_counts": "now {status}; S1 ok {s1}, S2 ok {s2}",
         "s1_bounds": "; S1 success {bounds}", "why": "why: {reason}",
         "patterns_caption": "{n} pattern(s): {hold} hold, {demote} demote, {promote} promote (listed in that order)",
-        "choose": "Choose 1-{n} [{default}]: ", "retry": "  please type a number from 1 to {n}, or Enter for the default",
+        "choose": "Choose 1-{n} [{default}]: ",
+        "retry": "  please type a number from 1 to {n} or the word in [ ], or Enter for the default",
+        "held_line": "{n} pattern(s) held where they are: nothing changes for them ({how})",
+        "held_in_learn": "the last option lists them",
+        "held_in_review": "`artibot review --question 3` lists them",
+        "held_in_dry_run": "`artibot learn --dry-run --json` has every pattern",
         "no_move": "(no threshold moved in this round: no group had both systems)",
         "automatic": "automatic: {action} — {reason}",
         "continuing": "round {round} was prepared earlier and waits for your answers; continuing it",
@@ -59,17 +71,28 @@ WORDS: dict[str, dict[str, str]] = {
         "first_shown": "처음 {n}개만 표시, 전체는 `artibot review --json`",
         "estimate_caption": "추정: 지금까지 모든 라운드에 걸친 그룹 내 System 2의 우위와 90% 구간",
         "old": "이전", "new": "새 값", "change": "변화", "direction": "방향",
-        "price": "System 2 호출 가격: {price:.3f} ({source})",
+        "price_cost": "System 1은 실패율이 {pct} 미만인 곳에서 먼저 처리합니다 (손익분기: 실패하면 System 2 "
+                      "재시도와 재요청 비용이 듭니다)",
+        "price_points": "System 2는 System 1보다 성공률이 {pts}포인트 이상 높은 곳에서 비용만큼의 가치가 "
+                        "있습니다 ({source})",
         "limit_caption": "임계값은 {size}개 배치마다 최대 {step:.2f}까지 움직입니다(이번 라운드 배치 {batches}개). "
                          "도메인의 첫 라운드에서는 탐색 구간보다 멀리 가지 않습니다",
         "could_move": "이번 라운드에서 최대 {limit:.2f}까지 이동 가능",
         "clamped": "근거는 더 멀리 가리켰지만 이동은 그 한계에서 멈춥니다",
+        "clamped_short": "가장 좋아 보이는 임계값은 그 한계 너머에 있습니다. 이동은 근거가 확실한 곳까지만 갑니다",
+        "clamped_stays": "가장 좋아 보이는 임계값은 그 한계 너머에 있습니다",
         "decision": "결정", "pattern": "패턴",
         "pattern_numbers": "현재 {status}; S1 성공 {s1}, S2 성공 {s2}; 신뢰도 {confidence}; 연속: S2 성공 {promo}, "
                            "S1 실패 {demo}",
+        "pattern_counts": "현재 {status}; S1 성공 {s1}, S2 성공 {s2}",
         "s1_bounds": "; S1 성공률 {bounds}", "why": "이유: {reason}",
         "patterns_caption": "패턴 {n}개: 보류 {hold}, 강등 {demote}, 승격 {promote} (이 순서로 표시)",
-        "choose": "1-{n} 중 선택 [{default}]: ", "retry": "  1부터 {n}까지의 숫자를 입력하거나, 기본값은 Enter",
+        "choose": "1-{n} 중 선택 [{default}]: ",
+        "retry": "  1부터 {n}까지의 숫자나 [ ] 안의 단어를 입력하거나, 기본값은 Enter",
+        "held_line": "보류(현재 위치 유지) 패턴 {n}개: 바뀌는 것 없음 ({how})",
+        "held_in_learn": "마지막 선택지로 목록을 볼 수 있음",
+        "held_in_review": "`artibot review --question 3`으로 목록을 볼 수 있음",
+        "held_in_dry_run": "모든 패턴은 `artibot learn --dry-run --json`에 있음",
         "no_move": "(이번 라운드에서 움직인 임계값 없음: 두 시스템이 모두 있는 그룹이 없음)",
         "automatic": "자동: {action} — {reason}",
         "continuing": "라운드 {round}은(는) 이전에 준비되어 답을 기다리고 있습니다. 이어서 진행합니다",
@@ -142,6 +165,15 @@ def _read_lang() -> str:
     return lang if lang in WORDS else "en"
 
 
+def price_said(lang: str, price: float, source: str) -> str:
+    """The price of System 2 in a person's words: with the cost objective (source ``cost``), the
+    failure rate under which System 1 goes first; otherwise the success points System 2 must
+    add to be worth its cost."""
+    if source == "cost":
+        return w(lang, "price_cost", pct=f"{price:.1%}")
+    return w(lang, "price_points", pts=f"{price * 100:.1f}", source=value(lang, source))
+
+
 def action(lang: str, name: str) -> str:
     return ACTIONS.get(lang, {}).get(name, name)
 
@@ -170,8 +202,11 @@ def threshold_reason_ko(row: dict[str, Any]) -> str | None:
     usd, redos = row.get("usd_per_100"), row.get("redos_per_100")
     terms = ""
     if isinstance(usd, (int, float)) and isinstance(redos, (int, float)):  # the cost objective's step per 100 turns
-        terms = (f"; 이 도메인 100턴당 ${abs(usd):.2f} " + ("절감" if usd < 0 else "증가")
-                 + f", 재요청 {abs(redos):.1f}회 " + ("감소" if redos < 0 else "증가"))
+        bill = ("비용은 센트 단위까지 같음" if f"{abs(usd):.2f}" == "0.00"
+                else f"${abs(usd):.2f} " + ("절감" if usd < 0 else "증가"))
+        again = ("재요청 횟수 같음" if f"{abs(redos):.1f}" == "0.0"
+                 else f"재요청 {abs(redos):.1f}회 " + ("감소" if redos < 0 else "증가"))
+        terms = f"; 이 도메인 100턴당 {bill}, {again}"
     if new < old:
         return f"{head} → System 2 증가: 임계값 {old:.2f} → {new:.2f}{terms}"
     if new > old:
@@ -179,9 +214,11 @@ def threshold_reason_ko(row: dict[str, Any]) -> str | None:
     return f"{head} → 임계값 {old:.2f} 유지: 확실히 더 나은 임계값이 범위 안에 없음"
 
 
-def transfer_reason_ko(row: dict[str, Any]) -> str:
-    """A pattern's automatic decision in Korean, from its counts."""
-    return (f"System 1 {row['k1']}/{row['n1']}, System 2 {row['k2']}/{row['n2']}, 신뢰도 {row['confidence']:.2f} "
+def transfer_reason_ko(row: dict[str, Any], evidence_mode: bool = False) -> str:
+    """A pattern's automatic decision in Korean, from its counts (evidence mode decides on the
+    success bounds, not the confidence: then the counts alone)."""
+    confidence = "" if evidence_mode else f", 신뢰도 {row['confidence']:.2f}"
+    return (f"System 1 {row['k1']}/{row['n1']}, System 2 {row['k2']}/{row['n2']}{confidence} "
             f"→ {action('ko', str(row['automatic']))}")
 
 

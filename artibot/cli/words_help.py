@@ -44,13 +44,14 @@ HELP: dict[str, dict[str, str]] = {"ko": {
     "review --json": "열린 질문을 근거, 선택지, 기본값과 함께 나열합니다.",
     "review --answer": "N=선택: 1=accept|reset, 2=apply|revert, 3=auto, 3.PATTERN=auto|promote|demote|hold. "
                        "여러 번 쓸 수 있습니다.",
-    "review --prepare": "대기 중인 라운드가 없으면 검토용 라운드를 준비합니다.",
+    "review --prepare": "대기 중인 라운드가 없으면 검토용 라운드를 준비합니다. --json과 함께: 요약으로 "
+                        "(에이전트 대화에 맞는 크기).",
     "review --flush": "--prepare와 함께: 마지막의 더 작은 배치도 처리합니다.",
     "review --discard": "대기 중인 라운드를 버립니다 (기록됨; 적용되는 것 없음).",
     "review --interactive": "열린 질문을 하나씩 묻고 답을 stdin에서 읽습니다 (터미널에서는 기본).",
-    "review --question": "--json과 함께: 체크포인트 N의 근거 전체를 한 페이지씩 보여 줍니다 (--page).",
+    "review --question": "체크포인트 N의 근거를 모든 행과 함께 보여 줍니다 (--json과 함께: 한 페이지씩, --page).",
     "review --page": "--question과 함께: 몇 번째 페이지인지.",
-    "review --pattern": "--json과 함께: 체크포인트 3의 패턴 하나를 모든 필드와 함께 보여 줍니다.",
+    "review --pattern": "체크포인트 3의 패턴 하나를 보여 줍니다 (--json과 함께: 모든 필드).",
     "status": "임계값, System 1 캐시, 개수, 마지막 라운드, 대기 중인 검토.",
     "history": "지난 라운드와 롤백, 오래된 순.", "history --limit": "마지막 N개만.",
     "rollback": "ROUND_ID 이전의 학습 상태를 복원합니다 (뒤의 라운드도 되돌립니다).\n\n"

@@ -15,7 +15,7 @@ SCREENS: dict[str, dict[str, str]] = {
         "st_cache": "System 1 cache: {n} pattern(s)",
         "st_counts": "unprocessed experiences: {n} ({full} full batch(es) of {size}); mode: {mode}; "
                      "patterns tracked: {tracked}",
-        "st_price": "price of a System 2 call: {value:.3f} ({source}{extra})", "st_no_round": ", no round yet",
+        "st_price": "{said}{extra}", "st_no_round": "; no round yet",
         "st_interrupted": "interrupted turns: {n} (an API error, a turn limit, Ctrl-C or Esc; kept, and left out "
                           "of learning)",
         "st_held": "turns waiting for a resumed session: {n} (each ended session's last turn, for up to 30 min: "
@@ -92,13 +92,24 @@ SCREENS: dict[str, dict[str, str]] = {
         "demo_working": "simulating {rounds} days of sessions in both learning modes",
         "demo_kept": "in {home} (kept)", "demo_temp": "in temporary homes, removed at the end (--keep DIR keeps them)",
         "demo_head": "artibot demo — simulated coding sessions {where}",
-        "demo_days": "Each day: sessions routed with the learned state, then `artibot learn --yes`",
-        "demo_defaults_ok": "defaults ok", "demo_seed_ok": "seed ok",
+        "demo_days": "Each day: {n} simulated turns routed with what was learned so far, then `artibot learn "
+                     "--yes`; the same turns in two homes, one per learning mode. success: the share of turns that "
+                     "succeeded; System 2: the share sent to System 2; $ per 100: the bill per 100 turns.",
+        "demo_seed_rule": "defaults: what you get with no config (evidence mode). seed rule: the original "
+                          "algorithm artibot was built to reproduce (mode \"seed\"), which moves a threshold a "
+                          "fixed step per batch.",
+        "demo_costs": "The bill at the costs the learner assumes before any is measured: ${s1:.2f} a System 1 "
+                      "turn, ${s2:.2f} a System 2 turn, ${retry:.2f} for System 2 to redo a System 1 turn that "
+                      "failed.",
+        "demo_defaults_ok": "defaults\nsuccess", "demo_defaults_s2": "defaults\nSystem 2",
+        "demo_defaults_usd": "defaults\n$ per 100", "demo_seed_ok": "seed rule\nsuccess",
+        "demo_seed_s2": "seed rule\nSystem 2", "demo_seed_usd": "seed rule\n$ per 100",
         "demo_learned": "What the shipped defaults learned", "demo_truth": "hidden truth",
         "demo_changes": "the defaults' threshold changes, as checkpoint 2 explains them:",
         "demo_day": "  day {day}: ",
-        "demo_summary": "last {late} rounds — shipped defaults: success {ev_ok:.1%}, System 2 share {ev_s2:.1%}; "
-                        "seed rule: success {seed_ok:.1%}, System 2 share {seed_s2:.1%}.",
+        "demo_summary": "last {late} rounds — shipped defaults: success {ev_ok:.1%}, System 2 share {ev_s2:.1%}, "
+                        "${ev_usd:.2f} per 100 turns; seed rule: success {seed_ok:.1%}, System 2 share "
+                        "{seed_s2:.1%}, ${seed_usd:.2f} per 100 turns.",
         "demo_more_kept": " `artibot --home {home} history` shows every round.",
         "demo_more": " `artibot demo --keep DIR` keeps the homes, to look at every round.",
     },
@@ -106,7 +117,7 @@ SCREENS: dict[str, dict[str, str]] = {
         "st_thresholds": "임계값 (복잡도가 이보다 낮으면 → System 1)", "threshold": "임계값",
         "st_cache": "System 1 캐시: 패턴 {n}개",
         "st_counts": "미처리 경험: {n}개 ({size}개짜리 전체 배치 {full}개); 모드: {mode}; 추적 중인 패턴: {tracked}개",
-        "st_price": "System 2 호출 가격: {value:.3f} ({source}{extra})", "st_no_round": ", 아직 라운드 없음",
+        "st_price": "{said}{extra}", "st_no_round": "; 아직 라운드 없음",
         "st_interrupted": "중단된 턴: {n}개 (API 오류, 턴 한도, Ctrl-C 또는 Esc; 보관하되 학습에서는 제외)",
         "st_held": "재개될 세션을 기다리는 턴: {n}개 (끝난 세션마다 마지막 턴을 최대 30분 보관: "
                    "`claude --continue` 후의 정정도 반영됩니다)",
@@ -173,13 +184,22 @@ SCREENS: dict[str, dict[str, str]] = {
         "demo_working": "두 학습 모드로 {rounds}일간의 세션을 시뮬레이션하는 중",
         "demo_kept": "{home}에서 (보관)", "demo_temp": "임시 홈에서, 끝나면 삭제 (--keep DIR로 보관)",
         "demo_head": "artibot demo — 시뮬레이션한 코딩 세션, {where}",
-        "demo_days": "매일: 학습된 상태로 세션을 라우팅한 뒤 `artibot learn --yes`",
-        "demo_defaults_ok": "기본 설정 성공률", "demo_seed_ok": "seed 성공률",
+        "demo_days": "매일: 지금까지 학습한 상태로 시뮬레이션한 턴 {n}개를 라우팅한 뒤 `artibot learn --yes`; "
+                     "같은 턴을 학습 모드마다 하나씩, 두 홈에서 실행합니다. 성공률: 성공한 턴의 비율; System 2: System 2로 "
+                     "보낸 턴의 비율; 100턴당 $: 100턴당 비용.",
+        "demo_seed_rule": "기본 설정: 설정 파일 없이 쓰는 방식(evidence 모드). seed 규칙: artibot이 재현하려고 만든 "
+                          "원래 알고리즘(mode \"seed\")으로, 배치마다 임계값을 정해진 폭만큼 움직입니다.",
+        "demo_costs": "비용은 아직 측정된 것이 없을 때 학습기가 가정하는 값으로 계산: System 1 턴 ${s1:.2f}, "
+                      "System 2 턴 ${s2:.2f}, 실패한 System 1 턴을 System 2가 다시 하는 데 ${retry:.2f}.",
+        "demo_defaults_ok": "기본 설정\n성공률", "demo_defaults_s2": "기본 설정\nSystem 2",
+        "demo_defaults_usd": "기본 설정\n100턴당 $", "demo_seed_ok": "seed 규칙\n성공률",
+        "demo_seed_s2": "seed 규칙\nSystem 2", "demo_seed_usd": "seed 규칙\n100턴당 $",
         "demo_learned": "기본 설정이 학습한 것", "demo_truth": "숨은 정답",
         "demo_changes": "기본 설정의 임계값 변경, 체크포인트 2의 설명:",
         "demo_day": "  {day}일째: ",
-        "demo_summary": "마지막 {late}개 라운드 — 기본 설정: 성공률 {ev_ok:.1%}, System 2 비중 {ev_s2:.1%}; "
-                        "seed 규칙: 성공률 {seed_ok:.1%}, System 2 비중 {seed_s2:.1%}.",
+        "demo_summary": "마지막 {late}개 라운드 — 기본 설정: 성공률 {ev_ok:.1%}, System 2 비중 {ev_s2:.1%}, "
+                        "100턴당 ${ev_usd:.2f}; seed 규칙: 성공률 {seed_ok:.1%}, System 2 비중 {seed_s2:.1%}, "
+                        "100턴당 ${seed_usd:.2f}.",
         "demo_more_kept": " `artibot --home {home} history`가 모든 라운드를 보여 줍니다.",
         "demo_more": " `artibot demo --keep DIR`로 홈을 보관하면 모든 라운드를 볼 수 있습니다.",
     },

@@ -60,8 +60,12 @@ def in_person_terms(usd: float, redos: float) -> str:
 
     >>> in_person_terms(0.5, -2.04)
     'per 100 of its turns: $0.50 more, 2.0 fewer redos'
+    >>> in_person_terms(-0.004, 0.6)  # a change that rounds to nothing is not called less or more
+    'per 100 of its turns: the same bill to the cent, 0.6 more redos'
     """
-    bill = f"${abs(usd):.2f} " + ("less" if usd < 0 else "more")
-    again = f"{abs(redos):.1f} " + ("fewer" if redos < 0 else "more") + " redos"
+    bill = ("the same bill to the cent" if f"{abs(usd):.2f}" == "0.00"
+            else f"${abs(usd):.2f} " + ("less" if usd < 0 else "more"))
+    again = ("the same redos" if f"{abs(redos):.1f}" == "0.0"
+             else f"{abs(redos):.1f} " + ("fewer" if redos < 0 else "more") + " redos")
     return f"per 100 of its turns: {bill}, {again}"
 

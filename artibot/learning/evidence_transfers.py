@@ -6,6 +6,8 @@ The rules are described with the rest of evidence mode in :mod:`artibot.learning
 
 from __future__ import annotations
 
+import math
+
 from artibot.learning.posterior import beta_bounds
 from artibot.learning.types import PatternStats, TransferDecision
 from artibot.settings import Settings
@@ -18,24 +20,51 @@ def demotion_level(settings: Settings) -> float:
     return 0.5 * (settings.system1.min_confidence + settings.transfer.promotion_confidence)
 
 
+def against(x: float, bar: float) -> str:
+    """``x`` with as many decimals (two to four) as it takes to stand on its side of ``bar``:
+    a bound said to fall short of a bar is never shown as reaching it.
+
+    >>> against(0.7996, 0.8), against(0.8312, 0.8), against(0.69996, 0.7)
+    ('0.7996', '0.83', '0.69996')
+    """
+    for d in (2, 3, 4):
+        if (round(x, d) < bar) == (x < bar):
+            return f"{x:.{d}f}"
+    return repr(round(x, 6))
+
+
+def _bar(x: float) -> str:
+    """A bar as configured: two decimals, more when it has them (0.805 is not 0.81)."""
+    return f"{x:.2f}" if abs(round(x, 2) - x) < 1e-12 else f"{x:g}"
+
+
 def decide(stats: PatternStats, settings: Settings) -> TransferDecision:
-    """The automatic decision for one pattern from its posterior bounds (see the module doc)."""
+    """The automatic decision for one pattern from its posterior bounds (see the module doc).
+
+    Each reason shows the bounds it compared and the bar, each bound on its side of the bar
+    (:func:`against`): what is said to fall short is shown short of it.
+    """
     bar = settings.transfer.promotion_confidence
     floor = demotion_level(settings)
     lo1, hi1 = beta_bounds(stats.k1, stats.n1, CREDIBLE)
     lo2, _ = beta_bounds(stats.k2, stats.n2, CREDIBLE)
-    s1 = f"System 1 {stats.k1}/{stats.n1} (success {lo1:.2f}-{hi1:.2f})"
+    compared = floor if stats.status == "active" else bar  # what System 1's bounds are held against
+    s1 = f"System 1 {stats.k1}/{stats.n1} (success {against(lo1, compared)}-{against(hi1, compared)})"
     if stats.status == "active":
         if hi1 < floor:
-            return TransferDecision(stats.key, "demote", f"{s1}: credibly below {floor:.2f}", stats, "demote_bound")
-        return TransferDecision(stats.key, "hold", f"active; {s1} not credibly below {floor:.2f}", stats,
+            return TransferDecision(stats.key, "demote", f"{s1}: surely below {_bar(floor)}",
+                                    stats, "demote_bound")
+        return TransferDecision(stats.key, "hold", f"active; {s1}: not surely below {_bar(floor)}", stats,
                                 "hold_active")
     if lo1 >= bar:
-        return TransferDecision(stats.key, "promote", f"{s1}: credibly at least {bar:.2f}", stats, "promote_s1")
+        return TransferDecision(stats.key, "promote", f"{s1}: surely at least {_bar(bar)}", stats, "promote_s1")
     if lo2 >= bar and hi1 >= bar:
         return TransferDecision(stats.key, "promote", (
-            f"System 2 {stats.k2}/{stats.n2} (success at least {lo2:.2f}) and {s1} not against it: "
+            f"System 2 {stats.k2}/{stats.n2} (success at least {against(lo2, bar)}) and {s1} not against it: "
             "System 1 tried on probation"), stats, "promote_s2")
+    s2 = f"System 2 {stats.k2}/{stats.n2} (success at least {against(lo2, bar)})"
+    if lo2 >= bar:  # System 2 reaches the bar, System 1 is surely short of it
+        return TransferDecision(stats.key, "hold", f"{s1}, {s2}: System 1 is surely below {_bar(bar)}",
+                                stats, "hold_evidence")
     return TransferDecision(stats.key, "hold", (
-        f"{s1}, System 2 {stats.k2}/{stats.n2} (success at least {lo2:.2f}): "
-        f"not enough evidence for {bar:.2f}"), stats, "hold_evidence")
+        f"{s1}, {s2}: neither is surely at least {_bar(bar)}, the success a promotion needs"), stats, "hold_evidence")

@@ -76,7 +76,7 @@ def test_without_exploration_checkpoint_2_says_too_thin_in_words(cli):
     out = cli("learn", stdin="\n\n\n")
     assert out.code == 0
     text = " ".join(out.out.split())
-    assert "Off-policy check, 500 logged experiences" in text
+    assert "What the proposed thresholds would have done on the 500 logged requests" in text
     assert "too thin to estimate: no logged decision was randomized" in text
     assert "System 2 share" in text
 
@@ -87,7 +87,8 @@ def test_terminal_checkpoint_2_shows_the_estimate(cli, artibot_home: Path):
     out = cli("learn", "--flush", stdin="\n\n\n")
     assert out.code == 0, out.err
     text = " ".join(out.out.split())
-    assert "doubly robust estimates with 90% intervals" in text
+    assert "estimated from the requests routed at random, with 90% intervals" in text
+    assert "doubly robust" not in text and "ff-policy" not in text  # the method's name is in docs/checks.md
     assert "current success" in text and "proposed success" in text and "change success" in text
     assert "effective sample size" in text
 
@@ -188,7 +189,7 @@ def test_review_without_a_terminal_shows_the_off_policy_block(cli):
     learn(answers="defer", flush=True)
     text = " ".join(cli("review").out.split())
     assert "Checkpoint 2: proposed threshold changes" in text and "These threshold changes are proposed" in text
-    assert "Off-policy check, 500 logged experiences" in text and "too thin to estimate" in text
+    assert "What the proposed thresholds would have done on the 500 logged requests" in text and "too thin to estimate" in text
 
 
 def test_the_window_is_topped_up_with_earlier_rounds(artibot_home: Path):

@@ -176,17 +176,28 @@ def test_learn_at_80_columns(artibot_home: Path, mode: str) -> None:
     term = Terminal(["learn"], artibot_home)
     try:
         first = term.read_until(b"Choose 1-2 [1]:")
-        assert "Checkpoint 1" in first and "Accept (default) —" in first and "Reset group data —" in first
-        term.answer("")  # Enter: the default (Accept)
+        assert "Checkpoint 1" in first and "Accept [accept] (default) —" in first
+        assert "Reset group data [reset] —" in first
+        term.answer("accept")  # the word review --answer takes, as well as the number
         second = term.read_until(b"Choose 1-2 [1]:")
-        assert "Checkpoint 2" in second and "Revert adjustment —" in second
+        assert "Checkpoint 2" in second and "Revert adjustment [revert] —" in second
         term.answer("")  # Apply
-        third = term.read_until(b"Choose 1-2 [1]:")
+        held = [r for r in patterns if r["automatic"] == "hold"]
+        third = term.read_until(b"Choose 1-3 [1]:" if held else b"Choose 1-2 [1]:")
         assert "Checkpoint 3" in third
         # every option says what it does: nothing dangles after a dash
-        assert "Skip (default) — take every automatic decision" in third
+        assert "Automatic decisions [auto] (default) — take every decision shown above" in third
+        assert "Pattern by pattern [each] —" in third
         assert not re.search(r"—\s*$", third, re.M)
-        assert_whole(third, [], patterns)
+        moves = [r for r in patterns if r["automatic"] != "hold"]
+        assert_whole(third, [], moves)
+        if held:  # what needs no decision is one line, and the last option unfolds it
+            assert f"{len(held)} pattern(s) held where they are: nothing changes for them (the last option " \
+                   "lists them)" in " ".join(third.split())
+            assert "List the held patterns [list] — show them, then choose again" in third
+            term.answer("3")
+            listed = term.read_until(b"Choose 1-2 [1]:")
+            assert_whole(listed, [], held)
         term.answer("2")  # decide pattern by pattern
         for _ in patterns:
             term.read_until(b"Choose 1-4 [1]:")
@@ -213,14 +224,16 @@ def test_review_at_80_columns(artibot_home: Path) -> None:
         term.answer("")
         term.read_until(b"Choose 1-2 [1]:")
         term.answer("2")  # revert the thresholds
-        term.read_until(b"Choose 1-2 [1]:")
-        term.answer("")  # skip: the automatic decisions
+        term.read_until(b"Choose 1-3 [1]:" if any(r["automatic"] == "hold" for r in patterns) else b"Choose 1-2 [1]:")
+        term.answer("auto")  # the automatic decisions, by their word
         assert term.finish() == 0
     finally:
         term.close()
     screen = term.screen()
     assert_fits(screen)
-    assert_whole(screen, thresholds, patterns)
+    assert_whole(screen, thresholds, [r for r in patterns if r["automatic"] != "hold"])
+    held = sum(1 for r in patterns if r["automatic"] == "hold")
+    assert not held or f"{held} pattern(s) held where they are" in screen
     assert "reverted" in screen and "thresholds kept" in screen
 
 
@@ -252,7 +265,20 @@ def test_demo_at_80_columns(artibot_home: Path) -> None:
         term.close()
     assert_fits(screen)
     assert "What the shipped defaults learned" in screen and "…" not in screen
-    assert "defaults ok" in screen and "hidden truth" in screen
+    assert "hidden truth" in screen
+    # one header per column (two were both "S2"), the seed rule said in a line, the bill in dollars
+    lines = screen.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith("┃") and "seed rule" in line)
+    cells = [[c.strip() for c in line.split("┃")[1:-1]] for line in lines[head:head + 2]]
+    headers = [" ".join(p for p in col if p) for col in zip(*cells)]
+    assert headers[1:] == ["defaults success", "defaults System 2", "defaults $ per 100", "seed rule success",
+                           "seed rule System 2", "seed rule $ per 100"], headers
+    flat = " ".join(screen.split())
+    assert "seed rule: the original algorithm artibot was built to reproduce (mode \"seed\")" in flat
+    assert "$0.05 a System 1 turn, $0.10 a System 2 turn" in flat
+    day1 = next(line for line in lines if line.startswith("│ 1 "))
+    assert day1.count("$") == 2 and day1.count("%") == 4
+    assert "System 1 goes first where it fails less than" in flat and "price of a System 2 call" not in flat
     lines = screen.splitlines()
     first = next(i for i, line in enumerate(lines) if line.startswith("  day "))
     last = next(i for i, line in enumerate(lines) if line.startswith("last "))

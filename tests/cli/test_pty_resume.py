@@ -38,7 +38,8 @@ def test_learn_in_a_terminal_continues_the_saved_round(artibot_home: Path) -> No
     screen = term.screen()
     assert_fits(screen)
     assert f"round {saved.round_id} was prepared earlier" in screen
-    assert "estimate [90% interval]" in screen and "GRPO (group relative comparison)" in screen
+    assert "estimate [90% interval]" in screen and "form a group, and System 2's success rate is compared" in " ".join(screen.split())
+    assert "GRPO" not in screen  # the precise term is in docs/learning.md
     last = _last_round(artibot_home)
     assert last["round_id"] == saved.round_id and last["status"] == "applied"
     assert not (artibot_home / "pending-review.json").exists()
@@ -48,8 +49,8 @@ def test_review_without_a_terminal_prints_every_screen(artibot_home: Path, cli) 
     collect_many(mixed(120))
     learn(answers="defer")
     out = cli("review").out
-    for heading in ("Checkpoint 1: GRPO comparison review", "Checkpoint 2: proposed threshold changes",
-                    "Off-policy check"):
+    for heading in ("Checkpoint 1: how the two systems did on similar requests",
+                    "Checkpoint 2: proposed threshold changes", "What the proposed thresholds would have done"):
         assert heading in out
     assert "old" in out and "new" in out and "→" in out  # the old → new of each proposed change
     assert "Apply [apply] (default)" in out and "answer with: `artibot review --answer" in out

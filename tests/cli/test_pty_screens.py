@@ -87,6 +87,113 @@ def test_a_worse_proposal_defaults_to_revert(artibot_home: Path) -> None:
     assert "These threshold changes are proposed, not yet applied." in flat
     assert "utility = success −" in flat and "(what the learner maximises)" in flat
     assert "The estimate says the proposal is worse" in flat and "the default is Revert" in flat
-    assert "Revert adjustment (default)" in flat
+    assert "Revert adjustment [revert] (default)" in flat
     log = orjson.loads((artibot_home / "learning-log.json").read_bytes())["rounds"][-1]
     assert [(a["checkpoint"], a["answer"]) for a in log["answers"]][:2] == [(1, "accept"), (2, "revert")]
+
+
+def test_checkpoint_3_of_50_patterns_shows_the_decisions_and_one_line_for_the_held(artibot_home: Path) -> None:
+    from tests.factories import round_of_patterns
+
+    collect_many(round_of_patterns(moving=5, held=45))
+    assert learn(answers="defer", flush=True).status == "deferred"
+    term = Terminal(["review"], artibot_home)
+    try:
+        term.read_until(b"Choose 1-2 [1]:")
+        term.answer("accept")
+        term.read_until(b"Choose 1-2 [1]:")
+        term.answer("apply")
+        third = term.read_until(b"Choose 1-3 [1]:")
+        term.answer("list")
+        listed = term.read_until(b"Choose 1-2 [1]:")
+        term.answer("auto")
+        assert term.finish() == 0
+    finally:
+        term.close()
+    assert_fits(term.screen())
+    screen3 = third[third.index("Checkpoint 3"):]
+    assert len(screen3.splitlines()) < 35, screen3  # was ~150 lines: one entry per held pattern
+    assert screen3.count("promote   backend:fix:often") == 5 and "rare" not in screen3
+    flat = " ".join(screen3.split())
+    assert "45 pattern(s) held where they are: nothing changes for them (the last option lists them)" in flat
+    assert "Automatic decisions [auto] (default)" in flat and "Pattern by pattern [each]" in flat
+    assert sum(1 for line in listed.splitlines() if line.startswith("hold      frontend:add:rare")) == 45
+    # each hold says which bounds fell short of the bar, and every bound shown is short of it; no
+    # confidence beside them (evidence mode decides on the bounds)
+    import re
+
+    said = " ".join(listed.split())
+    assert said.count("neither is surely at least 0.80, the success a promotion needs") == 45
+    bounds = [float(x) for x in re.findall(r"success at least (\d\.\d+)", said)]
+    assert len(bounds) == 45 and max(bounds) < 0.80
+    assert "confidence" not in screen3 + listed
+    log = orjson.loads((artibot_home / "learning-log.json").read_bytes())["rounds"][-1]
+    assert sorted(k for k, v in log["transfers"].items() if v == "promote") == [f"backend:fix:often{i:02d}"
+                                                                                 for i in range(5)]
+
+
+def test_checkpoint_3_held_line_in_korean(artibot_home: Path) -> None:
+    from tests.cli.test_korean import english_sentences
+    from tests.factories import round_of_patterns
+
+    artibot_home.mkdir(parents=True, exist_ok=True)
+    (artibot_home / "artibot.config.json").write_text('{"lang": "ko"}')
+    collect_many(round_of_patterns(moving=2, held=6))
+    assert learn(answers="defer", flush=True).status == "deferred"
+    term = Terminal(["review"], artibot_home)
+    try:
+        term.read_until(b"[1]:")
+        term.answer("")
+        term.read_until(b"[1]:")
+        term.answer("")
+        third = term.read_until(b"1-3")
+        term.answer("3")
+        listed = term.read_until(b"1-2")
+        term.answer("")
+        assert term.finish() == 0
+    finally:
+        term.close()
+    screen3 = third[third.index("체크포인트 3"):]
+    assert "보류(현재 위치 유지) 패턴 6개: 바뀌는 것 없음 (마지막 선택지로 목록을 볼 수 있음)" in " ".join(screen3.split())
+    assert "보류된 패턴 보기 [list]" in screen3
+    assert not english_sentences(screen3 + listed), english_sentences(screen3 + listed)
+
+
+def test_checkpoint_2_says_one_thing_of_a_threshold_that_stays(artibot_home: Path) -> None:
+    """A threshold kept while the best-looking one lay beyond the round's limit: the screen said
+    "threshold stays 0.40: no threshold within reach is surely better" and then "the evidence
+    pointed farther: the move stops at that limit", a move that never happened."""
+    from tests.factories import round_of_patterns
+
+    collect_many(round_of_patterns(moving=1, held=2))
+    assert learn(answers="defer", flush=True).status == "deferred"
+    path = artibot_home / "pending-review.json"
+    doc = orjson.loads(path.read_bytes())
+    proposal = doc["proposal"]
+    step = next(s for s in proposal["steps"] if s["domain"] == "backend")
+    old = step["old"]
+    step.update(new=old, delta=0.0, clamped=True)
+    proposal["new"]["domains"]["backend"] = old
+    evidence = proposal["params"]["evidence"]["backend"]
+    evidence["reason"] = evidence["reason"].split(" → ")[0] + f" → threshold stays {old:.2f}: no threshold within " \
+                                                               "reach is surely better"
+    evidence["per_100"] = None
+    path.write_bytes(orjson.dumps(doc))
+    term = Terminal(["review"], artibot_home)
+    try:
+        term.read_until(b"Choose 1-2 [1]:")
+        term.answer("")
+        second = term.read_until(b"Choose 1-2 [1]:")
+        term.answer("")
+        term.read_until(b" [1]:")
+        term.answer("")
+        assert term.finish() == 0
+    finally:
+        term.close()
+    assert_fits(term.screen())
+    flat = " ".join(second.split())
+    at = flat.index("backend: System 1")
+    backend = flat[at:flat.index("frontend", at)]
+    assert f"threshold stays {old:.2f}: no threshold within reach is surely better" in backend
+    assert "the best-looking threshold lies beyond that limit" in backend
+    assert "the move stops at that limit" not in backend

@@ -207,6 +207,27 @@ def test_transfer_decisions_by_bounds(s, action, code):
     assert (d.action, d.code) == (action, code)
 
 
+@pytest.mark.parametrize("s", [stats(n1=12, k1=12), stats(n1=2, k1=0, n2=30, k2=30), stats(n2=12, k2=12),
+                               stats(n1=13, k1=13), stats(n1=1, k1=1, n2=1, k2=1),
+                               # lower bounds 0.798 and 0.7996: shown as 0.80 they read as reaching 0.80
+                               stats(n1=28, k1=26), stats(n1=42, k1=38), stats(n1=1, k1=0, n2=28, k2=26)])
+def test_a_hold_never_shows_a_bound_that_reaches_the_bar(s):
+    """A reason that says a bound falls short shows it short, and one that reaches says so."""
+    import re
+
+    d = decide(s, config())
+    bar = config().transfer.promotion_confidence
+    lo1, hi1 = map(float, re.search(r"System 1 \d+/\d+ \(success (\d\.\d+)-(\d\.\d+)\)", d.reason).groups())
+    lo2 = float(re.search(r"System 2 \d+/\d+ \(success at least (\d\.\d+)\)", d.reason).group(1)) \
+        if "System 2" in d.reason else None
+    if "System 1 is surely below" in d.reason:  # System 2 reaches the bar, System 1's upper bound does not
+        assert hi1 < bar and lo2 is not None and lo2 >= bar, d.reason
+    elif d.action == "hold":
+        assert "neither is surely at least 0.80" in d.reason and lo1 < bar and (lo2 or 0) < bar, d.reason
+    else:
+        assert lo1 >= bar or (lo2 is not None and lo2 >= bar), d.reason
+
+
 def test_false_demotion_of_a_90_percent_pattern_over_50_uses_is_rare():
     """Exact probability, by dynamic programming over (successes, uses), checking after every use."""
     s = config()
