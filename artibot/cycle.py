@@ -126,6 +126,18 @@ def propose_frame(frame: Frame, state: Learned, settings: Settings,
 
 
 # --------------------------------------------------------------------- the cycle
+def _nothing_to_learn(unprocessed: int, batch_size: int, flush: bool) -> str:
+    """Why a round processed nothing, and the way on that exists (never a ``--flush`` that
+    was given already, or one with nothing to process)."""
+    if not unprocessed:
+        return "no unprocessed experience: nothing to learn yet (your agent's next turns add them)"
+    if flush:
+        return (f"{unprocessed} unprocessed experience(s), too few to learn from even with --flush; "
+                "nothing to learn yet")
+    return (f"{unprocessed} unprocessed experience(s), fewer than a batch of {batch_size}; nothing to learn yet "
+            "(--flush processes them anyway)")
+
+
 def _settle_waiting_turns(h: Home) -> None:
     """Step 1 starts with the agents' turns that wait in their session spools past their
     judging time (a session that ended, one idle too long): they join the log, so that the
@@ -195,8 +207,7 @@ def learn(*, home: HomeArg = None, answers: cp.AnswersArg = "defaults", checkpoi
                 proposal, rows = _with_interrupted(proposal, full, kept, aside)
             del frame, full
             if not proposal.processed_ids:
-                msg = (f"{unprocessed} unprocessed experience(s), fewer than a batch of "
-                       f"{settings.lifelong.batch_size}; nothing to learn yet (--flush processes them anyway)")
+                msg = _nothing_to_learn(unprocessed, settings.lifelong.batch_size, flush)
                 if recovered:
                     msg += f"; rolled back interrupted round(s) {', '.join(recovered)}"
                 return RoundReport(RoundStatus.NOTHING, None, mode=proposal.mode, remainder=unprocessed, message=msg)
