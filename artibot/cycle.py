@@ -201,7 +201,7 @@ def learn(*, home: HomeArg = None, answers: cp.AnswersArg = "defaults", checkpoi
                 records: list[dict[str, Any]] | None = source.records()
                 assert records is not None
                 if not _round_possible(len(records), settings, flush):
-                    return _nothing(len(records), settings, recovered)
+                    return _nothing(len(records), settings, recovered, flush)
             # the turns' costs (evidence mode's measured price) come from the same read of the log
             turns = TurnCosts.of_archive(h) if settings.lifelong.mode == "evidence" else None
             if small:
@@ -233,9 +233,20 @@ def _too_few(h: Home, settings: Settings, flush: bool) -> bool:
         return False
 
 
-def _nothing(unprocessed: int, settings: Settings, recovered: Sequence[str]) -> RoundReport:
-    msg = (f"{unprocessed} unprocessed experience(s), fewer than a batch of "
-           f"{settings.lifelong.batch_size}; nothing to learn yet (--flush processes them anyway)")
+def _nothing_to_learn(unprocessed: int, batch_size: int, flush: bool) -> str:
+    """Why a round processed nothing, and the way on that exists (never a ``--flush`` that
+    was given already, or one with nothing to process)."""
+    if not unprocessed:
+        return "no unprocessed experience: nothing to learn yet (your agent's next turns add them)"
+    if flush:
+        return (f"{unprocessed} unprocessed experience(s), too few to learn from even with --flush; "
+                "nothing to learn yet")
+    return (f"{unprocessed} unprocessed experience(s), fewer than a batch of {batch_size}; nothing to learn yet "
+            "(--flush processes them anyway)")
+
+
+def _nothing(unprocessed: int, settings: Settings, recovered: Sequence[str], flush: bool) -> RoundReport:
+    msg = _nothing_to_learn(unprocessed, settings.lifelong.batch_size, flush)
     if recovered:
         msg += f"; rolled back interrupted round(s) {', '.join(recovered)}"
     return RoundReport(RoundStatus.NOTHING, None, mode=settings.lifelong.mode, remainder=unprocessed, message=msg)
@@ -271,7 +282,7 @@ def _compute(h: Home, settings: Settings, policy: cp.Checkpoints, say: Progress,
         proposal, rows = _with_interrupted(proposal, full, kept, aside)
     del frame, full
     if not proposal.processed_ids:
-        report = _nothing(unprocessed, settings, recovered)
+        report = _nothing(unprocessed, settings, recovered, flush)
         report.mode = proposal.mode
         return report
     context = RoundContext(new_round_id(), _now(), flush, settings.lang, unprocessed)

@@ -241,7 +241,15 @@ class TurnLine(TypedDict):
     """The effort the gateway sent (None without the gateway)."""
     model: str | None
     outcome: str
-    """``pending`` while the turn is in its session's spool."""
+    """``pending`` while the turn waits in its session's spool to be judged (a judged turn
+    queued there for the log has its outcome, and ``waits_for`` ``session end``)."""
+    waits_for: str | None
+    """For a pending turn, what settles it: ``in progress`` (it has not stopped), ``next
+    prompt`` (the session's next prompt judges it), ``resumed session`` (the session ended:
+    its last turn is held for a resumed session until ``until``), ``session end`` (final,
+    queued for the log); None for a recorded turn."""
+    until: str | None
+    """When a held turn stops waiting for a resumed session (UTC, ISO 8601), else None."""
     outcome_reason: str | None
     tokens: int | None
     cost_usd: float | None

@@ -26,17 +26,34 @@ def _dict(value: Any) -> dict[str, Any]:
 
 
 def _time_of(record: Mapping[str, Any]) -> str:
-    """The record's timestamp; for a turn still queued in its spool (stamped when it is
-    collected), the time its id was made at the turn's start (``exp_<ms in hex>…``)."""
+    """When the turn's prompt came, one clock for every turn listed.
+
+    A turn of the hooks gets its id at the prompt (``exp_<ms in hex>…``) and its
+    ``timestamp`` when it is recorded, after it is judged — by the next prompt, so a
+    turn listed by its timestamp came after its own correction. The id's time is the
+    prompt's; a record sent to ``collect`` with its own (earlier) timestamp keeps that one:
+    the earlier of the two is when the turn began.
+    """
     stamp = record.get("timestamp")
-    if isinstance(stamp, str) and stamp:
-        return stamp
     rid = record.get("id")
     try:
         ms = int(rid[4:16], 16) if isinstance(rid, str) and rid.startswith("exp_") else None
     except ValueError:
         ms = None
-    return datetime.fromtimestamp(ms / 1000, timezone.utc).isoformat(timespec="microseconds") if ms else ""
+    started = datetime.fromtimestamp(ms / 1000, timezone.utc) if ms else None
+    if isinstance(stamp, str) and stamp:
+        try:
+            stamped = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+        except ValueError:
+            return stamp
+        if stamped.tzinfo is None or started is None or stamped <= started:
+            return stamp
+    return started.isoformat(timespec="microseconds") if started else ""
+
+
+def _iso(ms: object) -> str | None:
+    return (datetime.fromtimestamp(ms / 1000, timezone.utc).isoformat(timespec="seconds")
+            if isinstance(ms, int) and not isinstance(ms, bool) else None)
 
 
 def route_reason(record: Mapping[str, Any]) -> str:
@@ -73,8 +90,9 @@ def _numbers(*values: Any) -> bool:
     return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
 
 
-def line_of(record: Mapping[str, Any], *, pending: bool = False) -> TurnLine:
-    """One turn's line from its experience record (or a spool's turn made into one)."""
+def line_of(record: Mapping[str, Any], *, pending: str | None = None, until: str | None = None) -> TurnLine:
+    """One turn's line from its experience record (or a spool's turn made into one, with
+    what it waits for: ``pending``, see :data:`~artibot.shapes.TurnLine`)."""
     usage = _dict(record.get("usage"))
     profile = _dict(usage.get("profile"))
     tokens = sum(int(usage.get(k) or 0) for k in ("input_tokens", "output_tokens", "cache_creation_input_tokens",
@@ -96,7 +114,10 @@ def line_of(record: Mapping[str, Any], *, pending: bool = False) -> TurnLine:
         "why": route_reason(record),
         "effort": profile.get("effort") if isinstance(profile.get("effort"), str) else None,
         "model": ", ".join(m for m in models if isinstance(m, str)) or None,
-        "outcome": "pending" if pending else str(record.get("outcome") or "—"),
+        # a queued turn is judged: its outcome stands, only the log does not have it yet
+        "outcome": "pending" if pending and pending != "session end" else str(record.get("outcome") or "—"),
+        "waits_for": pending,
+        "until": until,
         "outcome_reason": record.get("outcome_reason") if isinstance(record.get("outcome_reason"), str) else None,
         "tokens": tokens,
         "cost_usd": round(float(cost), 6) if isinstance(cost, (int, float)) and not isinstance(cost, bool) else None,
@@ -108,11 +129,13 @@ def _spool_turns(home: Home) -> Iterable[TurnLine]:
         sid = doc.get("session_id") if isinstance(doc.get("session_id"), str) else None
         for record in doc.get("queue") or []:
             if isinstance(record, dict):
-                yield line_of(record, pending=True)
+                yield line_of(record, pending="session end")
         for key in ("done", "turn"):
             turn = doc.get(key)
             if not isinstance(turn, dict):
                 continue
+            held = _iso(turn.get("hold_until"))
+            waits = "in progress" if key == "turn" else "resumed session" if held else "next prompt"
             decision = _dict(turn.get("decision"))
             started = turn.get("started_ms")
             stamp = (datetime.fromtimestamp(started / 1000, timezone.utc).isoformat(timespec="microseconds")
@@ -123,7 +146,7 @@ def _spool_turns(home: Home) -> Iterable[TurnLine]:
                            "complexity": decision.get("complexity"), "threshold": decision.get("threshold"),
                            "routed_to": decision.get("system"), "pattern": decision.get("pattern"),
                            "propensity": decision.get("propensity"), "route_reason": decision.get("reason"),
-                           "usage": turn.get("usage")}, pending=True)
+                           "usage": turn.get("usage")}, pending=waits, until=held)
 
 
 def last_turns(n: int | None = 20, *, session: str | None = None, home: HomeArg = None) -> list[TurnLine]:

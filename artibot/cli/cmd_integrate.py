@@ -52,7 +52,11 @@ def _run_plan(target: str, scope: str, dry_run: bool, install: bool, gateway_por
     if models:
         raise InvalidInput(f"--model is for {_model_clients()}; claude-code takes its models from gateway.profiles")
     if target not in CLIENTS:
-        raise InvalidInput(f"unknown target {target!r}: artibot installs into {_known()}")
+        from difflib import get_close_matches
+
+        guess = get_close_matches(target.lower(), list(CLIENTS), n=1, cutoff=0.6)
+        raise InvalidInput(f"unknown target {target!r}: artibot installs into {_known()}"
+                           + (f"; did you mean {guess[0]!r}?" if guess else ""))
     installed = _installed_port(scope)
     if gateway_port == KEEP_PORT:
         # --gateway without --port: the port already installed stays (moving it would leave

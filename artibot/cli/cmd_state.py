@@ -12,6 +12,7 @@ from artibot.store.home import Home
 from artibot.rollback import history, plan_rollback, rollback
 from artibot.router.thresholds import domain_label
 from artibot.cli import completion
+from artibot.cli.confirm import confirm
 from artibot.cli.render import NBSP, Hanging, Listing, console, emit_json, fmt, working
 from artibot.cli.status_view import show_status
 from artibot.cli.words import action
@@ -95,7 +96,7 @@ def register(app: typer.Typer) -> None:
             if dry_run:
                 console.print(w(lang, "rb_dry"))
                 return
-            if not typer.confirm(w(lang, "rb_ask"), default=False):
+            if not confirm(w(lang, "rb_ask"), default=False):
                 console.print(w(lang, "rb_nothing"))
                 raise typer.Exit(1)
         result = rollback(round_id, home=home)

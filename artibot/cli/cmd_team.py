@@ -8,6 +8,7 @@ from typing import Any, List, Optional
 import typer
 
 from artibot import checkpoints as cp
+from artibot.cli.confirm import confirm
 from artibot.cli.checkpoint_prompts import TerminalCheckpoints
 from artibot.cli.checkpoint_view import evidence_table, threshold_result
 from artibot.cli.render import Hanging, console, emit_json, err_console
@@ -210,7 +211,7 @@ def rollback_cmd(url: Optional[str] = typer.Option(None, "--url"),
     from artibot.team import round as team_round
 
     lang = session_lang()
-    if not yes and not typer.confirm(w(lang, "tm_withdraw_ask"), default=False):
+    if not yes and not confirm(w(lang, "tm_withdraw_ask"), default=False):
         console.print(w(lang, "tm_nothing_rolled"))
         return
     target = _url(url)
@@ -239,7 +240,7 @@ def retention_cmd(months: Optional[int] = typer.Option(None, "--months", help="K
         if keep is None:
             console.print(w(lang, "tm_no_retention"))
             return
-        if not dry_run and not yes and not typer.confirm(w(lang, "tm_drop_ask", keep=keep), default=False):
+        if not dry_run and not yes and not confirm(w(lang, "tm_drop_ask", keep=keep), default=False):
             console.print(w(lang, "tm_nothing_dropped"))
             return
         cutoff, results = retention.apply(conn, keep, dry_run=dry_run)

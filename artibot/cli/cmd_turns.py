@@ -25,10 +25,19 @@ def _row(t: TurnLine, lang: str) -> list[str]:
             value(lang, t["outcome"]), tokens, cost]
 
 
+WAITS = {"in progress": "t_wait_open", "next prompt": "t_wait_next", "resumed session": "t_wait_resume",
+         "session end": "t_wait_queued"}
+
+
 def _notes(t: TurnLine, lang: str) -> list[str]:
     why = w(lang, "t_why", route=t["route"] or w(lang, "t_no_route"), why=say(lang, t["why"]))
     ended = f"; {value(lang, t['outcome'])}: {say(lang, t['outcome_reason'])}" if t["outcome_reason"] else ""
-    return [f"“{t['prompt']}”", why + ended]
+    notes = [f"“{t['prompt']}”", why + ended]
+    waits = t.get("waits_for")
+    if waits in WAITS:  # what a pending turn waits for, and until when
+        until = (t.get("until") or "")[11:16]
+        notes.append(w(lang, "t_pending") + w(lang, WAITS[waits], until=until or "?"))
+    return notes
 
 
 COLUMNS = ["t_time", "t_agent", "domain", "t_cx", "route", "t_gateway", "t_outcome", "t_tokens", "t_cost"]

@@ -20,6 +20,8 @@ COMMAND_WORDS: dict[str, dict[str, str]] = {
                        "being replaced)",
         "rb_kept": "nothing is deleted: the replaced state is kept under snapshots/",
         "rb_dry": "dry run: nothing changed", "rb_ask": "Roll back?", "rb_nothing": "nothing changed",
+        "yn_again": "“{answer}” is not an answer here: type y (yes) or n (no); Enter alone means {default}",
+        "yn_yes": "yes", "yn_no": "no",
         "rb_done": "restored the state from before {first}; undone: {undone}; {n} experience(s) back in the log. "
                    "The replaced state is kept in {kept}.",
         # route and outcome
@@ -109,6 +111,9 @@ COMMAND_WORDS: dict[str, dict[str, str]] = {
         "rb_discards": "검토를 기다리는 라운드 {round}은(는) 버려집니다 (교체될 상태 위에서 준비되었기 때문입니다)",
         "rb_kept": "아무것도 지우지 않습니다: 교체된 상태는 snapshots/ 아래에 보관됩니다",
         "rb_dry": "시험 실행: 바뀐 것 없음", "rb_ask": "롤백할까요?", "rb_nothing": "바뀐 것 없음",
+        "yn_again": "“{answer}”은(는) 여기서 쓸 수 있는 답이 아닙니다: y(예) 또는 n(아니오)를 입력하세요; Enter만 "
+                    "누르면 {default}입니다",
+        "yn_yes": "예", "yn_no": "아니오",
         "rb_done": "{first} 이전의 상태를 복원했습니다; 되돌린 라운드: {undone}; 경험 {n}개를 로그에 되돌려 놓았습니다. "
                    "교체된 상태는 {kept}에 보관됩니다.",
         "ro_line": "{system}  복잡도 {complexity}  임계값 {threshold}  도메인 {domain}  ({why})",

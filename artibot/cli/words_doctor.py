@@ -20,6 +20,11 @@ DOCTOR: list[tuple[str, Replacement]] = [
      r"다른 홈을 고르거나 (--home 또는 ARTIBOT_HOME) \g<p>에 쓸 수 있게 하세요"),
     (r"^the data home is (?:a symbolic link|not a directory); artibot never follows a link in place of it$",
      "데이터 홈이 심볼릭 링크이거나 폴더가 아닙니다; artibot은 홈 자리에 놓인 링크를 따라가지 않습니다"),
+    (r"^the data home is (?P<w>a file|a FIFO, socket or device), not a folder: artibot keeps its data in a folder$",
+     lambda m: ("데이터 홈이 " + ("파일" if m["w"] == "a file" else "FIFO, 소켓 또는 장치") + "입니다. 폴더가 아닙니다: "
+                "artibot은 데이터를 폴더에 보관합니다")),
+    (r"^move it aside \(artibot never touches it\), or choose another home \(--home or ARTIBOT_HOME\)$",
+     "그것을 다른 곳으로 옮기거나 (artibot은 건드리지 않습니다) 다른 홈을 고르세요 (--home 또는 ARTIBOT_HOME)"),
     (r"^point ARTIBOT_HOME at the real directory, or replace the link with a directory$",
      "ARTIBOT_HOME을 실제 폴더로 지정하거나, 링크를 폴더로 바꾸세요"),
     (r"^the data home is not writable: experiences cannot be recorded and no round can be applied$",

@@ -120,6 +120,10 @@ _KO: list[tuple[str, _Replacement]] = [
     (r"^(?P<n>\d+) unprocessed experience\(s\), fewer than a batch of (?P<size>\d+); nothing to learn yet "
      r"\(--flush processes them anyway\)", r"미처리 경험 \g<n>개, 배치 크기 \g<size>개보다 적음; 아직 학습할 것 없음 "
      r"(--flush를 주면 그래도 처리)"),
+    (r"^no unprocessed experience: nothing to learn yet \(your agent's next turns add them\)",
+     "미처리 경험 없음: 아직 학습할 것 없음 (에이전트의 다음 턴들이 경험을 쌓습니다)"),
+    (r"^(?P<n>\d+) unprocessed experience\(s\), too few to learn from even with --flush; nothing to learn yet",
+     r"미처리 경험 \g<n>개, --flush로도 학습하기에는 너무 적음; 아직 학습할 것 없음"),
     (r"; rolled back interrupted round\(s\) (?P<r>.+)$", r"; 중단된 라운드를 되돌림: \g<r>"),
     (r"^dry run: nothing was written$", "시험 실행: 아무것도 기록하지 않음"),
     (r"^group data reset: nothing applied; the experiences stay unprocessed$",

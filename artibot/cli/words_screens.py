@@ -85,7 +85,15 @@ SCREENS: dict[str, dict[str, str]] = {
         "dr_checking": "checking every file of the data home", "dr_fine": "{home}: every file is fine",
         "dr_moved": " (moved to {path})",
         # turns
-        "t_time": "time (UTC)", "t_agent": "agent", "t_cx": "cx/thr", "t_gateway": "gateway", "t_outcome": "outcome",
+        "t_pending": "pending: ",
+        "t_wait_open": "in progress; judged when it stops, by what the session does next",
+        "t_wait_next": "waiting for the session's next prompt, which judges it (a correction, a retry); after 30 "
+                       "min without one it counts as it ended",
+        "t_wait_resume": "the session ended; its last turn waits until {until} UTC in case the session resumes "
+                         "(`claude --continue`), so that a correction still reaches it; then the next `artibot "
+                         "learn` or session start records it as it ended",
+        "t_wait_queued": "judged; written to the log at the session's end or by the next `artibot learn`",
+        "t_time": "prompt at (UTC)", "t_agent": "agent", "t_cx": "cx/thr", "t_gateway": "gateway", "t_outcome": "outcome",
         "t_tokens": "tokens", "t_cost": "cost", "t_why": "why {route}: {why}", "t_no_route": "no route",
         "t_none": "no turns yet", "t_none_in": "no turns yet in session {session}",
         # demo
@@ -178,7 +186,15 @@ SCREENS: dict[str, dict[str, str]] = {
         "h_costs": "턴당 비용 (턴 수): {costs}",
         "dr_checking": "데이터 홈의 모든 파일을 검사하는 중", "dr_fine": "{home}: 모든 파일이 정상입니다",
         "dr_moved": " ({path}(으)로 옮김)",
-        "t_time": "시각 (UTC)", "t_agent": "에이전트", "t_cx": "복잡도/임계값", "t_gateway": "게이트웨이",
+        "t_pending": "대기 중: ",
+        "t_wait_open": "진행 중; 멈추면 세션이 다음에 하는 일로 판정됩니다",
+        "t_wait_next": "세션의 다음 프롬프트를 기다립니다 (정정이나 재시도가 이 턴을 판정합니다); 30분 동안 없으면 "
+                       "끝난 그대로 셉니다",
+        "t_wait_resume": "세션이 끝났습니다; 세션이 재개될 경우(`claude --continue`) 정정이 반영되도록 마지막 턴은 "
+                         "{until} UTC까지 기다립니다; 그 뒤 다음 `artibot learn`이나 세션 시작 때 끝난 그대로 "
+                         "기록됩니다",
+        "t_wait_queued": "판정됨; 세션이 끝날 때나 다음 `artibot learn` 때 로그에 기록됩니다",
+        "t_time": "프롬프트 시각 (UTC)", "t_agent": "에이전트", "t_cx": "복잡도/임계값", "t_gateway": "게이트웨이",
         "t_outcome": "결과", "t_tokens": "토큰", "t_cost": "비용", "t_why": "{route} 이유: {why}",
         "t_no_route": "경로 없음", "t_none": "아직 턴 없음", "t_none_in": "세션 {session}에 아직 턴 없음",
         "demo_working": "두 학습 모드로 {rounds}일간의 세션을 시뮬레이션하는 중",

@@ -126,8 +126,9 @@ SENTENCES: list[tuple[str, Replacement]] = [
      r"\g<c>에는 \g<a> 또는 \g<b>만 쓸 수 있습니다 (\g<v>은(는) 안 됨)"),
     (r"^learning\.schedule\.enabled is false in the config; set it to true first$",
      "설정의 learning.schedule.enabled가 false입니다; 먼저 true로 바꾸세요"),
-    (r"^unknown target (?P<t>'[^']*'): artibot installs into (?P<c>.+)$",
-     lambda m: f"알 수 없는 대상 {m['t']}: artibot은 {m['c'].replace(' or ', ', ')}에 설치합니다"),
+    (r"^unknown target (?P<t>'[^']*'): artibot installs into (?P<c>.+?)(?:; did you mean (?P<g>'[^']*')\?)?$",
+     lambda m: f"알 수 없는 대상 {m['t']}: artibot은 {m['c'].replace(' or ', ', ')}에 설치합니다"
+               + (f"; {m['g']}을(를) 뜻했나요?" if m["g"] else "")),
     (r"^--model is for (?P<c>.+?); (?P<x>claude-code) takes its models from (?P<k>\S+)$",
      r"--model은 \g<c>용입니다; \g<x>는 \g<k>에서 모델을 정합니다"),
     (r"^--model is for (?P<c>.+?); in (?P<a>\S+) the route is context only$",

@@ -77,6 +77,9 @@ TEAM: list[tuple[str, Replacement]] = [
      r"팀이 게시한 상태 버전 \g<v> (라운드 \g<r>)을(를) 읽을 수 없습니다: \g<e>; `artibot team rollback`으로 철회하세요"),
     (r"^team round (?P<r>\S+) is waiting for review: `artibot team review` shows and answers it$",
      r"팀 라운드 \g<r>이(가) 검토를 기다립니다: `artibot team review`로 보고 답하세요"),
+    (r"^(?P<n>\d+) new pooled record\(s\), too few to learn from even with --flush; nothing to learn yet$",
+     r"새로 모인 레코드 \g<n>개, --flush로도 학습하기에는 너무 적음; 아직 학습할 것 없음"),
+    (r"^no new pooled record: nothing to learn yet$", "새로 모인 레코드 없음: 아직 학습할 것 없음"),
     (r"^(?P<n>\d+) new pooled record\(s\), fewer than a batch of (?P<b>\d+); nothing to learn yet \(--flush learns "
      r"them anyway\)$", r"새로 모인 레코드 \g<n>개, 배치 크기 \g<b>개보다 적음; 아직 학습할 것 없음 (--flush를 주면 그래도 "
      r"학습)"),

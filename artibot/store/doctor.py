@@ -135,10 +135,15 @@ class _Examination(LogChecks):
                 return self.items
             self.add(self.root, "ok", "the data home does not exist yet; artibot creates it on first use")
             return self.items
-        if kind != "dir":
-            what = "a symbolic link" if kind == "link" else "not a directory"
-            self.add(self.root, "error", f"the data home is {what}; artibot never follows a link in place of it",
+        if kind == "link":
+            self.add(self.root, "error", "the data home is a symbolic link; artibot never follows a link in place of it",
                      "point ARTIBOT_HOME at the real directory, or replace the link with a directory")
+            return self.items
+        if kind != "dir":
+            # a plain file (or a FIFO, a device) where the folder should be: no link in sight
+            what = "a file" if kind == "file" else "a FIFO, socket or device"
+            self.add(self.root, "error", f"the data home is {what}, not a folder: artibot keeps its data in a folder",
+                     "move it aside (artibot never touches it), or choose another home (--home or ARTIBOT_HOME)")
             return self.items
         if not os.access(self.root, os.W_OK | os.X_OK):
             # reading works, so every other check still runs; but nothing can be recorded or learned

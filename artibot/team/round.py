@@ -189,9 +189,12 @@ def prepare(conn: Any, settings: Settings, *, flush: bool, dry_run: bool) -> Tea
         records = sum(s.n for s in stats)
         if not dry_run:
             _finish(conn, round_id, "nothing", {"records": records, "set_aside": aside})
-        return TeamRoundReport("nothing", None, f"{records} new pooled record(s), fewer than a batch of "
-                               f"{settings.lifelong.batch_size}; nothing to learn yet (--flush learns them anyway)",
-                               set_aside=aside)
+        # --flush is the way on only when it was not given and there is something for it
+        why = (f"{records} new pooled record(s), too few to learn from even with --flush; nothing to learn yet"
+               if flush and records else "no new pooled record: nothing to learn yet" if not records else
+               f"{records} new pooled record(s), fewer than a batch of {settings.lifelong.batch_size}; nothing to "
+               "learn yet (--flush learns them anyway)")
+        return TeamRoundReport("nothing", None, why, set_aside=aside)
     status = "dry-run" if dry_run else "proposed"
     return TeamRoundReport(status, round_id, "dry run: nothing was written" if dry_run else "", proposal,
                            cp.all_evidence(proposal, round_id, settings.lang), set_aside=aside)

@@ -67,3 +67,63 @@ def test_the_rollback_sentences_in_korean() -> None:
             w("ko", "st_last_round", round="r1") + " (적용" + w("ko", "st_rolled_back") + ")"]
     assert english_sentences("\n".join(said)) == [], said
     assert all("r1" in s or "r2" in s or "r123" in s or "r20261203-1-ab" in s for s in said)
+
+
+def test_the_rollback_question_says_what_it_takes(artibot_home: Path) -> None:
+    """"maybe" got a bare ``Error: invalid input``."""
+    collect_many(mixed(100))
+    round_id = learn(answers="defaults").round_id
+    code, screen = run(["rollback", round_id], artibot_home,
+                       [(b"Roll back? [y/N]:", "maybe"), (b"Roll back? [y/N]:", "n")])
+    said = flat(screen)
+    assert "“maybe” is not an answer here: type y (yes) or n (no); Enter alone means no" in said, said
+    assert "invalid input" not in said and code == 1 and "nothing changed" in said
+    code, screen = run(["rollback", round_id], artibot_home, [(b"Roll back? [y/N]:", "y")])
+    assert code == 0 and f"restored the state from before {round_id}" in flat(screen)
+
+
+def test_doctor_does_not_call_a_plain_file_a_link(artibot_home: Path) -> None:
+    artibot_home.parent.mkdir(parents=True, exist_ok=True)
+    artibot_home.write_text("notes\n")
+    code, screen = run(["doctor"], artibot_home)
+    said = flat(screen)
+    assert code == 1 and "the data home is a file, not a folder: artibot keeps its data in a folder" in said, said
+    assert "link" not in said and artibot_home.read_text() == "notes\n"
+
+
+def test_learn_flush_with_nothing_to_learn_does_not_suggest_flush(artibot_home: Path) -> None:
+    artibot_home.mkdir(parents=True)
+    code, screen = run(["learn", "--flush"], artibot_home)
+    said = flat(screen)
+    assert code == 0 and "no unprocessed experience: nothing to learn yet" in said, said
+    assert "--flush processes them anyway" not in said
+    collect_many(mixed(3))
+    code, screen = run(["learn"], artibot_home)
+    assert "3 unprocessed experience(s), fewer than a batch of 50; nothing to learn yet (--flush processes them " \
+           "anyway)" in flat(screen)
+
+
+def test_a_misspelt_client_gets_a_did_you_mean(artibot_home: Path) -> None:
+    code, screen = run(["install", "claud-code"], artibot_home)
+    assert code == 2 and "unknown target 'claud-code'" in screen and "did you mean 'claude-code'?" in screen, screen
+    code, screen = run(["uninstall", "gemni"], artibot_home)
+    assert code == 2 and "did you mean 'gemini-cli'?" in screen, screen
+
+
+def test_the_small_sentences_in_korean() -> None:
+    from artibot.cli.words import w
+    from artibot.cli.words_errors import say
+    from tests.cli.test_korean import english_sentences
+
+    said = [w("ko", "yn_again", answer="maybe", default=w("ko", "yn_no")),
+            say("ko", "the data home is a file, not a folder: artibot keeps its data in a folder"),
+            say("ko", "move it aside (artibot never touches it), or choose another home (--home or ARTIBOT_HOME)"),
+            say("ko", "no unprocessed experience: nothing to learn yet (your agent's next turns add them)"),
+            say("ko", "3 unprocessed experience(s), too few to learn from even with --flush; nothing to learn yet"),
+            say("ko", "unknown target 'claud-code': artibot installs into claude-code, gemini-cli, codex-cli or "
+                      "cursor; did you mean 'claude-code'?")]
+    names = ("maybe", "claude-code", "gemini-cli", "codex-cli", "cursor", "claud-code")  # the answer, the clients
+    text = "\n".join(said)
+    for name in names:
+        text = text.replace(name, "")
+    assert english_sentences(text) == [], said

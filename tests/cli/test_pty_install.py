@@ -113,6 +113,7 @@ def test_a_home_given_at_install_is_where_the_hooks_write(artibot_home: Path, cl
     assert commands and all(f"ARTIBOT_HOME='{chosen}' " in c for c in commands)
     learn_md = (claude_dir / "commands" / "learn.md").read_text()
     assert f"--home '{chosen}' review --json --prepare" in learn_md
+    assert f"--home '{chosen}' report cost" in learn_md and "`artibot report" not in learn_md
 
     # the hook as Claude Code runs it (through sh), in an environment without ARTIBOT_HOME
     env = {k: v for k, v in os.environ.items() if k != "ARTIBOT_HOME"}

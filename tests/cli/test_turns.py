@@ -48,7 +48,7 @@ def test_turns_show_the_decision_the_reason_and_the_end(hook: Driver, home: Home
     assert [t["session_id"] for t in cli("turns", "--session", "s2", "--json").json()] == ["s2"]
     assert len(cli("turns", "-n", "1", "--json").json()) == 1
     out = cli("turns").out
-    assert "why system1: complexity" in out and "pending" in out and "time (UTC)" in out
+    assert "why system1: complexity" in out and "pending" in out and "prompt at (UTC)" in out
 
 
 def test_turns_show_the_gateway_and_the_archived_rounds(cli, home: Home) -> None:
@@ -126,3 +126,54 @@ def test_report_cost_says_turns_are_pending(hook: Driver, cli) -> None:
     hook("user-prompt-submit", prompt="fix the typo in the README title", session_id="s1")
     out = cli("report", "cost").out
     assert "turns pending in 1 session(s): 1" in out and "until their session ends" in out
+
+
+def test_every_turn_is_listed_by_its_prompt_time_never_after_its_correction(
+        hook: Driver, home: Home, cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Recorded turns were listed at the time they were written to the log (at the session's
+    end), pending ones at their prompt's: a turn came after the correction that judged it."""
+    hook("user-prompt-submit", prompt="fix the typo in the README title", session_id="s1")
+    hook("stop", session_id="s1")
+    time.sleep(0.05)
+    hook("user-prompt-submit", prompt="no, that is wrong: the title is still misspelt, fix it", session_id="s1")
+    lines = cli("turns", "--json").json()
+    assert [t["prompt"][:6] for t in lines] == ["fix th", "no, th"], lines
+    assert lines[0]["outcome"] != "pending" and lines[1]["outcome"] == "pending"
+    assert lines[1]["waits_for"] == "in progress" and lines[0]["waits_for"] == "session end"
+    hook("stop", session_id="s1")
+    time.sleep(0.05)
+    monkeypatch.delenv("ARTIBOT_RESUME_WINDOW_MIN")  # the correction is the last turn: held
+    hook("session-end", session_id="s1")  # the first turn goes to the log, stamped now
+    lines = cli("turns", "--json").json()
+    assert [t["prompt"][:6] for t in lines] == ["fix th", "no, th"], lines
+    assert lines[0]["time"] < lines[1]["time"] and lines[0]["waits_for"] is None
+    assert lines[1]["waits_for"] == "resumed session" and lines[1]["until"]
+
+
+def test_a_held_turn_says_what_it_waits_for_in_a_terminal(hook: Driver, home: Home,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """``claude -p`` turns showed "pending" for 30 minutes with no word of why."""
+    monkeypatch.delenv("ARTIBOT_RESUME_WINDOW_MIN")  # the shipped hold
+    hook("user-prompt-submit", prompt="explain the cache layer", session_id="s1")
+    hook("stop", session_id="s1")
+    hook("session-end", session_id="s1")
+    term = Terminal(["turns"], home.root)
+    try:
+        assert term.finish() == 0
+    finally:
+        term.close()
+    screen = term.screen()
+    assert_fits(screen)
+    said = " ".join(screen.split())
+    assert "pending: the session ended; its last turn waits until " in said, said
+    assert "UTC in case the session resumes (`claude --continue`), so that a correction still reaches it" in said
+    assert "then the next `artibot learn` or session start records it as it ended" in said
+
+
+def test_the_pending_notes_in_korean() -> None:
+    from artibot.cli.words import w
+    from tests.cli.test_korean import english_sentences
+
+    said = [w("ko", "t_pending") + w("ko", key, until="15:30")
+            for key in ("t_wait_open", "t_wait_next", "t_wait_resume", "t_wait_queued")]
+    assert english_sentences("\n".join(said)) == [], said

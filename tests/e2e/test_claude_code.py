@@ -272,7 +272,7 @@ def test_user_and_project_scope_and_uninstall(world: World) -> None:
     world.install("project", capture=False)
     # The exact commands, not a word: the interpreter's path may itself contain "artibot"
     # (a checkout cloned into a folder of that name).
-    # the world's data home is not the default one, so the install writes it into every command
+    # the data home (not the default) is written into each command: Claude Code runs them as they are
     ours = {hook_command(hook_prefix(sys.executable, guard=True, home=str(world.data)), spec.cli_event)
             for spec in HOOKS}
     assert _hook_commands(world.project / ".claude" / "settings.json") == ours

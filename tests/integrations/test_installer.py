@@ -491,9 +491,25 @@ def test_learn_command_uses_the_installed_prefix():
     assert f"!`{cmd} review --json --prepare`" in text
     assert f"{cmd} review --answer 1=accept --answer 2=apply --answer 3=auto" in text
     stripped = text.replace(cmd, "")
-    for sub in ("review", "learn", "status"):
+    for sub in ("review", "learn", "status", "report"):
         assert f"artibot {sub} " not in stripped and f"artibot {sub}`" not in stripped
     assert LEARN_MARKER in text
+
+
+@pytest.mark.parametrize("template", ["claude-code/commands/learn.md", "gemini-cli/commands/learn.toml",
+                                      "codex-cli/skills/learn/SKILL.md"])
+def test_every_command_a_learn_file_runs_uses_the_installed_prefix(template):
+    """`artibot report cost` was left bare while every other command used the absolute path."""
+    import re
+
+    from artibot.cli.command_table import COMMANDS
+    from artibot.integrations.claude_code import templates
+
+    assert set(templates._SUBCOMMANDS) == set(COMMANDS)
+    cmd = "'/opt/venv/bin/artibot' --home /data/x"
+    text = render_learn(cmd, (shipped_config_dir() / template).read_text()).decode().replace(cmd, "")
+    bare = re.findall(r"(?<![\w./-])artibot (" + "|".join(COMMANDS) + r")\b", text)
+    assert bare == [], bare
 
 
 def test_module_constants_are_consistent():

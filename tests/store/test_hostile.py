@@ -169,7 +169,7 @@ def test_a_home_that_is_a_file(home, tmp_path, argv):
     home.root.write_text("not a folder")
     code, out = cli(tmp_path, argv, jsonl([record("a")]))
     if argv == ["doctor"]:
-        assert code == 1 and "not a directory" in " ".join(out.split())
+        assert code == 1 and "is a file, not a folder" in " ".join(out.split())
         return
     line = one_line(out)
     assert code == 1 and str(home.root) in line and "not a folder" in line, line

@@ -206,7 +206,11 @@ def plugin_hooks_document() -> dict[str, Any]:
 # /learn
 
 
-_SUBCOMMANDS = ("review", "learn", "status", "history", "doctor", "hook", "drift")
+_SUBCOMMANDS = ("collect", "route", "outcome", "learn", "review", "status", "turns", "history", "rollback", "doctor",
+                "config", "install", "uninstall", "schedule", "hook", "demo", "drift", "gateway", "report", "team")
+"""Every command of the CLI (a test holds this equal to its command table): an instruction that
+names one by the bare ``artibot`` would run whatever ``artibot`` is on the client's ``PATH``
+(often none), not the one the hooks and the rest of the file use."""
 _COMMAND_REF = re.compile(r"(?<![\w./-])artibot(?= (?:" + "|".join(_SUBCOMMANDS) + r")\b)")
 
 
