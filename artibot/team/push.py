@@ -5,11 +5,12 @@ from a hook that waits on it. The queue is every record of the local log and arc
 whose id the database has not acknowledged (:mod:`artibot.store.team_files`), so a
 database that is down loses nothing: the next push sends what waited.
 
-Idempotent by record id: the insert is ``ON CONFLICT DO NOTHING`` on the primary key, so
-a retry after a lost acknowledgement, or two members' tools pushing the same record,
-stores it once. Each batch's transaction holds the pool's push lock *shared*; a round
-takes it exclusively for the instant it fixes its cut-off, so no row it counts is still
-uncommitted (see :mod:`artibot.team.round`).
+Idempotent by record id: the database stores an id once across every month
+(``artibot_team.record_ids``, filled by a trigger on the insert), so a retry after a lost
+acknowledgement, or two members' tools pushing the same record, stores it once. A push
+takes no lock: a round cuts its window by snapshot (see :mod:`artibot.team.round`), so a
+batch still in flight is in the next round's window, and no member's session, however
+long it holds a transaction open, makes another's push or a round wait.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from artibot.store import team_files as files
 from artibot.store.home import Home, HomeArg
 from artibot.store.log.experiences import ExperienceLog
 from artibot.team.outbound import COLUMNS, OutboundRow, outbound_row, refusal
-from artibot.team.schema import PUSH_LOCK, SCHEMA
+from artibot.team.schema import SCHEMA
 
 BATCH = 5000
 QUEUE_FULL = 10_000
@@ -34,7 +35,7 @@ the local log and archives either way: nothing is dropped)."""
 _TYPES = ("text", "text", "text", "float8", "text", "text", "float8", "float8", "int8", "int8", "float8", "text",
           "text")
 # The month (the table's partition key) is the database's reading of the record id, the same on
-# every retry: a retry lands in the same month, and the primary key (record_id, month) stores it once.
+# every retry (and the database's record_ids stores an id once across months, whatever month a row says).
 INSERT = (f"INSERT INTO {SCHEMA}.experiences ({', '.join(COLUMNS)}, month) "
           f"SELECT u.*, {SCHEMA}.id_month(u.record_id) FROM unnest("
           + ", ".join(f"%s::{t}[]" for t in _TYPES) + f") AS u({', '.join(COLUMNS)}) ON CONFLICT DO NOTHING")
@@ -95,10 +96,9 @@ def membership_or_raise(home: Home) -> files.Membership:
 
 
 def insert_rows(conn: Any, rows: Sequence[OutboundRow]) -> int:
-    """One batch in one transaction under the shared push lock; returns the rows stored."""
+    """One batch in one transaction; returns the rows stored."""
     columns = [[row[c] for row in rows] for c in COLUMNS]  # type: ignore[literal-required]
     with conn.transaction():
-        conn.execute("SELECT pg_advisory_xact_lock_shared(%s)", (PUSH_LOCK,))
         conn.execute(MONTHS, (columns[0],))
         cur = conn.execute(INSERT, columns)
         return int(cur.rowcount)

@@ -17,8 +17,8 @@ from artibot.inert import DOMAIN_ALPHABET, PATTERN_HASH_ALPHABET
 
 SCHEMA = "artibot_team"
 INIT_LOCK = 0x61727469_0001  # "arti" + 1: pg_advisory_xact_lock key of `team init`
-PUSH_LOCK = 0x61727469_0002  # pushers hold it shared, a round's cut-off takes it exclusive
-ROUND_LOCK = 0x61727469_0003  # held by the one reviewer running a round (or a rollback)
+# (0x61727469_0002 and _0003 were the push and round advisory locks of schemas 1-4: any role can take
+# an advisory lock, so a member could hold one against the team; schema 5 needs neither)
 
 
 class Migration(NamedTuple):
@@ -212,6 +212,8 @@ GRANT SELECT, INSERT, UPDATE ON {SCHEMA}.rounds, {SCHEMA}.answers, {SCHEMA}.set_
     TO artibot_reviewer;
 -- and the rows the database refused (a name outside the alphabet), with their member
 GRANT SELECT ON {SCHEMA}.refused TO artibot_reviewer;
+-- and take the round's lock (a row only the reviewer role may lock) and say who holds it
+GRANT SELECT, UPDATE ON {SCHEMA}.round_lock, {SCHEMA}.round_holder TO artibot_reviewer;
 GRANT USAGE ON SEQUENCE {SCHEMA}.states_version_seq TO artibot_reviewer;
 """
 PEOPLE = """-- people (a password, if any, goes to their ~/.pgpass, never to an artibot file):
@@ -355,5 +357,35 @@ BEGIN
     RETURN made;
 END
 $$;
+"""),
+)
+
+MIGRATIONS += (
+    Migration(5, "no lock a member can hold: rounds cut by snapshot, the round lock a reviewer-only row", f"""
+-- The transaction that inserted each row (a member cannot set it: the column is not granted). A round
+-- cuts its window by snapshot: the rows committed before its snapshot and after the previous round's;
+-- a push still in flight is simply in the next window, so pushes take no lock and a member holding a
+-- transaction open delays nobody.
+ALTER TABLE {SCHEMA}.experiences ADD COLUMN xid xid8 NOT NULL DEFAULT '1';
+ALTER TABLE {SCHEMA}.experiences ALTER COLUMN xid SET DEFAULT pg_current_xact_id();
+CREATE INDEX experiences_xid ON {SCHEMA}.experiences (xid);
+ALTER TABLE {SCHEMA}.rounds ADD COLUMN snapshot text;
+-- One reviewer at a time: the round holds this row locked (FOR UPDATE, in a transaction of its own
+-- for the whole round), which needs UPDATE on the table: only the reviewer role has it. Who holds
+-- it, and since when, is written to round_holder, which the next reviewer reads when refused.
+CREATE TABLE {SCHEMA}.round_lock (id int PRIMARY KEY CHECK (id = 1));
+INSERT INTO {SCHEMA}.round_lock VALUES (1);
+CREATE TABLE {SCHEMA}.round_holder (
+    id int PRIMARY KEY CHECK (id = 1),
+    holder text,
+    since timestamptz,
+    what text
+);
+INSERT INTO {SCHEMA}.round_holder (id) VALUES (1);
+DO $$ BEGIN
+    IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'artibot_reviewer') THEN
+        GRANT SELECT, UPDATE ON {SCHEMA}.round_lock, {SCHEMA}.round_holder TO artibot_reviewer;
+    END IF;
+END $$;
 """),
 )
