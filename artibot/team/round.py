@@ -73,7 +73,8 @@ SUMS = f"""WITH w AS (
            CASE WHEN length(pattern_hash) = 32 THEN pattern_hash END AS ph, member
     FROM {X} WHERE {WINDOW} AND {PROBLEM} IS NULL AND outcome <> 'interrupted'),
 g AS (
-    SELECT grouping(domain, bin, s2) = 0 AS cell, grouping(member) = 0 AS mrow, domain, bin, s2, ph,
+    SELECT grouping(domain, bin, s2) = 0 AS cell, grouping(member, domain) = 1 AS mrow,
+        grouping(member, domain) = 0 AS md, member, domain, bin, s2, ph,
         count(*) AS n, count(*) FILTER (WHERE ok) AS k,
         sum(1 / coalesce(propensity, 1)) AS wn, coalesce(sum(1 / coalesce(propensity, 1)) FILTER (WHERE ok), 0) AS wk,
         coalesce(sum(cost_usd), 0) AS cost,
@@ -82,16 +83,24 @@ g AS (
         min(complexity) AS cmin, max(complexity) AS cmax,
         count(*) FILTER (WHERE NOT s2) AS n1, count(*) FILTER (WHERE NOT s2 AND ok) AS k1,
         count(*) FILTER (WHERE s2) AS n2, count(*) FILTER (WHERE s2 AND ok) AS k2
-    FROM w GROUP BY GROUPING SETS ((domain, bin, s2), (ph), (member)))
-SELECT cell, domain, bin, s2, ph, n, k, wn, wk, cost, en, ek, ep, cmin, cmax, n1, k1, n2, k2, members
-FROM (SELECT *, row_number() OVER (PARTITION BY cell, mrow ORDER BY n DESC, ph) AS rank,
+    FROM w GROUP BY GROUPING SETS ((domain, bin, s2), (ph), (member), (member, domain)))
+SELECT cell, domain, bin, s2, ph, n, k, wn, wk, cost, en, ek, ep, cmin, cmax, n1, k1, n2, k2, members, md, member
+FROM (SELECT *, row_number() OVER (PARTITION BY cell, mrow, md ORDER BY n DESC, ph) AS rank,
              count(*) FILTER (WHERE mrow) OVER () AS members FROM g
-      WHERE cell OR mrow OR ph IS NOT NULL) r
-WHERE cell OR (NOT mrow AND rank <= {ROUND_PATTERNS})
+      WHERE cell OR mrow OR (md AND domain <> ALL(%(known)s::text[])) OR ph IS NOT NULL) r
+WHERE cell OR md OR (NOT mrow AND rank <= {ROUND_PATTERNS})
 ORDER BY cell DESC, domain, bin, s2, ph"""
-"""One scan of the window, three sums: per (domain, complexity bin, system) the cells' counts,
-per pattern hash (the most frequent :data:`ROUND_PATTERNS`) its trials of each system, and
-the members whose rows it holds (on every row: the pool's half-life counts them)."""
+"""One scan of the window, four sums: per (domain, complexity bin, system) the cells' counts,
+per pattern hash (the most frequent :data:`ROUND_PATTERNS`) its trials of each system, the
+members whose rows it holds (on every row: the pool's half-life counts them), and per member
+the rows of each domain the team's state does not have yet (what bounds what one member adds)."""
+
+MAX_NEW_DOMAINS_PER_MEMBER = 32
+"""Domains the team's state does not have that one member's rows may add in a round (its 32
+with the most rows); the rows of the others are held out: not learned, and counted per member
+in the round's log and at checkpoint 1."""
+MAX_NEW_DOMAINS = 64
+"""Domains a round may add in all (of those the members brought, the 64 with the most rows)."""
 
 
 def _now() -> str:
@@ -107,13 +116,16 @@ class TeamRoundReport:
     evidence: cp.EvidenceSet | None = None
     version: int | None = None
     set_aside: dict[str, int] = field(default_factory=dict)
+    held_out: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Per member: the new domains (and their rows) beyond what one member or a round may add."""
     answers: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         changes = {d: {"old": o, "new": n} for d, (o, n) in self.proposal.net_changes().items()} \
             if self.proposal is not None else {}
         return {"status": self.status, "round_id": self.round_id, "message": self.message, "version": self.version,
-                "set_aside": self.set_aside, "threshold_changes": changes, "answers": self.answers}
+                "set_aside": self.set_aside, "held_out": self.held_out, "threshold_changes": changes,
+                "answers": self.answers}
 
 
 ROUND_WAIT_S = 3.0
@@ -189,20 +201,47 @@ def current_state(conn: Any) -> tuple[int, str, TeamState] | None:
                         "`artibot team rollback` withdraws it") from None
 
 
-def _sums(conn: Any, window: Mapping[str, Any]) -> tuple[list[CellStat], list[PatternCount], int]:
-    """The window's cells, pattern counts and members; a hash that is not hex is dropped here (a
-    length test in SQL and this check cost far less than a regular expression per row)."""
+def _sums(conn: Any, window: Mapping[str, Any]
+          ) -> tuple[list[CellStat], list[PatternCount], int, list[tuple[str, str, int]]]:
+    """The window's cells, pattern counts, members, and each member's rows of each domain not in
+    ``window["known"]``; a hash that is not hex is dropped here (a length test in SQL and this
+    check cost far less than a regular expression per row)."""
     cells: list[CellStat] = []
     patterns: list[PatternCount] = []
+    new: list[tuple[str, str, int]] = []
     members = 0
     for r in conn.execute(windowed(SUMS, window["prev"]), window).fetchall():
         members = int(r[19])
-        if r[0]:
+        if r[20]:
+            new.append((str(r[21]), str(r[1]), int(r[5])))
+        elif r[0]:
             cells.append(CellStat(str(r[1]), int(r[2]), bool(r[3]), int(r[5]), int(r[6]), float(r[7]), float(r[8]),
                                   float(r[9]), int(r[10]), int(r[11]), float(r[12]), float(r[13]), float(r[14])))
         elif set(str(r[4])) <= HEX:
             patterns.append(PatternCount(str(r[4]), int(r[15]), int(r[16]), int(r[17]), int(r[18])))
-    return cells, patterns, members
+    return cells, patterns, members, new
+
+
+def held_out(new: list[tuple[str, str, int]]) -> tuple[set[str], dict[str, dict[str, int]]]:
+    """Of the domains new to the team (``(member, domain, rows)``), those the round holds out
+    and, per member, how many of its new domains and rows were held out. A member's
+    :data:`MAX_NEW_DOMAINS_PER_MEMBER` domains with the most rows are its candidates; of all
+    members' candidates the :data:`MAX_NEW_DOMAINS` with the most rows are kept."""
+    by_member: dict[str, list[tuple[str, int]]] = {}
+    total: dict[str, int] = {}
+    for who, domain, n in new:
+        by_member.setdefault(who, []).append((domain, n))
+        total[domain] = total.get(domain, 0) + n
+    candidates = {d for rows in by_member.values()
+                  for d, _ in sorted(rows, key=lambda x: (-x[1], x[0]))[:MAX_NEW_DOMAINS_PER_MEMBER]}
+    kept = set(sorted(candidates, key=lambda d: (-total[d], d))[:MAX_NEW_DOMAINS])
+    held = set(total) - kept
+    report: dict[str, dict[str, int]] = {}
+    for who, rows in by_member.items():
+        out = [(d, n) for d, n in rows if d in held]
+        if out:
+            report[who] = {"domains": len(out), "rows": sum(n for _, n in out)}
+    return held, report
 
 
 def prepare(conn: Any, settings: Settings, *, flush: bool, dry_run: bool) -> TeamRoundReport:
@@ -218,7 +257,8 @@ def prepare(conn: Any, settings: Settings, *, flush: bool, dry_run: bool) -> Tea
     conn.execute(f"SELECT {SCHEMA}.ensure_months(ARRAY[current_date, (current_date + interval '1 month')::date])")
     # the cut-off: one statement's snapshot, and the highest sequence committed in it (no lock taken)
     snap, hi = conn.execute(f"SELECT pg_current_snapshot()::text, coalesce(max(seq), 0) FROM {X}").fetchone()
-    window = {"now": str(snap), "prev": prev, "lo": lo}
+    known = sorted(set(current[2].cells) | set(current[2].thresholds.domains)) if current else []
+    window = {"now": str(snap), "prev": prev, "lo": lo, "known": known}
     round_id = new_round_id()
     aside: dict[str, int] = {}
     if not dry_run:
@@ -229,22 +269,28 @@ def prepare(conn: Any, settings: Settings, *, flush: bool, dry_run: bool) -> Tea
         aside = {str(m): int(n) for m, n in conn.execute(
             f"SELECT member, count(*) FROM {SCHEMA}.set_aside WHERE round_id = %s GROUP BY 1", (round_id,))}
     hi = int(hi)
-    stats, pattern_counts, members = _sums(conn, window)
+    stats, pattern_counts, members, new = _sums(conn, window)
+    held, held_report = held_out(new)
+    if held:  # what one member can add to everyone's state is bounded: the rest is not learned
+        stats = [c for c in stats if c.domain not in held]
     based_on: JsonValue = {"version": current[0], "round_id": current[1]} if current else None
     extra: dict[str, JsonValue] = {"seq_from": lo, "seq_to": hi, "snapshot": str(snap),
-                                   "set_aside": dict[str, JsonValue](aside), "based_on": based_on}
+                                   "set_aside": dict[str, JsonValue](aside), "based_on": based_on,
+                                   "held_out": {m: dict[str, JsonValue](v) for m, v in held_report.items()},
+                                   "held_out_limits": [MAX_NEW_DOMAINS_PER_MEMBER, MAX_NEW_DOMAINS]}
     proposal = propose_pooled(stats, current[2] if current else None, settings.router.threshold, settings,
                               flush=flush, extra=extra, pattern_counts=pattern_counts, members=members)
     if proposal is None:
         records = sum(s.n for s in stats)
         if not dry_run:
-            _finish(conn, round_id, "nothing", {"records": records, "set_aside": aside})
+            _finish(conn, round_id, "nothing", {"records": records, "set_aside": aside, "held_out": held_report})
         return TeamRoundReport("nothing", None, f"{records} new pooled record(s), fewer than a batch of "
                                f"{settings.lifelong.batch_size}; nothing to learn yet (--flush learns them anyway)",
-                               set_aside=aside)
+                               set_aside=aside, held_out=held_report)
     status = "dry-run" if dry_run else "proposed"
     return TeamRoundReport(status, round_id, "dry run: nothing was written" if dry_run else "", proposal,
-                           cp.all_evidence(proposal, round_id, settings.lang), set_aside=aside)
+                           cp.all_evidence(proposal, round_id, settings.lang), set_aside=aside,
+                           held_out=held_report)
 
 
 def _finish(conn: Any, round_id: str, status: str, log: Mapping[str, Any], proposal: RoundProposal | None = None
@@ -273,7 +319,8 @@ def decide(conn: Any, report: TeamRoundReport, policy: cp.Checkpoints) -> TeamRo
     assert report.proposal is not None and report.evidence is not None and report.round_id is not None
     rid, proposal, ev = report.round_id, report.proposal, report.evidence
     given = answered(conn, rid)
-    log: dict[str, Any] = {"records": pool_number(proposal.params, "records"), "set_aside": report.set_aside}
+    log: dict[str, Any] = {"records": pool_number(proposal.params, "records"), "set_aside": report.set_aside,
+                           "held_out": report.held_out}
     try:
         for n, ask in ((1, policy.groups), (2, policy.thresholds), (3, policy.transfers)):
             if n in given:
@@ -328,8 +375,11 @@ def load_pending(conn: Any, settings: Settings) -> TeamRoundReport:
     except (ValueError, TypeError, KeyError) as exc:
         raise TeamError(f"team round {row[0]}'s saved proposal cannot be read ({exc})") from None
     log = row[2] if isinstance(row[2], dict) else {}
+    held: Any = log.get("held_out") or {}
     return TeamRoundReport("proposed", str(row[0]), "", proposal, cp.all_evidence(proposal, str(row[0]), settings.lang),
-                           set_aside={str(k): int(v) for k, v in (log.get("set_aside") or {}).items()})
+                           set_aside={str(k): int(v) for k, v in (log.get("set_aside") or {}).items()},
+                           held_out={str(k): {"domains": int(v["domains"]), "rows": int(v["rows"])}
+                                     for k, v in held.items()})
 
 
 def rollback(conn: Any) -> tuple[tuple[int, str], tuple[int, str] | None]:
