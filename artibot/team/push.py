@@ -15,6 +15,7 @@ long it holds a transaction open, makes another's push or a round wait.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Iterator, Mapping, Sequence
@@ -72,9 +73,29 @@ def local_records(home: Home) -> Iterator[dict[str, Any]]:
                 yield record
 
 
+def queued(home: Home, pushed: set[str] | None = None) -> Iterator[dict[str, Any]]:
+    """The records waiting to be pushed, one at a time (a push holds one batch of them)."""
+    done = files.read_pushed(home) if pushed is None else pushed
+    return (r for r in local_records(home) if r["id"] not in done)
+
+
 def queue(home: Home) -> list[dict[str, Any]]:
-    pushed = files.read_pushed(home)
-    return [r for r in local_records(home) if r["id"] not in pushed]
+    return list(queued(home))
+
+
+def queue_size(home: Home) -> int:
+    return sum(1 for _ in queued(home))
+
+
+def _batches(records: Iterator[dict[str, Any]], size: int) -> Iterator[list[dict[str, Any]]]:
+    batch: list[dict[str, Any]] = []
+    for r in records:
+        batch.append(r)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 def last_record(home: Home) -> dict[str, Any] | None:
@@ -111,8 +132,9 @@ def push(*, home: HomeArg = None, timeout_s: float = 5.0, statement_ms: int = 30
     h = Home.of(home)
     member = membership_or_raise(h)
     with files.push_lock(h):
-        waiting = queue(h)
-        if not waiting:
+        batches = _batches(queued(h), BATCH)  # streamed: a push holds one batch, not its whole queue
+        first = next(batches, None)
+        if first is None:
             files.add_pushed(h, (), {"at": _now(), "ok": True, "message": "nothing to push"})
             return PushReport(0, 0, 0, "nothing to push")
         sent = stored = refused = 0
@@ -125,22 +147,22 @@ def push(*, home: HomeArg = None, timeout_s: float = 5.0, statement_ms: int = 30
                 if (key_hex, share) != (member["pattern_key"], member["share_text"]):  # `team show` uses these
                     files.write_membership(h, {**member, "pattern_key": key_hex, "share_text": share})
                 key = bytes.fromhex(key_hex)
-                for start in range(0, len(waiting), BATCH):
-                    batch = waiting[start:start + BATCH]
+                for batch in itertools.chain((first,), batches):
                     rows = [outbound_row(r, key, share_text=share) for r in batch]
                     refused += sum(1 for row in rows if refusal(row) is not None)
                     stored += insert_rows(conn, rows)
                     sent += len(batch)
                     files.add_pushed(h, (r["id"] for r in batch))  # acknowledged: committed above
+                    del rows, batch
         except TeamError as exc:
-            files.add_pushed(h, (), {"at": _now(), "ok": False,
-                                     "message": f"{sent} sent, {len(waiting) - sent} queued: {exc}"})
-            raise type(exc)(f"{exc} ({sent} of {len(waiting)} record(s) sent before it failed)") from None
+            left = queue_size(h)
+            files.add_pushed(h, (), {"at": _now(), "ok": False, "message": f"{sent} sent, {left} queued: {exc}"})
+            raise type(exc)(f"{exc} ({sent} of {sent + left} record(s) sent before it failed)") from None
         msg = f"{sent} record(s) sent, {stored} new to the team ({sent - stored - refused} already there)"
         if refused:  # the database keeps them in `refused`, with this member's name, for the reviewer
             msg += f"; {refused} refused by the team's database (a name outside its alphabet, see docs/team.md)"
         files.add_pushed(h, (), {"at": _now(), "ok": True, "message": msg})
-        return PushReport(sent, stored, len(waiting) - sent, msg)
+        return PushReport(sent, stored, 0, msg)
 
 
 def try_push(home: HomeArg = None, *, timeout_s: float = 3.0) -> PushReport | str | None:
