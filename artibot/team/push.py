@@ -5,8 +5,9 @@ from a hook that waits on it. The queue is every record of the local log and arc
 whose id the database has not acknowledged (:mod:`artibot.store.team_files`), so a
 database that is down loses nothing: the next push sends what waited.
 
-Idempotent by record id: the database stores an id once across every month
-(``artibot_team.record_ids``, filled by a trigger on the insert), so a retry after a lost
+Idempotent by record id: the month (the partition key) is the database's reading of the
+record id, held to it by a CHECK, so the primary key (record_id, month) is unique by id
+across every month, and the insert is ``ON CONFLICT DO NOTHING``: a retry after a lost
 acknowledgement, or two members' tools pushing the same record, stores it once. A push
 takes no lock: a round cuts its window by snapshot (see :mod:`artibot.team.round`), so a
 batch still in flight is in the next round's window, and no member's session, however
@@ -36,7 +37,7 @@ the local log and archives either way: nothing is dropped)."""
 _TYPES = ("text", "text", "text", "float8", "text", "text", "float8", "float8", "int8", "int8", "float8", "text",
           "text")
 # The month (the table's partition key) is the database's reading of the record id, the same on
-# every retry (and the database's record_ids stores an id once across months, whatever month a row says).
+# every retry (and the database refuses a row whose month is not its id's: the id is unique across months).
 INSERT = (f"INSERT INTO {SCHEMA}.experiences ({', '.join(COLUMNS)}, month) "
           f"SELECT u.*, {SCHEMA}.id_month(u.record_id) FROM unnest("
           + ", ".join(f"%s::{t}[]" for t in _TYPES) + f") AS u({', '.join(COLUMNS)}) ON CONFLICT DO NOTHING")

@@ -290,34 +290,20 @@ END $$;
 
 MIGRATIONS += (
     Migration(4, "one row per record id across every month's partition", f"""
--- PostgreSQL has no UNIQUE across the partitions of a table without the partition key, and the
--- month is a member's to send: record_ids holds every stored id once, filled by the insert
--- itself (a trigger no role but the owner can drop), so a row whose id is already stored is
--- skipped, under any month, whoever sends it. A retry stays silent: it stores nothing.
-CREATE TABLE {SCHEMA}.record_ids (record_id text PRIMARY KEY);
-INSERT INTO {SCHEMA}.record_ids SELECT record_id FROM {SCHEMA}.experiences ORDER BY seq ON CONFLICT DO NOTHING;
--- ids stored twice before: the first (lowest seq) stays, the others go to refused
-WITH dup AS (
-    DELETE FROM {SCHEMA}.experiences e
-    WHERE EXISTS (SELECT FROM {SCHEMA}.experiences f WHERE f.record_id = e.record_id AND f.seq < e.seq)
-    RETURNING e.*)
+-- PostgreSQL has no UNIQUE across the partitions of a table without the partition key; but the
+-- partition key is a function of the record id alone (id_month), so the database holds every row
+-- to it: with month = id_month(record_id) checked, the primary key (record_id, month) is unique by
+-- record id across all months, whoever inserts and whatever month a row says. A push sends exactly
+-- that month (ON CONFLICT DO NOTHING: a retry stores nothing, silently); a row saying another month
+-- is refused with an error. Rows stored under another month before: moved to refused.
+WITH off AS (
+    DELETE FROM {SCHEMA}.experiences e WHERE e.month <> {SCHEMA}.id_month(e.record_id) RETURNING e.*)
 INSERT INTO {SCHEMA}.refused (record_id, member, reason, row)
-SELECT d.record_id, d.member, 'record_id already stored', to_jsonb(d) - 'text' FROM dup d;
-CREATE FUNCTION {SCHEMA}.once() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
-SET search_path = pg_catalog, pg_temp AS $$
-BEGIN
-    INSERT INTO {SCHEMA}.record_ids (record_id) VALUES (NEW.record_id) ON CONFLICT DO NOTHING;
-    IF NOT FOUND THEN
-        RETURN NULL;  -- stored already (in this month or another): once is enough
-    END IF;
-    RETURN NEW;
-END
-$$;
--- after a_admit (triggers fire by name): a refused row takes no id
-CREATE TRIGGER b_once BEFORE INSERT ON {SCHEMA}.experiences FOR EACH ROW EXECUTE FUNCTION {SCHEMA}.once();
--- a month's partition made: its rows move out of the default partition with their ids (taken out of
--- record_ids for the instant they are re-inserted, in the same transaction); and the partition lock is
--- only tried, so no session holding it (any role can take an advisory lock) makes a push wait
+SELECT o.record_id, o.member, 'month is not the record id''s month', to_jsonb(o) - 'text' FROM off o;
+ALTER TABLE {SCHEMA}.experiences ADD CONSTRAINT month_of_id CHECK (month = {SCHEMA}.id_month(record_id));
+-- a month's partition is made under a lock only tried, so no session holding it (any role can take
+-- an advisory lock) makes a push wait: its rows stay in the default partition until a later push or
+-- round makes the partition
 CREATE OR REPLACE FUNCTION {SCHEMA}.ensure_months(months date[]) RETURNS int LANGUAGE plpgsql SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -339,7 +325,6 @@ BEGIN
             CREATE TEMP TABLE artibot_moved ON COMMIT DROP AS
                 SELECT * FROM {SCHEMA}.experiences_default WHERE month = m;
             DELETE FROM {SCHEMA}.experiences_default WHERE month = m;
-            DELETE FROM {SCHEMA}.record_ids WHERE record_id IN (SELECT record_id FROM artibot_moved);
             EXECUTE format('CREATE TABLE {SCHEMA}.%I PARTITION OF {SCHEMA}.experiences FOR VALUES FROM (%L) TO (%L)',
                            part, m, (m + interval '1 month')::date);
             INSERT INTO {SCHEMA}.experiences SELECT * FROM artibot_moved;

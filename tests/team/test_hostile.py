@@ -135,8 +135,9 @@ def test_a_record_id_is_stored_once_across_every_month(team, tmp_path) -> None:
               "VALUES (%s, 'backend', 0.9, 'system1', 'failed', %s)")
     with psycopg.connect(as_role(team, "mallory"), autocommit=True) as conn:
         conn.execute("SELECT artibot_team.ensure_months(ARRAY[DATE '2026-01-01', current_date])")
-        for month in ("2026-01-01", "1970-01-01", str(taken[1])):  # another month's partition, the default, its own
-            conn.execute(insert, (taken[0], month))
+        for month in ("2026-01-01", "2031-01-01", str(taken[1])):  # another month's partition, the default, its own
+            with pytest.raises((psycopg.errors.CheckViolation, psycopg.errors.UniqueViolation)):
+                conn.execute(insert, (taken[0], month))
     assert sql(team, "SELECT member, count(*) FROM artibot_team.experiences WHERE record_id = %s GROUP BY 1",
                taken[0]) == [("postgres", 1)]
     again = push.push(home=alice)  # and artibot's own retry stays silent: nothing stored, nothing refused

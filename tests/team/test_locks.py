@@ -68,7 +68,7 @@ def test_a_member_holding_every_lock_it_can_stalls_no_push_and_no_round(team, tm
         for key in OLD_KEYS:
             mallory.execute("SELECT pg_advisory_lock(%s)", (key,))
         mallory.execute("INSERT INTO artibot_team.experiences (record_id, domain, complexity, routed_to, outcome, "
-                        "month) VALUES ('held', 'backend', 0.5, 'system1', 'success', current_date)")
+                        "month) VALUES ('held', 'backend', 0.5, 'system1', 'success', artibot_team.id_month('held'))")
         started = time.monotonic()
         assert push.push(home=alice, statement_ms=5_000).stored == 200  # a new month's partition too
         capsys.readouterr()
