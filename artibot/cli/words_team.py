@@ -113,6 +113,8 @@ TEAM: list[tuple[str, Replacement]] = [
     (r"(?<=: )would be dropped \(dry run\)$", "지울 예정 (시험 실행)"),
     (r"(?<=: )dropped$", "지움"),
     # the team database (artibot.team.db)
+    (r"^another session has held the schema's lock for (?P<s>\d+) s \(another `(?P<c>[^`]+)`\?\): try again when it "
+     r"has finished$", r"다른 세션이 스키마 잠금을 \g<s>초 동안 잡고 있습니다 (다른 `\g<c>`?): 끝난 뒤 다시 시도하세요"),
     (r"^the team commands need psycopg 3, which this install lacks: (?P<a>.+) \(or (?P<b>.+)\)$",
      r"팀 명령에는 psycopg 3이 필요한데 이 설치에는 없습니다: \g<a> (또는 \g<b>)"),
     (r"^the team database URL (?P<u>.+) does not parse: ", r"팀 데이터베이스 URL \g<u>을(를) 해석할 수 없습니다: "),

@@ -73,6 +73,8 @@ def test_the_team_results_and_refusals_in_korean() -> None:
         ("another reviewer is running a team round (alice, since 2026-11-27 21:00 UTC); only one round "
          "runs at a time: try again when it has finished", ("alice", "2026-11-27 21:00 UTC")),
         ("the team database cannot be reached for the round's lock: connection refused", ("connection refused",)),
+        ("another session has held the schema's lock for 10 s (another `artibot team init`?): try again when it has "
+         "finished", ("10", "`artibot team init`")),
         ("another reviewer is running a team round (held by another session); only one round runs at a time: try "
          "again when it has finished", ()),
         (f"the team's published state version {version} (round {RID}) cannot be read: {bad_schema}; `artibot team "

@@ -82,3 +82,17 @@ def test_a_member_holding_every_lock_it_can_stalls_no_push_and_no_round(team, tm
     with psycopg.connect(as_role(team, "mallory")) as mallory:  # and the round's lock is not hers to take
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             mallory.execute("SELECT 1 FROM artibot_team.round_lock FOR UPDATE")
+
+
+def test_a_session_holding_the_schemas_lock_costs_init_a_bounded_wait(team, monkeypatch, capsys) -> None:
+    from artibot.team.schema import INIT_LOCK
+
+    grant_roles(team, mallory="member")
+    monkeypatch.setattr(db, "INIT_WAIT_S", 1)
+    with psycopg.connect(as_role(team, "mallory"), autocommit=True) as mallory:
+        mallory.execute("SELECT pg_advisory_lock(%s)", (INIT_LOCK,))
+        started = time.monotonic()
+        assert run(["team", "init", team]) == 1
+        assert time.monotonic() - started < 10
+        assert "another session has held the schema's lock for 1 s" in capsys.readouterr().err
+    assert run(["team", "init", team]) == 0
