@@ -108,6 +108,10 @@ def _group_rows(proposal: RoundProposal) -> tuple[tuple[Mapping[str, Any], ...],
     summary = {"batches": proposal.params.batches or len(proposal.batches), "groups": len(rows),
                "two_sided": two,
                "one_sided": len(rows) - two, "mode": proposal.mode}
+    pool = proposal.params.extra.get("pool")
+    if isinstance(pool, dict) and pool.get("held_out"):  # a team round: new domains beyond the bounds
+        summary["held_out"] = pool["held_out"]
+        summary["held_out_limits"] = pool.get("held_out_limits")
     return tuple(rows), summary
 
 

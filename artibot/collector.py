@@ -19,7 +19,7 @@ This module is on the hook path: it imports no numpy, scipy, typer or rich.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, cast
+from typing import Any, Callable, Iterable, Mapping, cast
 
 from artibot.errors import ValidationError
 from artibot.experience import FIELDS, FREE_TEXT, MAX_INPUT_CHARS, now_iso, validate
@@ -147,3 +147,71 @@ def collect_many(records: Iterable[Any], *, home: HomeArg = None, label: str = "
 def load_experiences(*, home: HomeArg = None) -> list[dict[str, Any]]:
     """Every unprocessed experience, in the order collected."""
     return ExperienceLog(Home.of(home)).read()
+
+
+STREAM_BATCH = 5000
+"""Records ``collect --stdin`` prepares and appends at a time from JSON lines."""
+
+
+def collect_lines(lines: Callable[[], Iterable[bytes]], *, home: HomeArg = None, batch: int | None = None) -> int:
+    """Append the JSON lines ``lines()`` yields, a batch at a time, all or nothing; returns the count.
+
+    Two passes over ``lines()`` (a file read again, or the input's bytes): the first parses and
+    validates each line and keeps only the ids, so that a bad line, an id given twice or an id
+    already stored refuses the whole input before anything is written; the second prepares
+    (anonymizes) and appends :data:`STREAM_BATCH` records at a time. Memory holds one batch of
+    records, not the input's. (A writer storing one of the given ids between the passes makes the
+    batch holding it refuse, with the earlier batches stored.)"""
+    import orjson
+
+    problems: list[str] = []
+    seen: set[str] = set()
+    given: list[str] = []
+    now = now_iso()
+    n = 0
+    for line_no, line in enumerate(lines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = orjson.loads(line)
+        except orjson.JSONDecodeError as exc:
+            problems.append(f"line {line_no}: not valid JSON ({exc})")
+            continue
+        n += 1
+        try:
+            item = validate(record, now=now)
+        except ValidationError as exc:
+            problems.extend(f"line {n}: {p}" for p in exc.problems)
+            continue
+        rid = item["id"]
+        if rid in seen:
+            problems.append(f"line {n}: id {rid!r} appears twice in this batch")
+        seen.add(rid)
+        if isinstance(record, Mapping) and record.get("id") is not None:
+            given.append(rid)
+        if len(problems) > 100:
+            break
+    if problems:
+        raise ValidationError(problems[:20] + ([f"… and {len(problems) - 20} more"] if len(problems) > 20 else []),
+                          where="stdin")
+    del seen
+    log = ExperienceLog(Home.of(home))
+    log.refuse_stored(given)  # before the first batch: an id already stored refuses the whole input
+    stored = 0
+    batch = batch or STREAM_BATCH
+    chunk: list[Any] = []
+    for line in lines():
+        if line.strip():
+            chunk.append(orjson.loads(line))
+        if len(chunk) >= batch:
+            stored += _append_chunk(log, chunk)
+            chunk = []
+    if chunk:
+        stored += _append_chunk(log, chunk)
+    return stored
+
+
+def _append_chunk(log: ExperienceLog, chunk: list[Any]) -> int:
+    prepared, given = prepare_many(chunk, label="line")
+    log.append(prepared, given_ids=given)
+    return len(prepared)

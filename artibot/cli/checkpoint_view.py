@@ -62,8 +62,18 @@ def group_view(ev: Evidence) -> RenderableType:
         caption += "; " + w(lang, "estimate_caption")
     by_domain = Listing(None, [w(lang, k) for k in ("domain", "groups", "s1", "s2", "mean")], _domain_rows(compared))
     t = texts(lang)
+    held = [Hanging(held_out_text(s["held_out"], s.get("held_out_limits") or ["?", "?"], lang))] \
+        if s.get("held_out") else []
     return Group(Text(t["title"][1], style="bold"), Hanging(t["explain"][1]),
-                 Listing(None, columns, rows, caption=caption), Text(""), by_domain)
+                 Listing(None, columns, rows, caption=caption), Text(""), by_domain, *held)
+
+
+def held_out_text(held: Mapping[str, Mapping[str, int]], limits: Sequence[Any], lang: str) -> str:
+    """A team round's held-out domains (new to the team beyond what one member or a round may
+    add), by member: the reason, and whose rows were not learned."""
+    members = ", ".join(w(lang, "tm_held_member", member=m, domains=v["domains"], rows=v["rows"])
+                        for m, v in sorted(held.items()))
+    return w(lang, "tm_held_out", per=limits[0], all=limits[1], members=members)
 
 
 def _estimate(row: Mapping[str, Any]) -> str:

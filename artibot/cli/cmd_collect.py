@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import sys
-from typing import Any, Optional
+from typing import Any, BinaryIO, Callable, Iterable, Optional
 
 import orjson
 import typer
 
-from artibot.collector import collect, collect_many
+from artibot.collector import collect, collect_lines, collect_many
 from artibot.errors import ValidationError
 from artibot.cli import completion
 from artibot.cli.render import console, emit_json
@@ -42,6 +43,46 @@ def parse_stdin(data: bytes) -> tuple[list[Any], str]:
     if isinstance(doc, list):
         return doc, "record"
     raise ValidationError([f"stdin holds a JSON {type(doc).__name__}; give an object, an array, or JSON lines"])
+
+
+def json_lines(stream: BinaryIO) -> tuple[Callable[[], Iterable[bytes]] | None, bytes | None]:
+    """``(lines, None)`` when the input is JSON lines (a first line that is a JSON object by
+    itself, and more lines): ``lines()`` yields them from the start each time it is called
+    (the file read again, or, from a pipe, the input's bytes kept, never its parsed records);
+    else ``(None, every byte)`` for :func:`parse_stdin`."""
+    try:
+        start: int | None = stream.tell() if stream.seekable() else None
+    except OSError:
+        start = None
+    head: list[bytes] = []
+    eof = False  # seen: a terminal's end of input is not sticky, so nothing is read after it
+    while True:
+        line = stream.readline()
+        if not line:
+            eof = True
+            break
+        head.append(line)
+        if line.strip():
+            break
+    first = head[-1] if head else b""
+    try:
+        one = isinstance(orjson.loads(first), dict) if first.strip() else False
+    except orjson.JSONDecodeError:
+        one = False
+    second = stream.readline() if one and not eof else b""
+    while one and second and not second.strip():
+        head.append(second)
+        second = stream.readline()
+    eof = eof or (one and not second)
+    if not (one and second.strip()):
+        return None, b"".join(head) + second + (b"" if eof else stream.read())
+    if start is not None:
+        def again() -> Iterable[bytes]:
+            stream.seek(start)
+            return iter(stream.readline, b"")
+        return again, None
+    data = b"".join(head) + second + stream.read()
+    return (lambda: io.BytesIO(data)), None
 
 
 def register(app: typer.Typer) -> None:
@@ -82,16 +123,22 @@ def register(app: typer.Typer) -> None:
             from artibot.cycle import collector_paused
 
             with collector_paused():
-                records, label = parse_stdin(sys.stdin.buffer.read())
-                stored = collect_many(records, label=label)
+                lines, data = json_lines(sys.stdin.buffer) if not as_json else (None, sys.stdin.buffer.read())
+                if lines is not None:  # JSON lines: a batch at a time (--json prints every record: whole)
+                    count = collect_lines(lines)
+                else:
+                    records, label = parse_stdin(data or b"")
+                    stored = collect_many(records, label=label)
+                    count = len(stored)
         else:
             stored = [collect(given)]
+            count = 1
         if as_json:
             emit_json(stored if stdin else stored[0])
         elif not quiet:
             from artibot.cli.words import session_lang, w
 
             lang = session_lang()
-            console.print(w(lang, "co_collected", n=len(stored)) + (w(lang, "co_one", id=stored[0]["id"])
-                                                                    if len(stored) == 1 else ""))
+            console.print(w(lang, "co_collected", n=count) + (w(lang, "co_one", id=stored[0]["id"])
+                                                              if count == 1 and stored else ""))
         team_push()

@@ -141,7 +141,17 @@ def _show(report: Any, as_json: bool) -> None:
         console.print(terminal(w(session_lang(), "tm_set_aside",
                                  members=", ".join(f"{m} {n}" for m, n in sorted(report.set_aside.items())))),
                       markup=False, highlight=False)
+    if report.held_out:
+        console.print(Hanging(held_out_line(report.held_out, session_lang())))
     console.print(Hanging(said(report.message)))
+
+
+def held_out_line(held: dict[str, dict[str, int]], lang: str) -> str:
+    """Whose new domains a round held out, and why (after the round; checkpoint 1 says it too)."""
+    from artibot.cli.checkpoint_view import held_out_text
+    from artibot.team.round import MAX_NEW_DOMAINS, MAX_NEW_DOMAINS_PER_MEMBER
+
+    return held_out_text(held, [MAX_NEW_DOMAINS_PER_MEMBER, MAX_NEW_DOMAINS], lang)
 
 
 @team_app.command("learn")

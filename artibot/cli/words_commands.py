@@ -85,6 +85,9 @@ COMMAND_WORDS: dict[str, dict[str, str]] = {
         "tm_joined": "joined the team at {url}; free text is {text}", "tm_shared": "shared (anonymized)",
         "tm_never_sent": "never sent",
         "tm_set_aside": "set aside (rows that failed the checks), by member: {members}",
+        "tm_held_out": "held out (domains new to the team beyond {per} per member and {all} per round: not learned), "
+                       "by member: {members}",
+        "tm_held_member": "{member} {domains} domain(s), {rows} row(s)",
         "tm_waits": "team round {round} waits for review: artibot team review --answer 1=accept --answer 2=apply "
                     "[--answer 3=auto]",
         "tm_withdraw_ask": "withdraw the team's latest published state?", "tm_nothing_rolled": "nothing rolled back",
@@ -169,6 +172,8 @@ COMMAND_WORDS: dict[str, dict[str, str]] = {
         "tm_joined": "{url}의 팀에 가입했습니다; 자유 텍스트는 {text}", "tm_shared": "공유됩니다 (익명화)",
         "tm_never_sent": "보내지 않습니다",
         "tm_set_aside": "제외됨 (검사에 실패한 행), 멤버별: {members}",
+        "tm_held_out": "보류됨 (멤버당 {per}개, 라운드당 {all}개를 넘는 팀의 새 도메인: 학습하지 않음), 멤버별: {members}",
+        "tm_held_member": "{member} 도메인 {domains}개, 행 {rows}개",
         "tm_waits": "팀 라운드 {round}이(가) 검토를 기다립니다: `artibot team review --answer 1=accept --answer "
                     "2=apply [--answer 3=auto]`",
         "tm_withdraw_ask": "팀이 마지막으로 게시한 상태를 철회할까요?", "tm_nothing_rolled": "되돌린 것 없음",

@@ -70,7 +70,9 @@ TEAM: list[tuple[str, Replacement]] = [
     (r"^another reviewer is running a team round \((?P<h>.+)\); only one round runs at a time: try again when it "
      r"has finished$", r"다른 검토자가 팀 라운드를 진행 중입니다 (\g<h>); 라운드는 한 번에 하나만 진행됩니다: 끝난 뒤 "
      r"다시 시도하세요"),
-    (r"\((?P<u>[^()]+), connected since (?P<t>\d{4}-\d\d-\d\d \d\d:\d\d UTC)\)", r"(\g<u>, \g<t>부터 연결됨)"),
+    (r"\((?P<u>[^()]+), since (?P<t>\d{4}-\d\d-\d\d \d\d:\d\d UTC)\)", r"(\g<u>, \g<t>부터)"),
+    (r"^the team database cannot be reached for the round's lock: ", "라운드 잠금을 위해 팀 데이터베이스에 연결할 수 "
+     "없습니다: "),
     (r"\(held by another session\)", "(다른 세션이 잡고 있음)"),
     (r"^the team's published state version (?P<v>\d+) \(round (?P<r>\S+)\) cannot be read: (?P<e>.+); "
      r"`artibot team rollback` withdraws it$",
@@ -114,6 +116,8 @@ TEAM: list[tuple[str, Replacement]] = [
     (r"(?<=: )would be dropped \(dry run\)$", "지울 예정 (시험 실행)"),
     (r"(?<=: )dropped$", "지움"),
     # the team database (artibot.team.db)
+    (r"^another session has held the schema's lock for (?P<s>\d+) s \(another `(?P<c>[^`]+)`\?\): try again when it "
+     r"has finished$", r"다른 세션이 스키마 잠금을 \g<s>초 동안 잡고 있습니다 (다른 `\g<c>`?): 끝난 뒤 다시 시도하세요"),
     (r"^the team commands need psycopg 3, which this install lacks: (?P<a>.+) \(or (?P<b>.+)\)$",
      r"팀 명령에는 psycopg 3이 필요한데 이 설치에는 없습니다: \g<a> (또는 \g<b>)"),
     (r"^the team database URL (?P<u>.+) does not parse: ", r"팀 데이터베이스 URL \g<u>을(를) 해석할 수 없습니다: "),

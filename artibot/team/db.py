@@ -26,6 +26,8 @@ except ImportError:  # pragma: no cover - the `team` extra is not installed
 from artibot.team.schema import INIT_LOCK, MIGRATIONS, SCHEMA
 
 CONNECT_TIMEOUT_S = 5
+INIT_WAIT_S = 10
+"""How long ``team init`` waits for another session holding the schema's lock."""
 STATEMENT_TIMEOUT_MS = 30_000
 
 
@@ -97,25 +99,37 @@ def schema_version(conn: psycopg.Connection[Any]) -> int:
 def migrate(conn: psycopg.Connection[Any]) -> list[int]:
     """Apply the missing migrations; returns the versions applied (none: already current)."""
     applied: list[int] = []
-    with conn.transaction():
-        conn.execute("SELECT pg_advisory_xact_lock(%s)", (INIT_LOCK,))
-        conn.execute(f"CREATE SCHEMA IF NOT EXISTS {SCHEMA}")
-        conn.execute(f"CREATE TABLE IF NOT EXISTS {SCHEMA}.migrations (version int PRIMARY KEY, "
-                     "name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())")
-        current = schema_version(conn)
-        newest = max(m.version for m in MIGRATIONS)
-        if current > newest:
-            raise TeamError(f"the team database's schema is version {current}, newer than this artibot "
-                            f"knows ({newest}); upgrade artibot")
-        for m in MIGRATIONS:
-            if m.version > current:
-                conn.execute(m.sql)  # our own constant text, no parameters
-                conn.execute(f"INSERT INTO {SCHEMA}.migrations (version, name) VALUES (%s, %s)",
-                             (m.version, m.name))
-                applied.append(m.version)
-        conn.execute(f"INSERT INTO {SCHEMA}.settings (key, value) VALUES ('pattern_key', %s), "
-                     "('share_text', 'false') ON CONFLICT DO NOTHING", (os.urandom(32).hex(),))
+    try:
+        with conn.transaction():
+            # bounded: any role can take an advisory lock, so a session holding this one costs a wait, not a hang
+            conn.execute(f"SET LOCAL lock_timeout = {INIT_WAIT_S * 1000}")
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (INIT_LOCK,))
+            conn.execute("SET LOCAL lock_timeout = 0")
+            _apply(conn, applied)
+    except psycopg.errors.LockNotAvailable:
+        raise TeamError(f"another session has held the schema's lock for {INIT_WAIT_S} s (another `artibot team "
+                        "init`?): try again when it has finished") from None
     return applied
+
+
+def _apply(conn: psycopg.Connection[Any], applied: list[int]) -> None:
+    """The missing migrations, in the caller's transaction under the schema's lock."""
+    conn.execute(f"CREATE SCHEMA IF NOT EXISTS {SCHEMA}")
+    conn.execute(f"CREATE TABLE IF NOT EXISTS {SCHEMA}.migrations (version int PRIMARY KEY, "
+                 "name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())")
+    current = schema_version(conn)
+    newest = max(m.version for m in MIGRATIONS)
+    if current > newest:
+        raise TeamError(f"the team database's schema is version {current}, newer than this artibot "
+                        f"knows ({newest}); upgrade artibot")
+    for m in MIGRATIONS:
+        if m.version > current:
+            conn.execute(m.sql)  # our own constant text, no parameters
+            conn.execute(f"INSERT INTO {SCHEMA}.migrations (version, name) VALUES (%s, %s)",
+                         (m.version, m.name))
+            applied.append(m.version)
+    conn.execute(f"INSERT INTO {SCHEMA}.settings (key, value) VALUES ('pattern_key', %s), "
+                 "('share_text', 'false') ON CONFLICT DO NOTHING", (os.urandom(32).hex(),))
 
 
 def require_schema(conn: psycopg.Connection[Any], url: str) -> None:

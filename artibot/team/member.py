@@ -27,7 +27,7 @@ from artibot.store import team_files as files
 from artibot.store.fs import FileLock
 from artibot.store.home import Home, HomeArg
 from artibot.store.thresholds import read_document_checked, write_thresholds
-from artibot.team.push import QUEUE_FULL, membership_or_raise, queue
+from artibot.team.push import QUEUE_FULL, membership_or_raise, queue_size
 from artibot.team.schema import SCHEMA
 
 TEAM_ROUND_PREFIX = "team:"
@@ -188,7 +188,7 @@ def team_status(home: HomeArg = None) -> dict[str, Any] | None:
     out: dict[str, Any] = {"member": member is not None}
     if member is not None:
         out["database"] = _where(member["url"])
-        waiting = len(queue(h))
+        waiting = queue_size(h)
         out["queued"] = waiting
         out["queue_full"] = waiting >= QUEUE_FULL
         out["last_push"] = files.last_push(h)

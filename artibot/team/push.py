@@ -5,15 +5,18 @@ from a hook that waits on it. The queue is every record of the local log and arc
 whose id the database has not acknowledged (:mod:`artibot.store.team_files`), so a
 database that is down loses nothing: the next push sends what waited.
 
-Idempotent by record id: the insert is ``ON CONFLICT DO NOTHING`` on the primary key, so
-a retry after a lost acknowledgement, or two members' tools pushing the same record,
-stores it once. Each batch's transaction holds the pool's push lock *shared*; a round
-takes it exclusively for the instant it fixes its cut-off, so no row it counts is still
-uncommitted (see :mod:`artibot.team.round`).
+Idempotent by record id: the month (the partition key) is the database's reading of the
+record id, held to it by a CHECK, so the primary key (record_id, month) is unique by id
+across every month, and the insert is ``ON CONFLICT DO NOTHING``: a retry after a lost
+acknowledgement, or two members' tools pushing the same record, stores it once. A push
+takes no lock: a round cuts its window by snapshot (see :mod:`artibot.team.round`), so a
+batch still in flight is in the next round's window, and no member's session, however
+long it holds a transaction open, makes another's push or a round wait.
 """
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Iterator, Mapping, Sequence
@@ -24,7 +27,7 @@ from artibot.store import team_files as files
 from artibot.store.home import Home, HomeArg
 from artibot.store.log.experiences import ExperienceLog
 from artibot.team.outbound import COLUMNS, OutboundRow, outbound_row, refusal
-from artibot.team.schema import PUSH_LOCK, SCHEMA
+from artibot.team.schema import SCHEMA
 
 BATCH = 5000
 QUEUE_FULL = 10_000
@@ -34,7 +37,7 @@ the local log and archives either way: nothing is dropped)."""
 _TYPES = ("text", "text", "text", "float8", "text", "text", "float8", "float8", "int8", "int8", "float8", "text",
           "text")
 # The month (the table's partition key) is the database's reading of the record id, the same on
-# every retry: a retry lands in the same month, and the primary key (record_id, month) stores it once.
+# every retry (and the database refuses a row whose month is not its id's: the id is unique across months).
 INSERT = (f"INSERT INTO {SCHEMA}.experiences ({', '.join(COLUMNS)}, month) "
           f"SELECT u.*, {SCHEMA}.id_month(u.record_id) FROM unnest("
           + ", ".join(f"%s::{t}[]" for t in _TYPES) + f") AS u({', '.join(COLUMNS)}) ON CONFLICT DO NOTHING")
@@ -71,9 +74,29 @@ def local_records(home: Home) -> Iterator[dict[str, Any]]:
                 yield record
 
 
+def queued(home: Home, pushed: set[str] | None = None) -> Iterator[dict[str, Any]]:
+    """The records waiting to be pushed, one at a time (a push holds one batch of them)."""
+    done = files.read_pushed(home) if pushed is None else pushed
+    return (r for r in local_records(home) if r["id"] not in done)
+
+
 def queue(home: Home) -> list[dict[str, Any]]:
-    pushed = files.read_pushed(home)
-    return [r for r in local_records(home) if r["id"] not in pushed]
+    return list(queued(home))
+
+
+def queue_size(home: Home) -> int:
+    return sum(1 for _ in queued(home))
+
+
+def _batches(records: Iterator[dict[str, Any]], size: int) -> Iterator[list[dict[str, Any]]]:
+    batch: list[dict[str, Any]] = []
+    for r in records:
+        batch.append(r)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 def last_record(home: Home) -> dict[str, Any] | None:
@@ -95,10 +118,9 @@ def membership_or_raise(home: Home) -> files.Membership:
 
 
 def insert_rows(conn: Any, rows: Sequence[OutboundRow]) -> int:
-    """One batch in one transaction under the shared push lock; returns the rows stored."""
+    """One batch in one transaction; returns the rows stored."""
     columns = [[row[c] for row in rows] for c in COLUMNS]  # type: ignore[literal-required]
     with conn.transaction():
-        conn.execute("SELECT pg_advisory_xact_lock_shared(%s)", (PUSH_LOCK,))
         conn.execute(MONTHS, (columns[0],))
         cur = conn.execute(INSERT, columns)
         return int(cur.rowcount)
@@ -111,8 +133,9 @@ def push(*, home: HomeArg = None, timeout_s: float = 5.0, statement_ms: int = 30
     h = Home.of(home)
     member = membership_or_raise(h)
     with files.push_lock(h):
-        waiting = queue(h)
-        if not waiting:
+        batches = _batches(queued(h), BATCH)  # streamed: a push holds one batch, not its whole queue
+        first = next(batches, None)
+        if first is None:
             files.add_pushed(h, (), {"at": _now(), "ok": True, "message": "nothing to push"})
             return PushReport(0, 0, 0, "nothing to push")
         sent = stored = refused = 0
@@ -125,22 +148,22 @@ def push(*, home: HomeArg = None, timeout_s: float = 5.0, statement_ms: int = 30
                 if (key_hex, share) != (member["pattern_key"], member["share_text"]):  # `team show` uses these
                     files.write_membership(h, {**member, "pattern_key": key_hex, "share_text": share})
                 key = bytes.fromhex(key_hex)
-                for start in range(0, len(waiting), BATCH):
-                    batch = waiting[start:start + BATCH]
+                for batch in itertools.chain((first,), batches):
                     rows = [outbound_row(r, key, share_text=share) for r in batch]
                     refused += sum(1 for row in rows if refusal(row) is not None)
                     stored += insert_rows(conn, rows)
                     sent += len(batch)
                     files.add_pushed(h, (r["id"] for r in batch))  # acknowledged: committed above
+                    del rows, batch
         except TeamError as exc:
-            files.add_pushed(h, (), {"at": _now(), "ok": False,
-                                     "message": f"{sent} sent, {len(waiting) - sent} queued: {exc}"})
-            raise type(exc)(f"{exc} ({sent} of {len(waiting)} record(s) sent before it failed)") from None
+            left = queue_size(h)
+            files.add_pushed(h, (), {"at": _now(), "ok": False, "message": f"{sent} sent, {left} queued: {exc}"})
+            raise type(exc)(f"{exc} ({sent} of {sent + left} record(s) sent before it failed)") from None
         msg = f"{sent} record(s) sent, {stored} new to the team ({sent - stored - refused} already there)"
         if refused:  # the database keeps them in `refused`, with this member's name, for the reviewer
             msg += f"; {refused} refused by the team's database (a name outside its alphabet, see docs/team.md)"
         files.add_pushed(h, (), {"at": _now(), "ok": True, "message": msg})
-        return PushReport(sent, stored, len(waiting) - sent, msg)
+        return PushReport(sent, stored, 0, msg)
 
 
 def try_push(home: HomeArg = None, *, timeout_s: float = 3.0) -> PushReport | str | None:

@@ -6,7 +6,7 @@ half-life of a domain's records, so months well behind the team's state no longe
 any threshold; ``artibot team retention`` (the database's owner: only an owner drops
 tables) detaches and drops the months older than the retention, in one transaction per
 month. A month that still holds a row the team's latest published state has not learned
-(its ``seq`` above the state's ``seq_to``) is kept, and said why. The retention is
+(committed after that state's round took its snapshot) is kept, and said why. The retention is
 ``--months N`` or the team's setting ``retention_months`` (none: nothing is dropped).
 Published states, rounds and answers are small and always kept.
 """
@@ -60,17 +60,20 @@ def apply(conn: Any, months: int, *, dry_run: bool = False) -> tuple[str, list[M
         raise TeamError(f"--months must be 1 or more, not {months}")
     cutoff = conn.execute("SELECT (date_trunc('month', now()) - make_interval(months => %s))::date",
                           (months,)).fetchone()[0]
-    row = conn.execute(f"SELECT (state->>'seq_to')::bigint FROM {SCHEMA}.states WHERE status = 'published' "
-                       "ORDER BY version DESC LIMIT 1").fetchone()
+    row = conn.execute(f"SELECT (state->>'seq_to')::bigint, state->>'snapshot' FROM {SCHEMA}.states "
+                       "WHERE status = 'published' ORDER BY version DESC LIMIT 1").fetchone()
     learned = int(row[0]) if row and row[0] is not None else 0
+    snapshot = row[1] if row else None
+    # not learned: committed after the state's round cut its window (by snapshot; by seq for an older state)
+    unlearned_if = ("NOT pg_visible_in_snapshot(xid, %s::pg_snapshot)" if snapshot else "seq > %s")
     out: list[MonthResult] = []
     for (name,) in conn.execute(PARTS).fetchall():
         month = _month_of(str(name))
         if month >= cutoff:
             continue
         part = f'{SCHEMA}."{name}"'
-        rows, unlearned = conn.execute(f"SELECT count(*), count(*) FILTER (WHERE seq > %s) FROM {part}",
-                                       (learned,)).fetchone()
+        rows, unlearned = conn.execute(f"SELECT count(*), count(*) FILTER (WHERE {unlearned_if}) FROM {part}",
+                                       (snapshot or learned,)).fetchone()
         if unlearned:
             out.append(MonthResult(name, month.isoformat()[:7], int(rows), False,
                                    f"{unlearned} row(s) not learned yet by the team's latest state: kept"))

@@ -1,13 +1,18 @@
 """The team round: the evidence learner on the pool, with the same three checkpoints.
 
-1. **One reviewer at a time.** The round holds a session advisory lock
-   (:data:`~artibot.team.schema.ROUND_LOCK`) for its whole run; a second ``team learn``
-   (or ``review``, or ``rollback``) is refused at once, naming who holds it.
-2. **A cut-off no push can straddle.** Pushers insert under the push lock held shared;
-   the round takes it exclusively for one statement to read ``max(seq)``. Every row at
-   or below that sequence is then committed, and rows arriving during the round are
-   above it: they wait for the next round, none is counted twice or skipped.
-   Rows are ordered by the database's sequence, never by a member's clock.
+1. **One reviewer at a time.** The round holds the row of ``round_lock`` locked
+   (``FOR UPDATE``, in a transaction of its own on a second connection) for its whole run:
+   locking it needs UPDATE on that table, which only the reviewer role has, so a member
+   cannot take it. A second ``team learn`` (or ``review``, or ``rollback``) waits at most
+   :data:`ROUND_WAIT_S` and is refused with who holds it and since when, as the holder
+   wrote it in ``round_holder`` (``pg_stat_activity`` hides another role's connection
+   time). A round whose process dies loses its connection, and the lock with it.
+2. **A cut-off by snapshot, no lock.** The round takes a snapshot of the database
+   (``pg_current_snapshot()``); its window is the rows whose inserting transaction
+   (``xid``, set by the database) is visible in it and was not in the previous round's
+   snapshot. A push still in flight at the cut-off is in the next round's window: none is
+   counted twice or skipped, and pushes take no lock a member could hold against the
+   team. Rows are ordered by the database's sequence, never by a member's clock.
 3. **Statistics in SQL.** Rows of the window failing a check are set aside with their
    member (``set_aside``); the rest are summed per (domain, complexity bin, system):
    counts, successes, inverse-propensity weighted counts, costs, explored trials and
@@ -30,13 +35,13 @@ from psycopg.types.json import Jsonb
 
 from artibot import checkpoints as cp
 from artibot.cycle import final_actions, new_round_id
-from artibot.errors import ReviewError, TeamError
+from artibot.errors import ReviewError, TeamError, TeamUnavailable
 from artibot.learning.pooled import CellStat, TeamState, parse_state, pool_number, propose_pooled, state_json
 from artibot.learning.pooled_patterns import HEX, ROUND_PATTERNS, PatternCount
 from artibot.learning.types import RoundProposal
 from artibot.shapes import JsonValue
 from artibot.settings import Settings
-from artibot.team.schema import PUSH_LOCK, ROUND_LOCK, SCHEMA
+from artibot.team.schema import SCHEMA
 
 X = f"{SCHEMA}.experiences"
 PROBLEM = """CASE
@@ -50,17 +55,26 @@ PROBLEM = """CASE
     WHEN cost_usd IS NOT NULL AND NOT (cost_usd >= 0 AND cost_usd < 1000000) THEN 'cost_usd must be from 0 to 1e6'
     WHEN latency_ms IS NOT NULL AND NOT (latency_ms >= 0 AND latency_ms < 1e9) THEN 'latency_ms must be >= 0'
     ELSE NULL END"""
-WINDOW = "seq > %(lo)s AND seq <= %(hi)s"
+WINDOW = "pg_visible_in_snapshot(xid, %(now)s::pg_snapshot) AND <since>"
+"""The round's window: committed before its snapshot, and not before the previous round's (or,
+after a state published before snapshots, above its ``seq_to``)."""
+SINCE = "xid >= pg_snapshot_xmin(%(prev)s::pg_snapshot) AND NOT pg_visible_in_snapshot(xid, %(prev)s::pg_snapshot)"
+SINCE_SEQ = "seq > %(lo)s"
 SET_ASIDE = (f"INSERT INTO {SCHEMA}.set_aside (round_id, record_id, member, reason) "
              f"SELECT %(round)s, record_id, member, problem FROM (SELECT record_id, member, {PROBLEM} AS problem "
              f"FROM {X} WHERE {WINDOW}) v WHERE problem IS NOT NULL ON CONFLICT DO NOTHING")
+
+
+def windowed(query: str, prev: str | None) -> str:
+    return query.replace("<since>", SINCE if prev else SINCE_SEQ)
 SUMS = f"""WITH w AS (
     SELECT domain, least(floor(complexity * 20), 19)::int AS bin, routed_to = 'system2' AS s2,
            outcome = 'success' AS ok, propensity, cost_usd, complexity,
            CASE WHEN length(pattern_hash) = 32 THEN pattern_hash END AS ph, member
     FROM {X} WHERE {WINDOW} AND {PROBLEM} IS NULL AND outcome <> 'interrupted'),
 g AS (
-    SELECT grouping(domain, bin, s2) = 0 AS cell, grouping(member) = 0 AS mrow, domain, bin, s2, ph,
+    SELECT grouping(domain, bin, s2) = 0 AS cell, grouping(member, domain) = 1 AS mrow,
+        grouping(member, domain) = 0 AS md, member, domain, bin, s2, ph,
         count(*) AS n, count(*) FILTER (WHERE ok) AS k,
         sum(1 / coalesce(propensity, 1)) AS wn, coalesce(sum(1 / coalesce(propensity, 1)) FILTER (WHERE ok), 0) AS wk,
         coalesce(sum(cost_usd), 0) AS cost,
@@ -69,16 +83,24 @@ g AS (
         min(complexity) AS cmin, max(complexity) AS cmax,
         count(*) FILTER (WHERE NOT s2) AS n1, count(*) FILTER (WHERE NOT s2 AND ok) AS k1,
         count(*) FILTER (WHERE s2) AS n2, count(*) FILTER (WHERE s2 AND ok) AS k2
-    FROM w GROUP BY GROUPING SETS ((domain, bin, s2), (ph), (member)))
-SELECT cell, domain, bin, s2, ph, n, k, wn, wk, cost, en, ek, ep, cmin, cmax, n1, k1, n2, k2, members
-FROM (SELECT *, row_number() OVER (PARTITION BY cell, mrow ORDER BY n DESC, ph) AS rank,
+    FROM w GROUP BY GROUPING SETS ((domain, bin, s2), (ph), (member), (member, domain)))
+SELECT cell, domain, bin, s2, ph, n, k, wn, wk, cost, en, ek, ep, cmin, cmax, n1, k1, n2, k2, members, md, member
+FROM (SELECT *, row_number() OVER (PARTITION BY cell, mrow, md ORDER BY n DESC, ph) AS rank,
              count(*) FILTER (WHERE mrow) OVER () AS members FROM g
-      WHERE cell OR mrow OR ph IS NOT NULL) r
-WHERE cell OR (NOT mrow AND rank <= {ROUND_PATTERNS})
+      WHERE cell OR mrow OR (md AND domain <> ALL(%(known)s::text[])) OR ph IS NOT NULL) r
+WHERE cell OR md OR (NOT mrow AND rank <= {ROUND_PATTERNS})
 ORDER BY cell DESC, domain, bin, s2, ph"""
-"""One scan of the window, three sums: per (domain, complexity bin, system) the cells' counts,
-per pattern hash (the most frequent :data:`ROUND_PATTERNS`) its trials of each system, and
-the members whose rows it holds (on every row: the pool's half-life counts them)."""
+"""One scan of the window, four sums: per (domain, complexity bin, system) the cells' counts,
+per pattern hash (the most frequent :data:`ROUND_PATTERNS`) its trials of each system, the
+members whose rows it holds (on every row: the pool's half-life counts them), and per member
+the rows of each domain the team's state does not have yet (what bounds what one member adds)."""
+
+MAX_NEW_DOMAINS_PER_MEMBER = 32
+"""Domains the team's state does not have that one member's rows may add in a round (its 32
+with the most rows); the rows of the others are held out: not learned, and counted per member
+in the round's log and at checkpoint 1."""
+MAX_NEW_DOMAINS = 64
+"""Domains a round may add in all (of those the members brought, the 64 with the most rows)."""
 
 
 def _now() -> str:
@@ -94,38 +116,76 @@ class TeamRoundReport:
     evidence: cp.EvidenceSet | None = None
     version: int | None = None
     set_aside: dict[str, int] = field(default_factory=dict)
+    held_out: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Per member: the new domains (and their rows) beyond what one member or a round may add."""
     answers: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         changes = {d: {"old": o, "new": n} for d, (o, n) in self.proposal.net_changes().items()} \
             if self.proposal is not None else {}
         return {"status": self.status, "round_id": self.round_id, "message": self.message, "version": self.version,
-                "set_aside": self.set_aside, "threshold_changes": changes, "answers": self.answers}
+                "set_aside": self.set_aside, "held_out": self.held_out, "threshold_changes": changes,
+                "answers": self.answers}
+
+
+ROUND_WAIT_S = 3.0
+"""How long a reviewer's round waits for another's before it is refused."""
 
 
 class RoundLock:
-    """The reviewers' session advisory lock, taken without waiting; refused with who holds it."""
+    """The round's lock: the ``round_lock`` row, locked by a transaction of its own (a second
+    connection) until the block ends; refused after :data:`ROUND_WAIT_S` with who holds it."""
 
-    def __init__(self, conn: Any):
-        self.conn = conn
+    def __init__(self, conn: Any, *, what: str = "a team round", wait_s: float = ROUND_WAIT_S):
+        self.conn, self.what, self.wait_s = conn, what, wait_s
+        self.lock: Any = None
 
     def __enter__(self) -> "RoundLock":
-        got = self.conn.execute("SELECT pg_try_advisory_lock(%s)", (ROUND_LOCK,)).fetchone()[0]
-        if not got:
+        import psycopg
+
+        try:
+            self.lock = psycopg.connect(self.conn.info.dsn, connect_timeout=5, application_name="artibot round lock")
+        except psycopg.OperationalError as exc:
+            raise TeamUnavailable(f"the team database cannot be reached for the round's lock: "
+                                  f"{str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__}"
+                                  ) from None
+        try:
+            self.lock.execute("SET idle_in_transaction_session_timeout = 0")  # held while the round runs
+            self.lock.execute(f"SET lock_timeout = {int(self.wait_s * 1000)}")
+            self.lock.execute(f"SELECT 1 FROM {SCHEMA}.round_lock WHERE id = 1 FOR UPDATE")
+        except psycopg.errors.LockNotAvailable:
+            self.lock.close()
             raise TeamError(f"another reviewer is running a team round ({holder(self.conn)}); only one round "
-                            "runs at a time: try again when it has finished")
+                            "runs at a time: try again when it has finished") from None
+        except BaseException:  # a member's role lacks UPDATE on round_lock: the connection's handler says so
+            self.lock.close()
+            raise
+        self.conn.execute(f"UPDATE {SCHEMA}.round_holder SET holder = current_user, since = now(), what = %s "
+                          "WHERE id = 1", (self.what,))
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if not self.conn.closed and not self.conn.broken:  # (closing the session releases it too)
-            self.conn.execute("SELECT pg_advisory_unlock(%s)", (ROUND_LOCK,))
+        try:
+            if not self.conn.closed and not self.conn.broken:
+                self.conn.execute(f"UPDATE {SCHEMA}.round_holder SET holder = NULL, since = NULL, what = NULL "
+                                  "WHERE id = 1")
+        finally:
+            self.lock.close()  # ends its transaction: the next reviewer's round may start
 
 
 def holder(conn: Any) -> str:
-    row = conn.execute("SELECT a.usename, a.backend_start FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
-                       "WHERE l.locktype = 'advisory' AND l.granted AND l.classid = %s AND l.objid = %s",
-                       (ROUND_LOCK >> 32, ROUND_LOCK & 0xFFFFFFFF)).fetchone()
-    return f"{row[0]}, connected since {row[1]:%Y-%m-%d %H:%M UTC}" if row and row[0] else "held by another session"
+    """Who holds the round, as the holder wrote it (a few words for the refusal)."""
+    row = conn.execute(f"SELECT holder, since, what FROM {SCHEMA}.round_holder WHERE id = 1").fetchone()
+    if row is None or row[0] is None or row[1] is None:
+        return "held by another session"
+    since = row[1].astimezone(timezone.utc)
+    return f"{row[0]}, since {since:%Y-%m-%d %H:%M} UTC"
+
+
+def _snapshot_of(conn: Any, version: int) -> str | None:
+    """The snapshot a published state's round cut its window at (None: a state from before snapshots)."""
+    row = conn.execute(f"SELECT state->>'snapshot' FROM {SCHEMA}.states WHERE version = %s", (version,)).fetchone()
+    return str(row[0]) if row and row[0] else None
 
 
 def current_state(conn: Any) -> tuple[int, str, TeamState] | None:
@@ -141,20 +201,47 @@ def current_state(conn: Any) -> tuple[int, str, TeamState] | None:
                         "`artibot team rollback` withdraws it") from None
 
 
-def _sums(conn: Any, lo: int, hi: int) -> tuple[list[CellStat], list[PatternCount], int]:
-    """The window's cells, pattern counts and members; a hash that is not hex is dropped here (a
-    length test in SQL and this check cost far less than a regular expression per row)."""
+def _sums(conn: Any, window: Mapping[str, Any]
+          ) -> tuple[list[CellStat], list[PatternCount], int, list[tuple[str, str, int]]]:
+    """The window's cells, pattern counts, members, and each member's rows of each domain not in
+    ``window["known"]``; a hash that is not hex is dropped here (a length test in SQL and this
+    check cost far less than a regular expression per row)."""
     cells: list[CellStat] = []
     patterns: list[PatternCount] = []
+    new: list[tuple[str, str, int]] = []
     members = 0
-    for r in conn.execute(SUMS, {"lo": lo, "hi": hi}).fetchall():
+    for r in conn.execute(windowed(SUMS, window["prev"]), window).fetchall():
         members = int(r[19])
-        if r[0]:
+        if r[20]:
+            new.append((str(r[21]), str(r[1]), int(r[5])))
+        elif r[0]:
             cells.append(CellStat(str(r[1]), int(r[2]), bool(r[3]), int(r[5]), int(r[6]), float(r[7]), float(r[8]),
                                   float(r[9]), int(r[10]), int(r[11]), float(r[12]), float(r[13]), float(r[14])))
         elif set(str(r[4])) <= HEX:
             patterns.append(PatternCount(str(r[4]), int(r[15]), int(r[16]), int(r[17]), int(r[18])))
-    return cells, patterns, members
+    return cells, patterns, members, new
+
+
+def held_out(new: list[tuple[str, str, int]]) -> tuple[set[str], dict[str, dict[str, int]]]:
+    """Of the domains new to the team (``(member, domain, rows)``), those the round holds out
+    and, per member, how many of its new domains and rows were held out. A member's
+    :data:`MAX_NEW_DOMAINS_PER_MEMBER` domains with the most rows are its candidates; of all
+    members' candidates the :data:`MAX_NEW_DOMAINS` with the most rows are kept."""
+    by_member: dict[str, list[tuple[str, int]]] = {}
+    total: dict[str, int] = {}
+    for who, domain, n in new:
+        by_member.setdefault(who, []).append((domain, n))
+        total[domain] = total.get(domain, 0) + n
+    candidates = {d for rows in by_member.values()
+                  for d, _ in sorted(rows, key=lambda x: (-x[1], x[0]))[:MAX_NEW_DOMAINS_PER_MEMBER]}
+    kept = set(sorted(candidates, key=lambda d: (-total[d], d))[:MAX_NEW_DOMAINS])
+    held = set(total) - kept
+    report: dict[str, dict[str, int]] = {}
+    for who, rows in by_member.items():
+        out = [(d, n) for d, n in rows if d in held]
+        if out:
+            report[who] = {"domains": len(out), "rows": sum(n for _, n in out)}
+    return held, report
 
 
 def prepare(conn: Any, settings: Settings, *, flush: bool, dry_run: bool) -> TeamRoundReport:
@@ -165,39 +252,48 @@ def prepare(conn: Any, settings: Settings, *, flush: bool, dry_run: bool) -> Tea
                                "`artibot team review` shows and answers it")
     current = current_state(conn)
     lo = current[2].seq_to if current else 0
+    prev = _snapshot_of(conn, current[0]) if current else None
     # this month's and next month's partitions, so that pushes seldom have to make one
     conn.execute(f"SELECT {SCHEMA}.ensure_months(ARRAY[current_date, (current_date + interval '1 month')::date])")
-    with conn.transaction():
-        conn.execute("SELECT pg_advisory_xact_lock(%s)", (PUSH_LOCK,))
-        hi = int(conn.execute(f"SELECT coalesce(max(seq), 0) FROM {X}").fetchone()[0])
+    # the cut-off: one statement's snapshot, and the highest sequence committed in it (no lock taken)
+    snap, hi = conn.execute(f"SELECT pg_current_snapshot()::text, coalesce(max(seq), 0) FROM {X}").fetchone()
+    known = sorted(set(current[2].cells) | set(current[2].thresholds.domains)) if current else []
+    window = {"now": str(snap), "prev": prev, "lo": lo, "known": known}
     round_id = new_round_id()
     aside: dict[str, int] = {}
     if not dry_run:
         with conn.transaction():
-            conn.execute(f"INSERT INTO {SCHEMA}.rounds (round_id, status, seq_from, seq_to) VALUES (%s, 'running', "
-                         "%s, %s)", (round_id, lo, hi))
-            conn.execute(SET_ASIDE, {"round": round_id, "lo": lo, "hi": hi})
+            conn.execute(f"INSERT INTO {SCHEMA}.rounds (round_id, status, seq_from, seq_to, snapshot) VALUES (%s, "
+                         "'running', %s, %s, %s)", (round_id, lo, int(hi), str(snap)))
+            conn.execute(windowed(SET_ASIDE, prev), {**window, "round": round_id})
         aside = {str(m): int(n) for m, n in conn.execute(
             f"SELECT member, count(*) FROM {SCHEMA}.set_aside WHERE round_id = %s GROUP BY 1", (round_id,))}
-    stats, pattern_counts, members = _sums(conn, lo, hi)
+    hi = int(hi)
+    stats, pattern_counts, members, new = _sums(conn, window)
+    held, held_report = held_out(new)
+    if held:  # what one member can add to everyone's state is bounded: the rest is not learned
+        stats = [c for c in stats if c.domain not in held]
     based_on: JsonValue = {"version": current[0], "round_id": current[1]} if current else None
-    extra: dict[str, JsonValue] = {"seq_from": lo, "seq_to": hi, "set_aside": dict[str, JsonValue](aside),
-                                   "based_on": based_on}
+    extra: dict[str, JsonValue] = {"seq_from": lo, "seq_to": hi, "snapshot": str(snap),
+                                   "set_aside": dict[str, JsonValue](aside), "based_on": based_on,
+                                   "held_out": {m: dict[str, JsonValue](v) for m, v in held_report.items()},
+                                   "held_out_limits": [MAX_NEW_DOMAINS_PER_MEMBER, MAX_NEW_DOMAINS]}
     proposal = propose_pooled(stats, current[2] if current else None, settings.router.threshold, settings,
                               flush=flush, extra=extra, pattern_counts=pattern_counts, members=members)
     if proposal is None:
         records = sum(s.n for s in stats)
         if not dry_run:
-            _finish(conn, round_id, "nothing", {"records": records, "set_aside": aside})
+            _finish(conn, round_id, "nothing", {"records": records, "set_aside": aside, "held_out": held_report})
         # --flush is the way on only when it was not given and there is something for it
         why = (f"{records} new pooled record(s), too few to learn from even with --flush; nothing to learn yet"
                if flush and records else "no new pooled record: nothing to learn yet" if not records else
                f"{records} new pooled record(s), fewer than a batch of {settings.lifelong.batch_size}; nothing to "
                "learn yet (--flush learns them anyway)")
-        return TeamRoundReport("nothing", None, why, set_aside=aside)
+        return TeamRoundReport("nothing", None, why, set_aside=aside, held_out=held_report)
     status = "dry-run" if dry_run else "proposed"
     return TeamRoundReport(status, round_id, "dry run: nothing was written" if dry_run else "", proposal,
-                           cp.all_evidence(proposal, round_id, settings.lang), set_aside=aside)
+                           cp.all_evidence(proposal, round_id, settings.lang), set_aside=aside,
+                           held_out=held_report)
 
 
 def _finish(conn: Any, round_id: str, status: str, log: Mapping[str, Any], proposal: RoundProposal | None = None
@@ -226,7 +322,8 @@ def decide(conn: Any, report: TeamRoundReport, policy: cp.Checkpoints) -> TeamRo
     assert report.proposal is not None and report.evidence is not None and report.round_id is not None
     rid, proposal, ev = report.round_id, report.proposal, report.evidence
     given = answered(conn, rid)
-    log: dict[str, Any] = {"records": pool_number(proposal.params, "records"), "set_aside": report.set_aside}
+    log: dict[str, Any] = {"records": pool_number(proposal.params, "records"), "set_aside": report.set_aside,
+                           "held_out": report.held_out}
     try:
         for n, ask in ((1, policy.groups), (2, policy.thresholds), (3, policy.transfers)):
             if n in given:
@@ -254,6 +351,10 @@ def decide(conn: Any, report: TeamRoundReport, policy: cp.Checkpoints) -> TeamRo
                         "demote": sorted(k for k, v in final.items() if v == "demote" and status[k] == "active")}
     state = state_json(proposal, apply_thresholds=apply, seq_to=pool_number(proposal.params, "seq_to"),
                        actions=final)
+    pool = proposal.params.extra.get("pool")
+    snapshot = pool.get("snapshot") if isinstance(pool, dict) else None
+    if isinstance(snapshot, str):  # where the next round's window starts
+        state["snapshot"] = snapshot
     with conn.transaction():
         version = int(conn.execute(f"INSERT INTO {SCHEMA}.states (round_id, state) VALUES (%s, %s) RETURNING version",
                                    (rid, Jsonb(state))).fetchone()[0])
@@ -277,8 +378,11 @@ def load_pending(conn: Any, settings: Settings) -> TeamRoundReport:
     except (ValueError, TypeError, KeyError) as exc:
         raise TeamError(f"team round {row[0]}'s saved proposal cannot be read ({exc})") from None
     log = row[2] if isinstance(row[2], dict) else {}
+    held: Any = log.get("held_out") or {}
     return TeamRoundReport("proposed", str(row[0]), "", proposal, cp.all_evidence(proposal, str(row[0]), settings.lang),
-                           set_aside={str(k): int(v) for k, v in (log.get("set_aside") or {}).items()})
+                           set_aside={str(k): int(v) for k, v in (log.get("set_aside") or {}).items()},
+                           held_out={str(k): {"domains": int(v["domains"]), "rows": int(v["rows"])}
+                                     for k, v in held.items()})
 
 
 def rollback(conn: Any) -> tuple[tuple[int, str], tuple[int, str] | None]:

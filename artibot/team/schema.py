@@ -17,8 +17,8 @@ from artibot.inert import DOMAIN_ALPHABET, PATTERN_HASH_ALPHABET
 
 SCHEMA = "artibot_team"
 INIT_LOCK = 0x61727469_0001  # "arti" + 1: pg_advisory_xact_lock key of `team init`
-PUSH_LOCK = 0x61727469_0002  # pushers hold it shared, a round's cut-off takes it exclusive
-ROUND_LOCK = 0x61727469_0003  # held by the one reviewer running a round (or a rollback)
+# (0x61727469_0002 and _0003 were the push and round advisory locks of schemas 1-4: any role can take
+# an advisory lock, so a member could hold one against the team; schema 5 needs neither)
 
 
 class Migration(NamedTuple):
@@ -212,6 +212,8 @@ GRANT SELECT, INSERT, UPDATE ON {SCHEMA}.rounds, {SCHEMA}.answers, {SCHEMA}.set_
     TO artibot_reviewer;
 -- and the rows the database refused (a name outside the alphabet), with their member
 GRANT SELECT ON {SCHEMA}.refused TO artibot_reviewer;
+-- and take the round's lock (a row only the reviewer role may lock) and say who holds it
+GRANT SELECT, UPDATE ON {SCHEMA}.round_lock, {SCHEMA}.round_holder TO artibot_reviewer;
 GRANT USAGE ON SEQUENCE {SCHEMA}.states_version_seq TO artibot_reviewer;
 """
 PEOPLE = """-- people (a password, if any, goes to their ~/.pgpass, never to an artibot file):
@@ -288,34 +290,20 @@ END $$;
 
 MIGRATIONS += (
     Migration(4, "one row per record id across every month's partition", f"""
--- PostgreSQL has no UNIQUE across the partitions of a table without the partition key, and the
--- month is a member's to send: record_ids holds every stored id once, filled by the insert
--- itself (a trigger no role but the owner can drop), so a row whose id is already stored is
--- skipped, under any month, whoever sends it. A retry stays silent: it stores nothing.
-CREATE TABLE {SCHEMA}.record_ids (record_id text PRIMARY KEY);
-INSERT INTO {SCHEMA}.record_ids SELECT record_id FROM {SCHEMA}.experiences ORDER BY seq ON CONFLICT DO NOTHING;
--- ids stored twice before: the first (lowest seq) stays, the others go to refused
-WITH dup AS (
-    DELETE FROM {SCHEMA}.experiences e
-    WHERE EXISTS (SELECT FROM {SCHEMA}.experiences f WHERE f.record_id = e.record_id AND f.seq < e.seq)
-    RETURNING e.*)
+-- PostgreSQL has no UNIQUE across the partitions of a table without the partition key; but the
+-- partition key is a function of the record id alone (id_month), so the database holds every row
+-- to it: with month = id_month(record_id) checked, the primary key (record_id, month) is unique by
+-- record id across all months, whoever inserts and whatever month a row says. A push sends exactly
+-- that month (ON CONFLICT DO NOTHING: a retry stores nothing, silently); a row saying another month
+-- is refused with an error. Rows stored under another month before: moved to refused.
+WITH off AS (
+    DELETE FROM {SCHEMA}.experiences e WHERE e.month <> {SCHEMA}.id_month(e.record_id) RETURNING e.*)
 INSERT INTO {SCHEMA}.refused (record_id, member, reason, row)
-SELECT d.record_id, d.member, 'record_id already stored', to_jsonb(d) - 'text' FROM dup d;
-CREATE FUNCTION {SCHEMA}.once() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
-SET search_path = pg_catalog, pg_temp AS $$
-BEGIN
-    INSERT INTO {SCHEMA}.record_ids (record_id) VALUES (NEW.record_id) ON CONFLICT DO NOTHING;
-    IF NOT FOUND THEN
-        RETURN NULL;  -- stored already (in this month or another): once is enough
-    END IF;
-    RETURN NEW;
-END
-$$;
--- after a_admit (triggers fire by name): a refused row takes no id
-CREATE TRIGGER b_once BEFORE INSERT ON {SCHEMA}.experiences FOR EACH ROW EXECUTE FUNCTION {SCHEMA}.once();
--- a month's partition made: its rows move out of the default partition with their ids (taken out of
--- record_ids for the instant they are re-inserted, in the same transaction); and the partition lock is
--- only tried, so no session holding it (any role can take an advisory lock) makes a push wait
+SELECT o.record_id, o.member, 'month is not the record id''s month', to_jsonb(o) - 'text' FROM off o;
+ALTER TABLE {SCHEMA}.experiences ADD CONSTRAINT month_of_id CHECK (month = {SCHEMA}.id_month(record_id));
+-- a month's partition is made under a lock only tried, so no session holding it (any role can take
+-- an advisory lock) makes a push wait: its rows stay in the default partition until a later push or
+-- round makes the partition
 CREATE OR REPLACE FUNCTION {SCHEMA}.ensure_months(months date[]) RETURNS int LANGUAGE plpgsql SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -337,7 +325,6 @@ BEGIN
             CREATE TEMP TABLE artibot_moved ON COMMIT DROP AS
                 SELECT * FROM {SCHEMA}.experiences_default WHERE month = m;
             DELETE FROM {SCHEMA}.experiences_default WHERE month = m;
-            DELETE FROM {SCHEMA}.record_ids WHERE record_id IN (SELECT record_id FROM artibot_moved);
             EXECUTE format('CREATE TABLE {SCHEMA}.%I PARTITION OF {SCHEMA}.experiences FOR VALUES FROM (%L) TO (%L)',
                            part, m, (m + interval '1 month')::date);
             INSERT INTO {SCHEMA}.experiences SELECT * FROM artibot_moved;
@@ -355,5 +342,35 @@ BEGIN
     RETURN made;
 END
 $$;
+"""),
+)
+
+MIGRATIONS += (
+    Migration(5, "no lock a member can hold: rounds cut by snapshot, the round lock a reviewer-only row", f"""
+-- The transaction that inserted each row (a member cannot set it: the column is not granted). A round
+-- cuts its window by snapshot: the rows committed before its snapshot and after the previous round's;
+-- a push still in flight is simply in the next window, so pushes take no lock and a member holding a
+-- transaction open delays nobody.
+ALTER TABLE {SCHEMA}.experiences ADD COLUMN xid xid8 NOT NULL DEFAULT '1';
+ALTER TABLE {SCHEMA}.experiences ALTER COLUMN xid SET DEFAULT pg_current_xact_id();
+CREATE INDEX experiences_xid ON {SCHEMA}.experiences (xid);
+ALTER TABLE {SCHEMA}.rounds ADD COLUMN snapshot text;
+-- One reviewer at a time: the round holds this row locked (FOR UPDATE, in a transaction of its own
+-- for the whole round), which needs UPDATE on the table: only the reviewer role has it. Who holds
+-- it, and since when, is written to round_holder, which the next reviewer reads when refused.
+CREATE TABLE {SCHEMA}.round_lock (id int PRIMARY KEY CHECK (id = 1));
+INSERT INTO {SCHEMA}.round_lock VALUES (1);
+CREATE TABLE {SCHEMA}.round_holder (
+    id int PRIMARY KEY CHECK (id = 1),
+    holder text,
+    since timestamptz,
+    what text
+);
+INSERT INTO {SCHEMA}.round_holder (id) VALUES (1);
+DO $$ BEGIN
+    IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'artibot_reviewer') THEN
+        GRANT SELECT, UPDATE ON {SCHEMA}.round_lock, {SCHEMA}.round_holder TO artibot_reviewer;
+    END IF;
+END $$;
 """),
 )

@@ -50,6 +50,8 @@ def test_the_team_results_and_refusals_in_korean() -> None:
         # artibot/team/push.py push()
         ("nothing to push", ()),
         (f"{sent} record(s) sent, {stored} new to the team ({sent - stored} already there)", ("40", "35", "5")),
+        (f"{sent} record(s) sent, {stored} new to the team (3 already there); 2 refused by the team's database (a "
+         "name outside its alphabet, see docs/team.md)", ("40", "35", "3", "2", "docs/team.md")),
         (f"{sent} sent, {total - sent} queued: the team database ({where}) went away: server closed",
          ("40", "90", "teamdb", "db.example")),
         (f"the team database ({where}) cannot be reached: Connection refused; records stay queued and are sent "
@@ -65,9 +67,14 @@ def test_the_team_results_and_refusals_in_korean() -> None:
          "previous state", ("7", RID, "list")),
         (f"team state version {version} (round {RID}) cached; 3 domain(s) start from the team's thresholds",
          ("7", RID, "3")),
+        (f"team state version {version} (round {RID}) cached; 3 domain(s) start from the team's thresholds; 2 domain "
+         "name(s) outside [a-z0-9][a-z0-9._-]{0,63} set aside", ("7", RID, "3", "2", "[a-z0-9][a-z0-9._-]{0,63}")),
         # artibot/team/round.py: RoundLock (with holder()'s two answers), current_state, prepare
-        ("another reviewer is running a team round (alice, connected since 2026-11-27 21:00 UTC); only one round "
+        ("another reviewer is running a team round (alice, since 2026-11-27 21:00 UTC); only one round "
          "runs at a time: try again when it has finished", ("alice", "2026-11-27 21:00 UTC")),
+        ("the team database cannot be reached for the round's lock: connection refused", ("connection refused",)),
+        ("another session has held the schema's lock for 10 s (another `artibot team init`?): try again when it has "
+         "finished", ("10", "`artibot team init`")),
         ("another reviewer is running a team round (held by another session); only one round runs at a time: try "
          "again when it has finished", ()),
         (f"the team's published state version {version} (round {RID}) cannot be read: {bad_schema}; `artibot team "

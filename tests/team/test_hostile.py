@@ -135,8 +135,9 @@ def test_a_record_id_is_stored_once_across_every_month(team, tmp_path) -> None:
               "VALUES (%s, 'backend', 0.9, 'system1', 'failed', %s)")
     with psycopg.connect(as_role(team, "mallory"), autocommit=True) as conn:
         conn.execute("SELECT artibot_team.ensure_months(ARRAY[DATE '2026-01-01', current_date])")
-        for month in ("2026-01-01", "1970-01-01", str(taken[1])):  # another month's partition, the default, its own
-            conn.execute(insert, (taken[0], month))
+        for month in ("2026-01-01", "2031-01-01", str(taken[1])):  # another month's partition, the default, its own
+            with pytest.raises((psycopg.errors.CheckViolation, psycopg.errors.UniqueViolation)):
+                conn.execute(insert, (taken[0], month))
     assert sql(team, "SELECT member, count(*) FROM artibot_team.experiences WHERE record_id = %s GROUP BY 1",
                taken[0]) == [("postgres", 1)]
     again = push.push(home=alice)  # and artibot's own retry stays silent: nothing stored, nothing refused
@@ -145,3 +146,36 @@ def test_a_record_id_is_stored_once_across_every_month(team, tmp_path) -> None:
     (team_files.team_dir(alice) / "pushed.json").unlink()
     assert push.push(home=alice).stored == 0
     assert sql(team, "SELECT count(*), count(DISTINCT record_id) FROM artibot_team.experiences") == [(20, 20)]
+
+
+def test_what_one_member_adds_to_the_teams_state_is_bounded(team, tmp_path, capsys) -> None:
+    MAX_NEW_DOMAINS_PER_MEMBER = 32  # noqa: N806 - artibot.team.round's, as docs/team.md documents it
+    grant_roles(team, mallory="member", bob="member")
+    alice = make_member(tmp_path, "alice", records(300))
+    member.join(team, home=alice)
+    push.push(home=alice)
+    key = bytes.fromhex(team_files.read_membership(alice)["pattern_key"])
+    made_up = [outbound_row(r, key) for r in records(3000, seed=9, prefix="junk")]
+    for i, row in enumerate(made_up):
+        row["domain"] = f"d{i:04d}"  # valid-shaped, each its own domain
+    with psycopg.connect(as_role(team, "mallory"), autocommit=True) as conn:
+        push.insert_rows(conn, made_up)
+    extra = [outbound_row(r, key) for r in records(40, seed=8, prefix="bob", domains=("mobile",))]
+    with psycopg.connect(as_role(team, "bob"), autocommit=True) as conn:  # an honest new domain, with more rows
+        push.insert_rows(conn, extra)
+    capsys.readouterr()
+    reviewer = ["--home", str(alice.root), "team", "learn", "--flush"]
+    assert run(reviewer + ["--dry-run"]) == 0  # checkpoint 1's screen says what was held out and why
+    screen = capsys.readouterr().out
+    held = 3000 - MAX_NEW_DOMAINS_PER_MEMBER
+    assert (f"held out (domains new to the team beyond 32 per member and 64 per round: not learned), by member: "
+            f"mallory {held} domain(s), {held} row(s)") in " ".join(screen.split())
+    assert run(reviewer + ["--yes", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["held_out"] == {"mallory": {"domains": held, "rows": held}}
+    state = sql(team, "SELECT state FROM artibot_team.states")[0][0]
+    assert {"backend", "frontend", "mobile"} <= set(state["cells"])
+    assert len(state["cells"]) == 3 + MAX_NEW_DOMAINS_PER_MEMBER
+    assert len(sql(team, "SELECT log->'held_out' FROM artibot_team.rounds WHERE status = 'applied'")[0][0]) == 1
+    assert member.pull(home=alice).used
+    assert len(read_thresholds(alice).domains) <= 3 + MAX_NEW_DOMAINS_PER_MEMBER

@@ -122,6 +122,31 @@ class ExperienceLog:
                 os.close(fd)
         return len(lines)
 
+    def refuse_stored(self, given_ids: Iterable[str]) -> None:
+        """ValidationError, as :meth:`append` words it, when one of ``given_ids`` is already stored
+        (a caller appending in several batches checks all of them before the first)."""
+        given = list(given_ids)
+        if not given or not self.path.exists():
+            return
+        with self._exclusive() as lock:
+            assert lock.fd is not None
+            fd = self._open_for_append()
+            try:
+                size = self._ensure_intact(fd, os.fstat(fd).st_size)
+                ino = os.fstat(fd).st_ino
+                index = IdIndex(self.home)
+                self._skipped = []
+                index.sync(ino, size, lambda since: appended_ids(fd, since, size), self._every_id)
+                stored = self._stored(index, given)
+            except OSError as exc:
+                raise StoreError.from_os(exc, self.path, "read") from None
+            finally:
+                os.close(fd)
+        if stored:
+            shown = ", ".join(repr(i) for i in sorted(stored)[:5]) + (" …" if len(stored) > 5 else "")
+            raise ValidationError([f"id {shown} is already stored (in the log or archive/); ids must "
+                                   "be unique: leave the id out and artibot assigns one"])
+
     def _stored(self, index: IdIndex, given: list[str]) -> set[str]:
         """Which of ``given`` are already stored (a fingerprint match, confirmed on the files)."""
         maybe = index.known(given)
