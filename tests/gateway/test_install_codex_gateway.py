@@ -104,3 +104,26 @@ def test_the_gateway_option_goes_with_the_user_scope(tmp_path: Path, codex: Path
     done = _cli(tmp_path, "install", "codex-cli", "--scope", "project", "--gateway")
     assert done.returncode != 0 and "user scope" in done.stdout + done.stderr
     assert (codex / "config.toml").read_bytes() == MINE
+
+
+def test_the_codex_gateway_sentences_in_korean(tmp_path: Path) -> None:
+    from artibot.cli.words_errors import say
+
+    path = tmp_path / "config.toml"
+    path.write_text('model_provider = "chatgpt"\n[model_providers.chatgpt]\nbase_url = "https://x.example"\n')
+    with pytest.raises(IntegrationError) as refused:
+        provider.change(path, 41470, install=True)
+    path.write_text("model = [\n")
+    with pytest.raises(IntegrationError) as broken:
+        provider.change(path, 41470, install=True)
+    path.write_text('model = "gpt-6-astra"\n')
+    added, _ = provider.change(path, 41470, install=True)
+    path.write_bytes(added.after)
+    removed, _ = provider.change(path, 0, install=True)
+    sentences = [str(refused.value), str(broken.value), added.note, removed.note,
+                 "--gateway goes with the user scope: the model provider is in $CODEX_HOME/config.toml",
+                 "--gateway is for claude-code and codex-cli; cursor takes the route as context only",
+                 "model provider left as it is"]
+    for sentence in sentences:
+        said = say("ko", sentence)
+        assert said != sentence and not any(w in said for w in (" needs ", "goes through", "left it", "not valid")), said
