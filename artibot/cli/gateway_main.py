@@ -18,7 +18,7 @@ import signal
 import sys
 import time
 
-from artibot.config import gateway_openai_upstream_env, gateway_upstream_env, load_settings, resolve_home
+from artibot.config import gateway_upstream_env, load_settings, resolve_home
 from artibot.config_validators import upstream_url
 from artibot.errors import ArtibotError, ExitCode, GatewayError, InvalidInput
 from artibot.gateway.profiles import Profile
@@ -88,13 +88,8 @@ def config_from(port: int | None, upstream: str | None) -> GatewayConfig:
         upstream, problem = upstream_url("--upstream", upstream)
         if problem:
             raise InvalidInput(problem)
-    openai = gateway_openai_upstream_env()
-    if openai is not None:
-        openai, problem = upstream_url("ARTIBOT_GATEWAY_OPENAI_UPSTREAM", openai)
-        if problem:
-            raise InvalidInput(problem)
     return GatewayConfig(root=str(root), upstream=upstream or settings.gateway_server.upstream,
-                         openai_upstream=openai or settings.gateway_server.openai_upstream,
+                         openai_upstream=settings.gateway_server.openai_upstream,
                          port=port or settings.gateway_server.port, profiles=settings.gateway_profiles.profiles(),
                          prices=settings.gateway_pricing.table())
 

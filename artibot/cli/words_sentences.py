@@ -171,6 +171,10 @@ SENTENCES: list[tuple[str, Replacement]] = [
      r"Codex CLI가 artibot 게이트웨이를 거침: model_provider = \g<m>, base_url \g<u>, 키는 \g<k>에 둔 채 "
      r"\g<t>(으)로 전달"),
     (r"^model provider left as it is$", "모델 제공자는 그대로 둠"),
+    (r"^the gateway forwards Codex CLI's requests to (?P<u>\S+)$", r"게이트웨이가 Codex CLI의 요청을 \g<u>(으)로 전달"),
+    (r"^OpenAI upstream kept already$", "OpenAI 업스트림이 이미 기록됨"),
+    (r"^no OpenAI upstream kept$", "기록된 OpenAI 업스트림 없음"),
+    (r"^the OpenAI upstream the gateway kept$", "게이트웨이가 기록한 OpenAI 업스트림"),
     (r"^no artibot model provider$", "artibot 모델 제공자 없음"),
     (r"^artibot model provider already installed$", "artibot 모델 제공자가 이미 설치됨"),
     # the gateway

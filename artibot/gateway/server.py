@@ -60,7 +60,8 @@ class GatewayConfig:
     """The data home (where the session spools are)."""
     upstream: str = "https://api.anthropic.com"
     openai_upstream: str = "https://api.openai.com/v1"
-    """Where ``/openai/...`` goes (Codex CLI's provider): the user's own provider ``base_url``."""
+    """Where ``/openai/...`` goes (Codex CLI's provider) unless the data home keeps the user's own
+    provider ``base_url`` (:func:`artibot.store.gateway_state.read_openai_upstream`)."""
     port: int = 41470
     host: str = "127.0.0.1"
     profiles: prof.Profiles = field(default_factory=prof.Profiles)
@@ -120,7 +121,8 @@ class Gateway:
         self._started = time.monotonic()
         self.router = TurnRouter(config.root, config.profiles, config.prices, self.counters)
         self.responses = ResponsesRouter(self.router)
-        self._openai_proxy: str | None = None
+        self._openai: tuple[object, str, str | None] = (None, config.openai_upstream, None)
+        """(the kept upstream file's stamp, the OpenAI upstream, its proxy)."""
 
     # ------------------------------------------------------------------ lifecycle
     async def start_client(self, _app: web.Application | None = None) -> None:
@@ -133,7 +135,22 @@ class Gateway:
                                   sock_read=self.config.read_timeout_s))
 
         self._proxy = edge.proxy_for(self.config.upstream)
-        self._openai_proxy = edge.proxy_for(self.config.openai_upstream)
+        self._openai = (None, self.config.openai_upstream, edge.proxy_for(self.config.openai_upstream))
+
+    def openai_upstream(self) -> tuple[str, str | None]:
+        """The OpenAI upstream and its proxy: the one ``install codex-cli --gateway`` kept in the
+        data home (read again when that file changes: a stat per request), else the configured one."""
+        path = gateway_state.openai_upstream_path(self.config.root)
+        try:
+            info = os.stat(path)
+            stamp: object = (info.st_mtime_ns, info.st_size, info.st_ino)
+        except OSError:
+            stamp = None
+        if stamp != self._openai[0]:
+            url = (gateway_state.read_openai_upstream(self.config.root) if stamp is not None else None) \
+                or self.config.openai_upstream
+            self._openai = (stamp, url, edge.proxy_for(url))
+        return self._openai[1], self._openai[2]
 
     async def close_client(self, _app: web.Application | None = None) -> None:
         if self._session is not None:
@@ -214,7 +231,7 @@ class Gateway:
         openai = _is_openai(bare)
         upstream_base, proxy = self.config.upstream, self._proxy
         if openai:  # Codex CLI's provider: the rest of the path is the OpenAI upstream's
-            upstream_base, proxy, path = self.config.openai_upstream, self._openai_proxy, path[len(edge.OPENAI_PREFIX):]
+            (upstream_base, proxy), path = self.openai_upstream(), path[len(edge.OPENAI_PREFIX):]
         if openai and request.method == "POST" and bare == edge.RESPONSES_PATH and plain is not None:
             new, route = await self.responses.inspect(plain, request.headers)
             if seen is not None and route is not None:

@@ -47,8 +47,9 @@ def test_install_adds_and_selects_a_provider_with_the_users_key_variable_and_uni
     assert doc["model_providers"]["corp"]["base_url"] == "https://llm.corp.example/v1/"  # untouched
     hooks = json.loads((codex / "hooks.json").read_text())["hooks"]
     command = hooks["UserPromptSubmit"][0]["hooks"][0]["command"]
-    assert command.startswith("env ARTIBOT_GATEWAY_PORT=41555 ARTIBOT_GATEWAY_OPENAI_UPSTREAM="
-                              "https://llm.corp.example/v1 ")
+    assert command.startswith("env ARTIBOT_GATEWAY_PORT=41555 ")
+    kept = tmp_path / "data" / "run" / "openai-upstream"  # whichever hook starts the gateway, it forwards there
+    assert kept.read_text() == "https://llm.corp.example/v1\n"
     for path in [*codex.rglob("*"), *(tmp_path / "data").rglob("*")]:
         if path.is_file():
             assert b"sk-corp-secret" not in path.read_bytes(), path
@@ -61,7 +62,7 @@ def test_install_adds_and_selects_a_provider_with_the_users_key_variable_and_uni
     gone = _cli(tmp_path, "uninstall", "codex-cli")
     assert gone.returncode == 0, gone.stdout + gone.stderr
     assert (codex / "config.toml").read_bytes() == MINE
-    assert sorted(p.name for p in codex.iterdir()) == ["config.toml"]
+    assert sorted(p.name for p in codex.iterdir()) == ["config.toml"] and not kept.exists()
 
 
 def test_no_gateway_takes_the_provider_out_and_keeps_the_hooks(tmp_path: Path, codex: Path) -> None:

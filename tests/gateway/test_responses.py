@@ -256,3 +256,23 @@ def test_the_session_costs_less_and_keeps_its_cache_against_a_request_level_effo
     assert abs(arms["gateway"][1] - arms["client"][1]) < 0.02, arms
     assert arms["switch"][1] < arms["client"][1] - 0.05, arms  # the request-level switch loses the cache
     assert arms["gateway"][0] < arms["switch"][0], arms
+
+
+def test_the_upstream_kept_in_the_data_home_wins_and_is_read_again_when_it_changes(tmp_path):
+    """A gateway started by Claude Code's hooks (no Codex CLI upstream in its configuration)
+    still forwards Codex CLI's requests to the provider ``install codex-cli --gateway`` kept."""
+    import os
+
+    with FakeUpstream(lambda b: ("json", {"usage": {"input_tokens": 1, "output_tokens": 1}})) as up:
+        with gateway(GatewayConfig(root=str(tmp_path), openai_upstream="http://127.0.0.1:9/nowhere", port=0)) as gw:
+            (tmp_path / "run").mkdir(exist_ok=True)
+            kept = tmp_path / "run" / "openai-upstream"
+            kept.write_text(up.url + "/first\n")
+            post(gw.port, {"model": "gpt-6-astra", "input": "hi"})
+            kept.write_text(up.url + "/second/v1\n")
+            os.utime(kept, ns=(1, 1))  # a new stamp even within the same clock tick
+            post(gw.port, {"model": "gpt-6-astra", "input": "hi"})
+            kept.write_text("not a url\n")
+            response, _ = post(gw.port, {"model": "gpt-6-astra", "input": "hi"})  # the configured one: unreachable
+    assert [s["path"] for s in up.seen] == ["/first/responses", "/second/v1/responses"]
+    assert response.status == 502
