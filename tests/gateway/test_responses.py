@@ -276,3 +276,30 @@ def test_the_upstream_kept_in_the_data_home_wins_and_is_read_again_when_it_chang
             response, _ = post(gw.port, {"model": "gpt-6-astra", "input": "hi"})  # the configured one: unreachable
     assert [s["path"] for s in up.seen] == ["/first/responses", "/second/v1/responses"]
     assert response.status == 502
+
+
+def test_a_stream_passes_through_as_it_arrives(world, tmp_path):
+    """The client has the answer's first event while the upstream is still writing the rest
+    (the upstream pauses 0.6 s after each chunk; the whole answer takes at least 1.8 s)."""
+    import socket
+
+    usage = {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 2}
+    up, port = world(lambda b: ("sse", responses_sse("gpt-6-astra", usage, chunks=3)), delay=0.6)
+    open_turn(tmp_path, "system1", "t0")
+    raw = json.dumps(body(PREFIX, "t0")).encode()
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        started = time.monotonic()
+        sock.sendall(b"POST /openai/responses HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: %d\r\n\r\n%s" % (len(raw), raw))
+        seen = b""
+        while b"response.created" not in seen:
+            seen += sock.recv(65536)
+        first = time.monotonic() - started
+        while b"response.completed" not in seen or not seen.endswith(b"\r\n\r\n"):
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            seen += chunk
+        whole = time.monotonic() - started
+    assert first < 1.0 < whole, (first, whole)
+    assert _turn_usage(tmp_path)["requests"] == 1
