@@ -139,3 +139,37 @@ def test_a_model_without_the_update_item_goes_through_unrouted_and_status_says_s
     assert all(i.get("type") != "configuration_update" for r in routed["requests"] for i in r["input"])
     assert {a["effort"] for a in routed["answered"] if a["scenario"]} == {"high"}
     assert "configuration_update" in routed["status"] and "gpt-5.1-codex" in routed["status"], routed["status"]
+
+
+def test_a_gateway_killed_between_two_sessions_is_started_again_by_the_next_prompts_hooks(tmp_path: Path,
+                                                                                          binary: Path) -> None:
+    import os
+    import signal
+
+    from artibot.store import gateway_state
+
+    with CodexWorld(tmp_path, binary, SCENARIOS, cache=PromptCache(), model=MODEL, effort="high") as world:
+        world.data.mkdir()
+        (world.data / "artibot.config.json").write_text(json.dumps(GREEDY))
+        (world.project / "notes0.txt").write_text("a line\n")
+        port = _free_port()
+        try:
+            world.install(False, "--gateway", "--port", str(port))
+            prompt = f"{SIMPLE} #sc:read0"
+            world.exec(prompt, "--skip-git-repo-check", "--dangerously-bypass-hook-trust",
+                       "--dangerously-bypass-approvals-and-sandbox")
+            pid = gateway_state.gateway_pid(str(world.data), port)
+            assert pid is not None, world.hook_log()
+            os.kill(pid, signal.SIGKILL)
+            before = len(world.api.answered)
+            world.exec(prompt, "--skip-git-repo-check", "--dangerously-bypass-hook-trust",
+                       "--dangerously-bypass-approvals-and-sandbox")
+            again = gateway_state.gateway_pid(str(world.data), port)
+            assert again is not None and again != pid, world.hook_log()
+        finally:
+            from artibot.gateway.launcher import stop_all
+
+            stop_all(str(world.data))
+        answered = [a for a in world.api.answered[before:] if a["source"] != "thread_title"]
+        assert answered and {a["effort"] for a in answered} == {"low"}, answered  # routed through the new one
+        assert "gateway started on port" in world.hook_log()
