@@ -24,7 +24,7 @@ SCREENS: dict[str, dict[str, str]] = {
         "st_review": "round {round} is waiting for review: `artibot review`",
         "st_gateway": "gateway on port {port}: {state}",
         "st_gateway_up": " (version {version}, pid {pid}; {counters})",
-        "st_gateway_foreign": " — it is not this data home's gateway: Claude Code's requests must not go there",
+        "st_gateway_foreign": " — it is not this data home's gateway: Claude Code's and Codex CLI's requests must not go there",
         "st_gateway_unrouted": "  Codex CLI on {models}: not routed, the route is context only (the model takes no "
                                "configuration_update item, so its effort cannot change without missing the cache)",
         "st_home": "home: {home}",
@@ -105,7 +105,7 @@ SCREENS: dict[str, dict[str, str]] = {
         "st_review": "라운드 {round}이(가) 검토를 기다립니다: `artibot review`",
         "st_gateway": "게이트웨이 (포트 {port}): {state}",
         "st_gateway_up": " (버전 {version}, pid {pid}; {counters})",
-        "st_gateway_foreign": " — 이 데이터 홈의 게이트웨이가 아닙니다: Claude Code의 요청을 그쪽으로 보내면 안 됩니다",
+        "st_gateway_foreign": " — 이 데이터 홈의 게이트웨이가 아닙니다: Claude Code와 Codex CLI의 요청을 그쪽으로 보내면 안 됩니다",
         "st_gateway_unrouted": "  {models}의 Codex CLI: 라우팅하지 않음, 경로는 맥락으로만 전달됩니다 (이 모델은 "
                                "configuration_update 항목을 받지 않아, 캐시를 잃지 않고는 노력 수준을 바꿀 수 없습니다)",
         "st_home": "데이터 홈: {home}",
