@@ -56,7 +56,7 @@ def post(port: int, doc: dict | bytes, headers: dict | None = None, path: str = 
 class Upstream:
     """The fake Responses API's answers: usage from the documented cache, output by the effort in force."""
 
-    SHARE = {"low": 0.3, "medium": 0.6, "high": 1.0, "xhigh": 1.3, "max": 1.6}
+    SHARE = {"none": 0.0, "minimal": 0.1, "low": 0.3, "medium": 0.6, "high": 1.0, "xhigh": 1.3, "max": 1.6}
 
     def __init__(self) -> None:
         self.cache = PromptCache()
@@ -303,3 +303,13 @@ def test_a_stream_passes_through_as_it_arrives(world, tmp_path):
         whole = time.monotonic() - started
     assert first < 1.0 < whole, (first, whole)
     assert _turn_usage(tmp_path)["requests"] == 1
+
+
+def test_an_effort_no_update_can_name_leaves_the_turn_at_the_effort_in_force(world, tmp_path):
+    up, port = world(Upstream())
+    open_turn(tmp_path, "system2", "t0")
+    items = PREFIX + [{"type": "message", "role": "user", "content": "hi"}]
+    response, _ = post(port, body(items, "t0", effort="none"))
+    assert response.status == 200 and up.seen[0]["body"]["input"] == items
+    assert "cannot be named" in _spool(tmp_path)["turn"]["gateway"]["why"]
+    assert _spool(tmp_path)["gateway"]["responses"]["updates"] == []
