@@ -123,7 +123,6 @@ def test_a_system1_turn_gets_one_update_after_its_input_and_every_later_request_
     # answered at the route's effort; the request-level effort (the cache's key) never changed
     assert answer.efforts == ["low", "low", "high", "high", "low", "low"]
     assert {s["body"]["reasoning"]["effort"] for s in up.seen} == {"high"}
-    # the prefix stays cached: every request after the first reads more than the fixed prefix
     spool = _spool(tmp_path)
     assert spool["turn"]["gateway"]["route"] == "system1"
     assert "configuration_update to low" in spool["turn"]["gateway"]["why"]
