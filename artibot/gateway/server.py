@@ -1,8 +1,9 @@
 """The gateway's HTTP edge (aiohttp): a loopback server that forwards to the upstream API.
 
 For each ``POST /v1/messages`` that belongs to a routed turn (:mod:`.profiles`), the
-turn's profile is applied to the body before it is forwarded; every other request goes
-through unchanged. Responses are streamed back chunk by chunk as they arrive, bytes
+turn's profile is applied to the body before it is forwarded, and so for each ``POST
+/openai/responses`` (Codex CLI's provider: the rest of an ``/openai`` path goes to the
+OpenAI upstream; :mod:`.responses`); every other request goes through unchanged. Responses are streamed back chunk by chunk as they arrive, bytes
 untouched (compressed ones stay compressed); while they pass, :mod:`.usage` reads their
 token counts, and the turn's cost is stored on its spool *before* the response's last
 chunk is forwarded, so the client's ``Stop`` hook, which fires after it, finds it.
