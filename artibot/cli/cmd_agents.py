@@ -60,9 +60,7 @@ def run_agent_plan(agent: str, scope: str, dry_run: bool, *, install: bool, gate
     plan = hook_files.plan(spec, scope, prefix, install=install, command=artibot_command(),
                            project_dir=project)
     if provider is not None and kept is not None:
-        import dataclasses
-
-        plan = dataclasses.replace(plan, changes=plan.changes + (provider, kept))
+        plan = plan.with_changes(provider, kept)
 
     if not show_plan(plan, dry_run=dry_run, install=install):
         return

@@ -141,12 +141,7 @@ class Gateway:
     def openai_upstream(self) -> tuple[str, str | None]:
         """The OpenAI upstream and its proxy: the one ``install codex-cli --gateway`` kept in the
         data home (read again when that file changes: a stat per request), else the configured one."""
-        path = gateway_state.openai_upstream_path(self.config.root)
-        try:
-            info = os.stat(path)
-            stamp: object = (info.st_mtime_ns, info.st_size, info.st_ino)
-        except OSError:
-            stamp = None
+        stamp = gateway_state.openai_upstream_stamp(self.config.root)
         if stamp != self._openai[0]:
             url = (gateway_state.read_openai_upstream(self.config.root) if stamp is not None else None) \
                 or self.config.openai_upstream

@@ -279,6 +279,15 @@ def openai_upstream_path(root: str) -> str:
     return f"{root}/run/openai-upstream"
 
 
+def openai_upstream_stamp(root: str) -> tuple[int, int, int] | None:
+    """What tells a change of the kept OpenAI upstream (mtime, size, inode); None when there is none."""
+    try:
+        info = os.stat(openai_upstream_path(root))
+    except OSError:
+        return None
+    return info.st_mtime_ns, info.st_size, info.st_ino
+
+
 def read_openai_upstream(root: str) -> str | None:
     """The kept OpenAI upstream, if any (an http(s) URL on its first line; anything else: none)."""
     try:
