@@ -86,12 +86,6 @@ def gateway_upstream_env() -> str | None:
     return os.environ.get("ARTIBOT_GATEWAY_UPSTREAM") or None
 
 
-def gateway_openai_upstream_env() -> str | None:
-    """The OpenAI upstream the installer kept for the gateway (the ``base_url`` of the Codex CLI
-    provider it replaced), passed by Codex CLI's hooks to the gateway they start."""
-    return os.environ.get("ARTIBOT_GATEWAY_OPENAI_UPSTREAM") or None
-
-
 def claude_project_dir() -> Path | None:
     value = os.environ.get("CLAUDE_PROJECT_DIR")
     return Path(value) if value else None

@@ -41,7 +41,7 @@ def run_agent_plan(agent: str, scope: str, dry_run: bool, *, install: bool, gate
     from artibot.integrations.claude_code.installer import apply
     from artibot.integrations.claude_code.templates import hook_prefix
 
-    provider = None
+    provider = kept = None
     prefix = hook_prefix(sys.executable, home=saved_home())
     if agent == "codex-cli" and (scope == "user" or gateway_port):
         from artibot.integrations.codex_cli import provider as codex_provider
@@ -50,15 +50,16 @@ def run_agent_plan(agent: str, scope: str, dry_run: bool, *, install: bool, gate
             raise InvalidInput("--gateway goes with the user scope: the model provider is in $CODEX_HOME/config.toml")
         provider, gw = codex_provider.change(agent_user_dir(agent) / "config.toml", gateway_port, install=install)
         prefix = codex_provider.hook_env(gw) + prefix
+        from artibot.store.home import Home
+
+        kept = codex_provider.upstream_change(Home.of(None).root, gw, install=install)
     elif gateway_port is not None:
         raise InvalidInput(f"--gateway is for claude-code and codex-cli; {agent} takes the route as context only")
     project = claude_project_dir() or Path.cwd()
     spec = hook_file(agent, project, models if install else None)
     plan = hook_files.plan(spec, scope, prefix, install=install, command=learn_command(), project_dir=project)
-    if provider is not None:
-        from dataclasses import replace
-
-        plan = replace(plan, changes=plan.changes + (provider,))
+    if provider is not None and kept is not None:
+        plan = plan.with_changes(provider, kept)
 
     if not show_plan(plan, dry_run=dry_run, install=install, note=print_data_home if install else None):
         return

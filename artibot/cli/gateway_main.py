@@ -18,7 +18,7 @@ import signal
 import sys
 import time
 
-from artibot.config import gateway_openai_upstream_env, gateway_upstream_env, load_settings, resolve_home
+from artibot.config import gateway_upstream_env, load_settings, resolve_home
 from artibot.config_validators import upstream_url
 from artibot.errors import ArtibotError, ExitCode, GatewayError, InvalidInput
 from artibot.gateway.profiles import Profile
@@ -34,7 +34,8 @@ def _describe(profile: Profile, lang: str) -> str:
 
 
 _ROUTES = {"system1": "System 1", "system2": "System 2"}
-_API_PATH = re.compile(r"/v1(/[a-z_]{1,40}){0,3}")
+_API_PATH = re.compile(r"(/v1|/openai)(/[a-z_]{1,40}){0,3}")
+"""Paths shown as they are: the Messages API's, and the Responses API's under ``/openai`` (Codex CLI's)."""
 """A path shown as it is: the API's own names only (a path is the client's to choose, and
 anything else in one, an id or a pasted key, stays off the screen)."""
 
@@ -49,13 +50,15 @@ def request_line(seen: Seen, lang: str) -> str:
     ...          Usage(1204, 311, 0, 80112), 0.0312)
     >>> request_line(s, "en")[9:]
     'POST /v1/messages 200 1843 ms · System 1, effort low, claude-sonnet-4-5 · 1,204 in + 80,112 cached, 311 out · $0.0312'
+    >>> request_line(Seen("POST", "/openai/responses", 200, 900.0), "en")[9:]
+    'POST /openai/responses 200 900 ms · not routed'
     """
     status = str(seen.status) if seen.status else w(lang, "gw_left")
     path = seen.path if _API_PATH.fullmatch(seen.path) else "/…"
     method = seen.method if seen.method.isalpha() and len(seen.method) <= 10 else "?"
     parts = [f"{time.strftime('%H:%M:%S')} {method} {path} {status} {seen.ms:.0f} ms"]
     if seen.route is None and seen.kind is None:
-        if seen.path.startswith("/v1/messages") and seen.method == "POST":
+        if seen.path.startswith(("/v1/messages", "/openai/responses")) and seen.method == "POST":
             parts.append(w(lang, "gw_unrouted"))
     else:
         how = [_ROUTES.get(seen.route or "", seen.route or "?")]
@@ -85,13 +88,8 @@ def config_from(port: int | None, upstream: str | None) -> GatewayConfig:
         upstream, problem = upstream_url("--upstream", upstream)
         if problem:
             raise InvalidInput(problem)
-    openai = gateway_openai_upstream_env()
-    if openai is not None:
-        openai, problem = upstream_url("ARTIBOT_GATEWAY_OPENAI_UPSTREAM", openai)
-        if problem:
-            raise InvalidInput(problem)
     return GatewayConfig(root=str(root), upstream=upstream or settings.gateway_server.upstream,
-                         openai_upstream=openai or settings.gateway_server.openai_upstream,
+                         openai_upstream=settings.gateway_server.openai_upstream,
                          port=port or settings.gateway_server.port, profiles=settings.gateway_profiles.profiles(),
                          prices=settings.gateway_pricing.table())
 

@@ -25,7 +25,7 @@ SCREENS: dict[str, dict[str, str]] = {
         "st_review": "round {round} is waiting for review: `artibot review`",
         "st_gateway": "gateway on port {port}: {state}",
         "st_gateway_up": " (version {version}, pid {pid}; {counters})",
-        "st_gateway_foreign": " — it is not this data home's gateway: Claude Code's requests must not go there",
+        "st_gateway_foreign": " — it is not this data home's gateway: Claude Code's and Codex CLI's requests must not go there",
         "gw_held_home": "another data home's artibot gateway (pid {pid})", "gw_held_home_nopid": "another data "
                         "home's artibot gateway", "gw_held_other": "another program",
         "gw_blocked": "port {port}, where Claude Code sends this home's requests, is held by {holder}: the hooks "
@@ -134,7 +134,7 @@ SCREENS: dict[str, dict[str, str]] = {
         "st_review": "라운드 {round}이(가) 검토를 기다립니다: `artibot review`",
         "st_gateway": "게이트웨이 (포트 {port}): {state}",
         "st_gateway_up": " (버전 {version}, pid {pid}; {counters})",
-        "st_gateway_foreign": " — 이 데이터 홈의 게이트웨이가 아닙니다: Claude Code의 요청을 그쪽으로 보내면 안 됩니다",
+        "st_gateway_foreign": " — 이 데이터 홈의 게이트웨이가 아닙니다: Claude Code와 Codex CLI의 요청을 그쪽으로 보내면 안 됩니다",
         "gw_held_home": "다른 데이터 홈의 artibot 게이트웨이(pid {pid})", "gw_held_home_nopid": "다른 데이터 홈의 "
                         "artibot 게이트웨이", "gw_held_other": "다른 프로그램",
         "gw_blocked": "Claude Code가 이 데이터 홈의 요청을 보내는 포트 {port}을(를) {holder}이(가) 쓰고 있습니다: 포트가 "

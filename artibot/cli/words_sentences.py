@@ -133,8 +133,27 @@ SENTENCES: list[tuple[str, Replacement]] = [
      r"--model은 \g<c>용입니다; \g<x>는 \g<k>에서 모델을 정합니다"),
     (r"^--model is for (?P<c>.+?); in (?P<a>\S+) the route is context only$",
      r"--model은 \g<c>용입니다; \g<a>에서 경로는 맥락으로만 전달됩니다"),
-    (r"^--gateway is for claude-code; (?P<a>\S+) takes the route as context only$",
-     r"--gateway는 claude-code용입니다; \g<a>은(는) 경로를 맥락으로만 받습니다"),
+    (r"^--gateway is for claude-code and codex-cli; (?P<a>\S+) takes the route as context only$",
+     r"--gateway는 claude-code와 codex-cli용입니다; \g<a>은(는) 경로를 맥락으로만 받습니다"),
+    (r"^--gateway goes with the user scope: the model provider is in (?P<f>\S+)$",
+     r"--gateway는 user 범위에서만 쓸 수 있습니다: 모델 제공자는 \g<f>에 있습니다"),
+    (r"^(?P<f>\S+) is not valid TOML \((?P<e>.+)\); artibot left it untouched$",
+     r"\g<f>은(는) 올바른 TOML이 아닙니다 (\g<e>); artibot은 파일을 건드리지 않았습니다"),
+    (r"^(?P<f>\S+) is not UTF-8 text; artibot left it untouched$",
+     r"\g<f>은(는) UTF-8 텍스트가 아닙니다; artibot은 파일을 건드리지 않았습니다"),
+    (r"^(?P<f>\S+): the provider (?P<p>'[^']*') needs base_url and env_key \(the variable that holds its API key\) "
+     r"for its requests to go through the gateway$",
+     r"\g<f>: 제공자 \g<p>의 요청이 게이트웨이를 거치려면 base_url과 env_key(API 키를 담은 환경 변수)가 필요합니다"),
+    (r"^(?P<f>\S+): the provider (?P<p>'[^']*') speaks wire_api = (?P<w>'[^']*'); the gateway speaks the Responses "
+     r"API only \(wire_api = \"responses\"\)$",
+     r"\g<f>: 제공자 \g<p>은(는) wire_api = \g<w>을(를) 씁니다; 게이트웨이는 Responses API만 지원합니다 "
+     r"(wire_api = \"responses\")"),
+    (r"^(?P<f>\S+): model_provider (?P<p>'[^']*') is not a provider the gateway can forward to \(define it under "
+     r"\[model_providers\] with base_url and env_key\)$",
+     r"\g<f>: model_provider \g<p>은(는) 게이트웨이가 전달할 수 있는 제공자가 아닙니다 ([model_providers]에 "
+     r"base_url과 env_key로 정의하세요)"),
+    (r"^(?P<f>\S+): model_provider is already 'artibot' without artibot's block; set it back to your own provider "
+     r"first$", r"\g<f>: artibot의 블록 없이 model_provider가 이미 'artibot'입니다; 먼저 원래 제공자로 되돌리세요"),
     (r"^the `crontab` command is not installed, so artibot cannot schedule the nightly learner; install cron "
      r"\(e\.g\. the `cron` or `cronie` package\) or run `(?P<c>[^`]+)` from another scheduler$",
      r"`crontab` 명령이 설치되어 있지 않아 artibot이 야간 학습을 예약할 수 없습니다; cron을 설치하거나 (예: `cron` "
@@ -159,6 +178,19 @@ SENTENCES: list[tuple[str, Replacement]] = [
     (r"Claude Code's gateway moves from port (?P<a>\d+) to port (?P<b>\d+): env (?P<e>\S+)",
      r"Claude Code의 게이트웨이가 포트 \g<a>에서 포트 \g<b>(으)로 옮겨감: env \g<e>"),
     (r"Claude Code goes through the artibot gateway: env (?P<e>\S+)", r"Claude Code가 artibot 게이트웨이를 거침: env \g<e>"),
+    (r"Codex CLI no longer goes through the artibot gateway \(port (?P<p>\d+)\)",
+     r"Codex CLI가 더 이상 artibot 게이트웨이(포트 \g<p>)를 거치지 않음"),
+    (r"^Codex CLI goes through the artibot gateway: model_provider = (?P<m>'[^']*'), base_url (?P<u>\S+), "
+     r"forwarding to (?P<t>\S+) with the key in (?P<k>\S+)",
+     r"Codex CLI가 artibot 게이트웨이를 거침: model_provider = \g<m>, base_url \g<u>, 키는 \g<k>에 둔 채 "
+     r"\g<t>(으)로 전달"),
+    (r"^model provider left as it is$", "모델 제공자는 그대로 둠"),
+    (r"^the gateway forwards Codex CLI's requests to (?P<u>\S+)$", r"게이트웨이가 Codex CLI의 요청을 \g<u>(으)로 전달"),
+    (r"^OpenAI upstream kept already$", "OpenAI 업스트림이 이미 기록됨"),
+    (r"^no OpenAI upstream kept$", "기록된 OpenAI 업스트림 없음"),
+    (r"^the OpenAI upstream the gateway kept$", "게이트웨이가 기록한 OpenAI 업스트림"),
+    (r"^no artibot model provider$", "artibot 모델 제공자 없음"),
+    (r"^artibot model provider already installed$", "artibot 모델 제공자가 이미 설치됨"),
     # the gateway
     (r"^--port must be from 1 to 65535, not (?P<v>\S+)$", r"--port는 1부터 65535까지여야 합니다 (\g<v>은(는) 안 됨)"),
     # the team

@@ -51,9 +51,9 @@ def wanted_port() -> int | None:
 def foreign_message(port: int, state: str) -> str:
     what = "answers, but not as this data home's gateway" if state == health.FOREIGN else \
         "accepts connections but does not answer, and is not this data home's gateway"
-    return (f"port {port} {what}: another program holds it, so Claude Code's requests (and its API key) "
+    return (f"port {port} {what}: another program holds it, so the agent's requests (and its API key) "
             f"must not go there; stop that program, or choose another port with "
-            f"`artibot install claude-code --gateway --port N`")
+            f"`artibot install claude-code --gateway --port N` (or codex-cli)")
 
 
 def ensure(root: str, port: int, *, wait_s: float = START_WAIT_S,

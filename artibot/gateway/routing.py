@@ -316,7 +316,9 @@ class ResponsesRouter:
             wanted = profiles.for_route(system) or prof.Profile()
             in_force = rs.effort_in_force(updates, requested)
             target = wanted.effort or requested or rs.DEFAULT_EFFORT
-            if target != (in_force or rs.DEFAULT_EFFORT):
+            if target not in rs.EFFORTS:  # e.g. a client's "none": no update can name it
+                why = f"{target} cannot be named in a configuration_update item: the effort in force is kept"
+            elif target != (in_force or rs.DEFAULT_EFFORT):
                 updates.append(rs.new_update(items, target))
                 why = f"configuration_update to {target} after the turn's input (was {in_force or 'the default'})"
             else:

@@ -1,8 +1,9 @@
 """The gateway's HTTP edge (aiohttp): a loopback server that forwards to the upstream API.
 
 For each ``POST /v1/messages`` that belongs to a routed turn (:mod:`.profiles`), the
-turn's profile is applied to the body before it is forwarded; every other request goes
-through unchanged. Responses are streamed back chunk by chunk as they arrive, bytes
+turn's profile is applied to the body before it is forwarded, and so for each ``POST
+/openai/responses`` (Codex CLI's provider: the rest of an ``/openai`` path goes to the
+OpenAI upstream; :mod:`.responses`); every other request goes through unchanged. Responses are streamed back chunk by chunk as they arrive, bytes
 untouched (compressed ones stay compressed); while they pass, :mod:`.usage` reads their
 token counts, and the turn's cost is stored on its spool *before* the response's last
 chunk is forwarded, so the client's ``Stop`` hook, which fires after it, finds it.
@@ -60,7 +61,8 @@ class GatewayConfig:
     """The data home (where the session spools are)."""
     upstream: str = "https://api.anthropic.com"
     openai_upstream: str = "https://api.openai.com/v1"
-    """Where ``/openai/...`` goes (Codex CLI's provider): the user's own provider ``base_url``."""
+    """Where ``/openai/...`` goes (Codex CLI's provider) unless the data home keeps the user's own
+    provider ``base_url`` (:func:`artibot.store.gateway_state.read_openai_upstream`)."""
     port: int = 41470
     host: str = "127.0.0.1"
     profiles: prof.Profiles = field(default_factory=prof.Profiles)
@@ -120,7 +122,8 @@ class Gateway:
         self._started = time.monotonic()
         self.router = TurnRouter(config.root, config.profiles, config.prices, self.counters)
         self.responses = ResponsesRouter(self.router)
-        self._openai_proxy: str | None = None
+        self._openai: tuple[object, str, str | None] = (None, config.openai_upstream, None)
+        """(the kept upstream file's stamp, the OpenAI upstream, its proxy)."""
 
     # ------------------------------------------------------------------ lifecycle
     async def start_client(self, _app: web.Application | None = None) -> None:
@@ -133,7 +136,17 @@ class Gateway:
                                   sock_read=self.config.read_timeout_s))
 
         self._proxy = edge.proxy_for(self.config.upstream)
-        self._openai_proxy = edge.proxy_for(self.config.openai_upstream)
+        self._openai = (None, self.config.openai_upstream, edge.proxy_for(self.config.openai_upstream))
+
+    def openai_upstream(self) -> tuple[str, str | None]:
+        """The OpenAI upstream and its proxy: the one ``install codex-cli --gateway`` kept in the
+        data home (read again when that file changes: a stat per request), else the configured one."""
+        stamp = gateway_state.openai_upstream_stamp(self.config.root)
+        if stamp != self._openai[0]:
+            url = (gateway_state.read_openai_upstream(self.config.root) if stamp is not None else None) \
+                or self.config.openai_upstream
+            self._openai = (stamp, url, edge.proxy_for(url))
+        return self._openai[1], self._openai[2]
 
     async def close_client(self, _app: web.Application | None = None) -> None:
         if self._session is not None:
@@ -214,7 +227,7 @@ class Gateway:
         openai = _is_openai(bare)
         upstream_base, proxy = self.config.upstream, self._proxy
         if openai:  # Codex CLI's provider: the rest of the path is the OpenAI upstream's
-            upstream_base, proxy, path = self.config.openai_upstream, self._openai_proxy, path[len(edge.OPENAI_PREFIX):]
+            (upstream_base, proxy), path = self.openai_upstream(), path[len(edge.OPENAI_PREFIX):]
         if openai and request.method == "POST" and bare == edge.RESPONSES_PATH and plain is not None:
             new, route = await self.responses.inspect(plain, request.headers)
             if seen is not None and route is not None:

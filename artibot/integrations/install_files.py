@@ -58,6 +58,11 @@ class InstallPlan:
     def changed(self) -> bool:
         return any(c.action != "unchanged" for c in self.changes)
 
+    def with_changes(self, *extra: Change) -> "InstallPlan":
+        """This plan with ``extra`` changes after its own (a client's files beyond its hook file)."""
+        return InstallPlan(self.scope, self.settings_path, self.command_path, self.changes + extra, self.warnings,
+                           self.empty_dirs)
+
     def summary(self) -> list[str]:
         lines = []
         for c in self.changes:

@@ -272,6 +272,37 @@ def count_turn(state: dict[str, Any], route: str | None) -> None:
 
 
 # --------------------------------------------------------------------- the running gateway
+def openai_upstream_path(root: str) -> str:
+    """Where ``install codex-cli --gateway`` keeps the OpenAI upstream (the ``base_url`` of the
+    Codex CLI provider it replaced): in the data home, so that whichever hook started the
+    gateway (Claude Code's or Codex CLI's), it forwards Codex CLI's requests there."""
+    return f"{root}/run/openai-upstream"
+
+
+def openai_upstream_stamp(root: str) -> tuple[int, int, int] | None:
+    """What tells a change of the kept OpenAI upstream (mtime, size, inode); None when there is none."""
+    try:
+        info = os.stat(openai_upstream_path(root))
+    except OSError:
+        return None
+    return info.st_mtime_ns, info.st_size, info.st_ino
+
+
+def read_openai_upstream(root: str) -> str | None:
+    """The kept OpenAI upstream, if any (an http(s) URL on its first line; anything else: none)."""
+    try:
+        data = hookio.read_file(openai_upstream_path(root))
+    except OSError:
+        return None
+    try:
+        text = (data or b"").decode("utf-8").strip()
+    except UnicodeDecodeError:
+        return None
+    if not text.startswith(("http://", "https://")) or any(c in text for c in " \t\r\n?#"):
+        return None
+    return text.rstrip("/")
+
+
 def pid_path(root: str, port: int) -> str:
     return f"{root}/run/gateway-{int(port)}.pid"
 

@@ -139,3 +139,78 @@ def test_a_model_without_the_update_item_goes_through_unrouted_and_status_says_s
     assert all(i.get("type") != "configuration_update" for r in routed["requests"] for i in r["input"])
     assert {a["effort"] for a in routed["answered"] if a["scenario"]} == {"high"}
     assert "configuration_update" in routed["status"] and "gpt-5.1-codex" in routed["status"], routed["status"]
+
+
+def test_a_gateway_killed_between_two_sessions_is_started_again_by_the_next_prompts_hooks(tmp_path: Path,
+                                                                                          binary: Path) -> None:
+    import os
+    import signal
+
+    from artibot.store import gateway_state
+
+    with CodexWorld(tmp_path, binary, SCENARIOS, cache=PromptCache(), model=MODEL, effort="high") as world:
+        world.data.mkdir()
+        (world.data / "artibot.config.json").write_text(json.dumps(GREEDY))
+        (world.project / "notes0.txt").write_text("a line\n")
+        port = _free_port()
+        try:
+            world.install(False, "--gateway", "--port", str(port))
+            prompt = f"{SIMPLE} #sc:read0"
+            world.exec(prompt, "--skip-git-repo-check", "--dangerously-bypass-hook-trust",
+                       "--dangerously-bypass-approvals-and-sandbox")
+            pid = gateway_state.gateway_pid(str(world.data), port)
+            assert pid is not None, world.hook_log()
+            os.kill(pid, signal.SIGKILL)
+            before = len(world.api.answered)
+            world.exec(prompt, "--skip-git-repo-check", "--dangerously-bypass-hook-trust",
+                       "--dangerously-bypass-approvals-and-sandbox")
+            again = gateway_state.gateway_pid(str(world.data), port)
+            assert again is not None and again != pid, world.hook_log()
+        finally:
+            from artibot.gateway.launcher import stop_all
+
+            stop_all(str(world.data))
+        answered = [a for a in world.api.answered[before:] if a["source"] != "thread_title"]
+        assert answered and {a["effort"] for a in answered} == {"low"}, answered  # routed through the new one
+        assert "gateway started on port" in world.hook_log()
+
+
+def test_a_port_another_program_holds_stops_the_prompt_before_codex_cli_sends_it_there(tmp_path: Path,
+                                                                                      binary: Path) -> None:
+    """The gateway's port answers, but not as this data home's gateway: the prompt hook blocks
+    the prompt, so that Codex CLI sends neither the prompt nor the key to that program."""
+    import http.server
+    import subprocess
+    import threading
+
+    seen: list[str] = []
+
+    class Foreign(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def _any(self) -> None:
+            seen.append(f"{self.command} {self.path.split('?')[0]} {self.headers.get('authorization', '')}")
+            self.send_response(200)
+            self.send_header("content-length", "2")
+            self.end_headers()
+            self.wfile.write(b"{}")
+
+        do_GET = do_POST = _any
+
+    foreign = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Foreign)
+    threading.Thread(target=foreign.serve_forever, daemon=True).start()
+    try:
+        with CodexWorld(tmp_path, binary, SCENARIOS, model=MODEL, effort="high") as world:
+            world.data.mkdir()
+            world.install(False, "--gateway", "--port", str(foreign.server_address[1]))
+            proc = subprocess.run([str(binary), "exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust",
+                                   "--dangerously-bypass-approvals-and-sandbox", f"{SIMPLE} #sc:read0"],
+                                  env=world.env, cwd=world.project, capture_output=True, text=True, timeout=120)
+            log = world.hook_log()
+    finally:
+        foreign.shutdown()
+        foreign.server_close()
+    assert not [s for s in seen if "/responses" in s or "sk-e2e-fake" in s], seen
+    assert "another program holds it" in log, log
+    assert "UserPromptSubmit Blocked" in proc.stderr, (proc.returncode, proc.stdout[-600:], proc.stderr[-600:])

@@ -47,8 +47,9 @@ def test_install_adds_and_selects_a_provider_with_the_users_key_variable_and_uni
     assert doc["model_providers"]["corp"]["base_url"] == "https://llm.corp.example/v1/"  # untouched
     hooks = json.loads((codex / "hooks.json").read_text())["hooks"]
     command = hooks["UserPromptSubmit"][0]["hooks"][0]["command"]
-    assert command.startswith("env ARTIBOT_GATEWAY_PORT=41555 ARTIBOT_GATEWAY_OPENAI_UPSTREAM="
-                              "https://llm.corp.example/v1 ")
+    assert command.startswith("env ARTIBOT_GATEWAY_PORT=41555 ")
+    kept = tmp_path / "data" / "run" / "openai-upstream"  # whichever hook starts the gateway, it forwards there
+    assert kept.read_text() == "https://llm.corp.example/v1\n"
     for path in [*codex.rglob("*"), *(tmp_path / "data").rglob("*")]:
         if path.is_file():
             assert b"sk-corp-secret" not in path.read_bytes(), path
@@ -61,7 +62,7 @@ def test_install_adds_and_selects_a_provider_with_the_users_key_variable_and_uni
     gone = _cli(tmp_path, "uninstall", "codex-cli")
     assert gone.returncode == 0, gone.stdout + gone.stderr
     assert (codex / "config.toml").read_bytes() == MINE
-    assert sorted(p.name for p in codex.iterdir()) == ["config.toml"]
+    assert sorted(p.name for p in codex.iterdir()) == ["config.toml"] and not kept.exists()
 
 
 def test_no_gateway_takes_the_provider_out_and_keeps_the_hooks(tmp_path: Path, codex: Path) -> None:
@@ -104,3 +105,26 @@ def test_the_gateway_option_goes_with_the_user_scope(tmp_path: Path, codex: Path
     done = _cli(tmp_path, "install", "codex-cli", "--scope", "project", "--gateway")
     assert done.returncode != 0 and "user scope" in done.stdout + done.stderr
     assert (codex / "config.toml").read_bytes() == MINE
+
+
+def test_the_codex_gateway_sentences_in_korean(tmp_path: Path) -> None:
+    from artibot.cli.words_errors import say
+
+    path = tmp_path / "config.toml"
+    path.write_text('model_provider = "chatgpt"\n[model_providers.chatgpt]\nbase_url = "https://x.example"\n')
+    with pytest.raises(IntegrationError) as refused:
+        provider.change(path, 41470, install=True)
+    path.write_text("model = [\n")
+    with pytest.raises(IntegrationError) as broken:
+        provider.change(path, 41470, install=True)
+    path.write_text('model = "gpt-6-astra"\n')
+    added, _ = provider.change(path, 41470, install=True)
+    path.write_bytes(added.after)
+    removed, _ = provider.change(path, 0, install=True)
+    sentences = [str(refused.value), str(broken.value), added.note, removed.note,
+                 "--gateway goes with the user scope: the model provider is in $CODEX_HOME/config.toml",
+                 "--gateway is for claude-code and codex-cli; cursor takes the route as context only",
+                 "model provider left as it is"]
+    for sentence in sentences:
+        said = say("ko", sentence)
+        assert said != sentence and not any(w in said for w in (" needs ", "goes through", "left it", "not valid")), said

@@ -83,7 +83,8 @@ def test_a_secret_in_every_header_of_every_malformed_request_reaches_no_output_a
     with FakeUpstream(lambda body: next(answers, ("status", (500, b"{}")))) as up:
         env = {**os.environ, "HOME": str(home), "ARTIBOT_HOME": str(data), "NO_PROXY": "*"}
         with open(tmp_path / "stdout", "wb") as out, open(tmp_path / "stderr", "wb") as err:
-            env["ARTIBOT_GATEWAY_OPENAI_UPSTREAM"] = up.url + "/v1"
+            (data / "run").mkdir()
+            (data / "run" / "openai-upstream").write_text(up.url + "/v1\n")
             proc = subprocess.Popen([sys.executable, "-m", "artibot.cli.gateway_main", "--port", str(port),
                                      "--upstream", up.url], env=env, stdout=out, stderr=err)
             try:

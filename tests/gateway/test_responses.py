@@ -56,7 +56,7 @@ def post(port: int, doc: dict | bytes, headers: dict | None = None, path: str = 
 class Upstream:
     """The fake Responses API's answers: usage from the documented cache, output by the effort in force."""
 
-    SHARE = {"low": 0.3, "medium": 0.6, "high": 1.0, "xhigh": 1.3, "max": 1.6}
+    SHARE = {"none": 0.0, "minimal": 0.1, "low": 0.3, "medium": 0.6, "high": 1.0, "xhigh": 1.3, "max": 1.6}
 
     def __init__(self) -> None:
         self.cache = PromptCache()
@@ -123,7 +123,6 @@ def test_a_system1_turn_gets_one_update_after_its_input_and_every_later_request_
     # answered at the route's effort; the request-level effort (the cache's key) never changed
     assert answer.efforts == ["low", "low", "high", "high", "low", "low"]
     assert {s["body"]["reasoning"]["effort"] for s in up.seen} == {"high"}
-    # the prefix stays cached: every request after the first reads more than the fixed prefix
     spool = _spool(tmp_path)
     assert spool["turn"]["gateway"]["route"] == "system1"
     assert "configuration_update to low" in spool["turn"]["gateway"]["why"]
@@ -256,3 +255,60 @@ def test_the_session_costs_less_and_keeps_its_cache_against_a_request_level_effo
     assert abs(arms["gateway"][1] - arms["client"][1]) < 0.02, arms
     assert arms["switch"][1] < arms["client"][1] - 0.05, arms  # the request-level switch loses the cache
     assert arms["gateway"][0] < arms["switch"][0], arms
+
+
+def test_the_upstream_kept_in_the_data_home_wins_and_is_read_again_when_it_changes(tmp_path):
+    """A gateway started by Claude Code's hooks (no Codex CLI upstream in its configuration)
+    still forwards Codex CLI's requests to the provider ``install codex-cli --gateway`` kept."""
+    import os
+
+    with FakeUpstream(lambda b: ("json", {"usage": {"input_tokens": 1, "output_tokens": 1}})) as up:
+        with gateway(GatewayConfig(root=str(tmp_path), openai_upstream="http://127.0.0.1:9/nowhere", port=0)) as gw:
+            (tmp_path / "run").mkdir(exist_ok=True)
+            kept = tmp_path / "run" / "openai-upstream"
+            kept.write_text(up.url + "/first\n")
+            post(gw.port, {"model": "gpt-6-astra", "input": "hi"})
+            kept.write_text(up.url + "/second/v1\n")
+            os.utime(kept, ns=(1, 1))  # a new stamp even within the same clock tick
+            post(gw.port, {"model": "gpt-6-astra", "input": "hi"})
+            kept.write_text("not a url\n")
+            response, _ = post(gw.port, {"model": "gpt-6-astra", "input": "hi"})  # the configured one: unreachable
+    assert [s["path"] for s in up.seen] == ["/first/responses", "/second/v1/responses"]
+    assert response.status == 502
+
+
+def test_a_stream_passes_through_as_it_arrives(world, tmp_path):
+    """The client has the answer's first event while the upstream is still writing the rest
+    (the upstream pauses 0.6 s after each chunk; the whole answer takes at least 1.8 s)."""
+    import socket
+
+    usage = {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 2}
+    up, port = world(lambda b: ("sse", responses_sse("gpt-6-astra", usage, chunks=3)), delay=0.6)
+    open_turn(tmp_path, "system1", "t0")
+    raw = json.dumps(body(PREFIX, "t0")).encode()
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        started = time.monotonic()
+        sock.sendall(b"POST /openai/responses HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: %d\r\n\r\n%s" % (len(raw), raw))
+        seen = b""
+        while b"response.created" not in seen:
+            seen += sock.recv(65536)
+        first = time.monotonic() - started
+        while b"response.completed" not in seen or not seen.endswith(b"\r\n\r\n"):
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            seen += chunk
+        whole = time.monotonic() - started
+    assert first < 1.0 < whole, (first, whole)
+    assert _turn_usage(tmp_path)["requests"] == 1
+
+
+def test_an_effort_no_update_can_name_leaves_the_turn_at_the_effort_in_force(world, tmp_path):
+    up, port = world(Upstream())
+    open_turn(tmp_path, "system2", "t0")
+    items = PREFIX + [{"type": "message", "role": "user", "content": "hi"}]
+    response, _ = post(port, body(items, "t0", effort="none"))
+    assert response.status == 200 and up.seen[0]["body"]["input"] == items
+    assert "cannot be named" in _spool(tmp_path)["turn"]["gateway"]["why"]
+    assert _spool(tmp_path)["gateway"]["responses"]["updates"] == []

@@ -138,6 +138,10 @@ def translate(event: str, payload: Payload) -> tuple[str, Payload] | None:
 
 
 def render(event: str, output: Output | None) -> Output | None:
+    if event == "UserPromptSubmit" and isinstance(output, dict) and output.get("decision") == "block":
+        # the prompt hook stops the prompt (another program holds the gateway's port: the
+        # request, and the key, must not go there); Codex CLI takes Claude Code's block
+        return {"decision": "block", "reason": str(output.get("reason") or "artibot stopped the prompt")}
     text = context_of(output)
     if text is None or event not in ("SessionStart", "UserPromptSubmit"):
         return None

@@ -158,13 +158,27 @@ def remove(text: str) -> str:
 
 def hook_env(gw: Gateway | None) -> str:
     """What Codex CLI's hook commands start with when it goes through the gateway: the port the
-    hooks keep a gateway on, and the upstream that gateway forwards to (Codex CLI passes its
-    hooks no environment of artibot's own, so the commands carry it)."""
-    if gw is None:
-        return ""
-    import shlex
+    hooks keep a gateway on (Codex CLI passes its hooks no environment of artibot's own, so the
+    commands carry it)."""
+    return f"env ARTIBOT_GATEWAY_PORT={gw.port} " if gw is not None else ""
 
-    return f"env ARTIBOT_GATEWAY_PORT={gw.port} ARTIBOT_GATEWAY_OPENAI_UPSTREAM={shlex.quote(gw.upstream)} "
+
+def upstream_change(root: Path, gw: Gateway | None, *, install: bool) -> Change:
+    """The data home's record of the OpenAI upstream (:func:`artibot.store.gateway_state.
+    read_openai_upstream`): written with the provider, removed with it."""
+    from artibot.store import gateway_state
+
+    path = Path(gateway_state.openai_upstream_path(str(root)))
+    before = read(path)
+    if install and gw is not None:
+        after = f"{gw.upstream}\n".encode("utf-8")
+        if before == after:
+            return Change(path, "unchanged", before, before, None, "OpenAI upstream kept already")
+        return Change(path, "create" if before is None else "update", before, after, None,
+                      f"the gateway forwards Codex CLI's requests to {gw.upstream}", 0o600)
+    if before is None:
+        return Change(path, "unchanged", None, None, None, "no OpenAI upstream kept")
+    return Change(path, "remove", before, None, None, "the OpenAI upstream the gateway kept")
 
 
 def change(path: Path, port: int | None, *, install: bool) -> tuple[Change, Gateway | None]:
