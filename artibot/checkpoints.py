@@ -23,6 +23,7 @@ from artibot.checkpoint_texts import texts
 from artibot.errors import ReviewError
 
 if TYPE_CHECKING:
+    from artibot.learning.types import RoundProposal
     from artibot.settings import Settings
 
 GroupsChoice = Literal["accept", "reset"]
@@ -246,3 +247,13 @@ def policy_for(answers: AnswersArg, settings: "Settings", channel: str = "api") 
         raise ReviewError(f"answers must be 'defaults', 'defer', 'unattended' or a mapping, not {answers!r}")
     given = answers if isinstance(answers, Answers) else parse_answers(answers)
     return ScriptedAnswers(given, channel=channel)
+
+
+def final_actions(proposal: "RoundProposal", answer3: TransferAnswer | None) -> dict[str, str]:
+    """Each decided pattern's action after checkpoint 3 (``auto`` = the automatic decision)."""
+    automatic = {d.key: d.action for d in proposal.decisions}
+    final = dict(automatic)
+    if isinstance(answer3, Mapping):
+        for key, action in answer3.items():
+            final[key] = automatic.get(key, "hold") if action == "auto" else action
+    return final

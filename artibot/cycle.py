@@ -12,14 +12,13 @@ from __future__ import annotations
 import contextlib
 import gc
 import logging
-import os
-import time
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
 from artibot import checkpoints as cp
+from artibot.checkpoints import final_actions
 from artibot import round_checks
 from artibot.checkpoint_texts import direction
 from artibot.config import load_settings
@@ -40,7 +39,7 @@ from artibot.store import system1_cache as cache
 from artibot.store.log.experiences import ExperienceLog, LogRead
 from artibot.store.fs import FileLock
 from artibot.store.home import Home, HomeArg
-from artibot.store.rounds import AnswerLog, RoundContext
+from artibot.store.rounds import AnswerLog, RoundContext, new_round_id
 from artibot.store.thresholds import load_thresholds, write_thresholds
 
 # The round's arithmetic (numpy, and scipy's distributions) is imported where a round is
@@ -78,12 +77,6 @@ def collector_paused() -> Iterator[None]:
 
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-def new_round_id() -> str:
-    """Sortable by time (rounds never run concurrently: the learner lock), unique by the random tail."""
-    ns = time.time_ns()
-    return time.strftime("r%Y%m%d-%H%M%S", time.gmtime(ns / 1e9)) + f"{ns // 1000 % 1_000_000:06d}-{os.urandom(2).hex()}"
 
 
 class RoundStatus(StrEnum):
@@ -445,16 +438,6 @@ def decide_and_commit(h: Home, settings: Settings, proposal: RoundProposal, own:
                       f"experience{'s' if report.processed != 1 else ''} in {report.batches} "
                       f"batch{'es' if report.batches != 1 else ''}; {thresholds}")
     return report
-
-
-def final_actions(proposal: RoundProposal, answer3: cp.TransferAnswer | None) -> dict[str, str]:
-    """Each decided pattern's action after checkpoint 3 (``auto`` = the automatic decision)."""
-    automatic = {d.key: d.action for d in proposal.decisions}
-    final = dict(automatic)
-    if isinstance(answer3, Mapping):
-        for key, action in answer3.items():
-            final[key] = automatic.get(key, "hold") if action == "auto" else action
-    return final
 
 
 # --------------------------------------------------------------------- persistence

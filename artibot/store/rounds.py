@@ -8,6 +8,8 @@ cycle handles values and never a file's dict.
 
 from __future__ import annotations
 
+import os
+import time
 from dataclasses import dataclass, field, replace
 from operator import attrgetter
 from pathlib import Path
@@ -47,6 +49,12 @@ class RoundContext:
         return cls(round_id=doc["round_id"], created=doc.get("created"), flush=bool(doc.get("flush", False)),
                    lang=doc.get("lang", "en"), unprocessed=doc.get("unprocessed"))
 
+
+
+def new_round_id() -> str:
+    """Sortable by time (rounds never run concurrently: the learner lock), unique by the random tail."""
+    ns = time.time_ns()
+    return time.strftime("r%Y%m%d-%H%M%S", time.gmtime(ns / 1e9)) + f"{ns // 1000 % 1_000_000:06d}-{os.urandom(2).hex()}"
 
 @dataclass(frozen=True)
 class AnswerRecord:

@@ -34,7 +34,8 @@ import orjson
 from psycopg.types.json import Jsonb
 
 from artibot import checkpoints as cp
-from artibot.cycle import final_actions, new_round_id
+from artibot.checkpoints import final_actions
+from artibot.store.rounds import new_round_id
 from artibot.errors import ReviewError, TeamError, TeamUnavailable
 from artibot.learning.pooled import CellStat, TeamState, parse_state, pool_number, propose_pooled, state_json
 from artibot.learning.pooled_patterns import HEX, ROUND_PATTERNS, PatternCount
