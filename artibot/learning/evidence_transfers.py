@@ -6,8 +6,6 @@ The rules are described with the rest of evidence mode in :mod:`artibot.learning
 
 from __future__ import annotations
 
-import math
-
 from artibot.learning.posterior import beta_bounds
 from artibot.learning.types import PatternStats, TransferDecision
 from artibot.settings import Settings
