@@ -4,8 +4,12 @@ Starts its own server (initdb + pg_ctl in a temporary folder, as the tests do; o
 ``--url`` for an existing empty database) and, per pool size:
 
 1. **push**: ``--push`` records from one member's data home through the real push path
-   (:func:`artibot.team.push.push`: the queue, the keyed hash, batches of 5,000 under the
-   push lock, ``ON CONFLICT DO NOTHING``), then the same again (all duplicates);
+   (:func:`artibot.team.push.push`: the queue streamed, the keyed hash, batches of 5,000,
+   the database's triggers: the alphabet and one row per record id), then the same again
+   as a whole queue in memory (the push before it streamed) and streamed (all duplicates),
+   each in a fresh process with its peak resident memory (``VmHWM``);
+   and ``collect --stdin`` of ``--collect`` JSON lines, streamed from a file and from a
+   pipe, and whole (as it ran before), each into a fresh home;
 2. **fill**: the pool grown to the size by one server-side ``INSERT … SELECT`` of seeded
    synthetic rows (12 members, 12 domains, 5% explored with their propensities, 0.1% of
    rows malformed; their ids spread over the last 12 months, so over 12 monthly partitions), the way a bulk import would, since pushing 10^7 rows from one laptop
@@ -68,32 +72,107 @@ print("ROUND", code, secs, hwm, heap)
 """
 
 
-def push_bench(url: str, n: int, seed: int, tmp: Path) -> tuple[float, float]:
+PEAK = """
+import sys, time, os
+sys.argv = sys.argv[1:]
+t = time.perf_counter()
+exec(compile(sys.argv[0], "<bench>", "exec"))
+secs = time.perf_counter() - t
+hwm = next(int(x.split()[1]) for x in open("/proc/self/status") if x.startswith("VmHWM:"))
+print("PEAK", secs, hwm, file=sys.stderr)
+"""
+# each measured in a fresh process (its own VmHWM): the way it runs now, and the way it ran before
+# (the whole input or queue in memory), in one run so that the ratio is this machine's
+PUSH_STREAM = "from artibot.team import push; r = push.push(); assert r.sent == int(sys.argv[1]), r"
+PUSH_WHOLE = """
+from artibot.store.home import Home
+from artibot.store import team_files as files
+from artibot.team import db, push
+from artibot.team.outbound import outbound_row
+h = Home.of(None)
+m = files.read_membership(h)
+waiting = push.queue(h)  # the whole queue, as a push held it before it streamed
+with db.connect(m["url"]) as conn:
+    key = bytes.fromhex(m["pattern_key"])
+    for start in range(0, len(waiting), push.BATCH):
+        batch = waiting[start:start + push.BATCH]
+        push.insert_rows(conn, [outbound_row(r, key) for r in batch])
+        files.add_pushed(h, (r["id"] for r in batch))
+assert len(waiting) == int(sys.argv[1])
+"""
+COLLECT_STREAM = "from artibot.cli.app import run; assert run(['collect', '--stdin', '--quiet']) == 0"
+COLLECT_WHOLE = """
+from artibot.cli.cmd_collect import parse_stdin
+from artibot.collector import collect_many
+from artibot.cycle import collector_paused
+with collector_paused():  # as `collect --stdin` did before it streamed
+    records, label = parse_stdin(sys.stdin.buffer.read())
+    collect_many(records, label=label)
+"""
+
+
+def peak(code: str, home: Path, *args: str, stdin: Path | None = None, pipe: bool = False) -> tuple[float, float]:
+    """``code`` in a fresh process with ``ARTIBOT_HOME=home``: (seconds, peak resident MB)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "ARTIBOT_HOME": str(home)}
+    cmd = [sys.executable, "-c", PEAK, code, *args]
+    if pipe and stdin is not None:  # a pipe: the process cannot read its input twice
+        with subprocess.Popen(cmd, stdin=subprocess.PIPE, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                              env=env, text=False) as proc:
+            assert proc.stdin is not None and proc.stderr is not None
+            with open(stdin, "rb") as f:
+                shutil.copyfileobj(f, proc.stdin)
+            proc.stdin.close()
+            err = proc.stderr.read().decode()
+            proc.wait()
+    else:
+        with open(stdin or os.devnull, "rb") as f:
+            err = subprocess.run(cmd, stdin=f, capture_output=True, env=env).stderr.decode()
+    line = next((x for x in err.splitlines() if x.startswith("PEAK")), None)
+    if line is None:
+        sys.exit(f"the measured process failed:\n{err}")
+    _, secs, kb = line.split()
+    return float(secs), int(kb) / 1024
+
+
+def push_bench(url: str, n: int, seed: int, tmp: Path) -> dict[str, tuple[float, float]]:
+    """Push ``n`` records from a fresh home (streamed), then again as a whole queue (all duplicates)."""
     from artibot.collector import collect_many
-    from artibot.team import member, push
+    from artibot.team import member
     from tests.team.helpers import records
 
     home = tmp / "pusher"
-    recs = records(n, seed=seed, prefix="push")
     for start in range(0, n, 50_000):
-        collect_many(recs[start:start + 50_000], home=home)
+        collect_many(records(min(50_000, n - start), seed=seed, prefix="push", start=start), home=home)
     member.join(url, home=home)
-    t = time.perf_counter()
-    report = push.push(home=home)
-    first = time.perf_counter() - t
-    assert report.stored == n, report
+    out = {"push, streamed (new rows)": peak(PUSH_STREAM, home, str(n))}
     (home / "team" / "pushed.json").unlink()  # forget the acknowledgements: everything again, all duplicates
-    t = time.perf_counter()
-    again = push.push(home=home)
-    second = time.perf_counter() - t
-    assert again.stored == 0 and again.sent == n, again
-    return n / first, n / second
+    out["push, whole queue (as before; duplicates)"] = peak(PUSH_WHOLE, home, str(n))
+    (home / "team" / "pushed.json").unlink()
+    out["push, streamed (duplicates)"] = peak(PUSH_STREAM, home, str(n))
+    return out
+
+
+def collect_bench(n: int, seed: int, tmp: Path) -> dict[str, tuple[float, float]]:
+    """``collect --stdin`` of ``n`` JSON lines into fresh homes: from a file, from a pipe, and whole."""
+    import orjson
+
+    from tests.team.helpers import records
+
+    data = tmp / "records.jsonl"
+    with open(data, "wb") as f:
+        for start in range(0, n, 50_000):
+            for r in records(min(50_000, n - start), seed=seed, prefix="col", start=start):
+                f.write(orjson.dumps(r) + b"\n")
+    return {"collect --stdin, streamed, from a file": peak(COLLECT_STREAM, tmp / "c1", stdin=data),
+            "collect --stdin, streamed, from a pipe": peak(COLLECT_STREAM, tmp / "c2", stdin=data, pipe=True),
+            "collect --stdin, whole input (as before)": peak(COLLECT_WHOLE, tmp / "c3", stdin=data)}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[100_000, 1_000_000])
-    ap.add_argument("--push", type=int, default=50_000, help="records pushed through the real push path")
+    ap.add_argument("--push", type=int, default=100_000, help="records pushed through the real push path")
+    ap.add_argument("--collect", type=int, default=100_000, help="JSON lines given to `collect --stdin`")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--url", help="an existing empty database (default: start a server in a temporary folder)")
     ap.add_argument("--heap", action="store_true", help="also trace the round's Python heap (tracemalloc; slower)")
@@ -117,9 +196,15 @@ def main() -> None:
         from artibot.cli.app import run
 
         assert run(["team", "init", url]) == 0
-        push_rate, dup_rate = push_bench(url, args.push, args.seed, tmp)
-        print(f"\npush through the real path: {args.push:,} records at {push_rate:,.0f}/s new, "
-              f"{dup_rate:,.0f}/s all duplicates\n")
+        measured = {**push_bench(url, args.push, args.seed, tmp), **collect_bench(args.collect, args.seed, tmp)}
+        print(f"\n{'':44} {'records':>9} {'s':>7} {'records/s':>10} {'peak MB':>8}")
+        for what, (secs, mb) in measured.items():
+            n = args.push if what.startswith("push") else args.collect
+            print(f"{what:44} {n:>9,} {secs:>7.1f} {n / secs:>10,.0f} {mb:>8.0f}")
+        ratio = (measured["push, whole queue (as before; duplicates)"][1] / measured["push, streamed (duplicates)"][1],
+                 measured["collect --stdin, whole input (as before)"][1]
+                 / measured["collect --stdin, streamed, from a file"][1])
+        print(f"peak memory, before / streamed: push {ratio[0]:.1f}x, collect --stdin {ratio[1]:.1f}x\n")
         print(f"{'pool rows':>12} {'fill rows/s':>12} {'round s':>9} {'round peak MB':>14} {'table MB':>9}"
               + (f" {'Python heap MB':>13}" if args.heap else ""))
         have = args.push
