@@ -197,6 +197,8 @@ def test_rollback_of_an_earlier_round_undoes_later_ones(artibot_home: Path) -> N
     assert result["undone"] == [first.round_id, second.round_id]
     after = state_bytes(artibot_home)
     assert after["thresholds.json"] is None and after["system1-patterns.json"] is None
+    assert {k: after[k] for k in ("thresholds.json", "system1-patterns.json")} == \
+        {k: before[k] for k in ("thresholds.json", "system1-patterns.json")}  # as before the first round
     assert len(load_experiences()) == 150
 
 

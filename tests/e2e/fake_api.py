@@ -29,7 +29,6 @@ import http.server
 import itertools
 import json
 import re
-import sys
 import threading
 from typing import Any, Callable
 

@@ -135,7 +135,7 @@ def test_plain_turn(world: World) -> None:
 
 
 def test_failing_bash_turn(world: World) -> None:
-    world.claude("-p", f"run the unit tests #sc:bashfail", "--allowedTools", "Bash")
+    world.claude("-p", "run the unit tests #sc:bashfail", "--allowedTools", "Bash")
     exp = one(world)
     assert exp["outcome"] == "failed" and exp["outcome_reason"] == "the last tool call failed"
     assert exp["tools"] == 1 and exp["tool_failures"] == 1
@@ -193,9 +193,9 @@ def test_background_agent_notification_mid_turn(world: World) -> None:
 
 def test_continue_and_resume_keep_the_session(world: World) -> None:
     world.claude("-p", f"{SIMPLE} #sc:plain")
-    world.claude("-p", "--continue", f"now fix the one in CONTRIBUTING #sc:plain")
+    world.claude("-p", "--continue", "now fix the one in CONTRIBUTING #sc:plain")
     session = world.experiences()[0]["session_id"]
-    world.claude("-p", "--resume", session, f"and in the changelog #sc:plain")
+    world.claude("-p", "--resume", session, "and in the changelog #sc:plain")
     records = world.experiences()
     assert [r["session_id"] for r in records] == [session] * 3
     assert [p["source"] for p in world.payloads("SessionStart")] == ["startup", "resume", "resume"]

@@ -18,7 +18,6 @@ import orjson
 import pytest
 
 from artibot._lean import files as lean_files
-from artibot.errors import CorruptFileError
 from artibot.integrations.turns import call, context, ended, handlers, learner, turns
 from artibot.store import hookio, sessions, state
 from artibot.store.log.experiences import ExperienceLog

@@ -37,7 +37,7 @@ def test_a_hook_whose_virtualenv_is_gone_exits_0_silently(tmp_path: Path) -> Non
     assert unguarded.returncode == 127  # what the guard is for
 
 
-def test_uninstall_restores_the_original_bytes(dirs) -> None:  # noqa: F811
+def test_uninstall_restores_the_original_bytes(dirs) -> None:
     path = dirs["user_dir"] / "settings.json"
     path.write_bytes(ODD)
     install(dirs)
@@ -48,7 +48,7 @@ def test_uninstall_restores_the_original_bytes(dirs) -> None:  # noqa: F811
     assert not path.with_name("settings.json.artibot-backup").exists()
 
 
-def test_uninstall_after_another_change_keeps_the_backup(dirs) -> None:  # noqa: F811
+def test_uninstall_after_another_change_keeps_the_backup(dirs) -> None:
     path = dirs["user_dir"] / "settings.json"
     path.write_bytes(ODD)
     install(dirs)

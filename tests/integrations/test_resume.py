@@ -12,7 +12,7 @@ from artibot.store import hookio
 from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home
 from tests.integrations.spools import SpoolView
-from tests.integrations.test_hooks import Driver, SIMPLE  # noqa: F401  (fixtures below)
+from tests.integrations.test_hooks import Driver, SIMPLE
 from tests.integrations.test_hooks import _deterministic_routes, hook  # noqa: F401  (greedy routes)
 
 CORRECTION = "no, that's wrong — the title is in docs/index.md"

@@ -18,7 +18,7 @@ from artibot.learning import (
     propose_round,
 )
 
-from tests.factories import cycling, rec, settings
+from tests.factories import cycling, settings
 
 
 def test_remainder_waits_and_flush_processes_it() -> None:

@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 from typing import Callable
 
-import artibot.cycle  # noqa: F401  (imported once here: every forked child inherits it)
-import artibot.learning.evidence  # noqa: F401  (scipy: seconds to import in each child otherwise)
+import artibot.cycle
+import artibot.learning.evidence
 import artibot.rollback  # noqa: F401
 from artibot.cli.app import run
 

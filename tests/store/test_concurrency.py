@@ -39,7 +39,7 @@ def writer(root: str, index: int, seed: int, start, errors) -> None:
             batch = [record(index, i) for i in range(n, min(n + size, PER_WRITER))]
             assert log.append(batch) == len(batch)
             n += len(batch)
-    except BaseException:
+    except BaseException:  # noqa: BLE001 - a thread's failure, whatever it is, fails the test below
         errors.put(f"writer {index}: {traceback.format_exc()}")
 
 
@@ -52,7 +52,7 @@ def reader(root: str, index: int, start, stop, results, append_only: bool) -> No
     while not stop.is_set():
         try:
             ids = [r["id"] for r in log.read()]
-        except BaseException:
+        except BaseException:  # noqa: BLE001 - a thread's failure, whatever it is, fails the test below
             problems.append(traceback.format_exc())
             break
         reads += 1
@@ -75,7 +75,7 @@ def mover(root: str, start, stop, results) -> None:
             if ids:
                 log.move_to_archive(ids[: len(ids) // 2 + 1], f"round-{rounds:04d}")
                 rounds += 1
-        except BaseException:
+        except BaseException:  # noqa: BLE001 - a thread's failure, whatever it is, fails the test below
             problems.append(traceback.format_exc())
             break
     results.put(("mover", rounds, problems))

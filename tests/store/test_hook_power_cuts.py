@@ -25,7 +25,7 @@ SAMPLE = {"posix": 4, "ext4": 6, "random": 4}
 
 
 @pytest.fixture
-def boot(env, monkeypatch):  # noqa: F811
+def boot(env, monkeypatch):
     path = env / "boot_id"
     path.write_text("boot-0\n")
     monkeypatch.setattr(id_index, "BOOT_ID", path)
@@ -33,7 +33,7 @@ def boot(env, monkeypatch):  # noqa: F811
 
 
 @pytest.mark.parametrize("name", sorted(hpc.SCENARIOS))
-def test_every_turn_is_stored_once_after_a_power_cut_in_a_hook(env, boot, name):  # noqa: F811
+def test_every_turn_is_stored_once_after_a_power_cut_in_a_hook(env, boot, name):
     scenario = hpc.SCENARIOS[name]
     tr, ids = hpc.prepare(env, scenario, boot)
     assert any(op.synced for op in tr.ops), f"{name} syncs nothing: it hands no turn to the log"
@@ -43,7 +43,7 @@ def test_every_turn_is_stored_once_after_a_power_cut_in_a_hook(env, boot, name):
         assert tally.states == SAMPLE[model] and tally.acknowledged > 0
 
 
-def test_a_snapshot_is_on_disk_before_its_round_is_marked_applied(env, boot):  # noqa: F811
+def test_a_snapshot_is_on_disk_before_its_round_is_marked_applied(env, boot):
     """``learn`` traced: in every state a power cut can leave (strict POSIX and ext4), a round
     whose manifest says ``applied`` has its whole snapshot: a copy of each state file that
     existed, as it was before the round. No command runs: the states are only computed."""

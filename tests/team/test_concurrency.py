@@ -39,7 +39,7 @@ def test_twelve_members_push_concurrently_while_rounds_run(team_url, tmp_path, m
             pushing.wait(30)
             push.push(home=home)
             push.push(home=home)  # and once more: a retry stores nothing new
-        except BaseException as exc:  # reported below
+        except BaseException as exc:  # noqa: BLE001 - reported below
             errors.append(exc)
 
     threads = [threading.Thread(target=pusher, args=(h,)) for h in homes]

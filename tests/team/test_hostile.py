@@ -149,7 +149,7 @@ def test_a_record_id_is_stored_once_across_every_month(team, tmp_path) -> None:
 
 
 def test_what_one_member_adds_to_the_teams_state_is_bounded(team, tmp_path, capsys) -> None:
-    MAX_NEW_DOMAINS_PER_MEMBER = 32  # noqa: N806 - artibot.team.round's, as docs/team.md documents it
+    MAX_NEW_DOMAINS_PER_MEMBER = 32
     grant_roles(team, mallory="member", bob="member")
     alice = make_member(tmp_path, "alice", records(300))
     member.join(team, home=alice)
