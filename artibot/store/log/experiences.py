@@ -95,16 +95,10 @@ class ExperienceLog:
             assert lock.fd is not None
             fd = self._open_for_append()
             try:
-                size = self._ensure_intact(fd, os.fstat(fd).st_size)
-                ino = os.fstat(fd).st_ino
-                index = IdIndex(self.home)
-                self._skipped = []
-                index.sync(ino, size, lambda since: appended_ids(fd, since, size), self._every_id)
+                index, size, ino = self._synced_index(fd)
                 stored = self._stored(index, list(given_ids))
                 if stored and not skip_stored:
-                    shown = ", ".join(repr(i) for i in sorted(stored)[:5]) + (" …" if len(stored) > 5 else "")
-                    raise ValidationError([f"id {shown} is already stored (in the log or archive/); ids must "
-                                           "be unique: leave the id out and artibot assigns one"])
+                    raise _already_stored(stored)
                 records = [r for r in records if r["id"] not in stored]
                 if not records:
                     return 0
@@ -132,20 +126,24 @@ class ExperienceLog:
             assert lock.fd is not None
             fd = self._open_for_append()
             try:
-                size = self._ensure_intact(fd, os.fstat(fd).st_size)
-                ino = os.fstat(fd).st_ino
-                index = IdIndex(self.home)
-                self._skipped = []
-                index.sync(ino, size, lambda since: appended_ids(fd, since, size), self._every_id)
+                index, _, _ = self._synced_index(fd)
                 stored = self._stored(index, given)
             except OSError as exc:
                 raise StoreError.from_os(exc, self.path, "read") from None
             finally:
                 os.close(fd)
         if stored:
-            shown = ", ".join(repr(i) for i in sorted(stored)[:5]) + (" …" if len(stored) > 5 else "")
-            raise ValidationError([f"id {shown} is already stored (in the log or archive/); ids must "
-                                   "be unique: leave the id out and artibot assigns one"])
+            raise _already_stored(stored)
+
+    def _synced_index(self, fd: int) -> tuple[IdIndex, int, int]:
+        """The id index brought up to the log open at ``fd`` (under the caller's lock), the log's
+        size and inode."""
+        size = self._ensure_intact(fd, os.fstat(fd).st_size)
+        ino = os.fstat(fd).st_ino
+        index = IdIndex(self.home)
+        self._skipped = []
+        index.sync(ino, size, lambda since: appended_ids(fd, since, size), self._every_id)
+        return index, size, ino
 
     def _stored(self, index: IdIndex, given: list[str]) -> set[str]:
         """Which of ``given`` are already stored (a fingerprint match, confirmed on the files)."""
@@ -452,3 +450,8 @@ class ExperienceLog:
                 self._rewrite(render_lines(kept))
             return len(lines) - len(kept)
 
+
+def _already_stored(stored: set[str]) -> ValidationError:
+    shown = ", ".join(repr(i) for i in sorted(stored)[:5]) + (" …" if len(stored) > 5 else "")
+    return ValidationError([f"id {shown} is already stored (in the log or archive/); ids must "
+                            "be unique: leave the id out and artibot assigns one"])
