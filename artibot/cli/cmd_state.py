@@ -123,7 +123,7 @@ def register(app: typer.Typer) -> None:
         with working(w(lang, "dr_checking")):
             findings = doctor.repair(home, finish_rollback=recover_interrupted) if repair else doctor.check(home)
         findings += hook_findings(home)
-        if home.is_folder():
+        if home.is_folder():  # a file in its place is the finding; no gateway to ask about
             findings += gateway_findings(home)
         problems = [f for f in findings if f.severity != "ok"]
         if as_json:

@@ -10,7 +10,6 @@ checking that no file changed since the plan was made. Shared by every client's 
 
 from __future__ import annotations
 
-import difflib
 import os
 import stat
 from dataclasses import dataclass, field
@@ -78,6 +77,8 @@ class InstallPlan:
 
     def diff(self) -> str:
         """A unified diff of every change (what ``--dry-run`` shows)."""
+        import difflib  # here: `status` reads the installed gateway port through this module, never a diff
+
         out: list[str] = []
         for c in self.changes:
             if c.action == "unchanged":
