@@ -88,18 +88,25 @@ class StreamReader:
             self._line.clear()
             start = end + 1
 
-    def _event(self, line: bytes) -> None:
+    WANTED: tuple[bytes, ...] = (b'"message_start"', b'"message_delta"', b'"message_stop"', b'"error"')
+    """The events with usage or an end in them; the rest of a stream (the deltas) is not parsed."""
+
+    def _parsed(self, line: bytes) -> dict[str, Any] | None:
+        """The JSON object of a ``data:`` line naming one of :attr:`WANTED`, else None."""
         if not line.startswith(b"data:"):
-            return
+            return None
         data = line[5:].strip()
-        if b'"message_start"' not in data and b'"message_delta"' not in data and b'"message_stop"' not in data \
-                and b'"error"' not in data:
-            return  # content deltas: most of the stream, not parsed
+        if not any(k in data for k in self.WANTED):
+            return None
         try:
             doc = json.loads(data)
         except ValueError:
-            return
-        if not isinstance(doc, dict):
+            return None
+        return doc if isinstance(doc, dict) else None
+
+    def _event(self, line: bytes) -> None:
+        doc = self._parsed(line)
+        if doc is None:
             return
         kind = doc.get("type")
         if kind == "message_start" and isinstance(doc.get("message"), dict):
@@ -134,23 +141,16 @@ class ResponsesStreamReader(StreamReader):
     (Usage(input_tokens=464, output_tokens=40, cache_creation_input_tokens=0, cache_read_input_tokens=1536), 30)
     """
 
-    FINAL = (b'"response.completed"', b'"response.incomplete"', b'"response.failed"')
+    WANTED = (b'"response.completed"', b'"response.incomplete"', b'"response.failed"', b'"response.created"',
+              b'"error"')
 
     def __init__(self) -> None:
         super().__init__()
         self.reasoning_tokens = 0
 
     def _event(self, line: bytes) -> None:
-        if not line.startswith(b"data:"):
-            return
-        data = line[5:].strip()
-        if not any(k in data for k in self.FINAL) and b'"response.created"' not in data and b'"error"' not in data:
-            return  # deltas and items: most of the stream, not parsed
-        try:
-            doc = json.loads(data)
-        except ValueError:
-            return
-        if not isinstance(doc, dict):
+        doc = self._parsed(line)
+        if doc is None:
             return
         kind = doc.get("type")
         response = doc.get("response")
