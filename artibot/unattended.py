@@ -30,13 +30,14 @@ def log_line(home: Home, what: str) -> None:
     write_log(str(home.root), EVENT, what)
 
 
-def run(home: Home, settings: Settings, *, log: Callable[[str], None]) -> RoundReport | None:
-    """Sync with the team (a member only), one round answered unattended, then the applied
-    rounds measured. None: another learner holds the lock (logged; the next start retries)."""
+def run(home: Home, settings: Settings, *, log: Callable[[str], None], flush: bool = False) -> RoundReport | None:
+    """Sync with the team (a member only), one round answered unattended (``flush``: a last,
+    smaller batch too), then the applied rounds measured. None: another learner holds the lock
+    (logged; the next start retries)."""
     log("learner running")
     _step(log, "syncing with the team", lambda: _team_sync(home, log))
     try:
-        report = learn(home=home, answers="unattended", settings=settings)
+        report = learn(home=home, answers="unattended", settings=settings, flush=flush)
     except LockTimeout as exc:
         log(f"learner skipped: {exc}")
         return None

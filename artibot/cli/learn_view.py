@@ -94,7 +94,7 @@ def run_learn(*, yes: bool = False, unattended: bool = False, dry_run: bool = Fa
                 show_report(report, out, settings.lang)
             return
     if unattended and not dry_run:
-        done = _unattended(home, settings, out, quiet=quiet or as_json)
+        done = _unattended(home, settings, out, quiet=quiet or as_json, flush=flush)
         if done is None:
             return
         if as_json:
@@ -120,7 +120,7 @@ def run_learn(*, yes: bool = False, unattended: bool = False, dry_run: bool = Fa
         team_push(pull=True)
 
 
-def _unattended(home: Home, settings: Settings, out: Console, *, quiet: bool) -> RoundReport | None:
+def _unattended(home: Home, settings: Settings, out: Console, *, quiet: bool, flush: bool) -> RoundReport | None:
     """``learn --unattended``: the job the detached learner and cron both run
     (:mod:`artibot.unattended`); its steps go to the hook log, and to the terminal unless quiet."""
     from artibot import unattended
@@ -130,7 +130,7 @@ def _unattended(home: Home, settings: Settings, out: Console, *, quiet: bool) ->
         if not quiet and not line.startswith(("learner running", "learner finished")):
             out.print(Hanging(said(line)))
 
-    report = unattended.run(home, settings, log=log)
+    report = unattended.run(home, settings, log=log, flush=flush)
     if report is None:
         out.print(Hanging(w(settings.lang, "learner_busy")))
     return report

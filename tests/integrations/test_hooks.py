@@ -621,6 +621,20 @@ def test_the_detached_learners_job_is_the_crontabs_command(home: Home, monkeypat
     assert ExperienceLog(home).read() == []  # the round took the batch
 
 
+def test_the_unattended_learner_takes_flush_as_learn_does(home: Home, monkeypatch: pytest.MonkeyPatch) -> None:
+    from artibot.cli.app import run
+
+    small_batches(home, n=1)  # one experience: less than the batch of 2
+    home.config_file.write_text(orjson.dumps({"learning": {"lifelong": {"batchSize": 2, "grpoGroupSize": 2},
+                                                           "checkpoints": {"unattended": "defaults"}}}).decode())
+    monkeypatch.setenv("ARTIBOT_HOME", str(home.root))
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert run(["learn", "--unattended", "--quiet"]) == 0
+    assert len(ExperienceLog(home).read()) == 1  # too few without --flush
+    assert run(["learn", "--unattended", "--quiet", "--flush"]) == 0
+    assert ExperienceLog(home).read() == []
+
+
 def test_the_unattended_learner_stops_at_a_held_lock_and_says_so(home: Home, monkeypatch: pytest.MonkeyPatch,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     from artibot.cli.app import run
