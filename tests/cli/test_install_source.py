@@ -5,6 +5,7 @@ through this environment's pip; the index only for an install from the index."""
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -57,7 +58,7 @@ def test_the_report_without_matplotlib_names_this_install_s_command(tmp_path: Pa
     expected = report_command(install_source())
     assert done.stderr == ("artibot: the report draws its charts with matplotlib, which artibot's environment "
                            f"lacks: {expected}\n"), done.stderr
-    assert f"{sys.executable} -m pip install" in expected or expected.startswith("pipx ")
+    assert f"{shlex.quote(sys.executable)} -m pip install" in expected or expected.startswith("pipx ")
     source = install_source()
     if source is not None and source.editable:  # this checkout, installed in place (as the tests run it)
         checkout = Path(artibot.__file__).resolve().parent.parent

@@ -76,11 +76,13 @@ def test_a_secret_in_every_header_of_every_malformed_request_reaches_no_output_a
     home, data = tmp_path / "home", tmp_path / "data"
     home.mkdir()
     data.mkdir()
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
     answers = iter([("sse", usage_sse("m", {"input_tokens": 1, "output_tokens": 1}, chunks=3)[:1] + [None])])
     with FakeUpstream(lambda body: next(answers, ("status", (500, b"{}")))) as up:
+        # a free port taken once the upstream listens: a port freed before it started could be the
+        # upstream's own, and the wait below would then take the upstream for the gateway
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
         env = {**os.environ, "HOME": str(home), "ARTIBOT_HOME": str(data), "NO_PROXY": "*"}
         with open(tmp_path / "stdout", "wb") as out, open(tmp_path / "stderr", "wb") as err:
             (data / "run").mkdir()
