@@ -58,7 +58,7 @@ import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -392,24 +392,32 @@ def _records(home: Path) -> list[dict[str, Any]]:
 
 
 # --------------------------------------------------------------------- the fit
+def _turns_at(effort: str, seed: int, args: Args, upstream: Upstream, prefix: str
+              ) -> Iterator[tuple[Arm, Conversation, Any]]:
+    """Every turn of the sessions of ``seed``, each request at ``effort`` (in process, no redo),
+    the clock advanced to it: ``(arm, conversation, turn)`` for the caller to attempt."""
+    upstream.reset()
+    tmp = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        arm = Arm(effort, upstream, tmp, seed, direct=True)
+        for day in sessions(seed, args.days, args.sessions):
+            for session in day:
+                conv = Conversation(session)
+                for turn in session.turns:
+                    arm.tick(turn.gap_s)
+                    yield arm, conv, turn
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def fixed_bill(effort: str, seeds: tuple[int, ...], args: Args, upstream: Upstream, scale: dict[str, float]) -> float:
     """The bill of every session of ``seeds`` with every request at ``effort`` (in process, no redo)."""
     total = 0.0
     upstream.output_share = {**cache_model.OUTPUT_SHARE, **scale}
     for seed in seeds:
-        upstream.reset()
-        tmp = Path(tempfile.mkdtemp(prefix="artibot-gateway-fit-"))
-        try:
-            arm = Arm(effort, upstream, tmp, seed, direct=True)
-            for day in sessions(seed, args.days, args.sessions):
-                for session in day:
-                    conv = Conversation(session)
-                    for turn in session.turns:
-                        arm.tick(turn.gap_s)
-                        attempt(arm, conv, turn, 0, None, after_failed_system1=False, scale=scale)
-            total += bill(upstream, effort)["cost"]
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+        for arm, conv, turn in _turns_at(effort, seed, args, upstream, "artibot-gateway-fit-"):
+            attempt(arm, conv, turn, 0, None, after_failed_system1=False, scale=scale)
+        total += bill(upstream, effort)["cost"]
     return total
 
 
@@ -422,23 +430,12 @@ def cell_costs(seeds: tuple[int, ...], args: Args, upstream: Upstream) -> dict[s
     costs: dict[str, dict[str, list[float]]] = {}
     for effort in ("low", CLIENT_EFFORT):
         for seed in seeds:
-            upstream.reset()
-            tmp = Path(tempfile.mkdtemp(prefix="artibot-gateway-cells-"))
-            try:
-                arm = Arm(effort, upstream, tmp, seed, direct=True)
-                for day in sessions(seed, args.days, args.sessions):
-                    for session in day:
-                        conv = Conversation(session)
-                        for turn in session.turns:
-                            arm.tick(turn.gap_s)
-                            before = len(upstream.bills.get(effort, []))
-                            attempt(arm, conv, turn, 0, None, after_failed_system1=False, scale=None)
-                            rows = upstream.bills[effort][before:]
-                            key = f"{turn.domain} {turn.level}"
-                            costs.setdefault(key, {}).setdefault(effort, []).append(
-                                bill(upstream, effort, rows)["cost"])
-            finally:
-                shutil.rmtree(tmp, ignore_errors=True)
+            for arm, conv, turn in _turns_at(effort, seed, args, upstream, "artibot-gateway-cells-"):
+                before = len(upstream.bills.get(effort, []))
+                attempt(arm, conv, turn, 0, None, after_failed_system1=False, scale=None)
+                rows = upstream.bills[effort][before:]
+                key = f"{turn.domain} {turn.level}"
+                costs.setdefault(key, {}).setdefault(effort, []).append(bill(upstream, effort, rows)["cost"])
     out = {}
     for key, by in sorted(costs.items()):
         domain, level = key.split()
