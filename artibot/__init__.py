@@ -31,11 +31,11 @@ _LAZY = {
     "collect": ("artibot.collector", "collect"),
     "load_experiences": ("artibot.collector", "load_experiences"),
     "Router": ("artibot.learned_router", "Router"),
-    "Decision": ("artibot.router", "Decision"),
-    "learn": ("artibot.cycle", "learn"),
-    "history": ("artibot.rollback", "history"),
-    "rollback": ("artibot.rollback", "rollback"),
-    "status": ("artibot.status", "status"),
+    "Decision": ("artibot.hookpath.router", "Decision"),
+    "learn": ("artibot.round.cycle", "learn"),
+    "history": ("artibot.round.rollback", "history"),
+    "rollback": ("artibot.round.rollback", "rollback"),
+    "status": ("artibot.reports.status", "status"),
     "ArtibotError": ("artibot.errors", "ArtibotError"),
 }
 
@@ -57,9 +57,9 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # pragma: no cover
     from artibot.collector import collect, load_experiences
-    from artibot.cycle import learn
+    from artibot.round.cycle import learn
     from artibot.errors import ArtibotError
-    from artibot.rollback import history, rollback
-    from artibot.router import Decision
+    from artibot.round.rollback import history, rollback
+    from artibot.hookpath.router import Decision
     from artibot.learned_router import Router
-    from artibot.status import status
+    from artibot.reports.status import status

@@ -1,7 +1,7 @@
 """``python -m artibot`` and the ``artibot`` console script.
 
 ``artibot hook EVENT`` (Claude Code) and ``artibot hook AGENT EVENT`` (the other clients
-:mod:`artibot.integrations.clients` lists) are dispatched here, to the client's own entry
+:mod:`artibot.hookpath.clients` lists) are dispatched here, to the client's own entry
 point, before the CLI framework is imported: hooks run on
 every prompt and tool call, and typer/rich alone cost ~100 ms to import. Asked for its
 help, ``hook`` goes through the CLI like any command.
@@ -89,7 +89,7 @@ def _quick(args: list[str]) -> int | Callable[[], int] | None:
 
 def _hook(args: list[str]) -> int:
     """``artibot hook [AGENT] EVENT``, without the cyclic garbage collector."""
-    from artibot.integrations.clients import hook_target
+    from artibot.hookpath.clients import hook_target
 
     client, argv = hook_target(args)  # each client's hooks go to its own entry point
     # A hook lives for tens of milliseconds and frees what it allocates as it goes; the cyclic

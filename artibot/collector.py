@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterable, Mapping, cast
 
 from artibot.errors import ValidationError
 from artibot.experience import FIELDS, FREE_TEXT, MAX_INPUT_CHARS, now_iso, validate
-from artibot.privacy import anonymize, anonymize_many, anonymize_prefix
+from artibot.hookpath.privacy import anonymize, anonymize_many, anonymize_prefix
 from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home, HomeArg
 
@@ -81,7 +81,7 @@ def prepare_many(records: Iterable[Any], *, label: str = "record", input_anonymi
     """Validate every record first; any problem rejects the whole batch, naming the record.
 
     Returns the prepared records and the ids the caller gave (to be checked against the store).
-    The inputs are anonymized together (:func:`~artibot.privacy.anonymize_many`): a bulk
+    The inputs are anonymized together (:func:`~artibot.hookpath.privacy.anonymize_many`): a bulk
     import pays the fixed cost of a scan once per 64 KB, not once per record.
     ``input_anonymized``: the caller anonymized every ``input`` already, as :func:`anonymize_input`
     does (the hooks, at the prompt): anonymization is idempotent, so it is not run again;

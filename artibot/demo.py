@@ -4,7 +4,7 @@ Each round is "a day": requests are generated from templates, routed by the real
 :class:`~artibot.learned_router.Router` with the learned state, their outcomes drawn from a
 hidden truth (System 1 succeeds reliably below a per-domain complexity, System 2
 almost always), recorded with :func:`~artibot.collector.collect`, and then learned
-with :func:`~artibot.cycle.learn` (checkpoints pre-approved). Everything goes through
+with :func:`~artibot.round.cycle.learn` (checkpoints pre-approved). Everything goes through
 the product's own files; nothing outside the temporary home is touched.
 
 Both learning modes run on the same traffic (same seed), each in its own home: the
@@ -31,11 +31,11 @@ import orjson
 
 from artibot.collector import collect_many
 from artibot.config import default_settings, load_settings
-from artibot.cycle import learn
+from artibot.round.cycle import learn
 from artibot.learned_router import Router
 from artibot.learning.price import route_costs
-from artibot.record import experience_record
-from artibot.status import status
+from artibot.hookpath.record import experience_record
+from artibot.reports.status import status
 from artibot.store.fs import atomic_write_bytes
 from artibot.store.home import Home
 

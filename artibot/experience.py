@@ -22,8 +22,8 @@ from datetime import datetime, timezone
 from typing import Any, Callable, Mapping
 
 from artibot.errors import ValidationError
-from artibot.names import MAX_ROUTED_CHARS
-from artibot.record import new_id
+from artibot.hookpath.names import MAX_ROUTED_CHARS
+from artibot.hookpath.record import new_id
 from artibot.shapes import EXPERIENCE_FIELDS, ExperienceRecord
 
 __all__ = ["FIELDS", "OUTCOMES", "REQUIRED", "SCHEMA_VERSION", "SYSTEMS", "learnable", "migrate", "new_id", "version_of",

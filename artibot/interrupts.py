@@ -9,7 +9,7 @@ by SIGINT instead of the exit code 130 it had returned (an interrupt that passed
 an extension module's start-up code). So imports that can take long run under
 :class:`deferred`: a Ctrl-C there is kept and raised the moment they end. The CLI loads its
 command modules so; a round loads its arithmetic (numpy, scipy) so, when it first needs it
-(:func:`artibot.cycle.load_round_modules`), since a command with nothing to compute never
+(:func:`artibot.round.cycle.load_round_modules`), since a command with nothing to compute never
 loads it at all.
 
 Only imports: everywhere else the interpreter's own handler is in place, so a Ctrl-C at

@@ -2,8 +2,8 @@
 
 ``Router.load()`` reads ``thresholds.json`` and ``system1-patterns.json`` (the state the
 last applied round left) and the settings; ``route()`` anonymizes the text, then asks
-the pure :class:`~artibot.router.policy.RoutingPolicy`. On the hook path: no numpy.
-It lives beside ``router/``, not in it, because it reads the store and ``router/`` does no I/O.
+the pure :class:`~artibot.hookpath.router.policy.RoutingPolicy`. On the hook path: no numpy.
+It lives beside ``hookpath/router/``, not in it, because it reads the store and ``hookpath/router/`` does no I/O.
 """
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ from typing import Any
 from artibot.store.home import Home, HomeArg
 from artibot.config import load_domain_keywords, load_settings
 from artibot.experience import MAX_INPUT_CHARS
-from artibot.privacy import anonymize_prefix
-from artibot.router import Decision, DomainTable, RoutingPolicy
-from artibot.router.thresholds import Thresholds
-from artibot.settings import Settings
-from artibot.store.system1_cache import active_patterns, decided_patterns, read_system1_patterns
+from artibot.hookpath.privacy import anonymize_prefix
+from artibot.hookpath.router import Decision, DomainTable, RoutingPolicy
+from artibot.hookpath.router.thresholds import Thresholds
+from artibot.config.settings import Settings
+from artibot.store.learned.system1_cache import active_patterns, decided_patterns, read_system1_patterns
 from artibot.store.team_files import team_system1
-from artibot.store.thresholds import load_thresholds
+from artibot.store.learned.thresholds_file import load_thresholds
 
 
 @dataclass

@@ -18,7 +18,7 @@ JsonValue = None | bool | int | float | str | list["JsonValue"] | dict[str, "Jso
 class ExperienceRecord(TypedDict):
     """One line of the experience log: one routed request and how it ended.
 
-    Built by :func:`artibot.record.experience_record`, checked by
+    Built by :func:`artibot.hookpath.record.experience_record`, checked by
     :func:`artibot.experience.validate` (which returns this type), and described field by
     field in :data:`EXPERIENCE_FIELDS`: a field added here is added there too (a test
     holds the two equal). Fields that no writer fills are kept as they are, anonymized.
@@ -126,7 +126,7 @@ class ThresholdChange(TypedDict):
 class RoundEntry(TypedDict):
     """A round that ended (applied, reset, discarded by a rollback).
 
-    Built by :func:`artibot.store.rounds.round_entry`. A round discarded by a rollback has only ``type``, ``round_id``, ``status``,
+    Built by :func:`artibot.store.round.rounds.round_entry`. A round discarded by a rollback has only ``type``, ``round_id``, ``status``,
     ``finished`` and ``reason``; an applied one also says what it applied.
     """
 
@@ -256,7 +256,7 @@ class TurnLine(TypedDict):
 
 
 class StatusReport(TypedDict):
-    """``artibot status --json`` (:func:`artibot.status.status`): a contract other tools read."""
+    """``artibot status --json`` (:func:`artibot.reports.status.status`): a contract other tools read."""
 
     thresholds: ThresholdsJson
     system1_patterns: list[str]
@@ -315,7 +315,7 @@ class RollbackLine(TypedDict):
 
 
 HistoryLine = RoundLine | RollbackLine
-"""One line of :func:`artibot.rollback.history`, oldest first."""
+"""One line of :func:`artibot.round.rollback.history`, oldest first."""
 
 
 # --------------------------------------------------------------------- the hooks' turn

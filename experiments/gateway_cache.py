@@ -12,7 +12,7 @@ calls and writes less. Four ways of sending the same sessions are compared, on t
   System 1 turn's effort at the top level and on every message's marker, past turns included;
 * **cache-safe gateway** — the product: the real gateway (in-process) on the routes the real
   router chose, learning each night from the turns' outcomes and measured costs
-  (:func:`artibot.cycle.learn`, shipped defaults unless ``--router-config``);
+  (:func:`artibot.round.cycle.learn`, shipped defaults unless ``--router-config``);
 * **cascade** — Anthropic's published pattern: every turn at ``low`` first, a turn that fails
   there asked again at the client's effort (its client keeps each attempt's marker in its
   history, as the cache-safe gateway does).
@@ -67,16 +67,16 @@ import numpy as np
 
 from artibot.collector import collect
 from artibot.config import settings_from_mapping
-from artibot.cycle import learn
+from artibot.round.cycle import learn
 from artibot.errors import StoreError
 from artibot.gateway.pricing import PriceTable
 from artibot.gateway.profiles import Profiles
 from artibot.gateway.server import GatewayConfig, serve
 from artibot.gateway.usage import Usage
 from artibot.learned_router import Router
-from artibot.settings import Settings
-from artibot.record import experience_record
-from artibot.store import hookio
+from artibot.config.settings import Settings
+from artibot.hookpath.record import experience_record
+from artibot.hookpath import hookio
 from experiments import cache_model, report
 from experiments.fake_messages_api import Threaded, Upstream
 from experiments.coding_sessions import (BILL_TARGET, CLIENT_EFFORT, COMPACT_AT, EFFORT_SCALE, SUCCESS,
@@ -385,7 +385,7 @@ def by_cell(turns: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
 
 
 def _records(home: Path) -> list[dict[str, Any]]:
-    from artibot.costs import _records as records
+    from artibot.reports.costs import _records as records
     from artibot.store.home import Home
 
     return list(records(Home(home)))

@@ -35,10 +35,10 @@ import numpy as np
 
 from artibot.collector import collect
 from artibot.config import settings_from_mapping
-from artibot.cycle import learn
+from artibot.round.cycle import learn
 from artibot.errors import StoreError
-from artibot.record import experience_record
-from artibot.router.complexity import score
+from artibot.hookpath.record import experience_record
+from artibot.hookpath.router.complexity import score
 from artibot.learned_router import Router
 from experiments.policies import Thompson, EpsilonGreedy
 

@@ -34,10 +34,10 @@ import numpy as np
 
 from artibot.collector import collect_many
 from artibot.config import settings_from_mapping
-from artibot.cycle import learn
+from artibot.round.cycle import learn
 from artibot.errors import StoreError
-from artibot.record import experience_record
-from artibot.router.policy import Decision, RoutingPolicy
+from artibot.hookpath.record import experience_record
+from artibot.hookpath.router.policy import Decision, RoutingPolicy
 from artibot.learned_router import Router
 
 EPOCH = datetime(2026, 1, 5, tzinfo=timezone.utc)
@@ -114,7 +114,7 @@ def decide_scored(policy: RoutingPolicy, complexity: float, domain: str, pattern
     """The product's rule for a request whose complexity the world gives.
 
     ``features`` is passed explicitly: ``RoutingPolicy.decide_scored``'s default for it
-    uses ``MappingProxyType``, which ``artibot/router/policy.py`` does not import yet.
+    uses ``MappingProxyType``, which ``artibot/hookpath/router/policy.py`` does not import yet.
     """
     return policy.decide_scored(complexity, domain, pattern, rng, features={})
 

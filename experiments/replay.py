@@ -3,7 +3,7 @@
 Each row is one prompt with the outcome of System 1 (``s1_success``) and System 2
 (``s2_success``). A policy routes the prompt and is told only the outcome of the system
 it chose. The complexity of a prompt is the product's own score
-(:func:`artibot.router.complexity.score`); its domain is the file's ``domain`` column.
+(:func:`artibot.hookpath.router.complexity.score`); its domain is the file's ``domain`` column.
 
 :func:`load` reads a file; :func:`split` shuffles it (seeded) into a learning half and a
 held-out half; :func:`stream` turns rows into a :class:`~experiments.simulate.Stream`
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from artibot.router.complexity import score
+from artibot.hookpath.router.complexity import score
 from experiments.simulate import Stream
 
 DATA_ENV = "ARTIBOT_ROUTING_DATA"

@@ -56,7 +56,7 @@ import numpy as np
 
 from artibot.collector import collect_many
 from artibot.config import settings_from_mapping
-from artibot.cycle import learn
+from artibot.round.cycle import learn
 from artibot.learned_router import Router
 from experiments import replay
 from experiments.args import parse, run_dir, save_json

@@ -1,7 +1,7 @@
 """Off-policy estimates against the truth: SNIPS vs doubly robust, on W1 with known success curves.
 
 Each trial logs ``requests`` W1 requests routed by the product's router
-(:class:`artibot.router.policy.RoutingPolicy`, exploration ``exploration`` in its band,
+(:class:`artibot.hookpath.router.policy.RoutingPolicy`, exploration ``exploration`` in its band,
 ``forced`` of the requests asking for deliberate thinking) under the *current* thresholds,
 draws the outcomes, and estimates the success rate of 10 *candidate* threshold vectors with
 :func:`artibot.learning.offpolicy.evaluate`. The truth of a candidate is its expected
@@ -30,8 +30,8 @@ from scipy import stats
 
 from artibot.learning.logged import THRESHOLD_TOLERANCE
 from artibot.learning.offpolicy import METHODS, LoggedWindow, evaluate
-from artibot.router.domains import DomainTable
-from artibot.router.policy import RoutingPolicy
+from artibot.hookpath.router.domains import DomainTable
+from artibot.hookpath.router.policy import RoutingPolicy
 from experiments import report
 from experiments.args import parse, run_dir, save_json
 from experiments.simulate import pool_map

@@ -43,7 +43,7 @@ if __package__ in (None, ""):
 
 import numpy as np
 
-from artibot.settings import Settings
+from artibot.config.settings import Settings
 from experiments import metrics, run_w1, run_w2
 from experiments.args import parse, run_dir, save_json
 from experiments.simulate import pool_map

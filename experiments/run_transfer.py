@@ -29,7 +29,7 @@ if __package__ in (None, ""):
 import numpy as np
 
 from artibot.config import settings_from_mapping
-from artibot.cycle import learn
+from artibot.round.cycle import learn
 from experiments import metrics, report
 from experiments.args import parse, run_dir, save_json
 from experiments.policies import Product, Routed, make_record

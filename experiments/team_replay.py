@@ -59,7 +59,7 @@ def _halves(rows: list[online.Row], seed: int) -> tuple[list[online.Row], list[o
 
 def _above(tail: list[online.Row], top: float | None) -> np.ndarray:
     """Per row of ``tail``: its complexity score is above ``top`` (none when ``top`` is None)."""
-    from artibot.router.complexity import score
+    from artibot.hookpath.router.complexity import score
 
     return np.array([top is not None and score(r.prompt).score > top for r in tail], bool)
 

@@ -35,7 +35,7 @@ import numpy as np
 from scipy import stats
 
 MAX_GAIN = 0.45
-EXPLORATION_BAND = 0.15  # the router's band (artibot.router.policy.EXPLORATION_BAND)
+EXPLORATION_BAND = 0.15  # the router's band (artibot.hookpath.router.policy.EXPLORATION_BAND)
 
 
 @dataclass(frozen=True)

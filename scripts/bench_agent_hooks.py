@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from bench_hooks import PROMPTS, run  # noqa: E402
 
-from artibot.integrations import hook_files  # noqa: E402
+from artibot.integrations import json_hooks as hook_files  # noqa: E402
 from artibot.integrations.claude_code.templates import hook_prefix  # noqa: E402
 
 PROMPT_EVENT = {"gemini-cli": "BeforeAgent", "codex-cli": "UserPromptSubmit", "cursor": "beforeSubmitPrompt",

@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from artibot.integrations.turns import turns  # noqa: E402
+from artibot.hookpath.turns import turn as turns  # noqa: E402
 from artibot.store.log.experiences import ExperienceLog  # noqa: E402
 from artibot.store.fs import FileLock  # noqa: E402
 from artibot.store.home import Home  # noqa: E402

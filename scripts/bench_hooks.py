@@ -136,9 +136,9 @@ def build_used_home(data: Path, seed: int) -> None:
     from datetime import datetime, timedelta, timezone
 
     from artibot.collector import collect_many
-    from artibot.cycle import learn
-    from artibot.router.domains import DomainTable
-    from artibot.router.policy import RoutingPolicy
+    from artibot.round.cycle import learn
+    from artibot.hookpath.router.domains import DomainTable
+    from artibot.hookpath.router.policy import RoutingPolicy
 
     rng = random.Random(seed)
     base = datetime(2026, 1, 1, tzinfo=timezone.utc)

@@ -73,7 +73,7 @@ CYCLE = r"""
 import json, os, resource, sys, time
 home = sys.argv[1]
 os.environ["ARTIBOT_HOME"] = home
-from artibot.cycle import learn, load_round_modules
+from artibot.round.cycle import learn, load_round_modules
 load_round_modules("evidence")  # numpy, scipy and the learner load on first use now: imports are not the round
 t0 = time.perf_counter()
 report = learn(home=home, answers="defaults")

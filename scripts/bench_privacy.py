@@ -1,4 +1,4 @@
-"""Benchmark ``artibot.privacy.anonymize``: microseconds per KB on prose, code and
+"""Benchmark ``artibot.hookpath.privacy.anonymize``: microseconds per KB on prose, code and
 secret-dense text at 2 KB and 32 KB, seeded.
 
 Run it:     python scripts/bench_privacy.py [--seed 0]
@@ -31,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from artibot.privacy import anonymize, find_secrets  # noqa: E402
+from artibot.hookpath.privacy import anonymize, find_secrets  # noqa: E402
 
 SIZES = (2 * 1024, 32 * 1024)
 KINDS = ("prose", "code", "secrets")
@@ -140,7 +140,7 @@ def cold_start_ms(text: str, rounds: int = 5) -> dict[str, float]:
     import re
 
     best = {"bytecode_ms": float("inf"), "import_ms": float("inf"), "first_call_ms": float("inf")}
-    spec = importlib.util.find_spec("artibot.privacy")
+    spec = importlib.util.find_spec("artibot.hookpath.privacy")
     for _ in range(rounds):
         module = importlib.util.module_from_spec(spec)
         re.purge()

@@ -33,7 +33,7 @@ import orjson  # noqa: E402
 
 from artibot.collector import collect_many  # noqa: E402
 from artibot.experience import validate  # noqa: E402
-from artibot.privacy import anonymize, anonymize_many  # noqa: E402
+from artibot.hookpath.privacy import anonymize, anonymize_many  # noqa: E402
 from artibot.store.log.experiences import ExperienceLog  # noqa: E402
 from artibot.store.home import Home  # noqa: E402
 

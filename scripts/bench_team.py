@@ -104,7 +104,7 @@ COLLECT_STREAM = "from artibot.cli.app import run; assert run(['collect', '--std
 COLLECT_WHOLE = """
 from artibot.cli.cmd_collect import parse_stdin
 from artibot.collector import collect_many
-from artibot.cycle import collector_paused
+from artibot.round.cycle import collector_paused
 with collector_paused():  # as `collect --stdin` did before it streamed
     records, label = parse_stdin(sys.stdin.buffer.read())
     collect_many(records, label=label)

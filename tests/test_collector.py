@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from artibot.collector import collect, collect_many, load_experiences
 from artibot.errors import ValidationError
 from artibot.experience import FIELDS
-from artibot.privacy import anonymize
+from artibot.hookpath.privacy import anonymize
 from artibot.store.home import Home
 
 VALID = {
@@ -202,7 +202,7 @@ def test_a_secret_straddling_the_cut_is_anonymized_whole():
 
 def test_a_huge_input_only_costs_a_window(monkeypatch):
     from artibot.collector import prepare
-    from artibot.privacy import engine
+    from artibot.hookpath.privacy import engine
 
     seen = []
     real = engine.find_secrets

@@ -17,7 +17,7 @@ from artibot.config import (
     settings_from_mapping,
     shipped_config_dir,
 )
-from artibot.config_validators import cron_problem
+from artibot.config.validators import cron_problem
 from artibot.errors import ConfigError, ExitCode
 
 

@@ -11,11 +11,11 @@ import pytest
 
 from artibot import collect, learn, load_experiences
 from artibot.collector import collect_many
-from artibot.review import answer_pending, pending_questions
+from artibot.round.review import answer_pending, pending_questions
 from artibot.errors import LockTimeout, ReviewError
 from artibot.learning import PatternStats
-from artibot.rollback import history, rollback
-from artibot.store import state
+from artibot.round.rollback import history, rollback
+from artibot.store import learned as state
 from artibot.store.fs import FileLock
 from artibot.store.home import Home
 from tests.factories import mixed, record, write_pattern_stats, write_thresholds
@@ -206,7 +206,7 @@ def test_crash_mid_commit_is_rolled_back_by_the_next_cycle(artibot_home: Path,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     collect_many(mixed(100, seed=5))
     before = state_bytes(artibot_home)
-    from artibot.store import rounds
+    from artibot.store.round import rounds
 
     def boom(*a, **k):
         raise OSError("disk full (simulated)")
@@ -240,10 +240,10 @@ def test_collect_then_route_uses_learned_state(artibot_home: Path) -> None:
 
 def test_status_counts_patterns_not_an_older_homes_cells(artibot_home: Path) -> None:
     from artibot.learning.state import EvidenceState
-    from artibot.names import CELL_PREFIX
-    from artibot.status import status
-    from artibot.store import pattern_stats as patterns
-    from artibot.store.learner_state import load_learner_state
+    from artibot.hookpath.names import CELL_PREFIX
+    from artibot.reports.status import status
+    from artibot.store.learned import pattern_stats as patterns
+    from artibot.store.learned.learner_state import load_learner_state
 
     write_pattern_stats(Home(artibot_home), {"patterns": {
         "p:a": PatternStats("p:a").to_json(), f"{CELL_PREFIX}api#03": PatternStats("~cell:api#03", n=2, n2=2).to_json()}})
@@ -254,8 +254,8 @@ def test_status_counts_patterns_not_an_older_homes_cells(artibot_home: Path) -> 
 
 
 def test_evidence_cells_have_their_own_file(artibot_home: Path) -> None:
-    from artibot.store import pattern_stats as patterns
-    from artibot.store.learner_state import load_learner_state, write_learner_state
+    from artibot.store.learned import pattern_stats as patterns
+    from artibot.store.learned.learner_state import load_learner_state, write_learner_state
 
     collect_many(mixed(200))
     home = Home(artibot_home)
@@ -276,7 +276,7 @@ def test_evidence_cells_have_their_own_file(artibot_home: Path) -> None:
 
 def _learn_as(monkeypatch: pytest.MonkeyPatch, round_id: str):
     """A round whose time-based id is ``round_id`` (what the clock said when it ran)."""
-    from artibot import cycle
+    from artibot.round import cycle
 
     monkeypatch.setattr(cycle, "new_round_id", lambda: round_id)
     return learn(answers="defaults")
@@ -357,8 +357,8 @@ def test_rollback_refuses_when_a_snapshot_copy_is_missing(artibot_home: Path) ->
 
 def test_the_snapshot_folder_is_synced_before_the_round_writes(artibot_home: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    from artibot import cycle
-    from artibot.store import snapshots
+    from artibot.round import cycle
+    from artibot.store.round import snapshots
 
     events: list[str] = []
     real_sync, real_thresholds = snapshots.fsync_dir, cycle.write_thresholds

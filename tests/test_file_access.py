@@ -36,24 +36,24 @@ STORE_PRIMITIVES = {"artibot.store.fs": {"atomic_write_bytes", "read_bytes", "en
                                          "append_bytes"},
                     "artibot.store.documents": {"read_document", "write_document", "parse_document",
                                                 "dump_document"},
-                    "artibot._lean.files": {"open_regular", "read_bytes", "write_atomic", "fsync_dir", "lock"}}
+                    "artibot.hookpath.files": {"open_regular", "read_bytes", "write_atomic", "fsync_dir", "lock"}}
 
 ALLOWED = {
     # the store's string-path primitives (open, atomic writer, lock), shared by the hooks'
-    # artibot.store.hookio and the library's artibot.store.fs; nothing else imports them
+    # artibot.hookpath.hookio and the library's artibot.store.fs; nothing else imports them
     # (STORE_PRIMITIVES)
-    "_lean/files.py": "the store's primitives, on the hook path's lean floor",
+    "hookpath/files.py": "the store's primitives, on the hook path's lean floor",
     # configuration, not data: the shipped defaults and the user's config file, read only
-    "config.py": "reads configuration files",
+    "config/__init__.py": "reads configuration files",
     # Claude Code's own settings and command files, outside the data home, with backups
     "integrations/claude_code/installer.py": "writes Claude Code's settings",
     # every client's planned install or uninstall: backups, modes, atomic writes, removals
     "integrations/install_files.py": "applies an install plan to the clients' files",
     # points stdout at /dev/null when the client stops reading
-    "integrations/turns/call.py": "opens os.devnull",
-    # asks check_regular whether a review is pending (artibot.store.rounds.has_pending is the
+    "hookpath/turns/call.py": "opens os.devnull",
+    # asks check_regular whether a review is pending (artibot.store.round.rounds.has_pending is the
     # store's way)
-    "integrations/turns/learner.py": "checks for a pending review",
+    "hookpath/turns/spawn_learner.py": "checks for a pending review",
     # pip's record of where the installed artibot came from (importlib.metadata's
     # direct_url.json), for the install command `artibot report` names; not data
     "cli/install_source.py": "reads the install's metadata",
@@ -61,7 +61,7 @@ ALLOWED = {
     "integrations/claude_code/templates.py": "reads the shipped template",
     # whether the project folder a project-scope install edits exists: the user's project,
     # not artibot's data (the client's own files are written through artibot.store.fs)
-    "integrations/hook_files.py": "checks that the project directory exists",
+    "integrations/json_hooks.py": "checks that the project directory exists",
     # the demo makes a temporary home, writes its config there, and removes it at the end
     "demo.py": "creates and removes the demo's temporary home",
     # points stdout at /dev/null when the reader of a pipe goes away (`artibot demo | head`)

@@ -2,9 +2,9 @@
 imports from the hook entry points, and none of them importing a heavy module.
 
 The entry points are the dispatch of ``artibot hook`` (:mod:`artibot.__main__`) and, for
-every client in the registry (:data:`artibot.integrations.clients.CLIENTS`), the module its
+every client in the registry (:data:`artibot.hookpath.clients.CLIENTS`), the module its
 hooks enter (``client.hook``) and, for the clients run through the adapter, their
-``events`` module (imported by name, see :func:`artibot.integrations.clients.module`).
+``events`` module (imported by name, see :func:`artibot.hookpath.clients.module`).
 From there the imports are read statically (:mod:`ast`), each package on the way
 included (importing ``a.b.c`` runs ``a`` and ``a.b`` first).
 
@@ -17,7 +17,7 @@ count until someone says why it may not. Imports under ``if TYPE_CHECKING:`` nev
 
 The runtime check of the same rule, per event, is ``tests/integrations/test_hook_e2e.py``
 (``python -X importtime`` of real hooks); ``pyproject.toml``'s ruff configuration bans the
-same imports at module level in the same files (:func:`test_ruff_bans_them_in_the_same_files`).
+same imports at module level in the same files (:func:`test_ruff_bans_them_in_the_hook_path_folder`).
 """
 
 from __future__ import annotations
@@ -31,20 +31,20 @@ import tomllib
 
 import pytest
 
-from artibot.integrations import clients
+from artibot.hookpath import clients
 from tests.test_layers import MODULES, PACKAGE
 
 ROOT = PACKAGE.parent
 
 HEAVY = (
     # the standard library's slow starters (each costs a warm prompt hook more than its
-    # stand-in in artibot/_lean: docs/design.md, "The hook's lean floor")
+    # stand-in in artibot/hookpath: docs/design.md, "The hook's lean floor")
     "re", "typing", "dataclasses", "enum", "pathlib", "inspect", "functools", "collections", "random",
     "hashlib", "json", "pickle", "logging", "argparse", "datetime",
     # third-party packages: orjson and the rest need `site` (the hooks run under `python -S`)
     "numpy", "scipy", "typer", "rich", "click", "pydantic", "orjson", "psycopg", "aiohttp",
     # the library above the hooks
-    "artibot.cli", "artibot.cycle", "artibot.learning", "artibot.team", "artibot.config", "artibot.errors",
+    "artibot.cli", "artibot.round.cycle", "artibot.learning", "artibot.team", "artibot.config", "artibot.errors",
     "artibot.store.home", "artibot.store.log", "artibot.collector", "artibot.learned_router",
 )
 """Modules (and their submodules) no module on the hook path may import."""
@@ -52,42 +52,42 @@ HEAVY = (
 COLD: dict[tuple[str, str], str] = {
     ("artibot.__main__", "artibot.cli"): "main() reaches the CLI only for a command other than `hook`",
     ("artibot.__main__", "site"): "loaded on demand, at the first module not found under `python -S` (a cold cache)",
-    ("artibot.integrations.turns.call", "artibot.store.home"):
+    ("artibot.hookpath.turns.call", "artibot.store.home"):
         "HookCall.home(): the library's home, for the events that write the experience log",
-    ("artibot.integrations.turns.call", "pathlib"): "HookCall.home(), as above",
-    ("artibot.integrations.turns.handlers", "artibot.config"):
+    ("artibot.hookpath.turns.call", "pathlib"): "HookCall.home(), as above",
+    ("artibot.hookpath.turns.handlers", "artibot.config"):
         "the detached learner and a session start with no learner check yet",
-    ("artibot.integrations.turns.handlers", "artibot.team"): "a team member's session start and learner",
-    ("artibot.integrations.turns.handlers", "artibot.integrations.turns.learner"):
+    ("artibot.hookpath.turns.handlers", "artibot.team"): "a team member's session start and learner",
+    ("artibot.hookpath.turns.handlers", "artibot.hookpath.turns.spawn_learner"):
         "SessionStart, once the learner check's stamp is stale: deciding whether to spawn the learner",
-    ("artibot.integrations.turns.handlers", "artibot.gateway.launcher"): "the gateway on: starting it",
-    ("artibot.integrations.turns.ended", "artibot.collector"):
+    ("artibot.hookpath.turns.handlers", "artibot.gateway.launcher"): "the gateway on: starting it",
+    ("artibot.hookpath.turns.ended", "artibot.collector"):
         "settling ended turns into the experience log (a batch, once a turn is judged)",
-    ("artibot.integrations.turns.ended", "artibot.errors"): "the experience log's lock wait, as above",
-    ("artibot.integrations.turns.routecache", "artibot.learned_router"):
+    ("artibot.hookpath.turns.ended", "artibot.errors"): "the experience log's lock wait, as above",
+    ("artibot.hookpath.turns.routecache", "artibot.learned_router"):
         "the router cache rebuilt (a state file changed): the learned router through the config",
-    ("artibot.integrations.turns.notices", "artibot.config"): "the round notices rebuilt after a round",
-    ("artibot.integrations.turns.notices", "artibot.round_checks"): "the round notices rebuilt after a round",
-    ("artibot.integrations.gemini_cli.events", "artibot.store.gateway_state"):
+    ("artibot.hookpath.turns.notices", "artibot.config"): "the round notices rebuilt after a round",
+    ("artibot.hookpath.turns.notices", "artibot.round.checks"): "the round notices rebuilt after a round",
+    ("artibot.integrations.gemini_cli.events", "artibot.hookpath.gateway_state"):
         "Gemini CLI's model per route, with the gateway on",
     ("artibot.integrations.gemini_cli.events", "artibot.gateway"):
         "Gemini CLI's model for a turn, chosen at the turn's first model request through the gateway's "
         "profiles (dataclasses, json): a cost the lean floor does not cover yet (scripts/bench_agent_hooks.py)",
-    ("artibot._lean.regex", "re"): "a pattern whose program is not kept yet (the first hook of a version)",
-    ("artibot._lean.files", "json"): "an interpreter without the `_json` accelerator",
-    ("artibot.store.hookio", "hashlib"): "an interpreter without its built-in SHA-256 module",
-    ("artibot.router.patterns", "hashlib"): "an interpreter without its built-in SHA-1 module",
-    ("artibot.router.team_table", "hashlib"): "an interpreter without its built-in SHA-256 module",
-    ("artibot.router.domains", "artibot.errors"): "a domains file that does not validate",
-    ("artibot.router.domains", "collections"): "a domains file being validated, as above",
-    ("artibot.router.policy", "artibot.errors"): "a policy document that does not validate",
+    ("artibot.hookpath.regex", "re"): "a pattern whose program is not kept yet (the first hook of a version)",
+    ("artibot.hookpath.files", "json"): "an interpreter without the `_json` accelerator",
+    ("artibot.hookpath.hookio", "hashlib"): "an interpreter without its built-in SHA-256 module",
+    ("artibot.hookpath.router.patterns", "hashlib"): "an interpreter without its built-in SHA-1 module",
+    ("artibot.hookpath.router.team_table", "hashlib"): "an interpreter without its built-in SHA-256 module",
+    ("artibot.hookpath.router.domains", "artibot.errors"): "a domains file that does not validate",
+    ("artibot.hookpath.router.domains", "collections"): "a domains file being validated, as above",
+    ("artibot.hookpath.router.policy", "artibot.errors"): "a policy document that does not validate",
 }
 """``(module, imported)`` -> why that late import (of ``imported`` or a submodule) is off the
 warm hook path; only imports inside functions can be doors."""
 
 
 DYNAMIC: dict[str, tuple[str, ...]] = {
-    "artibot.integrations.turns.routecache": ("artibot.router.policy", "artibot.router.domains"),
+    "artibot.hookpath.turns.routecache": ("artibot.hookpath.router.policy", "artibot.hookpath.router.domains"),
 }
 """Imports made by name (``__import__``), which the source does not spell: the router cache
 rebuilds the policy's records by class name (what a warm cache holds, read back from one)."""
@@ -147,7 +147,7 @@ def _artibot_module(name: str) -> str | None:
 def hook_path() -> dict[str, list[str]]:
     """Every artibot module on the hook path -> the chain of imports that reaches it."""
     chains: dict[str, list[str]] = {}
-    todo = [(m, [m]) for m in entry_points()]
+    todo = [(".".join(m.split(".")[:i]), [m]) for m in entry_points() for i in range(1, m.count(".") + 2)]
     while todo:
         module, chain = todo.pop(0)  # breadth first: the shortest chain is kept
         if module in chains:
@@ -190,9 +190,9 @@ def test_the_hook_path_imports_no_heavy_module() -> None:
 def test_the_path_reaches_what_a_warm_prompt_hook_loads() -> None:
     # modules a warm prompt hook imports (python -X importtime), some only through a late import
     path = hook_path()
-    for module in ("artibot.store.hookio", "artibot._lean.files", "artibot._lean.regex",
-                   "artibot._lean.frozen", "artibot.router.policy", "artibot.privacy.engine",
-                   "artibot.integrations.turns.followup", "artibot.integrations.turns.context",
+    for module in ("artibot.hookpath.hookio", "artibot.hookpath.files", "artibot.hookpath.regex",
+                   "artibot.hookpath.frozen", "artibot.hookpath.router.policy", "artibot.hookpath.privacy.engine",
+                   "artibot.hookpath.turns.followup", "artibot.hookpath.turns.context",
                    "artibot.integrations.gemini_cli.events"):
         assert module in path, module
     assert not any(_within(m, "artibot.learning") or _within(m, "artibot.cli") for m in path)
@@ -207,7 +207,7 @@ def test_every_door_is_a_late_import_that_exists() -> None:
 
 def test_the_check_sees_a_heavy_import_reached_only_through_late_imports(tmp_path, monkeypatch) -> None:
     # followup is imported only inside handlers' functions, never at module level
-    module = "artibot.integrations.turns.followup"
+    module = "artibot.hookpath.turns.followup"
     assert not any(name == module and not late for m in MODULES for _, late, name in _imports(m))
     changed = tmp_path / "followup.py"
     changed.write_text(MODULES[module].read_text(encoding="utf-8") + "\nimport re\n", encoding="utf-8")
@@ -228,17 +228,33 @@ def _ruff_config() -> dict:
     return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["ruff"]
 
 
-def _banned_in() -> set[str]:
-    """The files ruff's per-file-ignores leave the module-level bans on (the negated pattern)."""
+def _banned_glob() -> list[str]:
+    """The globs ruff's per-file-ignores leave the module-level bans on (the negated pattern)."""
     ignores = _ruff_config()["lint"]["per-file-ignores"]
     negated = [p for p, codes in ignores.items() if p.startswith("!") and "TID253" in codes]
     assert len(negated) == 1
-    return set(re.fullmatch(r"!\{(.*)\}", negated[0]).group(1).split(","))
+    return re.fullmatch(r"!\{(.*)\}", negated[0]).group(1).split(",")
 
 
-def test_ruff_bans_them_in_the_same_files() -> None:
+def _matches(path: str, glob: str) -> bool:
+    """``glob`` as ruff reads it here: ``**`` any depth, ``*`` within one folder."""
+    pattern = "".join(".*" if part == "**" else "[^/]*" if part == "*" else re.escape(part)
+                      for part in re.split(r"(\*\*|\*)", glob))
+    return re.fullmatch(pattern, path) is not None
+
+
+def test_ruff_bans_them_in_the_hook_path_folder() -> None:
+    # every module on the hook path is in artibot/hookpath/ but the entry points, the packages on
+    # the way, and each client's `events.py` (its payload, read by its own hook)
     files = {str(MODULES[m].relative_to(ROOT)) for m in hook_path()}
-    assert _banned_in() == files
+    outside = {f for f in files if not f.startswith("artibot/hookpath/")}
+    adapted = [c.package for c in clients.CLIENTS.values() if c.hook == clients.ADAPTER]
+    assert outside == {"artibot/__init__.py", "artibot/__main__.py", "artibot/integrations/__init__.py",
+                       *(f"artibot/integrations/{p}/{f}" for p in adapted for f in ("__init__.py", "events.py"))}
+    globs = _banned_glob()
+    assert [f for f in files if not any(_matches(f, g) for g in globs)] == []
+    # and the globs hold nothing the path does not need: each matches a file on it
+    assert [g for g in globs if not any(_matches(f, g) for f in files)] == []
     banned = set(_ruff_config()["lint"]["flake8-tidy-imports"]["banned-module-level-imports"])
     assert banned == {h for h in HEAVY if not h.startswith("artibot")}
 
@@ -255,10 +271,10 @@ def test_ruff_sees_a_banned_import_on_the_hook_path(tmp_path) -> None:
     ruff = _ruff()
     if ruff is None:
         pytest.skip("ruff is not installed (pip install -e '.[dev]')")
-    source = (ROOT / "artibot/integrations/turns/followup.py").read_text(encoding="utf-8")
-    done = subprocess.run([*ruff, "check", "--stdin-filename", "artibot/integrations/turns/followup.py", "-"],
+    source = (ROOT / "artibot/hookpath/turns/followup.py").read_text(encoding="utf-8")
+    done = subprocess.run([*ruff, "check", "--stdin-filename", "artibot/hookpath/turns/followup.py", "-"],
                           input="import re\n" + source, cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 1 and "TID253" in done.stdout
-    outside = subprocess.run([*ruff, "check", "--stdin-filename", "artibot/cycle.py", "-"],
+    outside = subprocess.run([*ruff, "check", "--stdin-filename", "artibot/round/cycle.py", "-"],
                              input="import re\n", cwd=ROOT, capture_output=True, text=True)
     assert "TID253" not in outside.stdout

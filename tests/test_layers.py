@@ -19,25 +19,26 @@ import artibot
 PACKAGE = Path(artibot.__file__).parent
 
 LAYERS = {
-    # 0: shared by everything, import nothing of artibot
-    "artibot.errors": 0, "artibot._lean": 0, "artibot.shapes": 0, "artibot.names": 0,
-    "artibot.record": 0,
+    # 0: shared by everything, import nothing of artibot: the hook path's stand-ins
+    # (artibot.hookpath's own modules), the names, the record, the registry of clients
+    "artibot.errors": 0, "artibot.hookpath": 0, "artibot.shapes": 0,
     # 1: values and pure functions: no files, no clock, no environment
-    "artibot.experience": 1, "artibot.privacy": 1, "artibot.router": 1, "artibot.learning": 1,
-    "artibot.settings": 1, "artibot.config_validators": 1, "artibot.checkpoint_texts": 1,
+    "artibot.experience": 1, "artibot.hookpath.privacy": 1, "artibot.hookpath.router": 1, "artibot.learning": 1,
+    "artibot.config.settings": 1, "artibot.config.validators": 1, "artibot.round.checkpoint_texts": 1,
+    "artibot.round.params": 1,
     "artibot.gateway.profiles": 1, "artibot.gateway.pricing": 1, "artibot.gateway.usage": 1,
     "artibot.gateway.cachesafe": 1,
-    # the registry of clients: names and module paths, read by the config and every hook
-    "artibot.integrations.clients": 0,
-    # 2: the files: configuration and the data home
-    "artibot.config": 2, "artibot.store": 2,
+    # 2: the files: configuration and the data home (the hooks' own files included)
+    "artibot.config": 2, "artibot.store": 2, "artibot.hookpath.hookio": 2, "artibot.hookpath.hook_reads": 2,
+    "artibot.hookpath.hookhealth": 2, "artibot.hookpath.gateway_state": 2,
     # 3: the library: a round, its checkpoints, collecting, routing, reports, the gateway
     "artibot": 3,
     # the turn engine every client's hooks run: library code (step 1 of a round settles the
     # waiting turns through it), which never reaches a client's own package
-    "artibot.integrations.turns": 3,
-    # 4: the agents' integrations (hooks, installers), over the library
-    "artibot.integrations": 4,
+    "artibot.hookpath.turns": 3,
+    # 4: the agents' integrations (hooks, installers), over the library; the adapter runs a
+    # client's own events module
+    "artibot.integrations": 4, "artibot.hookpath.adapter": 4,
     # 5: the command line, over everything
     "artibot.cli": 5, "artibot.__main__": 5,
 }
@@ -79,7 +80,7 @@ def imports(module: str, *, top_level_only: bool = False) -> list[tuple[int, str
             if node.level:
                 parent = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join(parent + ([node.module] if node.module else []))
-            # `from artibot import status` imports the module artibot.status
+            # `from artibot import status` imports the module artibot.reports.status
             targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base for a in node.names]
         else:
             continue
@@ -170,5 +171,5 @@ def test_the_check_sees_a_circle_of_late_imports(tmp_path, monkeypatch) -> None:
 
 
 def test_the_check_sees_an_arrow_up(monkeypatch) -> None:
-    monkeypatch.setitem(LAYERS, "artibot.store.rounds", 0)  # pretend the store's rounds were a base module
-    assert any(m == "artibot.store.rounds" for m, _, _ in arrows_up())
+    monkeypatch.setitem(LAYERS, "artibot.store.round.rounds", 0)  # pretend the store's rounds were a base module
+    assert any(m == "artibot.store.round.rounds" for m, _, _ in arrows_up())

@@ -15,13 +15,13 @@ from pathlib import Path
 import orjson
 
 from artibot.collector import collect_many
-from artibot.cycle import learn
+from artibot.round.cycle import learn
 from artibot.learning.state import EvidenceState
 from artibot.learning.types import PatternStats
-from artibot.review import answer_pending, discard_pending, pending_questions
+from artibot.round.review import answer_pending, discard_pending, pending_questions
 from artibot.store.home import Home
-from artibot.store.learner_state import load_learner_state
-from artibot.store.pattern_stats import read_pattern_stats
+from artibot.store.learned.learner_state import load_learner_state
+from artibot.store.learned.pattern_stats import read_pattern_stats
 from tests.factories import mixed
 
 DATA = Path(__file__).parent / "data"
@@ -73,7 +73,7 @@ def _patterns(h: Home) -> dict[str, object]:
 
 
 def test_the_params_saved_by_the_old_version_read_back_as_typed_records_and_write_the_same_json() -> None:
-    from artibot.learning.round_params import RoundParams
+    from artibot.round.params import RoundParams
 
     log = orjson.loads((DATA / "old_home" / "learning-log.json").read_bytes())["rounds"]
     pending = orjson.loads((DATA / "old_home" / "pending-review.json").read_bytes())["proposal"]["params"]

@@ -1,4 +1,4 @@
-"""artibot.privacy: typed placeholders for secrets and personal data, nothing else touched.
+"""artibot.hookpath.privacy: typed placeholders for secrets and personal data, nothing else touched.
 
 Fake secrets are assembled from pieces at run time (``"gh" + "p_" + ...``) so that secret
 scanners do not flag this repository; they are format-valid, not real.
@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import artibot.privacy as privacy
-from artibot.privacy import PLACEHOLDERS, Finding, anonymize, find_secrets
+import artibot.hookpath.privacy as privacy
+from artibot.hookpath.privacy import PLACEHOLDERS, Finding, anonymize, find_secrets
 
 DATA = Path(__file__).parent / "data" / "privacy"
 _ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
@@ -500,7 +500,7 @@ def test_disguised_and_command_line_secrets(text: str, expected: str) -> None:
 def test_base64_prefixes_are_what_the_plain_prefixes_encode_to() -> None:
     import base64
 
-    from artibot.privacy import disguise
+    from artibot.hookpath.privacy import disguise
 
     assert len(disguise._B64_PREFIXES) == len(disguise.B64_PLAIN_PREFIXES)
     for plain, encoded in zip(disguise.B64_PLAIN_PREFIXES, disguise._B64_PREFIXES):
@@ -509,7 +509,7 @@ def test_base64_prefixes_are_what_the_plain_prefixes_encode_to() -> None:
 
 def test_every_match_of_a_rule_holds_its_family() -> None:
     """A rule's gates are skipped when its family string is absent: that must never hide a match."""
-    from artibot.privacy import engine
+    from artibot.hookpath.privacy import engine
 
     texts = [t for _, t, _ in POSITIVE + REVIEW] + [t for _, _, t in DEV + HELDOUT]
     for rule in engine._TOKEN_GATES.rank:
@@ -538,7 +538,7 @@ def test_a_placeholder_that_opens_a_word_boundary_is_scanned_again() -> None:
 def test_the_claims_bisection_is_the_standard_librarys(values: list[int], x: int) -> None:
     import bisect
 
-    from artibot.privacy.gates import bisect_left
+    from artibot.hookpath.privacy.gates import bisect_left
 
     values.sort()
     assert bisect_left(values, x) == bisect.bisect_left(values, x)

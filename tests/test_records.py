@@ -11,14 +11,15 @@ import pytest
 from artibot import learn
 from artibot.collector import collect_many
 from artibot.errors import CorruptFileError
-from artibot.review import pending_questions
+from artibot.round.review import pending_questions
 from artibot.learned_router import Router
-from artibot.status import status
-from artibot.store import rounds, snapshots
+from artibot.reports.status import status
+from artibot.store.round import rounds
+from artibot.store.round import snapshots
 from artibot.store.home import Home
-from artibot.store.rounds import AnswerLog, RoundContext
-from artibot.store.thresholds import load_thresholds, read_thresholds
-from artibot.router.thresholds import Thresholds
+from artibot.store.round.rounds import AnswerLog, RoundContext
+from artibot.store.learned.thresholds_file import load_thresholds, read_thresholds
+from artibot.hookpath.router.thresholds import Thresholds
 from tests.factories import mixed
 
 

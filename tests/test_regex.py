@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from artibot._lean import regex
+from artibot.hookpath import regex
 
 DATA = Path(__file__).parent / "data" / "privacy"
 TEST_POSITIVE = Path(__file__).parent / "test_privacy.py"
@@ -20,14 +20,14 @@ TEST_POSITIVE = Path(__file__).parent / "test_privacy.py"
 # programs it ends with, whether ``re`` was imported and how many patterns it compiled.
 WORKER = r"""
 import marshal, sys  # not json: it imports re
-from artibot._lean import regex
+from artibot.hookpath import regex
 programs = sys.argv[1]
 if programs != "-":
     regex.preload(*marshal.loads(open(programs, "rb").read()))
-from artibot.privacy import anonymize
-from artibot.router.policy import RoutingPolicy
-from artibot.router.domains import DomainTable
-from artibot.integrations.turns import followup
+from artibot.hookpath.privacy import anonymize
+from artibot.hookpath.router.policy import RoutingPolicy
+from artibot.hookpath.router.domains import DomainTable
+from artibot.hookpath.turns import followup
 texts = marshal.loads(sys.stdin.buffer.read())
 policy = RoutingPolicy(0.4, {}, frozenset(), DomainTable({"backend": ("api", "server"), "docs": ("readme",)}))
 out = []
@@ -38,7 +38,7 @@ for text in texts:
 sys.stdout.buffer.write(marshal.dumps({"out": out, "re": "re" in sys.modules, "compiled": regex.compiled_here()}))
 sys.stdout.flush()
 if programs == "-":
-    from artibot.privacy import rules
+    from artibot.hookpath.privacy import rules
     rules.compile_all()  # what the prompt hook keeps: every rule, not only those the corpus needed
     sys.stderr.buffer.write(marshal.dumps((regex.RUNTIME, regex.programs())))
 """

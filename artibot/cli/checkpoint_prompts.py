@@ -12,8 +12,8 @@ from typing import Callable, Mapping
 
 from rich.console import Console
 
-from artibot.checkpoint_texts import texts
-from artibot.checkpoints import (
+from artibot.round.checkpoint_texts import texts
+from artibot.round.checkpoints import (
     CHOICES,
     default_of,
     Deferred,

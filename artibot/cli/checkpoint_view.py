@@ -12,8 +12,8 @@ from typing import Any, Mapping, Sequence
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from artibot.checkpoint_texts import direction, texts
-from artibot.checkpoints import Evidence
+from artibot.round.checkpoint_texts import direction, texts
+from artibot.round.checkpoints import Evidence
 from artibot.cli.words import action, price_said, status_word, threshold_reason_ko, transfer_reason_ko, w
 from artibot.cli.render import Hanging, Listing, fmt
 

@@ -1,6 +1,6 @@
 """``artibot install|uninstall CLIENT`` for the clients whose hooks go through the adapter
 (called by :mod:`.cmd_integrate`; which clients those are, and where their parts are, is
-:mod:`artibot.integrations.clients`'s word)."""
+:mod:`artibot.hookpath.clients`'s word)."""
 
 from __future__ import annotations
 
@@ -10,15 +10,15 @@ from pathlib import Path
 from artibot.cli.install_view import learn_command, print_data_home, saved_home, show_plan
 from artibot.config import agent_user_dir, claude_project_dir
 from artibot.errors import InvalidInput
-from artibot.integrations import clients
+from artibot.hookpath import clients
 
 TYPE_CHECKING = False  # typing is not needed at run time
 if TYPE_CHECKING:
-    from artibot.integrations.hook_files import HookFile
+    from artibot.integrations.json_hooks import HookFile
 
 
 def hook_file(agent: str, project_dir: Path, models: list[str] | None = None) -> HookFile:
-    """The client's :class:`~artibot.integrations.hook_files.HookFile` (``models``: ``--model``,
+    """The client's :class:`~artibot.integrations.json_hooks.HookFile` (``models``: ``--model``,
     for a client that takes a model per route)."""
     if agent not in clients.adapted():
         raise InvalidInput(f"unknown target {agent!r}: artibot installs into claude-code, "
@@ -37,7 +37,7 @@ def hook_file(agent: str, project_dir: Path, models: list[str] | None = None) ->
 
 def run_agent_plan(agent: str, scope: str, dry_run: bool, *, install: bool, gateway_port: int | None,
                    models: list[str] | None = None) -> None:
-    from artibot.integrations import hook_files
+    from artibot.integrations import json_hooks as hook_files
     from artibot.integrations.claude_code.installer import apply
     from artibot.integrations.claude_code.templates import hook_prefix
 

@@ -111,7 +111,7 @@ def register(app: typer.Typer) -> None:
                  "threshold": threshold, "propensity": propensity, "session_id": session_id, "id": id,
                  "timestamp": timestamp}
         given = {k: v for k, v in flags.items() if v is not None}
-        from artibot.integrations.turns.call import settle_waiting_turns
+        from artibot.hookpath.turns.call import settle_waiting_turns
         from artibot.store.home import Home
 
         settle_waiting_turns(str(Home.of(None).root))  # ended sessions' turns past their hold go first
@@ -120,7 +120,7 @@ def register(app: typer.Typer) -> None:
                 raise ValidationError([f"--{next(iter(given)).replace('_', '-')} cannot be combined with --stdin"])
             # a bulk import makes a few dicts per record, none in a cycle: the cyclic collector
             # would only walk them again and again (the CLI has loaded the learner already)
-            from artibot.cycle import collector_paused
+            from artibot.round.cycle import collector_paused
 
             with collector_paused():
                 lines, data = json_lines(sys.stdin.buffer) if not as_json else (None, sys.stdin.buffer.read())

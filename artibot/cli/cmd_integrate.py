@@ -17,7 +17,7 @@ from artibot.cli.install_view import artibot_command, learn_command, print_data_
 from artibot.cli.quick import said
 from artibot.cli.render import Hanging, console, emit_json, fmt, table, working
 from artibot.cli.words import session_lang, w
-from artibot.integrations.clients import CLIENTS
+from artibot.hookpath.clients import CLIENTS
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -191,7 +191,7 @@ def register(app: typer.Typer) -> None:
     def hook_cmd(event: str = typer.Argument(..., help="session-start, user-prompt-submit, post-tool-use, …"),
                  ) -> None:
         """Claude Code hook entry point (payload on stdin). Always exits 0."""
-        from artibot.integrations.turns.call import main as hook_main
+        from artibot.hookpath.turns.call import main as hook_main
 
         raise typer.Exit(hook_main([event]))
 

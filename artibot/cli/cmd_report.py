@@ -7,7 +7,7 @@ import typer
 from artibot.cli.render import console, emit_json, fmt
 from artibot.cli.render import Listing
 from artibot.cli.render_costs import lead_lines, usd as _usd
-from artibot.costs import cache_report, cost_report
+from artibot.reports.costs import cache_report, cost_report
 from artibot.store.home import Home
 from artibot.cli import cmd_report_html as _html
 

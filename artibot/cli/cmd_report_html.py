@@ -23,7 +23,7 @@ def register(report_app: typer.Typer) -> None:
             return
         from artibot.cli.render import progress_line, err_console, console
         from artibot.cli.report_html import render
-        from artibot.report_data import report_data
+        from artibot.reports.data import report_data
         from artibot.store.exports import write_export
         from artibot.store.home import Home
 

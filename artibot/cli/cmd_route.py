@@ -11,10 +11,10 @@ from artibot.collector import collect
 from artibot.store.home import Home
 from artibot.errors import InvalidInput, ValidationError
 from artibot.experience import OUTCOMES, now_iso
-from artibot.record import experience_record, new_id
-from artibot.privacy import anonymize
+from artibot.hookpath.record import experience_record, new_id
+from artibot.hookpath.privacy import anonymize
 from artibot.learned_router import Router
-from artibot.store import pending_decisions as pending
+from artibot.store.round import pending_decisions as pending
 from artibot.cli import completion
 from artibot.cli.render import console, emit_json, err_console, fmt
 
@@ -100,7 +100,7 @@ def _check_domain(domain: str, router: Router) -> None:
     with the closest known name (a typo would otherwise split a domain's evidence in two)."""
     import difflib
 
-    from artibot.router.domains import DOMAIN_NAMES
+    from artibot.hookpath.router.domains import DOMAIN_NAMES
 
     known = sorted(set(DOMAIN_NAMES) | set(router.policy.domain_thresholds))
     if domain in known:

@@ -9,8 +9,8 @@ from typing import Any, Optional, cast
 import typer
 
 from artibot.store.home import Home
-from artibot.rollback import history, plan_rollback, rollback
-from artibot.router.thresholds import domain_label
+from artibot.round.rollback import history, plan_rollback, rollback
+from artibot.hookpath.router.thresholds import domain_label
 from artibot.cli import completion
 from artibot.cli.confirm import confirm
 from artibot.cli.render import NBSP, Hanging, Listing, console, emit_json, fmt, working
@@ -83,7 +83,7 @@ def register(app: typer.Typer) -> None:
         lang = session_lang()
         home = Home.of(None)
         if round_id == "last":  # named in the preview and the result
-            from artibot.rollback import resolve_round
+            from artibot.round.rollback import resolve_round
 
             round_id = resolve_round(home, round_id)
         if dry_run or (not yes and not as_json and sys.stdin.isatty()):
@@ -111,7 +111,7 @@ def register(app: typer.Typer) -> None:
                                                                         "are moved aside, never deleted."),
                    as_json: bool = typer.Option(False, "--json")) -> None:
         """Verify every file in the data home."""
-        from artibot.rollback import recover_interrupted
+        from artibot.round.rollback import recover_interrupted
         from artibot.store import doctor
 
         from artibot.cli.render_health import gateway_findings, hook_findings

@@ -7,7 +7,7 @@ from typing import Any, List, Optional
 
 import typer
 
-from artibot import checkpoints as cp
+from artibot.round import checkpoints as cp
 from artibot.cli.confirm import confirm
 from artibot.cli.checkpoint_prompts import TerminalCheckpoints
 from artibot.cli.checkpoint_view import evidence_table, threshold_result
@@ -17,7 +17,7 @@ from artibot.cli.words_errors import say
 from artibot.cli.words_team import say_where
 from artibot.config import load_settings
 from artibot.errors import InvalidInput
-from artibot.inert import terminal
+from artibot.hookpath.inert import terminal
 from artibot.store.home import Home
 
 def said(text: str) -> str:

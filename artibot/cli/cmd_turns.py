@@ -54,7 +54,7 @@ def register(app: typer.Typer) -> None:
         """The last turns: time, agent, prompt (anonymized), domain, complexity/threshold, route and why,
         the gateway's effort and model, outcome, tokens, cost."""
         from artibot.store.home import Home
-        from artibot.turns_view import last_turns
+        from artibot.reports.turns import last_turns
 
         home = Home.of(None).require()
         lines = last_turns(limit, session=session, home=home)

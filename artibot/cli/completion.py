@@ -10,7 +10,7 @@ In bash, :func:`quick_bash` calls them before typer is imported (a TAB must answ
 from __future__ import annotations
 
 from artibot.cli.command_table import complete_first_word
-from artibot.integrations.clients import CLIENTS
+from artibot.hookpath.clients import CLIENTS
 
 TYPE_CHECKING = False  # `typing` itself costs a TAB ~10 ms
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ def agents(incomplete: str) -> list[tuple[str, str]]:
 def rounds(incomplete: str) -> list[tuple[str, str]]:
     """The applied rounds, newest first, and ``last``."""
     try:  # the learning log itself, as `artibot history` reads it, without the rollback machinery
-        from artibot.store.round_log_light import learning_log_entries
+        from artibot.store.round.log_light import learning_log_entries
 
         items = [e for e in learning_log_entries() if e.get("type", "round") == "round"
                  and e.get("status") == "applied" and not e.get("rolled_back", False)]
@@ -48,7 +48,7 @@ def answers(incomplete: str) -> list[tuple[str, str]]:
     found = list(ANSWERS.items())
     if incomplete.startswith("3."):
         try:
-            from artibot.review import pending_questions
+            from artibot.round.review import pending_questions
 
             doc = pending_questions()
             for q in doc.get("questions", []) if doc.get("pending") else []:
@@ -62,12 +62,12 @@ def answers(incomplete: str) -> list[tuple[str, str]]:
 
 def domains(incomplete: str) -> list[tuple[str, str]]:
     """The router's domains and those with a learned threshold."""
-    from artibot.router.domains import DOMAIN_NAMES
+    from artibot.hookpath.router.domains import DOMAIN_NAMES
 
     names = set(DOMAIN_NAMES)
     try:
         from artibot.store.home import Home
-        from artibot.store.thresholds import load_thresholds
+        from artibot.store.learned.thresholds_file import load_thresholds
 
         names |= set(load_thresholds(Home.of(None), 0.4).domains)
     except Exception:  # noqa: BLE001 - as above

@@ -10,7 +10,7 @@ from artibot.store.home import Home
 
 
 def run_drift(as_json: bool = False) -> None:
-    from artibot.drift_report import drift_report
+    from artibot.reports.drift import drift_report
 
     lang = session_lang()
     with working(w(lang, "dr_working")):

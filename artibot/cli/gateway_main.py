@@ -19,11 +19,11 @@ import sys
 import time
 
 from artibot.config import gateway_upstream_env, load_settings, resolve_home
-from artibot.config_validators import upstream_url
+from artibot.config.validators import upstream_url
 from artibot.errors import ArtibotError, ExitCode, GatewayError, InvalidInput
 from artibot.gateway.profiles import Profile
 from artibot.gateway.server import Counters, GatewayConfig, Seen, serve
-from artibot.store import gateway_state
+from artibot.hookpath import gateway_state
 from artibot.cli.quick import said
 from artibot.cli.words import session_lang, w
 

@@ -32,7 +32,7 @@ def saved_home() -> str | None:
     shell), which need not have the installing shell's ``ARTIBOT_HOME``: a home that is not
     written into the hook commands and the ``/learn`` command is a home the data never reaches.
     """
-    from artibot import names
+    from artibot.hookpath import names
 
     given = os.environ.get(names.HOME_ENV)
     if not given:

@@ -13,11 +13,11 @@ import sys
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any, Sequence
 
-from artibot import checkpoints as cp
+from artibot.round import checkpoints as cp
 from artibot.store.home import Home
 from artibot.config import load_settings
-from artibot.cycle import RoundReport, RoundStatus, learn
-from artibot.review import answer_pending, discard_pending, pending_questions, prepare_for_review
+from artibot.round.cycle import RoundReport, RoundStatus, learn
+from artibot.round.review import answer_pending, discard_pending, pending_questions, prepare_for_review
 from artibot.errors import ArtibotError, InvalidInput
 from artibot.cli.checkpoint_prompts import TerminalCheckpoints
 from artibot.cli.checkpoint_view import change_words, threshold_result, transfer_result, evidence_table
@@ -28,7 +28,7 @@ from artibot.cli.words import progress, session_lang, w
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from artibot.settings import Settings
+    from artibot.config.settings import Settings
 
 # what --quiet keeps quiet about: the outcomes a cron job expects
 QUIET = (RoundStatus.APPLIED, RoundStatus.NOTHING, RoundStatus.DEFERRED, RoundStatus.PENDING)
@@ -82,7 +82,7 @@ def run_learn(*, yes: bool = False, unattended: bool = False, dry_run: bool = Fa
         policy = TerminalCheckpoints(out, settings.lang, read=lambda prompt: _read_line(out, prompt))
     spinner = out.is_terminal and not dry_run and (yes or unattended)
     if isinstance(policy, TerminalCheckpoints) and not dry_run:
-        from artibot.review import pending_round
+        from artibot.round.review import pending_round
 
         waiting = pending_round(home)
         if waiting is not None:  # a round saved for review: answered here, where it is shown
@@ -122,8 +122,8 @@ def run_learn(*, yes: bool = False, unattended: bool = False, dry_run: bool = Fa
 
 def _unattended(home: Home, settings: Settings, out: Console, *, quiet: bool, flush: bool) -> RoundReport | None:
     """``learn --unattended``: the job the detached learner and cron both run
-    (:mod:`artibot.unattended`); its steps go to the hook log, and to the terminal unless quiet."""
-    from artibot import unattended
+    (:mod:`artibot.round.unattended`); its steps go to the hook log, and to the terminal unless quiet."""
+    from artibot.round import unattended
 
     def log(line: str) -> None:
         unattended.log_line(home, line)
@@ -180,7 +180,7 @@ def run_review(*, as_json: bool = False, answer: Sequence[str] | None = None, pr
         report = answer_pending(home=home, settings=settings, policy=terminal)
         show_report(report, console, doc["lang"])
         return
-    from artibot.review import open_evidence
+    from artibot.round.review import open_evidence
 
     shown = open_evidence(home)
     if shown is None:  # answered or discarded since
@@ -195,11 +195,11 @@ def run_review(*, as_json: bool = False, answer: Sequence[str] | None = None, pr
 
 
 def _brief(home: Home, doc: dict[str, Any]) -> dict[str, Any]:
-    """The pending round in brief, sized for an agent's chat (:mod:`artibot.review_brief`)."""
+    """The pending round in brief, sized for an agent's chat (:mod:`artibot.round.brief`)."""
     if not doc.get("pending"):
         return doc
-    from artibot.review import open_evidence
-    from artibot.review_brief import brief
+    from artibot.round.review import open_evidence
+    from artibot.round.brief import brief
 
     shown = open_evidence(home)
     if shown is None:  # answered or discarded since
@@ -210,8 +210,8 @@ def _brief(home: Home, doc: dict[str, Any]) -> dict[str, Any]:
 def _evidence_part(home: Home, question: int | None, page: int, pattern: str | None) -> dict[str, Any]:
     """``review --json --question N [--page P]`` or ``--pattern KEY``: the part of the pending
     round the brief left out."""
-    from artibot.review import all_open_evidence
-    from artibot import review_brief
+    from artibot.round.review import all_open_evidence
+    from artibot.round import brief as review_brief
 
     if question is not None and pattern is not None:
         raise InvalidInput("--question and --pattern exclude each other: --pattern is one row of --question 3")
@@ -227,9 +227,9 @@ def _evidence_part(home: Home, question: int | None, page: int, pattern: str | N
 def _evidence_screen(home: Home, question: int | None, pattern: str | None) -> Any:
     """``review --question N`` or ``--pattern KEY`` in a terminal: the screen ``learn`` shows,
     with every row (held patterns too)."""
-    from artibot.checkpoints import Evidence
-    from artibot.review import all_open_evidence
-    from artibot import review_brief
+    from artibot.round.checkpoints import Evidence
+    from artibot.round.review import all_open_evidence
+    from artibot.round import brief as review_brief
 
     found = all_open_evidence(home)
     if found is None:

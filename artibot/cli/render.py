@@ -19,7 +19,7 @@ from rich.table import Table
 
 # JSON output lives apart from rich (`status --json` starts without it); the commands import it from here too
 from artibot.cli.json_out import emit_json as emit_json, tidy as tidy
-from artibot.inert import terminal
+from artibot.hookpath.inert import terminal
 
 
 class _Console(Console):

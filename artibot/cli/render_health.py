@@ -115,7 +115,7 @@ def blocked_sentences(gw: GatewayStatus) -> tuple[str, str] | None:
 def gateway_findings(home: Home) -> list[Finding]:
     """``doctor``'s findings about the gateway: an installed port this home's gateway cannot have."""
     from artibot.config import load_settings
-    from artibot.status import gateway_status
+    from artibot.reports.status import gateway_status
     from artibot.store.doctor import Finding
 
     try:

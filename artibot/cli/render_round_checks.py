@@ -24,7 +24,7 @@ def _pts(x: float | None) -> str:
 def offpolicy_block(op: Mapping[str, Any] | None, utility: Mapping[str, Any] | None = None,
                     lang: str = "en") -> list[Hanging]:
     """The paragraphs printed under the checkpoint-2 table (plain words when the evidence is too thin);
-    with ``utility`` (:func:`artibot.checkpoints.utility_check`), the value the learner optimises
+    with ``utility`` (:func:`artibot.round.checkpoints.utility_check`), the value the learner optimises
     and what it means for the default answer."""
     if lang == "ko":
         return _offpolicy_ko(op, utility)

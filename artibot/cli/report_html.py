@@ -272,7 +272,7 @@ def lead(doc: Mapping[str, Any]) -> str:
 
 
 def render(data: Mapping[str, Any], *, now: datetime | None = None) -> str:
-    """The whole page for :func:`artibot.report_data.report_data`'s ``data``."""
+    """The whole page for :func:`artibot.reports.data.report_data`'s ``data``."""
     stamp = (now or datetime.now(timezone.utc)).strftime("%Y-%m-%d %H:%M UTC")
     esc = html.escape
     parts = [f"<h1>artibot report</h1><p class='note'>{esc(data['home'])}, {stamp}; "

@@ -1,4 +1,4 @@
-"""What ``artibot status`` prints: the report of :func:`artibot.status.status`, as JSON or for a person.
+"""What ``artibot status`` prints: the report of :func:`artibot.reports.status.status`, as JSON or for a person.
 
 Free of the CLI framework: :mod:`artibot.cli.quick` runs it before typer is imported (the
 command must start within ~300 ms, and typer with its parameter machinery costs about half
@@ -8,7 +8,7 @@ of that), and the ``status`` command of :mod:`artibot.cli.cmd_state` runs the sa
 from __future__ import annotations
 
 from artibot.cli.json_out import emit_json
-from artibot.status import status
+from artibot.reports.status import status
 from artibot.store.home import Home
 
 

@@ -1,6 +1,6 @@
 """The terminal's words, in English and Korean: one catalogue read through :func:`w`.
 
-:mod:`artibot.checkpoint_texts` holds the checkpoints' questions and options (shared with
+:mod:`artibot.round.checkpoint_texts` holds the checkpoints' questions and options (shared with
 ``/learn``); this holds what only the terminal prints around them (table headings,
 captions, the prompt, the closing summary), and :mod:`artibot.cli.words_screens` the other
 screens' words, merged in here. :mod:`artibot.cli.words_errors` says the errors. A Korean

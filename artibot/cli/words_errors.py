@@ -97,7 +97,7 @@ _KO: list[tuple[str, _Replacement]] = [
     (r"^(?P<what>folder|file) mode is (?P<have>\d+), expected (?P<want>\d+) \(only you may read artibot's data\)$",
      lambda m: f"{dict(folder='폴더', file='파일')[m['what']]} 권한이 {m['have']}입니다. {m['want']}이어야 합니다 "
                "(artibot의 데이터는 본인만 읽을 수 있어야 합니다)"),
-    # why a turn took its route (artibot.turns_view.route_reason)
+    # why a turn took its route (artibot.reports.turns.route_reason)
     (r"^explored: (?P<why>.+), sent the other way$", r"탐색: \g<why>, 반대 경로로 보냄"),
     (r"complexity (?P<c>[\d.]+) (?P<s>[≥<]) threshold (?P<t>[\d.]+)", r"복잡도 \g<c> \g<s> 임계값 \g<t>"),
     (r"^the request asks for deliberate thinking$", "요청이 깊은 사고를 요구합니다"),
@@ -116,7 +116,7 @@ _KO: list[tuple[str, _Replacement]] = [
      "재요청은 실패했거나 상향된 System 1 턴, 또는 실패한 System 2 턴입니다; System 2만 썼을 때는 System 2의 "
      "실패율을 모든 턴에 적용하지만, 그 실패율은 더 어려운 프롬프트에서 측정되므로 추가 재요청은 낮게 나오는 "
      "편입니다"),
-    # a round's closing line when nothing was applied (artibot.cycle, artibot.review)
+    # a round's closing line when nothing was applied (artibot.round.cycle, artibot.round.review)
     (r"^(?P<n>\d+) unprocessed experience\(s\), fewer than a batch of (?P<size>\d+); nothing to learn yet "
      r"\(--flush processes them anyway\)", r"미처리 경험 \g<n>개, 배치 크기 \g<size>개보다 적음; 아직 학습할 것 없음 "
      r"(--flush를 주면 그래도 처리)"),

@@ -50,7 +50,7 @@ SENTENCES: list[tuple[str, Replacement]] = [
     (r"^schema_version (?P<n>\S+) is newer than this artibot understands \((?P<m>\d+)\); upgrade artibot$",
      r"schema_version \g<n>은(는) 이 artibot이 아는 버전(\g<m>)보다 새롭습니다; artibot을 업그레이드하세요"),
     (r"^… and (?P<n>\d+) more$", r"… 외 \g<n>개"),
-    # the config's validators (artibot.config_validators), as a key's problem
+    # the config's validators (artibot.config.validators), as a key's problem
     (r"(?P<a>[\w.]+) must be below (?P<b>[\w.]+) \(got (?P<x>\S+) and (?P<y>\S+)\)",
      r"\g<a>은(는) \g<b>보다 작아야 합니다 (받은 값: \g<x>, \g<y>)"),
     (r"(?P<a>[\w.]+) must lie within (?P<r>\[\w+, \w+\]) \(got (?P<x>\S+) outside (?P<b>\[[^\]]*\])\)",
@@ -93,7 +93,7 @@ SENTENCES: list[tuple[str, Replacement]] = [
     (r"^stdin holds a JSON (?P<t>\w+); give an object, an array, or JSON lines$",
      r"stdin에 JSON \g<t>이(가) 있습니다; 객체, 배열 또는 JSON 줄을 주세요"),
     (r"^(?P<o>--[\w-]+) cannot be combined with --stdin$", r"\g<o>은(는) --stdin과 함께 쓸 수 없습니다"),
-    # `artibot route`, `artibot outcome` (artibot.store.pending_decisions)
+    # `artibot route`, `artibot outcome` (artibot.store.round.pending_decisions)
     (r'^the request text is empty: give the text to route, e\.g\. artibot route "fix the login bug"$',
      '요청 텍스트가 비어 있습니다: 라우팅할 텍스트를 주세요. 예: artibot route "로그인 버그 고치기"'),
     (r"^no pending decision (?P<id>\S+) in (?P<dir>\S+); `(?P<c>[^`]+)` records one$",
@@ -101,7 +101,7 @@ SENTENCES: list[tuple[str, Replacement]] = [
     (r"^decision (?P<id>\S+) already has its outcome$", r"결정 \g<id>에는 이미 결과가 있습니다"),
     (r"^(?P<id>'[^']*') is not a decision id \(letters, digits, '\.', '_' or '-'\)$",
      r"\g<id>은(는) 결정 id가 아닙니다 (문자, 숫자, '.', '_', '-'만)"),
-    # `artibot rollback` (artibot.rollback)
+    # `artibot rollback` (artibot.round.rollback)
     (r"^no applied round to roll back$", "롤백할 적용된 라운드가 없습니다"),
     (r"^round (?P<r>'[^']*'|\S+) is not an applied round; the applied rounds, oldest first: (?P<c>.+?)"
      r"(?: \(and (?P<n>\d+) earlier\))?, or `last`$", _choices),

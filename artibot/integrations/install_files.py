@@ -5,7 +5,7 @@ backup, its mode) that ``artibot install`` / ``uninstall`` computed for one clie
 scope; ``--dry-run`` prints it (:meth:`InstallPlan.summary`, :meth:`InstallPlan.diff`) and
 :func:`apply` writes it: every backup first, then each new content atomically, after
 checking that no file changed since the plan was made. Shared by every client's installer
-(:mod:`artibot.integrations.claude_code.installer`, :mod:`artibot.integrations.hook_files`).
+(:mod:`artibot.integrations.claude_code.installer`, :mod:`artibot.integrations.json_hooks`).
 """
 
 from __future__ import annotations

@@ -17,8 +17,8 @@ import subprocess
 from pathlib import Path
 from typing import Protocol
 
-from artibot.settings import ScheduleSettings
-from artibot.config_validators import cron_problem
+from artibot.config.settings import ScheduleSettings
+from artibot.config.validators import cron_problem
 from artibot.errors import IntegrationError, InvalidInput
 
 TAG = "# artibot:"

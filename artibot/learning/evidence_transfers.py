@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from artibot.learning.posterior import beta_bounds
 from artibot.learning.types import PatternStats, TransferDecision
-from artibot.settings import Settings
+from artibot.config.settings import Settings
 
 CREDIBLE = 0.95
 """One-sided credible level of the transfer bounds."""

@@ -2,7 +2,7 @@
 
 The router explores a little near each threshold (``cognitive.router.exploration``) and,
 away from it, at a rate per domain that the evidence learner sets after each round
-(``thresholds.json``'s ``exploration``; :class:`artibot.router.thresholds.Thresholds`).
+(``thresholds.json``'s ``exploration``; :class:`artibot.hookpath.router.thresholds.Thresholds`).
 Pure: numbers in, numbers out.
 
 **The rate.** For each domain, ``p`` is the posterior probability that the *other*

@@ -159,7 +159,7 @@ def frame_from_chunks(chunks: Iterable[Sequence[Mapping[str, Any]]]) -> tuple[Fr
     else raises :class:`UnusualRecords`. Each chunk's fields are read while its records
     are fresh in the CPU cache (a few hundred at a time): reading a million parsed records
     field by field afterwards costs more than parsing them. The caller decides about the
-    garbage collector (:func:`artibot.cycle.collector_paused`): a pure function does not
+    garbage collector (:func:`artibot.round.cycle.collector_paused`): a pure function does not
     switch off process-wide machinery.
     """
     get = itemgetter(*COLUMNS)

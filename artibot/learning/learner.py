@@ -5,7 +5,7 @@ knows before the round (:class:`Learned`: the thresholds, the pattern statistics
 mode's own state, :mod:`artibot.learning.state`), ``new_state`` what it would know if the
 round were accepted whole. A learner is pure: it changes none of its arguments, and the same
 arguments give the same result. The cycle asks the checkpoints, then persists what was
-accepted; the mode's own state goes to its own file (:mod:`artibot.store.learner_state`).
+accepted; the mode's own state goes to its own file (:mod:`artibot.store.learned.learner_state`).
 
 :data:`LEARNERS` maps each ``learning.lifelong.mode`` to its learner; a new mode is one
 module with a ``propose`` and one entry here.
@@ -22,7 +22,7 @@ from artibot.learning.price import RouteCosts
 from artibot.learning.frame import Frame
 from artibot.learning.state import EvidenceState, LearnerState, SeedState
 from artibot.learning.types import PatternStats, RoundProposal, Thresholds
-from artibot.settings import Settings
+from artibot.config.settings import Settings
 
 T = TypeVar("T", SeedState, EvidenceState)
 

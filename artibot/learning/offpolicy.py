@@ -2,7 +2,7 @@
 traffic already logged, next to what the current thresholds would have done (pure).
 
 Each logged record carries the probability ``p`` the router gave to the route it took
-(:mod:`artibot.router.policy`): ``1 - e`` or ``e`` inside the exploration band around the
+(:mod:`artibot.hookpath.router.policy`): ``1 - e`` or ``e`` inside the exploration band around the
 threshold, 1 for every deterministic decision (outside the band, cache hits, requests
 that ask for deliberate thinking). A threshold policy ``π`` is deterministic: on record
 ``i`` it takes route ``π(x_i)``, so its importance weight is ``w_i = 1[a_i = π(x_i)] / p_i``.

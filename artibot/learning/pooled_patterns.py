@@ -11,7 +11,7 @@ published with the state (``patterns``: hash → status and counts).
 
 What a published pattern decision does on a member: its router starts from it. A hash the
 team has active routes the member's request of that pattern to System 1 unless the member
-decided the pattern itself (:mod:`artibot.router.team_table`, :mod:`artibot.team.prior`),
+decided the pattern itself (:mod:`artibot.hookpath.router.team_table`, :mod:`artibot.team.prior`),
 and the member's own checkpoint 3 can demote it for that member on its own evidence, as its
 own rounds move the team's thresholds. The member's own System 1 cache file stays its own.
 
@@ -28,7 +28,7 @@ from typing import Any, Mapping, Sequence
 from artibot.learning.evidence_transfers import CREDIBLE, decide
 from artibot.learning.posterior import beta_bounds
 from artibot.learning.types import STATUSES, PatternStats, TransferDecision
-from artibot.settings import Settings
+from artibot.config.settings import Settings
 
 ROUND_PATTERNS = 500
 STATE_PATTERNS = 2000

@@ -33,7 +33,7 @@ import math
 from dataclasses import dataclass
 from typing import Mapping
 
-from artibot.settings import Settings
+from artibot.config.settings import Settings
 from artibot.shapes import JsonValue
 
 TYPE_CHECKING = False
@@ -177,7 +177,7 @@ def route_costs(settings: Settings, measured: Mapping[str, tuple[int, float]] | 
     """The cost objective's inputs: per route ``(turns, mean cost)`` measured (None: nothing
     measured), each shrunk toward :func:`prior_costs` by :data:`PRIOR_TURNS`.
 
-    >>> from artibot.settings import Settings
+    >>> from artibot.config.settings import Settings
     >>> c = route_costs(Settings(), {"system1": (30, 0.04), "system2": (10, 0.20)})
     >>> round(c.system1_usd, 4), round(c.system2_usd, 4), c.turns  # (30*0.04 + 10*0.05)/40, (10*0.2 + 10*0.1)/20
     (0.0425, 0.15, (30, 10))

@@ -1,5 +1,5 @@
 """Each learning mode's own state between rounds, as a value (its file is
-:mod:`artibot.store.learner_state`).
+:mod:`artibot.store.learned.learner_state`).
 
 The seed's rule keeps nothing beyond the thresholds and the pattern statistics
 (:class:`SeedState`). The evidence learner keeps its *cells* (:class:`EvidenceState`): per
@@ -20,7 +20,7 @@ import numpy as np
 
 from artibot.learning.bandit import BINS, N1, N2, SCALE
 from artibot.learning.types import PatternStats
-from artibot.names import CELL_PREFIX
+from artibot.hookpath.names import CELL_PREFIX
 
 JSONScalar = Union[str, int, float, bool, None]
 CellJSON = dict[str, JSONScalar]

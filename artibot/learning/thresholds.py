@@ -16,7 +16,7 @@ from typing import Sequence
 
 import numpy as np
 
-from artibot.settings import RouterSettings
+from artibot.config.settings import RouterSettings
 from artibot.learning.columns import Table
 from artibot.learning.types import DEFAULT_KEY, DomainStep, Thresholds
 

@@ -23,7 +23,7 @@ from typing import Mapping
 
 import numpy as np
 
-from artibot.settings import Settings
+from artibot.config.settings import Settings
 from artibot.learning.frame import Frame
 from artibot.learning.types import ACTIONS, PatternStats, TransferDecision
 

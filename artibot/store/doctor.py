@@ -22,16 +22,18 @@ from typing import Any, Callable, Literal
 
 import orjson
 
-from artibot import names
+from artibot.hookpath import names
 from artibot.config import load_config_file
 from artibot.errors import ArtibotError, ConfigError, CorruptFileError, UnsafePathError
 from artibot.store.log.doctor_log import LOCK_WAIT_S, LogChecks
-from artibot.store import archive, rollback_journal, state
+from artibot.store import archive
+from artibot.store.round import rollback_journal
+from artibot.store import learned as state
 from artibot.store.documents import CURRENT_VERSION, parse_document
 from artibot.store.log.experiences import ExperienceLog
 from artibot.store.fs import DIR_MODE, FILE_MODE, FileLock, read_bytes
 from artibot.store.home import Home
-from artibot.store.learner_state import read_learner_state
+from artibot.store.learned.learner_state import read_learner_state
 from artibot.store.log.log_scan import LogScan, scan_log  # noqa: F401  (public names of this module before the split)
 from artibot.store.quarantine import is_dead_temp, kind_of, move_aside
 
@@ -73,7 +75,7 @@ def repair(home: Home, *, finish_rollback: Callable[[Home], object] | None = Non
     """Check, then apply every available fix; findings say what was repaired and moved where.
 
     ``finish_rollback``: how to finish a rollback found interrupted (the library's
-    ``artibot.rollback.recover_interrupted``, passed in: the store does not import the code
+    ``artibot.round.rollback.recover_interrupted``, passed in: the store does not import the code
     that orchestrates it). Without it such a rollback is reported, not finished.
     """
     items = _Examination(home, finish_rollback).run()

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Union
 
-from artibot import names
+from artibot.hookpath import names
 from artibot.config import resolve_home
 from artibot.store.fs import ensure_dir
 
@@ -90,7 +90,7 @@ class Home:
         return self.patterns_dir / names.PATTERN_STATS
 
     def learner_state(self, mode: str) -> Path:
-        """The file of the learning mode's own state (:mod:`artibot.store.learner_state`)."""
+        """The file of the learning mode's own state (:mod:`artibot.store.learned.learner_state`)."""
         return self.root / names.LEARNER_DIR / f"{mode}.json"
 
     @property

@@ -7,7 +7,7 @@ member has never applied a round. The member's own rounds then treat the team's 
 a prior for those domains (:func:`artibot.learning.pooled.prior_cells`, at most
 :data:`artibot.team.prior.PRIOR_TRIALS` trials a domain), which the member's own outcomes move away from.
 The cached state's pattern table is the router's starting point for System 1 too
-(:mod:`artibot.router.team_table`): the router reads it from the cached file.
+(:mod:`artibot.hookpath.router.team_table`): the router reads it from the cached file.
 
 Pulls run in the detached learner and in ``artibot team pull|join|status --pull``, never in
 a hook that waits on them. A published state that does not parse is not used: the member
@@ -21,12 +21,12 @@ from datetime import datetime, timezone
 from typing import Any
 
 from artibot.errors import CorruptFileError, TeamError
-from artibot.inert import DOMAIN_ALPHABET, is_domain
-from artibot.router.thresholds import Thresholds
+from artibot.hookpath.inert import DOMAIN_ALPHABET, is_domain
+from artibot.hookpath.router.thresholds import Thresholds
 from artibot.store import team_files as files
 from artibot.store.fs import FileLock
 from artibot.store.home import Home, HomeArg
-from artibot.store.thresholds import read_document_checked, write_thresholds
+from artibot.store.learned.thresholds_file import read_document_checked, write_thresholds
 from artibot.team.push import QUEUE_FULL, membership_or_raise, queue_size
 from artibot.team.schema import SCHEMA
 
@@ -99,7 +99,7 @@ def pull(*, home: HomeArg = None, timeout_s: float = 5.0) -> PullReport:
 
 def names_only(doc: Any) -> tuple[Any, list[str]]:
     """A published state without the domains whose name is outside the alphabet
-    (:data:`artibot.inert.DOMAIN_ALPHABET`), and those names: a state written around the
+    (:data:`artibot.hookpath.inert.DOMAIN_ALPHABET`), and those names: a state written around the
     database's check (by a reviewer's own SQL) still never puts such a name into this
     member's thresholds, ``status`` or agent context."""
     if not isinstance(doc, dict):

@@ -19,7 +19,7 @@ import hmac
 import re
 from typing import Any, Mapping, TypedDict
 
-from artibot.inert import DOMAIN_ALPHABET, is_domain, is_pattern_hash
+from artibot.hookpath.inert import DOMAIN_ALPHABET, is_domain, is_pattern_hash
 from artibot.team.schema import MAX_TEXT, RECORD_ID_ALPHABET
 
 COLUMNS = ("record_id", "member_ts", "domain", "complexity", "routed_to", "outcome", "propensity", "latency_ms",

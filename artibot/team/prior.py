@@ -8,7 +8,7 @@ round never waits on the team's server.
   (:func:`artibot.learning.pooled.prior_cells`).
 * **Patterns**: a pattern the team's published table has active, and that this member has
   not decided itself, enters the member's checkpoint 3 as active: its router already sends
-  it to System 1 (:mod:`artibot.router.team_table`), and the member's own System 1
+  it to System 1 (:mod:`artibot.hookpath.router.team_table`), and the member's own System 1
   outcomes of it can demote it there, which writes the member's own decision and ends the
   team's say on that pattern for this member. A pattern the team no longer has active goes
   back to candidate, unless the member decided it itself; so do all of them when the
@@ -24,10 +24,10 @@ from artibot.errors import CorruptFileError
 from artibot.learning.pooled import parse_state, prior_cells
 from artibot.learning.state import EvidenceState, LearnerState
 from artibot.learning.types import PatternStats
-from artibot.router.team_table import keyed_hash
+from artibot.hookpath.router.team_table import keyed_hash
 from artibot.store import team_files as files
 from artibot.store.home import Home
-from artibot.store.system1_cache import decided_patterns, read_system1_patterns
+from artibot.store.learned.system1_cache import decided_patterns, read_system1_patterns
 
 PRIOR_TRIALS = 50.0
 """The team's evidence on a domain counts as at most this many trials in a member's round."""

@@ -33,15 +33,15 @@ from typing import Any, Mapping
 import orjson
 from psycopg.types.json import Jsonb
 
-from artibot import checkpoints as cp
-from artibot.checkpoints import final_actions
-from artibot.store.rounds import new_round_id
+from artibot.round import checkpoints as cp
+from artibot.round.checkpoints import final_actions
+from artibot.store.round.rounds import new_round_id
 from artibot.errors import ReviewError, TeamError, TeamUnavailable
 from artibot.learning.pooled import CellStat, TeamState, parse_state, pool_number, propose_pooled, state_json
 from artibot.learning.pooled_patterns import HEX, ROUND_PATTERNS, PatternCount
 from artibot.learning.types import RoundProposal
 from artibot.shapes import JsonValue
-from artibot.settings import Settings
+from artibot.config.settings import Settings
 from artibot.team.schema import SCHEMA
 
 X = f"{SCHEMA}.experiences"

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from artibot.inert import DOMAIN_ALPHABET, PATTERN_HASH_ALPHABET
+from artibot.hookpath.inert import DOMAIN_ALPHABET, PATTERN_HASH_ALPHABET
 
 SCHEMA = "artibot_team"
 INIT_LOCK = 0x61727469_0001  # "arti" + 1: pg_advisory_xact_lock key of `team init`

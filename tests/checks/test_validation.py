@@ -80,7 +80,7 @@ def test_prediction_is_compared():
 
 
 def test_a_worse_round_stops_being_reported_once_a_later_change_is_measured_fine():
-    from artibot.round_checks import open_worse
+    from artibot.round.checks import open_worse
 
     results = [{"round_id": "r1", "verdict": "worse"}, {"round_id": "r2", "verdict": "no_change_detected"},
                {"round_id": "r3", "verdict": "worse"}, {"round_id": "r4", "verdict": "worse"},

@@ -12,12 +12,12 @@ import pytest
 
 from artibot.collector import collect_many
 from artibot.config import ConfigError, settings_from_mapping
-from artibot.cycle import learn
-from artibot.review import answer_pending, pending_questions
-from artibot.integrations.turns.context import session_context
-from artibot.router.domains import DomainTable
-from artibot.router.policy import RoutingPolicy
-from artibot.store import state
+from artibot.round.cycle import learn
+from artibot.round.review import answer_pending, pending_questions
+from artibot.hookpath.turns.context import session_context
+from artibot.hookpath.router.domains import DomainTable
+from artibot.hookpath.router.policy import RoutingPolicy
+from artibot.store import learned as state
 from artibot.store.home import Home
 
 BASE = datetime(2026, 1, 1, tzinfo=timezone.utc)

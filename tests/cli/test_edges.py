@@ -81,7 +81,7 @@ def test_rollback_last_and_the_choices_when_the_id_is_wrong(cli) -> None:
 
 def test_the_fallback_threshold_has_one_name() -> None:
     from artibot.learning.evidence import reason
-    from artibot.router.thresholds import DEFAULT_KEY, domain_label
+    from artibot.hookpath.router.thresholds import DEFAULT_KEY, domain_label
 
     assert reason(DEFAULT_KEY, 0.2, 0.05, 0.1, "estimated", 0.4, 0.3).startswith("default: ")
     assert domain_label(DEFAULT_KEY) == "default"
@@ -100,7 +100,7 @@ def test_short_and_korean_secrets_stay_off_disk(cli, artibot_home: Path, text: s
 
 
 def test_prose_after_a_korean_password_word_is_kept() -> None:
-    from artibot.privacy import anonymize
+    from artibot.hookpath.privacy import anonymize
 
     assert anonymize("비밀번호: 필수 항목입니다") == "비밀번호: 필수 항목입니다"
     assert anonymize("def f(password=None)") == "def f(password=None)"

@@ -13,7 +13,7 @@ from artibot.cli.words_errors import say
 from artibot.errors import ArtibotError
 from tests.cli.test_korean_session import leftover_english
 
-RID = "r20261127-211500123456-0a1b"  # a round id as artibot.cycle.new_round_id words it
+RID = "r20261127-211500123456-0a1b"  # a round id as artibot.round.cycle.new_round_id words it
 
 
 # the database server's own reason, quoted by a refusal: the server's words, not artibot's

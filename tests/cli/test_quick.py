@@ -13,7 +13,7 @@ import pytest
 from artibot.cli.completion import quick_bash
 
 HEAVY = ("typer", "click", "pydantic", "numpy", "scipy", "aiohttp", "artibot.cli.cmd_", "artibot.cli.app",
-         "artibot.cycle", "artibot.learning.frame")
+         "artibot.round.cycle", "artibot.learning.frame")
 
 LOADED = ("import sys, runpy\nsys.argv = ['artibot', *sys.argv[1:]]\ncode = 0\n"
           "try:\n    runpy.run_module('artibot', run_name='__main__')\nexcept SystemExit as e:\n"
@@ -56,7 +56,7 @@ def test_status_loads_no_framework_and_no_numpy(cli, argv: list[str]) -> None:
     assert _heavy(modules) == []
     assert ("rich" in modules) == (argv == ["status"]), "rich is for a person, not for --json"
     # nor the gateway, the team or the router's scorer: a report needs none of them (start-up time)
-    assert not modules & {"artibot.gateway.profiles", "artibot.team.member", "artibot.router.complexity"}
+    assert not modules & {"artibot.gateway.profiles", "artibot.team.member", "artibot.hookpath.router.complexity"}
     # the same words through the full CLI (`--home` sends them there): the same output
     full = cli("--home", os.environ["ARTIBOT_HOME"], *argv)
     assert (full.code, full.out, full.err) == (0, done.stdout, done.stderr)
@@ -117,7 +117,7 @@ def test_other_lines_are_left_to_typer(line: str, cword: int) -> None:
 
 def test_the_light_reader_knows_the_learning_logs_version() -> None:
     from artibot.store.documents import CURRENT_VERSION
-    from artibot.store.round_log_light import SCHEMA_VERSION
+    from artibot.store.round.log_light import SCHEMA_VERSION
 
     assert SCHEMA_VERSION == CURRENT_VERSION["learning-log"]
 
@@ -132,7 +132,7 @@ def test_a_damaged_learning_log_completes_only_last(artibot_home: Path) -> None:
 
 def test_the_config_check_knows_the_gateways_efforts() -> None:
     """The config check keeps its own list of efforts (not to load the gateway): the same list."""
-    from artibot.config_validators import EFFORTS
+    from artibot.config.validators import EFFORTS
     from artibot.gateway.profiles import EFFORTS as GATEWAY_EFFORTS
 
     assert EFFORTS == GATEWAY_EFFORTS

@@ -9,8 +9,8 @@ import pytest
 from artibot import learn
 from artibot.collector import collect_many
 from artibot.cli.checkpoint_view import change_words
-from artibot.review import open_evidence, pending_questions
-from artibot import review_brief
+from artibot.round.review import open_evidence, pending_questions
+from artibot.round import brief as review_brief
 from tests.factories import round_of_patterns
 
 

@@ -72,7 +72,7 @@ def test_a_seeded_pass_of_the_product_repeats_and_the_table_renders(tmp_path, mo
 
 
 def test_the_guarded_table_sends_the_rows_above_the_bound_to_system_2() -> None:
-    from artibot.router.complexity import score
+    from artibot.hookpath.router.complexity import score
 
     long = " then prove the theorem step by step and refactor the distributed architecture"
     data = [online.Row(r.prompt + long * (i % 4), r.domain, r.s1, r.s2) for i, r in enumerate(rows(300))]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from artibot.gateway.server import GatewayConfig
-from artibot.store import hookio
+from artibot.hookpath import hookio
 from experiments.cache_model import PromptCache, effort_of
 from tests.gateway.servers import FakeUpstream, gateway, usage_sse
 from tests.gateway.test_server import SID, _post, _spool
@@ -120,7 +120,7 @@ LATER = INNER + [{"role": "assistant", "content": "step"},
 def test_a_sub_agent_whose_turn_is_queued_for_the_log_keeps_its_effort_and_its_bill(api, tmp_path) -> None:
     """The next prompt makes the launching turn final: a record in the spool's queue, which keeps
     no profile. The agent's binding keeps its own."""
-    from artibot.integrations.turns import turns
+    from artibot.hookpath.turns import turn as turns
 
     up, port, efforts = api
     _turn(tmp_path, "system1", "exp_1")
@@ -162,7 +162,7 @@ def haiku_api(tmp_path: Path):
 def test_a_kept_system1_turn_sends_its_sub_agents_to_system1s_model_until_one_fails_there(
         haiku_api, tmp_path) -> None:
     from experiments.cache_model import markers
-    from artibot.store import gateway_state
+    from artibot.hookpath import gateway_state
 
     port, sent = haiku_api
     _turn(tmp_path, "system2", "exp_1")

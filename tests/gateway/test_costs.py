@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from artibot.collector import collect_many
 from artibot.config import settings_from_mapping
-from artibot.cycle import learn
+from artibot.round.cycle import learn
 from artibot.errors import ConfigError
 from artibot.learning.costs import measured_price, summarize
 from artibot.store.home import Home
@@ -238,7 +238,7 @@ def test_cache_rewrites_are_charged_to_system1_so_the_saving_and_the_price_are_n
 
 
 def test_the_report_counts_switched_turns_their_rewrites_and_the_housekeeping(tmp_path) -> None:
-    from artibot.costs import cache_report, cost_report
+    from artibot.reports.costs import cache_report, cost_report
 
     h = Home(tmp_path)
     usage = {"requests": 2, "input_tokens": 10, "output_tokens": 5, "cost_usd": 0.05, "unpriced": 0}
@@ -261,7 +261,7 @@ def test_the_report_counts_switched_turns_their_rewrites_and_the_housekeeping(tm
 
 
 def test_a_round_prices_from_its_one_read_of_the_log(home: Home, monkeypatch: pytest.MonkeyPatch) -> None:
-    from artibot.costs import cost_report
+    from artibot.reports.costs import cost_report
     from artibot.store.log.experiences import ExperienceLog
 
     first = [_turn("system1", 0.01 + i / 1000, ok=i % 4 != 0, session_id=f"s{i % 3}")

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from artibot.gateway import health, launcher
-from artibot.store import gateway_state
+from artibot.hookpath import gateway_state
 from tests.gateway.servers import FakeUpstream
 
 
@@ -157,7 +157,7 @@ def test_the_prompt_hook_stops_the_prompt_when_another_program_holds_the_port(ho
 
 def test_status_says_whether_the_gateway_serves_its_port_version_and_counters(home, monkeypatch) -> None:
     from artibot import __version__
-    from artibot.status import gateway_status
+    from artibot.reports.status import gateway_status
 
     root, _ = home
     port = _free_port()

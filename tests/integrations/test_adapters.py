@@ -18,7 +18,7 @@ from typing import Callable
 import orjson
 import pytest
 
-from artibot.integrations import adapter
+from artibot.hookpath import adapter
 from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home
 from tests.integrations.spools import SpoolView
@@ -230,7 +230,7 @@ def test_the_client_hook_imports_what_the_claude_code_hook_does() -> None:
     code = ("import sys; from artibot.integrations import adapter; adapter.events_module('cursor'); "
             "print(sorted(m for m in sys.modules if m.startswith('artibot')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert "gemini_cli" not in out and "codex_cli" not in out and "'artibot.integrations.turns.handlers'" not in out
+    assert "gemini_cli" not in out and "codex_cli" not in out and "'artibot.hookpath.turns.handlers'" not in out
 
 
 @pytest.mark.parametrize("exit_code, status, failed", [(3, "failed", True), (0, "completed", False)])
@@ -316,7 +316,7 @@ def test_gemini_session_context_in_a_p_prompt_is_not_the_users(monkeypatch: pyte
 
 def test_two_clients_feed_one_home_and_status_says_how_their_thresholds_are_kept(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], home: Home) -> None:
-    from artibot.status import status
+    from artibot.reports.status import status
     from tests.integrations.test_hooks import Driver
 
     gemini = Hook("gemini-cli", monkeypatch, capsys)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from artibot.errors import IntegrationError, InvalidInput
-from artibot.integrations import hook_files
+from artibot.integrations import json_hooks as hook_files
 from artibot.integrations.claude_code.installer import apply
 from artibot.integrations.codex_cli.installer import hook_file as codex_file
 from artibot.integrations.cursor.installer import hook_file as cursor_file

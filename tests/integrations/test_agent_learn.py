@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from artibot.errors import IntegrationError
-from artibot.integrations import hook_files
+from artibot.integrations import json_hooks as hook_files
 from artibot.integrations.claude_code.installer import apply
 from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home

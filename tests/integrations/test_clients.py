@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from artibot.config import agent_user_dir, claude_user_dir
-from artibot.integrations import clients
-from artibot.integrations.clients import CLIENTS
+from artibot.hookpath import clients
+from artibot.hookpath.clients import CLIENTS
 
 PACKAGES = Path(clients.__file__).parent
 
@@ -32,7 +32,7 @@ def test_every_client_has_its_package_and_entry_point(name: str) -> None:
 def test_only_claude_code_is_run_without_its_name() -> None:
     # its events are the engine's own: its hooks enter the engine with nothing translated
     assert [n for n, c in CLIENTS.items() if c.hook != clients.ADAPTER] == [clients.UNNAMED] == ["claude-code"]
-    assert CLIENTS["claude-code"].hook == "artibot.integrations.turns.call"
+    assert CLIENTS["claude-code"].hook == "artibot.hookpath.turns.call"
 
 
 @pytest.mark.parametrize("args, name, rest", [
@@ -75,9 +75,9 @@ def test_a_clients_hook_loads_its_own_modules_and_no_others(tmp_path: Path, name
 
 def test_claude_codes_hook_loads_no_clients_package(tmp_path: Path) -> None:
     imported = _imported(tmp_path, "post-tool-use")
-    assert "artibot.integrations.turns.call" in imported
+    assert "artibot.hookpath.turns.call" in imported
     assert not {m for m in imported if m.startswith(tuple(f"artibot.integrations.{c.package}" for c in CLIENTS.values()))
-                or m == "artibot.integrations.adapter"}
+                or m == "artibot.hookpath.adapter"}
 
 
 @pytest.mark.parametrize("name", list(CLIENTS))

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from artibot.integrations.turns import handlers, turns
+from artibot.hookpath.turns import handlers
+from artibot.hookpath.turns import turn as turns
 from artibot.store.home import Home
 from tests.integrations.spools import SpoolView
 from tests.integrations.test_hooks import SIMPLE, Driver, _deterministic_routes, experiences, final, hook  # noqa: F401
@@ -121,7 +122,7 @@ def test_a_command_the_user_wrote_is_routed_and_recorded_by_the_text_it_sends(
 
 
 def test_the_learn_marker_agrees_with_the_installer() -> None:
-    from artibot.integrations.turns import prompts
+    from artibot.hookpath.turns import prompts
     from artibot.integrations.claude_code import templates
 
     assert prompts.LEARN_MARKER == templates.LEARN_MARKER
@@ -246,7 +247,7 @@ def test_a_huge_prompt_is_capped_before_routing_and_anonymizing(hook: Driver, ho
 
 def test_the_hooks_find_the_same_data_home_as_the_library(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
     from artibot.config import resolve_home
-    from artibot.store import hookio
+    from artibot.hookpath import hookio
 
     monkeypatch.setenv("ARTIBOT_HOME", str(tmp_path / "elsewhere"))
     assert hookio.home_root() == str(resolve_home())

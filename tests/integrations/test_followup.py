@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from artibot.integrations.turns.followup import judge
+from artibot.hookpath.turns.followup import judge
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "followups.tsv"
 EXPECTED = {"correction": "failed", "escalation": "escalated", "neutral": None}

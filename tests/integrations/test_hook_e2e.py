@@ -32,7 +32,7 @@ ROUTINE = f"fix the typo in the README title (reported by {EMAIL})"
 MIGRATION = (f"migrate the orders service from MySQL to Postgres across the backend API, the React "
              f"frontend and the data pipeline: plan the schema changes, write the migration scripts, "
              f"update the deployment with token {TOKEN}, then add integration tests and a rollback plan")
-FORBIDDEN = ("numpy", "scipy", "typer", "rich", "pydantic", "click", "artibot.cli", "artibot.cycle",
+FORBIDDEN = ("numpy", "scipy", "typer", "rich", "pydantic", "click", "artibot.cli", "artibot.round.cycle",
              "artibot.learning",
              # the team's database is the detached learner's business: no hook imports its driver
              "psycopg", "artibot.team")
@@ -168,7 +168,7 @@ def _alive(pid: int) -> bool:
         return False
 
 
-LEAN = ("site", "re", "typing", "pathlib", "dataclasses", "inspect", "orjson", "artibot.router", "artibot.privacy",
+LEAN = ("site", "re", "typing", "pathlib", "dataclasses", "inspect", "orjson", "artibot.hookpath.router", "artibot.hookpath.privacy",
         "artibot.config", "artibot.store.home", "artibot.errors")
 """Not on the tool and stop paths: each costs a share of the interpreter's own start-up."""
 ROUTED = ("site", "artibot.config", "artibot.collector", "artibot.learned_router", "artibot.store.log.experiences",
@@ -177,12 +177,12 @@ ROUTED = ("site", "artibot.config", "artibot.collector", "artibot.learned_router
 WARM_PROMPT = ("re", "enum", "functools", "collections", "types", "random", "_pickle", "copyreg", "artibot.errors",
                "hashlib", "bisect", "_bisect")
 """Not on the prompt path either once a prompt hook kept the regular expressions' programs
-(``artibot._lean.regex``): together about as long as the interpreter's own start."""
+(``artibot.hookpath.regex``): together about as long as the interpreter's own start."""
 
 
 @pytest.mark.parametrize("event, fixture, forbidden", [
     ("user-prompt-submit", "user_prompt_submit", ROUTED + WARM_PROMPT),
-    ("session-start", "session_start", ROUTED + WARM_PROMPT + ("artibot.router", "artibot.privacy", "dataclasses")),
+    ("session-start", "session_start", ROUTED + WARM_PROMPT + ("artibot.hookpath.router", "artibot.hookpath.privacy", "dataclasses")),
     ("post-tool-use", "post_tool_use", LEAN),
     ("post-tool-use-failure", "post_tool_use_failure", LEAN),
     ("permission-request", "permission_request", LEAN),
@@ -198,7 +198,7 @@ def test_hook_paths_import_only_what_they_need(env: dict[str, str], event: str, 
     assert proc.returncode == 0
     imported = {line.split("|")[-1].strip() for line in proc.stderr.decode().splitlines()
                 if line.startswith("import time:") and "|" in line}
-    assert "artibot.integrations.turns.call" in imported
+    assert "artibot.hookpath.turns.call" in imported
     heavy = sorted(m for m in imported if any(m == f or m.startswith(f + ".") for f in FORBIDDEN + forbidden))
     assert heavy == []
 

@@ -17,9 +17,16 @@ from pathlib import Path
 import orjson
 import pytest
 
-from artibot._lean import files as lean_files
-from artibot.integrations.turns import call, context, ended, handlers, learner, turns
-from artibot.store import hookio, sessions, state
+from artibot.hookpath import files as lean_files
+from artibot.hookpath.turns import call
+from artibot.hookpath.turns import context
+from artibot.hookpath.turns import ended
+from artibot.hookpath.turns import handlers
+from artibot.hookpath.turns import spawn_learner as learner
+from artibot.hookpath.turns import turn as turns
+from artibot.store import sessions
+from artibot.hookpath import hookio
+from artibot.store import learned as state
 from artibot.store.log.experiences import ExperienceLog
 from artibot.store.fs import FileLock
 from artibot.store.home import Home
@@ -182,7 +189,7 @@ def test_a_prompt_is_anonymized_once_on_its_way_to_the_log(hook: Driver, home: H
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """At the prompt (the spool keeps only anonymized text), not again when the turn is logged."""
     from artibot import collector
-    from artibot.privacy import engine
+    from artibot.hookpath.privacy import engine
 
     prompt = "mail bob@example.com about the typo in the README title"
     seen: list[str] = []
@@ -425,7 +432,7 @@ def test_routing_line(reason: str, system: str, line: str) -> None:
 
 # ----------------------------------------------------------------------------- errors
 def test_errors_go_to_the_log_without_the_prompt(hook: Driver, home: Home, monkeypatch: pytest.MonkeyPatch) -> None:
-    from artibot.router import RoutingPolicy
+    from artibot.hookpath.router import RoutingPolicy
 
     def explode(self: RoutingPolicy, text: str, **kwargs: object) -> None:
         raise ValueError(f"cannot route {text!r}")
@@ -607,7 +614,7 @@ def test_the_detached_learners_job_is_the_crontabs_command(home: Home, monkeypat
     # what SessionEnd starts (above) run in-process: one round, its lines in the hook log, the
     # applied rounds measured for the next SessionStart (no prompt hook measures them again)
     from artibot.cli.app import run
-    from artibot.names import ROUND_NOTICES
+    from artibot.hookpath.names import ROUND_NOTICES
 
     small_batches(home)
     home.config_file.write_text(orjson.dumps({"learning": {"lifelong": {"batchSize": 2, "grpoGroupSize": 2},

@@ -7,8 +7,9 @@ import os
 
 import pytest
 
-from artibot.integrations.turns import call, turns
-from artibot.store import hookio
+from artibot.hookpath.turns import call
+from artibot.hookpath.turns import turn as turns
+from artibot.hookpath import hookio
 from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home
 from tests.integrations.spools import SpoolView
@@ -202,7 +203,7 @@ def test_status_counts_the_turns_waiting_for_a_resumed_session(hook: Driver, hom
     from typer.testing import CliRunner
 
     from artibot.cli.app import app
-    from artibot.status import status
+    from artibot.reports.status import status
 
     assert status(home=home)["held_for_resume"] == 0
     for sid in ("s1", "s2"):

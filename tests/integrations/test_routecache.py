@@ -6,9 +6,9 @@ import marshal
 
 import pytest
 
-from artibot.integrations.turns import routecache
-from artibot.router.domains import DomainTable, KeywordIndex
-from artibot.router.policy import RoutingPolicy
+from artibot.hookpath.turns import routecache
+from artibot.hookpath.router.domains import DomainTable, KeywordIndex
+from artibot.hookpath.router.policy import RoutingPolicy
 
 PROMPTS = ("fix the typo in the README title", "migrate the user service from REST to gRPC, then add tests",
            "로그인 보안을 점검해줘", "why does the login endpoint return 500 when the token expired?",

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from artibot.integrations.turns.call import main as run_hook
+from artibot.hookpath.turns.call import main as run_hook
 from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from artibot.integrations.turns import notices
+from artibot.hookpath.turns import notices
 from artibot.store.home import Home
 from tests.integrations.test_exactly_once import _Call
 from tests.integrations.test_hooks import _deterministic_routes, hook  # noqa: F401
@@ -13,7 +13,7 @@ from tests.integrations.test_hooks import _deterministic_routes, hook  # noqa: F
 
 def test_session_start_shows_the_notices_the_learner_measured_without_measuring(hook, home: Home,
                                                                              monkeypatch) -> None:
-    import artibot.round_checks as round_checks
+    import artibot.round.checks as round_checks
 
     (home.root / "learning-log.json").write_text("[]")
     monkeypatch.setattr(round_checks, "notices", lambda h, s: ["round r1 made things worse: roll it back?"])

@@ -13,7 +13,7 @@ from artibot.learning.evidence import propose_round
 from artibot.learning.frame import frame_from_records
 from artibot.learning.posterior import Prior
 from artibot.learning.price import RouteCosts, objective, route_costs
-from artibot.router.thresholds import Thresholds
+from artibot.hookpath.router.thresholds import Thresholds
 from tests.learning.test_evidence import world
 
 

@@ -110,8 +110,8 @@ def test_invariants(seed, n):
 def test_drift_report_reads_the_archive_and_the_log(tmp_path):
     from artibot.collector import collect_many
     from artibot.config import settings_from_mapping
-    from artibot.cycle import learn
-    from artibot.drift_report import drift_report
+    from artibot.round.cycle import learn
+    from artibot.reports.drift import drift_report
 
     old = outcomes(0, 300, 0.9, (10, 40), 8)
     collect_many(old, home=tmp_path)

@@ -318,8 +318,8 @@ def test_invariants(case):
 # --------------------------------------------------------------------- through the cycle
 def test_learn_in_evidence_mode_defers_and_applies(tmp_path):
     from artibot.collector import collect_many
-    from artibot.cycle import learn
-    from artibot.review import answer_pending
+    from artibot.round.cycle import learn
+    from artibot.round.review import answer_pending
 
     s = config(system2Cost=0.05)
     collect_many(world(2000, 9, lambda c: 0.0), home=tmp_path)
@@ -334,8 +334,8 @@ def test_learn_in_evidence_mode_defers_and_applies(tmp_path):
 def test_status_and_checkpoint_2_show_the_price_and_each_change_in_words(tmp_path):
     from artibot.collector import collect_many
     from artibot.config import default_settings
-    from artibot.cycle import learn
-    from artibot.status import status
+    from artibot.round.cycle import learn
+    from artibot.reports.status import status
 
     from dataclasses import replace
 

@@ -8,7 +8,7 @@ import pytest
 from artibot.config import settings_from_mapping
 from artibot.learning import Thresholds, bandit, exploration, frame_from_records
 from artibot.learning.evidence import PRIOR, propose_round
-from artibot.router.policy import EXPLORATION_BAND
+from artibot.hookpath.router.policy import EXPLORATION_BAND
 
 from .test_evidence import cells_of, world
 

@@ -26,9 +26,9 @@ from artibot.learning.frame import Frame
 from artibot.learning.learner import LEARNERS, Learned, Learner, RoundOptions, learner_for
 from artibot.learning.state import state_from_json
 from artibot.learning.thresholds import MAX_STEP
-from artibot.settings import Settings
+from artibot.config.settings import Settings
 from artibot.store.home import Home
-from artibot.store.learner_state import load_learner_state, write_learner_state
+from artibot.store.learned.learner_state import load_learner_state, write_learner_state
 from tests.factories import mixed
 
 MODES = sorted(LEARNERS)

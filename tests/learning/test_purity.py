@@ -2,7 +2,7 @@
 
 Time and randomness come in as arguments (HOUSE.md); the garbage collector, the
 environment and the file system belong to the edges that call the learner
-(:func:`artibot.cycle.collector_paused` pauses the collector around a round).
+(:func:`artibot.round.cycle.collector_paused` pauses the collector around a round).
 Checked on the source of every module under ``artibot/learning/``.
 """
 
@@ -17,8 +17,8 @@ LEARNING_DIR = Path(artibot.learning.__file__).parent
 ALLOWED_IMPORTS = {
     "__future__", "math", "re", "sys", "dataclasses", "typing", "types", "collections", "collections.abc",
     "itertools", "functools", "operator", "statistics", "datetime", "bisect", "numpy", "scipy",
-    "artibot.settings",  # frozen settings values, passed in
-    "artibot.names",  # names shared with the hooks (the cells' key prefix): constants only
+    "artibot.config.settings",  # frozen settings values, passed in
+    "artibot.hookpath.names",  # names shared with the hooks (the cells' key prefix): constants only
     "artibot.shapes",  # the declared shapes (the experience record's fields): declarations only
     "importlib",  # the package loads its names on first use (import_module only)
 }
@@ -44,7 +44,7 @@ def impurities(path: Path) -> list[str]:
         for name in names:
             top = name.split(".")[0]
             if not (name in ALLOWED_IMPORTS or top in {"numpy", "scipy"}
-                    or name.startswith(("artibot.learning", "artibot.router"))):
+                    or name.startswith(("artibot.learning", "artibot.hookpath.router"))):
                 found.append(f"{node.lineno}: import {name}")
     return found
 

@@ -8,10 +8,10 @@ import re
 
 import pytest
 
-from artibot import checkpoints as cp
+from artibot.round import checkpoints as cp
 from artibot import learn
 from artibot.collector import collect_many
-from artibot.store import rounds
+from artibot.store.round import rounds
 from artibot.store.home import Home
 from tests.factories import mixed, record
 
@@ -99,7 +99,7 @@ def test_every_estimate_in_its_interval_and_every_reason_true(home: Home, data: 
             if isinstance(utility.get(side), dict):
                 lo, hi = utility[side]["interval"]
                 assert lo - 1e-9 <= utility[side]["value"] <= hi + 1e-9, utility
-        from artibot.review import answer_pending
+        from artibot.round.review import answer_pending
 
         answer_pending(answers=["1=accept", "2=apply", "3=auto"])
     assert checked["intervals"] > 10 and checked["reasons"] >= 3

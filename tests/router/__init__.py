@@ -6,7 +6,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from artibot.router import DomainTable
+from artibot.hookpath.router import DomainTable
 
 DOMAINS_JSON = Path(__file__).resolve().parents[2] / "config" / "domains.json"
 

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from artibot.router import score
-from artibot.router.complexity import BIAS, WEIGHTS, list_items, sentence_count
+from artibot.hookpath.router import score
+from artibot.hookpath.router.complexity import BIAS, WEIGHTS, list_items, sentence_count
 
 from . import shipped_table
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 import pytest
 
 from artibot.errors import InvalidInput
-from artibot.router import DOMAIN_NAMES, DomainTable
-from artibot.router.domains import inflections, is_hangul
+from artibot.hookpath.router import DOMAIN_NAMES, DomainTable
+from artibot.hookpath.router.domains import inflections, is_hangul
 
 from . import shipped_document, shipped_table
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from artibot.router import pattern_key
+from artibot.hookpath.router import pattern_key
 
 SAME_TASK = [
     ("fix the typo in README.md", "Fix typo in docs/intro.md", "Please correct the typos in the README",

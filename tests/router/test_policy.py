@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from artibot.errors import InvalidInput
-from artibot.router import EXPLORATION_BAND, Decision, RoutingPolicy, pattern_key, score
-from artibot.router.domains import DomainTable
-from artibot.router.policy import CACHE_CONFIDENCE
+from artibot.hookpath.router import EXPLORATION_BAND, Decision, RoutingPolicy, pattern_key, score
+from artibot.hookpath.router.domains import DomainTable
+from artibot.hookpath.router.policy import CACHE_CONFIDENCE
 
 from . import shipped_table
 
@@ -171,8 +171,8 @@ def test_decide_never_raises(text, domain, threshold, exploration, seed):
 
 
 def test_decide_scored_applies_the_same_rule_to_a_given_complexity() -> None:
-    from artibot.router.domains import DomainTable
-    from artibot.router.policy import RoutingPolicy
+    from artibot.hookpath.router.domains import DomainTable
+    from artibot.hookpath.router.policy import RoutingPolicy
 
     policy = RoutingPolicy(0.4, {"frontend": 0.8}, frozenset({"docs:fix:doc+typo"}), DomainTable.from_mapping({}))
     assert policy.decide_scored(0.6, "frontend").system == "system1"
@@ -184,7 +184,7 @@ def test_decide_scored_applies_the_same_rule_to_a_given_complexity() -> None:
 
 # --------------------------------------------------------------------- exploration across the domain
 def test_domain_exploration_flips_far_from_the_threshold_at_its_own_rate():
-    from artibot.router.domains import DomainTable
+    from artibot.hookpath.router.domains import DomainTable
 
     p = RoutingPolicy(0.4, {}, frozenset(), DomainTable.from_mapping({}), exploration=0.05, domain_exploration=0.02)
     rng = random.Random(9)
@@ -205,7 +205,7 @@ def test_domain_exploration_flips_far_from_the_threshold_at_its_own_rate():
 @settings(max_examples=200, deadline=None)
 @given(c=st.floats(0, 1), t=st.floats(0, 1), e=st.floats(0, 0.5), far=st.floats(0, 0.5), seed=st.integers(0, 2**32))
 def test_the_logged_propensity_is_the_probability_of_the_route(c, t, e, far, seed):
-    from artibot.router.domains import DomainTable
+    from artibot.hookpath.router.domains import DomainTable
 
     p = RoutingPolicy(t, {}, frozenset(), DomainTable.from_mapping({}), exploration=e, domain_exploration=far)
     d = p.decide_scored(c, "x", rng=random.Random(seed))

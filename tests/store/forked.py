@@ -14,9 +14,9 @@ import sys
 from pathlib import Path
 from typing import Callable
 
-import artibot.cycle
+import artibot.round.cycle
 import artibot.learning.evidence
-import artibot.rollback  # noqa: F401
+import artibot.round.rollback  # noqa: F401
 from artibot.cli.app import run
 
 MUTATIONS = ("replace", "rename", "unlink", "pwrite", "write", "ftruncate", "truncate", "fsync", "fdatasync",

@@ -30,7 +30,8 @@ from typing import Callable
 
 import orjson
 
-from artibot.store import archive, hookio
+from artibot.store import archive
+from artibot.hookpath import hookio
 from artibot.store.home import Home
 from artibot.store.log.log_layout import record_on
 from tests.store import powercut

@@ -11,12 +11,14 @@ import orjson
 import pytest
 
 from artibot.experience import validate
-from artibot.store import doctor, snapshots, state
+from artibot.store import doctor
+from artibot.store.round import snapshots
+from artibot.store import learned as state
 from artibot.store.documents import dump_document, write_document
 from artibot.store.log.experiences import MOVE_MARKER, ExperienceLog, encode, render
 from artibot.store.home import Home
 from artibot.learning.state import EvidenceState
-from artibot.store.learner_state import write_learner_state
+from artibot.store.learned.learner_state import write_learner_state
 from tests.factories import record, write_pattern_stats, write_pending, write_thresholds
 
 

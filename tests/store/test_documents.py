@@ -11,7 +11,8 @@ import pytest
 from artibot.errors import StoreError
 
 from artibot.errors import CorruptFileError, UnsafePathError
-from artibot.store import documents, state
+from artibot.store import documents
+from artibot.store import learned as state
 from artibot.store.documents import dump_document, read_document, write_document
 from artibot.store.fs import atomic_write_bytes
 from artibot.store.home import Home

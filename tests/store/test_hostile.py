@@ -225,7 +225,7 @@ def test_the_id_index_is_rebuilt_when_it_does_not_match_the_log(home):
 
 
 def test_the_learner_moves_aside_what_killed_writes_left(home):
-    from artibot.rollback import recover_interrupted
+    from artibot.round.rollback import recover_interrupted
 
     home.ensure()
     (home.snapshots_dir / "r-bare").mkdir(parents=True)  # killed while taking its snapshot

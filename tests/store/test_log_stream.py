@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from artibot import cycle
+from artibot.round import cycle
 from artibot.config import settings_from_mapping
 from artibot.experience import validate
 from artibot.store.log import log_read

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from artibot.integrations.turns import call, turns
+from artibot.hookpath.turns import call
+from artibot.hookpath.turns import turn as turns
 from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home
 from tests.store.test_crash_points import env  # noqa: F401  (the scratch folder fixture)
@@ -38,7 +39,7 @@ def resumed(correct: bool = True) -> None:
 
 def check(work: Path, ids: set[str], last: str, where: str, *, failed: bool) -> None:
     home = Home(work)
-    from artibot.store import hookio
+    from artibot.hookpath import hookio
 
     call.settle_waiting_turns(str(work), now=hookio.now_ms() + LATER)  # whatever is still held
     found = log_ids(home)
@@ -60,7 +61,7 @@ def kill_everywhere(tmp: Path, base: Path, event: str, fields: dict, before, aft
 
 
 def _last_id(base: Path) -> str:
-    from artibot.store import hookio
+    from artibot.hookpath import hookio
 
     return hookio.Spool(str(base), "crash-session").read()["done"]["id"]
 

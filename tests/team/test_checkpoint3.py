@@ -8,7 +8,7 @@ import io
 import pytest
 from rich.console import Console
 
-from artibot.checkpoints import DefaultAnswers, DeferAnswers, ScriptedAnswers, parse_answers
+from artibot.round.checkpoints import DefaultAnswers, DeferAnswers, ScriptedAnswers, parse_answers
 from artibot.cli.app import run
 from artibot.cli.checkpoint_prompts import TerminalCheckpoints
 from artibot.config import load_settings

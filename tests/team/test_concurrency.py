@@ -7,7 +7,7 @@ import time
 
 import psycopg
 
-from artibot.checkpoints import DefaultAnswers
+from artibot.round.checkpoints import DefaultAnswers
 from artibot.config import load_settings
 from artibot.errors import TeamError
 from artibot.team import db, member, push

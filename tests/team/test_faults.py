@@ -8,12 +8,12 @@ import threading
 import psycopg
 import pytest
 
-from artibot.checkpoints import DefaultAnswers
+from artibot.round.checkpoints import DefaultAnswers
 from artibot.cli.app import run
 from artibot.config import load_settings
 from artibot.errors import TeamError, TeamUnavailable
 from artibot.store import team_files
-from artibot.store.thresholds import read_thresholds
+from artibot.store.learned.thresholds_file import read_thresholds
 from artibot.team import db, member, push
 from artibot.team import round as team_round
 from tests.team.conftest import grant_roles, sql

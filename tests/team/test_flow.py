@@ -7,17 +7,17 @@ import json
 import numpy as np
 import pytest
 
-from artibot import cycle
+from artibot.round import cycle
 from artibot.cli.app import run
 from artibot.config import load_settings
 from artibot.errors import InvalidInput, TeamError
 from artibot.store import team_files
 from artibot.store.home import Home
-from artibot.store.thresholds import read_thresholds
+from artibot.store.learned.thresholds_file import read_thresholds
 from artibot.team import db, member, push
 from artibot.team.schema import MIGRATIONS
 from artibot.team import round as team_round
-from artibot.checkpoints import DefaultAnswers, DeferAnswers
+from artibot.round.checkpoints import DefaultAnswers, DeferAnswers
 from tests.team.conftest import sql
 from tests.team.helpers import member as make_member, records
 
@@ -193,7 +193,7 @@ def test_a_member_round_uses_the_team_state_as_a_prior(team_url, tmp_path) -> No
     assert team is not None and set(team.domains) == {"backend", "frontend"}
     from artibot.collector import collect_many
     from artibot.learning.state import EvidenceState
-    from artibot.store.learner_state import load_learner_state
+    from artibot.store.learned.learner_state import load_learner_state
 
     collect_many(records(50, seed=9, prefix="n", domains=("backend",)), home=newcomer)
     assert cycle.learn(home=newcomer, answers="defaults").status == "applied"

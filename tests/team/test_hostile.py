@@ -14,14 +14,15 @@ import psycopg
 import pytest
 
 from artibot.cli.app import run
-from artibot.integrations.turns import call, context
+from artibot.hookpath.turns import call
+from artibot.hookpath.turns import context
 from artibot.store import team_files
 from artibot.store.home import Home
-from artibot.store.thresholds import read_thresholds
+from artibot.store.learned.thresholds_file import read_thresholds
 from artibot.team import member, push
 from artibot.team.outbound import outbound_row
 from artibot.team.sync import SYNC_STAMP
-from artibot.store import hookio
+from artibot.hookpath import hookio
 from tests.factories import write_thresholds
 from tests.team.conftest import grant_roles, sql
 from tests.team.helpers import member as make_member, records

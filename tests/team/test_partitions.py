@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 import psycopg
 import pytest
 
-from artibot.checkpoints import DefaultAnswers
+from artibot.round.checkpoints import DefaultAnswers
 from artibot.cli.app import run
 from artibot.config import load_settings
 from artibot.errors import TeamError

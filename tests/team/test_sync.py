@@ -13,11 +13,11 @@ import orjson
 import psycopg
 import pytest
 
-from artibot.checkpoints import DefaultAnswers
+from artibot.round.checkpoints import DefaultAnswers
 from artibot.config import load_settings
 from artibot.store import team_files
 from artibot.store.home import Home
-from artibot.store.thresholds import read_thresholds
+from artibot.store.learned.thresholds_file import read_thresholds
 from artibot.team import db, member, push, sync
 from artibot.team import round as team_round
 from tests.team.conftest import sql

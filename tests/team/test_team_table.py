@@ -10,15 +10,15 @@ import hmac
 
 import pytest
 
-from artibot.checkpoints import DefaultAnswers
+from artibot.round.checkpoints import DefaultAnswers
 from artibot.config import load_settings
-from artibot.cycle import learn
+from artibot.round.cycle import learn
 from artibot.learned_router import Router
-from artibot.router.domains import DomainTable
-from artibot.router.policy import RoutingPolicy
-from artibot.router.team_table import keyed_hash
+from artibot.hookpath.router.domains import DomainTable
+from artibot.hookpath.router.policy import RoutingPolicy
+from artibot.hookpath.router.team_table import keyed_hash
 from artibot.store import team_files
-from artibot.store.system1_cache import read_system1_patterns
+from artibot.store.learned.system1_cache import read_system1_patterns
 from artibot.team import db, member, push
 from artibot.team import round as team_round
 from artibot.team.outbound import pattern_hash

@@ -37,11 +37,11 @@ input (never the user's), its tool calls count in the sub-agent's own turn only.
 
 from __future__ import annotations
 
-from artibot.integrations.turns.call import context_of, text_field
+from artibot.hookpath.turns.call import context_of, text_field
 
 TYPE_CHECKING = False  # not typing's: this client's every hook imports this module
 if TYPE_CHECKING:
-    from artibot.integrations.turns.protocol import Output, Payload
+    from artibot.hookpath.turns.protocol import Output, Payload
 
 EVENTS = {
     "SessionStart": "session-start",
@@ -59,9 +59,10 @@ TRANSCRIPT_TAIL_BYTES = 256 * 1024
 
 def transcript_failure(path: str | None, call_id: str | None) -> bool:
     """Whether the transcript at ``path`` says the call ``call_id`` failed (see the module docstring)."""
-    from artibot.store import hookfiles, hookio
+    from artibot.hookpath import hook_reads
+    from artibot.hookpath import hookio
 
-    tail = hookfiles.read_tail(path, TRANSCRIPT_TAIL_BYTES) if path and call_id else None
+    tail = hook_reads.read_tail(path, TRANSCRIPT_TAIL_BYTES) if path and call_id else None
     if not tail:
         return False
     needle = f'"id":"{call_id}"'.encode()
@@ -111,9 +112,9 @@ def is_learn(prompt: object, cwd: str | None) -> bool:
     homes = [os.environ.get("CODEX_HOME") or os.path.expanduser("~/.codex")]
     if cwd:
         homes += [os.path.join(cwd, ".codex"), os.path.join(cwd, ".agents")]
-    from artibot.store import hookfiles
+    from artibot.hookpath import hook_reads
 
-    return any(hookfiles.file_exists(os.path.join(home, "skills", "learn", "SKILL.md")) for home in homes)
+    return any(hook_reads.file_exists(os.path.join(home, "skills", "learn", "SKILL.md")) for home in homes)
 
 
 def translate(event: str, payload: Payload) -> tuple[str, Payload] | None:

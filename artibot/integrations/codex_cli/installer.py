@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from artibot.integrations.hook_files import Hook, HookFile, LearnFile
+from artibot.integrations.json_hooks import Hook, HookFile, LearnFile
 
 HOOKS = (
     Hook("SessionStart", 10),

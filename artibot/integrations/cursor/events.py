@@ -23,11 +23,11 @@ and optionally ``model``, ``cursor_version``, ``user_email``, ``transcript_path`
 
 from __future__ import annotations
 
-from artibot.integrations.turns.call import context_of, number_field, text_field
+from artibot.hookpath.turns.call import context_of, number_field, text_field
 
 TYPE_CHECKING = False  # not typing's: this client's every hook imports this module
 if TYPE_CHECKING:
-    from artibot.integrations.turns.protocol import Output, Payload
+    from artibot.hookpath.turns.protocol import Output, Payload
 
 EVENTS = {
     "sessionStart": "session-start",

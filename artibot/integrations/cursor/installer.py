@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from artibot.integrations.hook_files import Hook, HookFile
+from artibot.integrations.json_hooks import Hook, HookFile
 
 HOOKS = tuple(Hook(event) for event in (
     "sessionStart", "beforeSubmitPrompt", "postToolUse", "postToolUseFailure", "stop", "sessionEnd"))

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from artibot.errors import InvalidInput
 from artibot.integrations.gemini_cli.events import MODEL_ENV
-from artibot.integrations.hook_files import Hook, HookFile, LearnFile
+from artibot.integrations.json_hooks import Hook, HookFile, LearnFile
 
 HOOKS = (
     Hook("SessionStart", 10_000),

@@ -1,0 +1,153 @@
+"""The checkers of ``artibot.config.json``'s values: each takes the key path and the value
+and returns ``(value, None)`` or ``(None, "a sentence naming the key and what is allowed")``.
+
+:mod:`artibot.config` holds the table of which key gets which checker.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+Checker = Callable[[str, Any], tuple[Any, str | None]]
+
+
+def number(lo: float, hi: float, *, lo_open: bool = False, hi_open: bool = False) -> Checker:
+    lb = "(" if lo_open else "["
+    rb = ")" if hi_open else "]"
+    allowed = f"a number in {lb}{lo:g}, {hi:g}{rb}"
+
+    def check(path: str, value: Any) -> tuple[Any, str | None]:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return None, f"{path} must be {allowed}, not {type(value).__name__} {value!r}"
+        v = float(value)
+        if v != v or (v < lo or (lo_open and v == lo)) or (v > hi or (hi_open and v == hi)):
+            return None, f"{path} must be {allowed}, not {value!r}"
+        return v, None
+
+    return check
+
+
+def integer(lo: int, hi: int) -> Checker:
+    def check(path: str, value: Any) -> tuple[Any, str | None]:
+        if isinstance(value, bool) or not isinstance(value, int):
+            return None, f"{path} must be a whole number from {lo} to {hi}, not {value!r}"
+        if not lo <= value <= hi:
+            return None, f"{path} must be a whole number from {lo} to {hi}, not {value!r}"
+        return value, None
+
+    return check
+
+
+def choice(*options: str) -> Checker:
+    def check(path: str, value: Any) -> tuple[Any, str | None]:
+        if value not in options:
+            allowed = ", ".join(repr(o) for o in options)
+            return None, f"{path} must be one of {allowed}, not {value!r}"
+        return value, None
+
+    return check
+
+
+def boolean(path: str, value: Any) -> tuple[Any, str | None]:
+    if not isinstance(value, bool):
+        return None, f"{path} must be true or false, not {value!r}"
+    return value, None
+
+
+CRON_FIELD = re.compile(r"^(\*|\d+(-\d+)?)(/\d+)?(,(\*|\d+(-\d+)?)(/\d+)?)*$")
+CRON_RANGES = ((0, 59), (0, 23), (1, 31), (1, 12), (0, 7))
+
+
+def cron_problem(expr: Any) -> str | None:
+    """Why ``expr`` is not a 5-field cron expression, or None if it is one."""
+    if not isinstance(expr, str):
+        return "must be a string"
+    fields = expr.split()
+    if len(fields) != 5:
+        return "must have 5 fields (minute hour day-of-month month day-of-week)"
+    names = ("minute", "hour", "day-of-month", "month", "day-of-week")
+    for text, (lo, hi), name in zip(fields, CRON_RANGES, names):
+        if not CRON_FIELD.match(text):
+            return f"field {name} {text!r} is not a number, range, list, step or *"
+        for num in re.findall(r"\d+", re.sub(r"/\d+", "", text)):
+            if not lo <= int(num) <= hi:
+                return f"field {name} value {num} is outside {lo}-{hi}"
+        if any(int(step) == 0 for step in re.findall(r"/(\d+)", text)):
+            return f"field {name} {text!r} has a step of 0"
+        if any(int(a) > int(b) for a, b in re.findall(r"(\d+)-(\d+)", text)):
+            return f"field {name} {text!r} has a range that runs backwards"
+    return None
+
+
+def cron(path: str, value: Any) -> tuple[Any, str | None]:
+    problem = cron_problem(value)
+    if problem:
+        return None, f"{path} {problem} (got {value!r})"
+    return value, None
+
+
+def optional(inner: Checker) -> Checker:
+    def check(path: str, value: Any) -> tuple[Any, str | None]:
+        if value is None:
+            return None, None
+        return inner(path, value)
+
+    return check
+
+
+def auto_or_boolean(path: str, value: Any) -> tuple[Any, str | None]:
+    if value is True or value is False or value == "auto":
+        return value, None
+    return None, f"{path} must be true, false or \"auto\", not {value!r}"
+
+
+def domains(path: str, value: Any) -> tuple[Any, str | None]:
+    if not isinstance(value, dict):
+        return None, f"{path} must be an object mapping a domain name to a list of keywords"
+    out: dict[str, tuple[str, ...]] = {}
+    for name, words in value.items():
+        if not re.fullmatch(r"[a-z][a-z0-9_-]{0,39}", name):
+            return None, f"{path}.{name}: a domain name is lower-case letters, digits, - or _ (at most 40)"
+        if not isinstance(words, list) or not all(isinstance(w, str) and w.strip() for w in words):
+            return None, f"{path}.{name} must be a list of non-empty strings"
+        out[name] = tuple(w.strip().lower() for w in words)
+    return out, None
+
+
+EFFORTS = ("low", "medium", "high", "max")
+"""The gateway's efforts (``artibot.gateway.profiles.EFFORTS``; a test keeps the two equal), here so
+that every command's config check does not load the gateway (``artibot status`` starts faster)."""
+
+
+def profile(path: str, value: Any) -> tuple[Any, str | None]:
+    """A route profile: ``{"effort": null|"low"|"medium"|"high"|"max", "model": null|str}``, as the
+    pair ``(effort, model)``; :meth:`artibot.config.settings.GatewayProfileSettings.profiles` makes the
+    gateway's profiles of it."""
+    if not isinstance(value, dict) or not set(value) <= {"effort", "model"}:
+        return None, f'{path} must be an object with "effort" and/or "model", not {value!r}'
+    effort, model = value.get("effort"), value.get("model")
+    if effort is not None and effort not in EFFORTS:
+        return None, f"{path}.effort must be null (keep the client's) or one of {', '.join(EFFORTS)}, not {effort!r}"
+    if model is not None and (not isinstance(model, str) or not model.strip() or len(model) > 200):
+        return None, f"{path}.model must be null (keep the client's) or a model name, not {model!r}"
+    return (effort, model), None
+
+
+def upstream_url(path: str, value: Any) -> tuple[Any, str | None]:
+    from urllib.parse import urlsplit
+
+    if not isinstance(value, str):
+        return None, f"{path} must be an http(s) URL, not {value!r}"
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        return None, f"{path} must be an http(s) URL such as https://api.anthropic.com, not {value!r}"
+    return value.rstrip("/"), None
+
+
+def prices(path: str, value: Any) -> tuple[Any, str | None]:
+    if value == {}:  # the shipped default, no price of one's own: nothing to check, no gateway to load
+        return {}, None
+    from artibot.gateway.pricing import check_rows
+
+    return check_rows(path, value)

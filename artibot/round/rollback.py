@@ -1,0 +1,259 @@
+"""History of rounds, rollback, and recovery of a round interrupted by a crash.
+
+A rollback is journaled like a round (``store/rollback_journal``): its plan is written
+first, every step can run again, and the next ``learn`` or ``rollback`` finishes one
+killed at any instant. Moving records between the log and an archive is the store's
+own restartable operation (``ExperienceLog.restore_archive``), so a record is never in
+both the log and a live archive. This module only orchestrates; it touches no file.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime, timezone
+from typing import Any, cast
+
+from artibot.errors import NotFoundError, ReviewError
+from artibot.round.params import logged_checks
+from artibot.hookpath.router.thresholds import domain_label
+from artibot.store import archive, quarantine
+from artibot.store.round import rollback_journal
+from artibot.store.round import rounds
+from artibot.store.round import snapshots
+from artibot.store.log.experiences import ExperienceLog
+from artibot.store.fs import FileLock
+from artibot.store.home import Home, HomeArg
+from artibot.shapes import HistoryLine, RollbackEntry
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def history(*, home: HomeArg = None) -> list[HistoryLine]:
+    """One summary line per learning-log entry, oldest first."""
+    h = Home.of(home)
+    out: list[HistoryLine] = []
+    for logged in rounds.read_learning_log(h):
+        if not rounds.is_round(logged):
+            undo = cast(RollbackEntry, logged)
+            out.append({"type": "rollback", "round_id": undo["round_id"], "at": undo.get("at"),
+                        "undone": undo.get("undone", []), "reason": undo.get("reason")})
+            continue
+        entry = logged
+        out.append({
+            "type": "round", "round_id": entry["round_id"], "status": entry.get("status"),
+            "mode": entry.get("mode"), "finished": entry.get("finished"),
+            "processed": entry.get("inputs", {}).get("processed"),
+            "batches": entry.get("inputs", {}).get("batches"),
+            # the learning log keys the default threshold "*"; every screen and the other JSON
+            # outputs call it "default", so history does too
+            "threshold_changes": {domain_label(d): c for d, c in entry.get("threshold_changes", {}).items()},
+            "thresholds_applied": entry.get("thresholds_applied"),
+            "transfers": entry.get("transfers", {}),
+            "rolled_back": entry.get("rolled_back", False),
+            # cost per route measured by the gateway, as the round saw it (None: nothing measured)
+            "costs": logged_checks(entry).costs,
+        })
+    return out
+
+
+def _plan(h: Home, round_ids: list[str], reason: str, *, final: str = "rolled-back",
+          discard: str | None = None) -> dict[str, Any]:
+    """The journal of a rollback: everything a resumed run needs, decided before any step."""
+    restored = 0
+    for rid in round_ids:
+        doc = archive.read(h, rid)
+        restored += len(doc["records"]) if doc else 0
+    return {"id": os.urandom(8).hex(), "rounds": round_ids, "reason": reason, "at": _now(), "final": final,
+            "discard_pending": discard, "experiences": restored, "replaced": None}
+
+
+def _run(h: Home, plan: dict[str, Any]) -> dict[str, Any]:
+    """Run (or resume) a journaled rollback; every step can run again after a crash."""
+    round_ids: list[str] = plan["rounds"]
+    first = round_ids[0]
+    if plan.get("replaced") is None:
+        plan["replaced"] = str(snapshots.restore(h, first).relative_to(h.root))
+        rollback_journal.write(h, plan)
+    log = ExperienceLog(h)
+    for rid in reversed(round_ids):  # newest first, so that each insert sees the log it was cut from
+        log.restore_archive(rid)
+        if snapshots.read_manifest(h, rid)["status"] != plan["final"]:
+            snapshots.mark(h, rid, plan["final"], rolled_back_at=plan["at"])
+    entries = rounds.read_learning_log(h)
+    if not any(entry.get("rollback_id") == plan["id"] for entry in entries):
+        for entry in entries:
+            if entry.get("round_id") in round_ids and rounds.is_round(entry):
+                entry["rolled_back"] = True
+        entries.append({"type": "rollback", "round_id": first, "at": plan["at"], "undone": round_ids,
+                       "reason": plan["reason"], "experiences_restored": plan["experiences"],
+                       "replaced_state_kept_in": plan["replaced"], "rollback_id": plan["id"]})
+        if plan["discard_pending"]:
+            # it was computed on the state just replaced: keep it aside in the log, not applied
+            entries.append({"type": "round", "round_id": plan["discard_pending"], "status": "discarded",
+                           "finished": plan["at"], "reason": f"state rolled back to before {first}"})
+        rounds.write_learning_log(h, entries)
+    pending = rounds.read_pending(h)
+    if plan["discard_pending"] and pending is not None and pending.get("round_id") == plan["discard_pending"]:
+        rounds.clear_pending(h)
+    rollback_journal.clear(h)
+    result = {"round_id": first, "undone": round_ids, "experiences_restored": plan["experiences"],
+              "replaced_state_kept_in": str(h.root / plan["replaced"])}
+    if plan["discard_pending"]:
+        result["discarded_pending"] = plan["discard_pending"]
+    return result
+
+
+def _undo(h: Home, round_ids: list[str], reason: str, *, final: str = "rolled-back",
+          discard: str | None = None) -> dict[str, Any]:
+    """Restore the state before the first of ``round_ids`` (in apply order) and their experiences."""
+    plan = _plan(h, round_ids, reason, final=final, discard=discard)
+    rollback_journal.write(h, plan)
+    return _run(h, plan)
+
+
+def applied_in_order(h: Home) -> list[str]:
+    """The applied rounds, in the order they were applied: by their snapshots' sequence
+    numbers, never by their time-based ids (a clock set back would reorder those).
+    Snapshots taken before numbering (no ``seq``) were all applied before any numbered one,
+    in the order of their entries in the learning log. Raises :class:`ReviewError` when the
+    order cannot be told: a rollback would then not be exact."""
+    applied = {rid: m for rid, m in snapshots.manifests(h).items() if m.status == "applied"}
+    numbered = sorted((m.seq, rid) for rid, m in applied.items() if m.seq is not None)
+    seqs = [seq for seq, _ in numbered]
+    if len(set(seqs)) != len(seqs):
+        twice = next(seq for seq in seqs if seqs.count(seq) > 1)
+        both = [rid for seq, rid in numbered if seq == twice]
+        raise ReviewError(f"rounds {both[0]} and {both[1]} carry the same sequence number ({twice}) in "
+                          f"{h.snapshots_dir}, so the order they were applied in is unknown and a rollback could "
+                          "not be exact; nothing was changed (was a snapshot folder copied by hand?)")
+    legacy = [rid for rid, m in applied.items() if m.seq is None]
+    if legacy:
+        logged = [e.get("round_id") for e in rounds.read_learning_log(h)
+                  if e.get("type", "round") == "round" and e.get("status") == "applied"]
+        unknown = sorted(rid for rid in legacy if rid not in logged)
+        if unknown:
+            raise ReviewError(f"round {unknown[0]} has no sequence number in its snapshot and no entry in "
+                              f"{h.learning_log}, so the order it was applied in is unknown and a rollback could "
+                              "not be exact; nothing was changed")
+        legacy.sort(key=logged.index)
+    return legacy + [rid for _, rid in numbered]
+
+
+def _refuse_inexact(h: Home, undo: list[str]) -> None:
+    """Refuse, before any step, a rollback that could not put back exactly what was there."""
+    missing = snapshots.missing_copies(h, undo[0])
+    if missing:
+        raise ReviewError(f"the snapshot of round {undo[0]} lacks its copy of {missing[0]} (in "
+                          f"{snapshots.snapshot_dir(h, undo[0])}), so the state before it cannot be restored "
+                          "exactly; nothing was changed")
+    processed = {e["round_id"]: e["inputs"]["processed"] if "inputs" in e else None
+                 for e in rounds.read_learning_log(h) if rounds.is_round(e)}
+    for rid in undo:
+        if processed.get(rid) and archive.read(h, rid) is None:
+            raise ReviewError(f"round {rid} processed {processed[rid]} experience(s) but {archive.path_of(h, rid)} "
+                              "is missing, so they cannot be put back; nothing was changed (restore that file, "
+                              "or `artibot doctor` to look)")
+
+
+def resolve_round(h: Home, round_id: str) -> str:
+    """``round_id``, or the last applied round for ``last``; an id that names no applied
+    round is an error listing the ones that can be rolled back."""
+    applied = applied_in_order(h)
+    if round_id == "last":
+        if not applied:
+            raise NotFoundError("no applied round to roll back")
+        return applied[-1]
+    undone_at = _rolled_back_at(h, round_id) if round_id not in applied else None
+    if undone_at is not None:
+        # already rolled back (its snapshot may be gone): say so, not that it never existed
+        raise ReviewError(_rolled_back_sentence(round_id, undone_at, applied))
+    if round_id not in applied and round_id not in snapshots.manifests(h):
+        raise NotFoundError(f"round {round_id!r} is not an applied round; " + _choices(h, applied))
+    return round_id
+
+
+def _choices(h: Home, applied: list[str]) -> str:
+    """What can be rolled back instead, in words."""
+    if applied:
+        more = f" (and {len(applied) - 5} earlier)" if len(applied) > 5 else ""
+        return f"the applied rounds, oldest first: {', '.join(applied[-5:])}{more}, or `last`"
+    if any(rounds.is_round(e) and e.get("rolled_back") for e in rounds.read_learning_log(h)):
+        return "no round is applied now (every applied round was rolled back; `artibot history` lists them)"
+    return "no round has been applied yet"
+
+
+def _rolled_back_at(h: Home, round_id: str) -> str | None:
+    """When ``round_id`` was rolled back ("" when the log does not say), None if it was not."""
+    entries = rounds.read_learning_log(h)
+    if not any(rounds.is_round(e) and e.get("round_id") == round_id and e.get("rolled_back") for e in entries):
+        return None
+    for entry in reversed(entries):
+        if not rounds.is_round(entry) and round_id in (cast(RollbackEntry, entry).get("undone") or []):
+            return str(cast(RollbackEntry, entry).get("at") or "")
+    return ""
+
+
+def _rolled_back_sentence(round_id: str, at: str, applied: list[str]) -> str:
+    when = f" at {at[:16].replace('T', ' ')} UTC" if at else ""
+    rest = (f"; the applied rounds, oldest first: {', '.join(applied[-5:])}, or `last`" if applied
+            else "; no round is applied now")
+    return f"round {round_id} was rolled back{when} (`artibot history` shows it); nothing to roll back{rest}"
+
+
+def _rounds_to_undo(h: Home, round_id: str) -> list[str]:
+    """``round_id`` and every round applied after it, in the order they were applied;
+    refused, with a reason, where the rollback could not be exact."""
+    manifest = snapshots.read_manifest(h, round_id)
+    if manifest["status"] == "rolled-back":
+        at = manifest.get("rolled_back_at")
+        raise ReviewError(_rolled_back_sentence(round_id, at if isinstance(at, str) else "", applied_in_order(h)))
+    if manifest["status"] != "applied":
+        raise ReviewError(f"round {round_id} is {manifest['status']}, not applied; nothing to roll back")
+    applied = applied_in_order(h)
+    if round_id not in applied:
+        raise NotFoundError(f"round {round_id} is not an applied round")
+    undo = applied[applied.index(round_id):]
+    _refuse_inexact(h, undo)
+    return undo
+
+
+def plan_rollback(round_id: str, *, home: HomeArg = None) -> dict[str, Any]:
+    """What ``rollback(round_id)`` would do, read without writing anything (``--dry-run``, the
+    confirmation): the rounds undone, the experiences put back, a pending round discarded."""
+    h = Home.of(home)
+    round_id = resolve_round(h, round_id)
+    undo = _rounds_to_undo(h, round_id)
+    plan = _plan(h, undo, "preview")
+    pending = rounds.read_pending(h)
+    return {"round_id": round_id, "undone": undo, "experiences_restored": plan["experiences"],
+            "discards_pending": pending["round_id"] if pending else None}
+
+
+def rollback(round_id: str, *, home: HomeArg = None, lock_timeout: float = 5.0) -> dict[str, Any]:
+    """Restore the learned state from before ``round_id``; rounds applied after it are undone too."""
+    h = Home.of(home)
+    with FileLock(h.learner_lock, timeout=lock_timeout, holder="another artibot learner"):
+        recover_interrupted(h)
+        undo = _rounds_to_undo(h, resolve_round(h, round_id))
+        pending = rounds.read_pending(h)
+        return _undo(h, undo, "rollback requested", discard=pending["round_id"] if pending else None)
+
+
+def recover_interrupted(h: Home) -> list[str]:
+    """Finish a rollback killed mid-way, then roll back any round whose snapshot is still
+    ``applying`` (a crash mid-commit); what killed writes left behind (temp files, a snapshot
+    folder without manifest) is moved to quarantine/ first. Caller holds the learner lock.
+    Returns the rounds undone."""
+    done = []
+    quarantine.sweep_leftovers(h)
+    plan = rollback_journal.read(h)
+    if plan is not None:
+        _run(h, plan)
+        done.extend(plan["rounds"])
+    for rid in snapshots.list_rounds(h):
+        if snapshots.read_manifest(h, rid)["status"] == "applying":
+            _undo(h, [rid], "interrupted while applying (crash); rolled back automatically", final="interrupted")
+            done.append(rid)
+    return done
