@@ -21,6 +21,7 @@ import time
 from artibot.config import gateway_upstream_env, load_settings, resolve_home
 from artibot.config.validators import upstream_url
 from artibot.errors import ArtibotError, ExitCode, GatewayError, InvalidInput
+from artibot.gateway import pricing, profiles as gateway_profiles
 from artibot.gateway.profiles import Profile
 from artibot.gateway.server import Counters, GatewayConfig, Seen, serve
 from artibot.hookpath import gateway_state
@@ -90,8 +91,8 @@ def config_from(port: int | None, upstream: str | None) -> GatewayConfig:
             raise InvalidInput(problem)
     return GatewayConfig(root=str(root), upstream=upstream or settings.gateway_server.upstream,
                          openai_upstream=settings.gateway_server.openai_upstream,
-                         port=port or settings.gateway_server.port, profiles=settings.gateway_profiles.profiles(),
-                         prices=settings.gateway_pricing.table())
+                         port=port or settings.gateway_server.port, profiles=gateway_profiles.configured(settings.gateway_profiles),
+                         prices=pricing.configured(settings.gateway_pricing))
 
 
 def run(config: GatewayConfig, *, quiet: bool, lang: str = "en") -> Counters:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Mapping
 
 
 @dataclass(frozen=True)
@@ -131,30 +131,20 @@ class GatewayServerSettings:
 
 @dataclass(frozen=True)
 class GatewayProfileSettings:
-    """``gateway.profiles``: what each route changes in a turn's requests, as ``(effort, model)``."""
+    """``gateway.profiles``: what each route changes in a turn's requests, as ``(effort, model)``
+    (plain values: :func:`artibot.gateway.profiles.configured` builds the gateway's profiles)."""
 
     system1: tuple[str | None, str | None] | None = None
     system2: tuple[str | None, str | None] | None = None
     switch_max_cached_tokens: int = 1_000_000
 
-    def profiles(self) -> Any:
-        from artibot.gateway.profiles import Profile, Profiles
-
-        # each route's (effort, model) from the config, checked by artibot.config.validators.profile
-        return Profiles(Profile(*self.system1) if self.system1 else Profile(effort="low"),
-                        Profile(*self.system2) if self.system2 else Profile(), self.switch_max_cached_tokens)
-
 
 @dataclass(frozen=True)
 class GatewayPricingSettings:
-    """``gateway.pricing``: $ per million tokens per model prefix, over the shipped table."""
+    """``gateway.pricing``: $ per million tokens per model prefix, over the shipped table
+    (:func:`artibot.gateway.pricing.configured` builds the table)."""
 
     models: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
-
-    def table(self) -> Any:
-        from artibot.gateway.pricing import PriceTable
-
-        return PriceTable.shipped().with_overrides(self.models)
 
 
 @dataclass(frozen=True)

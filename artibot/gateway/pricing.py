@@ -16,9 +16,12 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from artibot.gateway.usage import Usage
+
+if TYPE_CHECKING:
+    from artibot.config.settings import GatewayPricingSettings
 
 CHECKED = "2025-11-24"
 """The day the shipped prices were copied from Anthropic's published price list (the OpenAI
@@ -101,3 +104,8 @@ def check_rows(key: str, value: Any) -> tuple[dict[str, dict[str, float]] | None
                 return None, f"{key}.{model}.{k} must be a number of dollars per million tokens in [0, 10000]"
         out[str(model)] = {k: float(row[k]) for k in KEYS}
     return out, None
+
+
+def configured(settings: GatewayPricingSettings) -> PriceTable:
+    """The shipped table with the config's ``gateway.pricing.models`` over it."""
+    return PriceTable.shipped().with_overrides(settings.models)

@@ -45,10 +45,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from artibot.gateway.cachesafe import Efforts
 from artibot.gateway.pricing import PriceTable
+
+if TYPE_CHECKING:
+    from artibot.config.settings import GatewayProfileSettings
 
 EFFORTS = ("low", "medium", "high", "max")
 """The effort levels the Messages API accepts in ``output_config.effort``."""
@@ -301,3 +304,10 @@ def apply_top(body: Mapping[str, Any], profile: Profile) -> dict[str, Any]:
         out["output_config"] = {**top, "effort": profile.effort} if isinstance(top, Mapping) else {
             "effort": profile.effort}
     return out
+
+
+def configured(settings: GatewayProfileSettings) -> Profiles:
+    """Each route's profile from the config's ``(effort, model)`` (checked by
+    :func:`artibot.config.validators.profile`): System 1 at low effort unless configured."""
+    return Profiles(Profile(*settings.system1) if settings.system1 else Profile(effort="low"),
+                    Profile(*settings.system2) if settings.system2 else Profile(), settings.switch_max_cached_tokens)

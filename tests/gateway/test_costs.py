@@ -12,6 +12,7 @@ from artibot.collector import collect_many
 from artibot.config import settings_from_mapping
 from artibot.round.cycle import learn
 from artibot.errors import ConfigError
+from artibot.gateway import pricing, profiles as gateway_profiles
 from artibot.learning.costs import measured_price, summarize
 from artibot.store.home import Home
 
@@ -190,10 +191,10 @@ def test_gateway_config_overrides() -> None:
     s = settings_from_mapping({"gateway": {"profiles": {"system1": {"effort": "medium", "model": "claude-haiku-4-5"}},
                                            "pricing": {"models": {"my-model": {"input": 1, "output": 2, "cacheWrite": 3,
                                                                                "cacheRead": 4}}}}})
-    profiles = s.gateway_profiles.profiles()
+    profiles = gateway_profiles.configured(s.gateway_profiles)
     assert (profiles.system1.effort, profiles.system1.model) == ("medium", "claude-haiku-4-5")
     assert profiles.system2.effort is None
-    assert s.gateway_pricing.table().row("my-model-2")["output"] == 2
+    assert pricing.configured(s.gateway_pricing).row("my-model-2")["output"] == 2
     assert orjson.dumps(s.gateway_server.upstream) == b'"https://api.anthropic.com"'
 
 
