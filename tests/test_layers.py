@@ -97,7 +97,7 @@ def arrows_up() -> list[tuple[str, int, str]]:
     return [(m, line, t) for m in MODULES for line, t in imports(m) if layer(t) > layer(m)]
 
 
-NO_CIRCLES = ("artibot.integrations", "artibot.cli")
+NO_CIRCLES = ("artibot.hookpath.turns", "artibot.integrations", "artibot.cli")
 """Packages whose modules may not import each other in a circle even through late imports."""
 
 
