@@ -80,7 +80,7 @@ def imports(module: str, *, top_level_only: bool = False) -> list[tuple[int, str
             if node.level:
                 parent = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join(parent + ([node.module] if node.module else []))
-            # `from artibot import status` imports the module artibot.reports.status
+            # `from artibot.reports import status` imports the module artibot.reports.status
             targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base for a in node.names]
         else:
             continue

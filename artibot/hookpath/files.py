@@ -81,7 +81,30 @@ class NotRegular(HookIOError):
         return str(self.strerror)
 
 
-# --------------------------------------------------------------------- opening and reading
+class NotAFolder(HookIOError):
+    """A file, or a symbolic link (``link``), where a folder of the data home is expected."""
+
+    def __init__(self, path: str, *, link: bool) -> None:
+        super().__init__(f"{path} is not a plain directory (a symbolic link or a file); artibot will not use it")
+        self.filename = path
+        self.link = link
+
+
+# --------------------------------------------------------------------- folders, opening and reading
+def ensure_dir(path: str) -> str:
+    """Create ``path`` (and its parents) 0700 if missing; :class:`NotAFolder` for a symbolic
+    link or a non-folder in its place (another ``OSError`` as raised)."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        os.makedirs(path, mode=DIR_MODE, exist_ok=True)
+        os.chmod(path, DIR_MODE)
+        return path
+    if stat.S_ISLNK(st.st_mode) or not stat.S_ISDIR(st.st_mode):
+        raise NotAFolder(path, link=stat.S_ISLNK(st.st_mode))
+    return path
+
+
 def open_regular(path: str, flags: int, mode: int = FILE_MODE) -> int:
     """``os.open`` of a regular file that never follows a symbolic link and never blocks;
     :class:`NotRegular` for a FIFO, socket or device, the ``OSError`` as raised otherwise."""

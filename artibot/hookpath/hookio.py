@@ -24,8 +24,8 @@ import stat
 import sys
 import time
 
-from artibot.hookpath.files import (FILE_MODE, HookIOError, HookLockWait, dumps, loads, lock, lock_wait_left, open_regular,
-                                 read_bytes, reset_budget, start_budget, write_atomic)
+from artibot.hookpath.files import (FILE_MODE, HookIOError, HookLockWait, dumps, ensure_dir, loads, lock, lock_wait_left,
+                                   open_regular, read_bytes, reset_budget, start_budget, write_atomic)
 from artibot.hookpath.names import HOOK_LOG, LOGS_DIR, QUARANTINE_DIR, SESSIONS_DIR, home_path
 
 TYPE_CHECKING = False  # not typing's own: every hook imports this module (bench_hooks.py)
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     SpoolDoc = dict[str, Any]
     """A session spool as parsed (see the module docstring for its keys)."""
 
-__all__ = ["FILE_MODE", "HookIOError", "HookLockWait", "dumps", "loads", "lock_wait_left", "open_regular",
+__all__ = ["FILE_MODE", "HookIOError", "HookLockWait", "dumps", "ensure_dir", "loads", "lock_wait_left", "open_regular",
            "reset_budget", "start_budget"]  # the hooks' file API, from the lean floor
 
 SCHEMA_VERSION = 1
@@ -57,19 +57,6 @@ def home_root() -> str:
     symbolic link is used through its real path (as ``config.resolve_home``)."""
     root = home_path()
     return os.path.realpath(root) if os.path.islink(root) else root
-
-
-def ensure_dir(path: str) -> str:
-    """Create ``path`` (and parents) 0700 if missing; refuse a symbolic link or a non-directory."""
-    try:
-        os.lstat(path)
-    except FileNotFoundError:
-        os.makedirs(path, mode=DIR_MODE, exist_ok=True)
-        os.chmod(path, DIR_MODE)
-        return path
-    if not os.path.isdir(path) or os.path.islink(path):
-        raise HookIOError(f"{path} is not a plain directory (a symbolic link or a file); artibot will not use it")
-    return path
 
 
 def spool_name(session_id: str | None) -> str:

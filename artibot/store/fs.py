@@ -32,25 +32,17 @@ __all__ = ["DIR_MODE", "FILE_MODE", "NOT_REGULAR"]  # and the functions below
 
 
 def ensure_dir(path: Path) -> Path:
-    """Create ``path`` (and parents) with mode 0700 if missing; refuse a symlink."""
+    """Create ``path`` (and parents) with mode 0700 if missing; refuse a symlink
+    (:func:`artibot.hookpath.files.ensure_dir`, its failures in the store's words)."""
     path = Path(path)
     try:
-        st = os.lstat(path)
-    except FileNotFoundError:
-        try:
-            path.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
-            os.chmod(path, DIR_MODE)
-        except (FileExistsError, NotADirectoryError):  # a file (not a folder) on the way
-            raise NotAFolderError(_first_non_dir(path)) from None
-        except OSError as exc:
-            raise StoreError.from_os(exc, path, "create the folder") from None
-        return path
-    except NotADirectoryError:
+        lean.ensure_dir(os.fspath(path))
+    except lean.NotAFolder as exc:
+        raise (UnsafePathError(path) if exc.link else NotAFolderError(path)) from None
+    except (FileExistsError, NotADirectoryError):  # a file (not a folder) on the way
         raise NotAFolderError(_first_non_dir(path)) from None
-    if stat.S_ISLNK(st.st_mode):
-        raise UnsafePathError(path)
-    if not stat.S_ISDIR(st.st_mode):
-        raise NotAFolderError(path)
+    except OSError as exc:
+        raise StoreError.from_os(exc, path, "create the folder") from None
     return path
 
 

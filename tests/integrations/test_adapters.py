@@ -227,7 +227,7 @@ def test_the_client_hook_imports_what_the_claude_code_hook_does() -> None:
     """Each client's hook pays for its own event module only (the hooks' cost is in scripts/bench_hooks.py)."""
     import subprocess
 
-    code = ("import sys; from artibot.integrations import adapter; adapter.events_module('cursor'); "
+    code = ("import sys; from artibot.hookpath import adapter; adapter.events_module('cursor'); "
             "print(sorted(m for m in sys.modules if m.startswith('artibot')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "gemini_cli" not in out and "codex_cli" not in out and "'artibot.hookpath.turns.handlers'" not in out
