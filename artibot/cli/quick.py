@@ -1,8 +1,8 @@
 """What the command line answers before typer is imported, and the error handling it shares.
 
 typer, its vendored click and the pydantic it validates parameters with take about half of
-the 300 ms a command a person types often may take to start (docs/benchmarks.md, "Costs
-behind the code"). So
+the time a command a person types often may take to start (its target is 300 ms;
+docs/benchmarks.md, "Costs behind the code"). So
 ``artibot status``, and ``learn``, ``review`` and ``drift`` in the forms the nightly learner,
 the weekly check and a person checking in use (argv exactly one of :data:`QUICK_COMMANDS`;
 most often with nothing to do, which then costs what ``status`` does) run from here, and
