@@ -8,8 +8,9 @@ hook) costs nothing until a name is used::
 
 from __future__ import annotations
 
-# Not `from typing import TYPE_CHECKING`: importing typing costs a hook ~3 ms, and
-# `python -m artibot hook …` imports this file on every prompt and tool call.
+# Not `from typing import TYPE_CHECKING`: importing typing costs a hook more than its own
+# work (docs/benchmarks.md, "Costs behind the code"), and `python -m artibot hook …`
+# imports this file on every prompt and tool call.
 TYPE_CHECKING = False
 
 __version__ = "0.1.0"

@@ -3,7 +3,8 @@
 ``artibot hook EVENT`` (Claude Code) and ``artibot hook AGENT EVENT`` (the other clients
 :mod:`artibot.hookpath.clients` lists) are dispatched here, to the client's own entry
 point, before the CLI framework is imported: hooks run on
-every prompt and tool call, and typer/rich alone cost ~100 ms to import. Asked for its
+every prompt and tool call, and typer and rich alone take several times a hook's whole run to
+import (docs/benchmarks.md, "Costs behind the code"). Asked for its
 help, ``hook`` goes through the CLI like any command.
 
 The registered hook commands start the interpreter with ``-S`` (no :mod:`site`: see
@@ -93,8 +94,9 @@ def _hook(args: list[str]) -> int:
 
     client, argv = hook_target(args)  # each client's hooks go to its own entry point
     # A hook lives for tens of milliseconds and frees what it allocates as it goes; the cyclic
-    # collector's passes over the modules and caches it loads cost it ~5% (the detached
-    # learner is a command, `learn --unattended`, and keeps it).
+    # collector's passes over the modules and caches it loads are a share of its time worth
+    # saving (docs/benchmarks.md, "Costs behind the code"; the detached learner is a command,
+    # `learn --unattended`, and keeps it).
     collect = gc.isenabled()
     if collect:
         gc.disable()
@@ -111,7 +113,8 @@ def hook_process() -> int:
     """What the registered hook command runs (``HOOK_LAUNCHER``): :func:`main` in a process
     that ends with it. The cyclic collector stays off to the end and what is still alive is
     frozen (:func:`gc.freeze`), so that the interpreter's exit does not walk every object the
-    hook loaded (~10% of a prompt hook); modules are torn down and files closed as usual."""
+    hook loaded (a share of a prompt hook worth saving: docs/benchmarks.md, "Costs behind the
+    code"); modules are torn down and files closed as usual."""
     code = main()
     gc.disable()
     gc.freeze()
@@ -123,8 +126,8 @@ def console() -> None:
 
     After a Ctrl-C (code 130) the process ends with 130 itself, once the exit functions have
     run: an interrupt that passed through an extension module's start-up code (scipy's) marks
-    the interpreter, which then ends by SIGINT whatever code it was given; measured in about
-    one run in thirty of ``demo`` interrupted at a random moment."""
+    the interpreter, which then ends by SIGINT whatever code it was given; seen with ``demo``
+    interrupted at a random moment (how often: docs/benchmarks.md, "Costs behind the code")."""
     code = main()
     if code == 130:
         import atexit

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 
 def _as_path(path: Path | str) -> Path:
-    from pathlib import Path  # only when an error is raised: pathlib costs the prompt hook ~4 ms
+    from pathlib import Path  # only when an error is raised: pathlib weighs on every prompt hook
 
     return Path(path)
 

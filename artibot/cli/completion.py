@@ -4,7 +4,8 @@ Each function is a typer ``autocompletion`` callback: it gets the word typed so 
 returns the matching values with a short help. They read only names (the learning log's
 round ids, the thresholds file's domains) and never fail: a damaged file completes nothing.
 In bash, :func:`quick_bash` calls them before typer is imported (a TAB must answer within
-~300 ms; typer's completion machinery alone takes half of that).
+the 300 ms target, and typer's completion machinery alone takes much of it: docs/benchmarks.md,
+"Costs behind the code").
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from artibot.cli.command_table import complete_first_word
 from artibot.hookpath.clients import CLIENTS
 
-TYPE_CHECKING = False  # `typing` itself costs a TAB ~10 ms
+TYPE_CHECKING = False  # `typing` itself is a share of a TAB's time (docs/benchmarks.md)
 if TYPE_CHECKING:
     from typing import Callable
 

@@ -3,7 +3,7 @@
 ``artibot gateway`` (and a hook that starts one) ends up here, in a process of its own
 that imports only the gateway, aiohttp and the config reader. The full command line
 loads numpy and scipy for the learner; a server that runs all day should not carry them
-(measured: 64 MB idle through the full CLI). Exit codes as the CLI's: 0 after SIGINT or
+(docs/benchmarks.md, "Costs behind the code"). Exit codes as the CLI's: 0 after SIGINT or
 SIGTERM, 1 when it cannot listen, 2 for a bad option or config.
 """
 

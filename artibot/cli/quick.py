@@ -1,7 +1,8 @@
 """What the command line answers before typer is imported, and the error handling it shares.
 
-typer, its vendored click and the pydantic it validates parameters with cost ~150 ms to
-load, half of the ~300 ms a command a person types often may take to start. So
+typer, its vendored click and the pydantic it validates parameters with take about half of
+the time a command a person types often may take to start (its target is 300 ms;
+docs/benchmarks.md, "Costs behind the code"). So
 ``artibot status``, and ``learn``, ``review`` and ``drift`` in the forms the nightly learner,
 the weekly check and a person checking in use (argv exactly one of :data:`QUICK_COMMANDS`;
 most often with nothing to do, which then costs what ``status`` does) run from here, and
@@ -17,7 +18,7 @@ import sys
 
 from artibot.errors import ArtibotError, ExitCode, StoreError, ValidationError
 
-TYPE_CHECKING = False  # `typing` itself costs ~10 ms of the start-up
+TYPE_CHECKING = False  # `typing` itself is a share of the start-up (docs/benchmarks.md)
 if TYPE_CHECKING:
     from typing import Callable
 

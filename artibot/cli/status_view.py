@@ -1,8 +1,9 @@
 """What ``artibot status`` prints: the report of :func:`artibot.reports.status.status`, as JSON or for a person.
 
 Free of the CLI framework: :mod:`artibot.cli.quick` runs it before typer is imported (the
-command must start within ~300 ms, and typer with its parameter machinery costs about half
-of that), and the ``status`` command of :mod:`artibot.cli.cmd_state` runs the same function.
+command must start within its 300 ms target, and typer with its parameter machinery takes
+about half of it: docs/benchmarks.md, "Costs behind the code"), and the ``status`` command of
+:mod:`artibot.cli.cmd_state` runs the same function.
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ MAX_ANSWER = 64 * 1024
 
 def proof(token: str, nonce: str, port: int) -> str:
     """What the gateway holding ``token`` answers to ``nonce`` on ``port``."""
-    import _blake2  # hashlib's BLAKE2 without hashlib (which loads OpenSSL: ~5 ms on a hook)
+    import _blake2  # hashlib's BLAKE2 without hashlib, which loads OpenSSL (dear on a hook: docs/benchmarks.md)
 
     key = token.encode("ascii", "replace")[:64]
     digest: str = _blake2.blake2b(f"{nonce}:{int(port)}".encode("ascii", "replace"), key=key,

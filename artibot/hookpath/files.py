@@ -22,8 +22,8 @@ floor"):
   and :mod:`uuid` as it starts. Every hook file (the spools, the caches, the failure
   records, the gateway's token and pid files) goes through :func:`loads` and :func:`dumps`.
 
-One module, not two: each module a hook imports costs it ~0.2–0.4 M instructions (up to 1% of
-the bare interpreter's start).
+One module, not two: each module a hook imports costs it a fixed share of the bare
+interpreter's start, whatever it holds (docs/benchmarks.md, "Costs behind the code").
 """
 
 from __future__ import annotations

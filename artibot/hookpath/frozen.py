@@ -42,7 +42,8 @@ _MISSING = object()
 
 MappingProxyType = type(type.__dict__)
 """:class:`types.MappingProxyType` (a read-only view of a dict, for the records' tables),
-without importing :mod:`types` (~1 M instructions of a prompt hook)."""
+without importing :mod:`types`, which a prompt hook would pay for (docs/benchmarks.md, "Costs behind
+the code")."""
 
 
 class _Factory:

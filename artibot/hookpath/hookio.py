@@ -4,7 +4,7 @@ A hook is a whole Python process per event, and Claude Code waits for it. This m
 does the hooks' file work — the session spool, ``logs/hooks.log``, the learner stamp's
 path — with nothing but ``os`` and the hook's lean floor (:mod:`artibot.hookpath`): its safe open,
 atomic writer and lock, which the library's :mod:`artibot.store.fs` wraps too, and its
-JSON codec, re-exported here as :func:`loads` and :func:`dumps` (:mod:`artibot.hookpath.files`). Measured by ``scripts/bench_hooks.py``.
+JSON codec, re-exported here as :func:`loads` and :func:`dumps` (:mod:`artibot.hookpath.files`). Timed by ``scripts/bench_hooks.py``.
 
 The files keep the layout of :mod:`artibot.store.sessions` (which reads them too)::
 
@@ -69,7 +69,8 @@ def spool_name(session_id: str | None) -> str:
 
 
 SHA256_MODULES = ("_sha2", "_sha256") if sys.version_info >= (3, 12) else ("_sha256", "_sha2")
-"""CPython's built-in SHA-256, named ``_sha2`` from 3.12: hashlib loads OpenSSL first (~5 ms in a hook)."""
+"""CPython's built-in SHA-256, named ``_sha2`` from 3.12: hashlib loads OpenSSL first, which costs a hook
+more than its own work (docs/benchmarks.md, "Costs behind the code")."""
 
 
 def sha256_hex(data: bytes) -> str:

@@ -9,7 +9,8 @@ when it is known (:func:`preload`), and falls back to ``re`` otherwise. The hook
 the programs of the patterns it compiled (:func:`programs`) in its data home and
 preloads them in the next process (``hookpath/turns/routecache.py``). A program
 may be given as its :mod:`marshal` bytes: it is decoded only when its pattern is compiled (a
-prompt needs ~20 of the ~150 kept, and decoding them all costs ~1 ms of a hook).
+prompt needs a small part of those kept, and decoding them all is a cost a hook notices:
+docs/benchmarks.md, "Costs behind the code").
 
 A program is kept only if the pattern built from it compares equal to the one
 ``re.compile`` returns — same source, flags and program (``Pattern.__eq__`` compares

@@ -120,11 +120,10 @@ def pooled_half_life(members: int) -> float:
     ``m`` members sends ``m`` times the records in the same days, so one person's half-life
     keeps only as much evidence as one person has, forgotten ``m`` times faster. Keeping more
     steadies the thresholds, but a domain where System 1 got better is seen only through the
-    explored trials, and the old evidence that outweighs them has to fade first. Measured on
-    the team simulation's tuning seeds (12 members, W1 and W2, seeds 1001-1004): 1,000 records
-    (one person's) 4.30 W1 regret per 1k; 2,000: 3.75, and every System 1-better drift
-    recovered within 500 of each member's requests; 3,000: 3.53, one of four later; 6,000 and
-    12,000: 3.34 and 3.28, the drift 2.3 and 4.4 times slower than at 2,000.
+    explored trials, and the old evidence that outweighs them has to fade first. Twice one
+    person's half-life was chosen on the team simulation's tuning seeds: longer ones lowered
+    W1's regret a little more but recovered from a System 1-better drift later
+    (``docs/team.md``, "The team round", the half-life's table).
 
     >>> pooled_half_life(12), pooled_half_life(1), pooled_half_life(0)
     (2000.0, 1000.0, 1000.0)

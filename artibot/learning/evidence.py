@@ -50,8 +50,8 @@ batches may move a threshold by up to 1.0, as far as its evidence supports
 threshold stays (there is no blind seeking any more: the domain-wide exploration brings
 the evidence). Why 0.5 and not a stricter level: exploration keeps bringing both
 systems' outcomes, so a wrong move is seen and undone, while waiting for 80% certainty
-left most MMLU subjects on System 2 for the whole pass (tuning subjects, 10 seeds:
-0.093 at 0.5, 0.067 at 0.8; W1 and W2 regret no worse). Thresholds stay in
+left most MMLU subjects on System 2 for the whole pass and scored lower on the tuning
+subjects, with W1 and W2 regret no worse (``experiments/README.md``, "At a glance"). Thresholds stay in
 ``[minThreshold, maxThreshold]``; a domain seen for the first time starts from the
 default.
 
@@ -62,9 +62,9 @@ System 2's above it, and the other system's only where the router explored, 5% w
 band and 1% beyond it. A longer move would rest on one system's curve carried past its
 data, so unless the other system was tried at least :data:`FIRST_TRIALS` times beyond the
 band on each side, the first round moves at most the band's width (0.15); from the second
-round on the moved traffic has been tried by both. W1's first round used to send every
-domain to 0.9 on that extrapolation, costing 65 regret per 1k in the next night (21 now;
-tuning seeds). A domain whose traffic lies away from its threshold
+round on the moved traffic has been tried by both. Without that limit W1's first round sent
+every domain to the top on that extrapolation, and the next night paid for it
+(``experiments/README.md``, "A slow start that keeps the switch"). A domain whose traffic lies away from its threshold
 (an MMLU subject: 91% of its requests score 0.66-0.90, against 0.4) has no traffic the band
 could show, and its first round may still switch it whole: that switch is how the other
 system gets tried there at all (waiting for the 1% domain-wide exploration left subjects
@@ -77,8 +77,9 @@ outcomes.
 **The default threshold** moves at :data:`DEFAULT_LEVEL` (0.8), from a fit of all domains'
 cells whose gap prior is break-even (:func:`_default_fit`): with System 1 barely tried,
 the fit no longer takes it for as good as System 2, and a handful of trials does not move
-the threshold that every new domain starts from (on MMLU the first round used to move it
-from 0.4 to 0.9 on six System 1 trials; it now stays, and follows the evidence later).
+the threshold that every new domain starts from (a plain fit let MMLU's first round move it
+to the top on a handful of System 1 trials: ``experiments/README.md``, "A slow start that
+keeps the switch"; it now stays, and follows the evidence later).
 
 ``params.evidence[domain].reason`` says each change in a user's words (:func:`reason`).
 
@@ -171,15 +172,15 @@ TRY_Z = 1.0
 ``TRY_Z`` posterior sds, when that bound is above 0 and no candidate is supported outright: the
 other system is tried for a round. Without it an MMLU subject left on System 2 sees System 1 only
 through the 1% domain-wide exploration (a handful of trials in a whole pass) and the pooled prior
-decides for it. Tuning subjects, 40 paired seeds: +0.057 ± 0.065 of the table (0.777 → 0.835);
-W1 and W2 (tuning seeds 1001-1003) unchanged to the last digit: their traffic lies around the
-thresholds, where the band explores."""
+decides for it. Chosen on the tuning subjects, where it raised the score, and on W1 and W2's
+tuning seeds, which it left unchanged: their traffic lies around the thresholds, where the band
+explores (``docs/team.md``, "Learning with a team"; ``docs/learning.md``)."""
 SLOW_Z = 0.0
 """A slow start from the posterior's width (0: off, for ablations): a move longer than one
 ``MAX_STEP`` is taken only when System 2's gain over the traffic it moves is at least ``SLOW_Z``
-posterior sds from the price; else one step. Off because it measured worse: with 1.0, tuning
-subjects (10 seeds, learned rates on) 0.043 ± 0.077 against 0.101 ± 0.040 (most subjects stay
-on System 2 for the whole pass, S2 share 0.66)."""
+posterior sds from the price; else one step. Off because it measured worse on the tuning
+subjects: most subjects stay on System 2 for the whole pass (``experiments/README.md``,
+"Learned exploration rates and a slow start: a negative result")."""
 
 
 class EvidenceLearner:

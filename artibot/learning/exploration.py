@@ -17,10 +17,10 @@ threshold on a handful of trials, ``p`` is still large, so the other system keep
 tried until the evidence settles the call (a slow start that holds the threshold back
 instead measured worse: :data:`artibot.learning.evidence.SLOW_Z`).
 
-**Measured** (``experiments/README.md``): on the 14 tuning subjects of the online protocol
-and on W1's tuning seeds the rates score the same as the fixed 1% (0.101 ± 0.040 against
-0.101; W1 8.66 against 8.68 per 1k), exploring 4.4% of the traffic instead of 2.6%; so
-they are off by default (``explorationBudget`` 0).
+**Off by default** (``explorationBudget`` 0): on the tuning subjects of the online protocol
+and on W1's tuning seeds the rates score no better than the fixed 1% while exploring more of
+the traffic (``experiments/README.md``, "Learned exploration rates and a slow start: a
+negative result").
 
 **The budget** (:func:`water_fill`). The rates are clipped at a common cap, ``min(p,
 cap)``, with the largest cap (at most the router's ``MAX_EXPLORATION``) at which the

@@ -50,8 +50,9 @@ MAX_PRICE = 0.5
 BETWEEN_SPREAD = False
 """The prior's spread is the between-domain sd (DerSimonian–Laird, the levels' own noise taken
 out) instead of the raw sd of the levels (noisy levels of domains with few trials widen it).
-Off (for ablations): the tighter pooling measured no better on the tuning subjects (10 seeds,
-0.085 ± 0.059 with the learned exploration rates, 0.078 ± 0.061 without, against 0.101)."""
+Off (for ablations): the tighter pooling measured no better on the tuning subjects, with the
+learned exploration rates or without (``experiments/README.md``, "Learned exploration rates and
+a slow start: a negative result")."""
 
 
 def between_variance(values: np.ndarray, variances: np.ndarray) -> np.ndarray:

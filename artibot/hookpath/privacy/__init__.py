@@ -4,7 +4,8 @@
 patterns (built through :mod:`artibot.hookpath.regex`, which the prompt hook gives the compiled
 programs, so that it loads neither ``re`` nor compiles). Each rule has cheap substring
 triggers; its pattern is compiled once per process, the first time a text contains a
-trigger (compiling all of them up front costs ~10 ms, twice the import budget). Patterns start with a literal or a character class so that ``re``
+trigger (compiling all of them up front would cost a hook twice its import budget: docs/benchmarks.md,
+"Costs behind the code"). Patterns start with a literal or a character class so that ``re``
 can skip ahead; left-edge checks run in Python instead of leading look-behinds, which
 would disable that skip.
 

@@ -84,7 +84,8 @@ def _continues(right: str) -> bool:
 
 
 # --- a key split into string literals: ``"sk-proj-ab" + "cd..."``, ``('AKIA' 'XYZ...')``.
-# Two scans, each led by its literal quote (a scan led by a class of two quotes costs ~8x).
+# Two scans, each led by its literal quote (a scan led by a class of two quotes costs several
+# times as much: docs/benchmarks.md, "Costs behind the code").
 _JOINS = {q: _Lazy(rf"{q}[ \t]*(?:\+|\.\.?)?[ \t]*(?:\r?\n[ \t]*)?{q}") for q in "\"'"}
 _CONTENT = frozenset(_TOKEN + ":")
 _KEY_BEFORE = _Lazy(r"(?i:[\w.\-]*(?:token|secret|passw|pwd|key|credential)[\w.\-]*)[\"']?[ \t]*(?::=|=|:)[ \t]*\(?[ \t]*\Z")

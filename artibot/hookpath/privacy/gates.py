@@ -13,7 +13,8 @@ from .rules import Finding, _Rule
 
 def bisect_left(a: list[int], x: int) -> int:
     """:func:`bisect.bisect_left` on a sorted list of ints. Not the module's: the prompt hook
-    then loads neither ``bisect`` nor its C extension ``_bisect`` (~0.5 ms of a hook), and
+    then loads neither ``bisect`` nor its C extension ``_bisect`` (docs/benchmarks.md, "Costs
+    behind the code"), and
     the lists searched here hold one entry per finding."""
     lo, hi = 0, len(a)
     while lo < hi:
@@ -68,13 +69,13 @@ class _Gates:
     those with a gate that occurs in it.
 
     Each distinct gate string is looked up once per call by ``filter`` (in C). Checking each
-    rule's gates in a Python loop cost ~10 us per call even on an empty text; a single
-    ``re`` alternation of all gates is no cheaper on 2 KB of prose (~50 ns per character
-    when nothing matches) and could only skip all gated rules or none. The price: a rule
-    with several gates no longer stops at the first that occurs, a few extra scans that
-    cost ~2% on 32 KB of secret-dense text.
+    rule's gates in a Python loop has a fixed cost per call even on an empty text; a single
+    ``re`` alternation of all gates is no cheaper on prose when nothing matches, and could
+    only skip all gated rules or none. The price: a rule with several gates no longer stops
+    at the first that occurs, a few extra scans on secret-dense text (the figures:
+    docs/benchmarks.md, "Costs behind the code").
 
-    Each lookup costs ~1 ns per character, so with ~150 gates the lookups alone would cost
+    Each lookup scans the text, so with ~150 gates the lookups alone would cost
     more than all the rules on ordinary text: a rule may name a ``family``, a short string
     that every match of it contains (``$`` for a password hash, ``-p`` for ``mysql -p...``),
     and its gates are looked up only when the family string occurs.

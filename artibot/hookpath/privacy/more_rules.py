@@ -128,7 +128,8 @@ _CMD_RULES: tuple[_Rule, ...] = (
     # mysql -pSECRET: attached only (``-p db`` prompts and names the database)
     _Rule("password", rf"(?:mysql|mariadb)[\w\-]*{_SEP}-p{_VAL}", "v", accept=_value_ok, gate=("mysql", "mariadb")),
     _Rule("password", rf"sshpass(?:[ \t]+-[a-zA-Z]+)*?[ \t]+-p[ \t]*{_VAL}", "v", accept=_value_ok, gate=("sshpass",)),
-    # led by the literal ``login`` (an alternation of command names first costs ~5x on prose)
+    # led by the literal ``login`` (an alternation of command names first costs several times as
+    # much on prose: docs/benchmarks.md, "Costs behind the code")
     _Rule("password", rf"login{_SEP}(?:-p|--password)(?:[ \t]+|=){_VAL}", "v", gate=("login",), left="",
           accept=lambda t, m, s: _LOGIN_CMD.search(t, max(0, m.start() - 40), m.start()) is not None and _value_ok(t, m, s)),
     _Rule("password", rf"mongo[\w\-]*{_SEP}-p[ \t]+{_VAL}", "v", accept=_value_ok, gate=("mongo",)),
@@ -170,7 +171,7 @@ _CMD_RULES: tuple[_Rule, ...] = (
     _Rule("password", rf"(?:pw|pass)[ \t]*:[ \t]*{_VAL}", "v", accept=lambda t, m, s: _value_ok(t, m, s)
           and _looks_random(m.group("v")), gate=("pw:", "pass:", "PW:")),
     # led by a literal, with the words before it checked in ``accept``: an alternation first
-    # (``(?:with|using)``) makes ``re`` try every position, ~30 us per 2 KB
+    # (``(?:with|using)``) makes ``re`` try every position (docs/benchmarks.md)
     _Rule("password", rf"password[ \t]+{_VAL}", "v", gate=("password ",), left="",
           accept=lambda t, m, s: _after(_WITH_PASSWORD, t, m.start()) and _value_ok(t, m, s) and _looks_random(m.group("v"))),
     _Rule("password", rf"/[ \t]+{_VAL}", "v", gate=("login ", "creds", "credentials"), left="",

@@ -20,8 +20,9 @@ if TYPE_CHECKING:
 
 
 class _Lazy:
-    """A pattern compiled on first use: compiling all of them at import costs ~10 ms, twice
-    the import budget of a hook, and most texts never need most of them."""
+    """A pattern compiled on first use: compiling all of them at import costs twice the import
+    budget of a hook (docs/benchmarks.md, "Costs behind the code"), and most texts never need
+    most of them."""
 
     made: list[_Lazy] = []
     """Every lazy pattern, for :func:`compile_all`."""
@@ -75,7 +76,7 @@ _WORD = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 _KEY_CHARS = frozenset(_WORD + ".-")  # a key name such as ``azure.client-secret``
 
 
-@frozen  # not @dataclass: dataclasses loads inspect, ~10 ms of every prompt hook
+@frozen  # not @dataclass: dataclasses loads inspect, which every prompt hook would pay for
 class Finding:
     """A span of the input that ``anonymize`` replaces, and what it was taken for."""
 
@@ -385,7 +386,8 @@ _PII_RULES: tuple[_Rule, ...] = (
           r"(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f]{1,4})?(?![A-Za-z0-9_:])",
           accept=_ipv6_ok, gate=(":",), left=_WORD + ":.", extend="0123456789abcdefABCDEF", extend_max=4),
     # IPv4, cards and digit-led phones share one scan: each scan led by a character class
-    # costs ~20 us/KB, so the kind comes from the empty marker group that matched.
+    # costs its own pass over the text (docs/benchmarks.md), so the kind comes from the empty
+    # marker group that matched.
     # IBANs too (``DE89 3704 ...``, ``GB29NWBK...``): the match starts at the check digits and
     # grows over the two capitals of the country code.
     _Rule("", r"\d(?:(?<=[A-Z]{2}\d)\d(?:\ ?[A-Z0-9]{4}){2,7}(?:\ ?[A-Z0-9]{1,3})?(?![A-Za-z0-9])(?P<iban>)"

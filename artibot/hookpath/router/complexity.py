@@ -121,8 +121,9 @@ _index: list[KeywordIndex] = []
 
 
 def keyword_index() -> KeywordIndex:
-    """The index of :data:`KEYWORDS`, built on first use (~3 ms: not at import, since the
-    prompt hook's cached policy carries its own copy)."""
+    """The index of :data:`KEYWORDS`, built on first use (not at import, since the prompt
+    hook's cached policy carries its own copy; its cost: docs/benchmarks.md, "Costs behind
+    the code")."""
     if not _index:
         _index.append(KeywordIndex(KEYWORDS))
     return _index[0]

@@ -335,8 +335,9 @@ def content_words(text: str) -> tuple[list[tuple[str, str]], bool]:
 
 
 def _sha1_hex(data: bytes) -> str:
-    """SHA-1 without :mod:`hashlib`, whose OpenSSL binding costs the prompt hook 4-15 ms
-    (CPython's own ``_sha1`` loads in 0.3 ms and gives the same digest)."""
+    """SHA-1 without :mod:`hashlib`, whose OpenSSL binding costs the prompt hook many times
+    what CPython's own ``_sha1`` does (docs/benchmarks.md, "Costs behind the code"); both give
+    the same digest."""
     try:
         import _sha1  # type: ignore[import-not-found]
     except ImportError:  # pragma: no cover - a Python without the builtin module

@@ -4,9 +4,9 @@ A team's published state lists the patterns its reviewed round found safe on Sys
 the team's keyed hash of the pattern key (HMAC-SHA-256 with the team's key, the first 128
 bits in hex): the pool holds no pattern text. A member's router hashes the request's
 pattern key the same way and looks it up. The prompt hook imports this module, so the HMAC
-is built here on CPython's own ``_sha256`` (loaded in 0.3 ms; :mod:`hmac` brings
-:mod:`hashlib`'s OpenSSL binding, 4-15 ms), with :mod:`hashlib`'s as the fallback; a test
-checks it against :mod:`hmac`.
+is built here on CPython's own ``_sha256`` (:mod:`hmac` brings :mod:`hashlib`'s OpenSSL
+binding, many times dearer to load: docs/benchmarks.md, "Costs behind the code"), with
+:mod:`hashlib`'s as the fallback; a test checks it against :mod:`hmac`.
 """
 
 from __future__ import annotations

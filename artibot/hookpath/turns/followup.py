@@ -21,8 +21,8 @@ English phrases match whole words, case-insensitively, apostrophes and punctuati
 ignored ("that's" = "thats"; ``^`` = only at the start; ``*`` = a word that starts so);
 Korean phrases match as substrings (Korean attaches endings: 틀렸 covers 틀렸어,
 틀렸네요, 틀렸잖아). Matching is a dictionary walk over the prompt's words, linear in
-its length: one regular expression per table took 26 ms to compile and 8 ms per prompt,
-on a hook that runs on every prompt.
+its length: one regular expression per table cost more to compile, and per prompt, than the
+whole walk (docs/benchmarks.md, "Costs behind the code"), on a hook that runs on every prompt.
 
 >>> judge("no, that's wrong — the test still fails")[0]
 'failed'

@@ -21,8 +21,9 @@ if TYPE_CHECKING:
 def worse_rounds(call: Call) -> list[str]:
     """Applied rounds measured worse, for the user.
 
-    Measuring them reads the log and the archive with numpy behind it (12x the bare
-    interpreter at SessionStart). So they are measured once per change of the learning
+    Measuring them reads the log and the archive with numpy behind it (many times the bare
+    interpreter at SessionStart: docs/benchmarks.md, "Costs behind the code"). So they are
+    measured once per change of the learning
     log — by the detached learner right after its run (:func:`save_round_notices`), or
     here when a round was applied another way — and read from ``sessions/`` otherwise.
     """

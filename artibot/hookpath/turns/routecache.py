@@ -12,8 +12,8 @@ change to one of them, or a cache that does not load, rebuilds it through
 modification time can lie.
 
 The cache is written with :mod:`marshal`, not :mod:`pickle`: loading ``_pickle`` imports
-``functools``, ``collections`` and ``copyreg`` (~7 ms, a third of the interpreter's own
-start), ``marshal`` is built in. The policy's records are kept as their fields
+``functools``, ``collections`` and ``copyreg`` (a good part of the interpreter's own start:
+docs/benchmarks.md, "Costs behind the code"), ``marshal`` is built in. The policy's records are kept as their fields
 (:func:`_encode`); only classes of :mod:`artibot.hookpath.router` are rebuilt from it.
 
 The programs of the router's and the anonymizer's regular expressions are kept beside
@@ -194,8 +194,9 @@ def load_summary(call: Call) -> dict[str, object]:
 class _SystemRandom:
     """``random()`` in [0, 1) from ``os.urandom``, 53 bits as ``random.Random`` gives them.
 
-    The exploration draw needs nothing else, and importing :mod:`random` costs ~3 ms of
-    the prompt hook (``Router.load`` seeds a ``random.Random`` from ``os.urandom`` too).
+    The exploration draw needs nothing else, and importing :mod:`random` costs the prompt
+    hook more than the draw (docs/benchmarks.md, "Costs behind the code"; ``Router.load``
+    seeds a ``random.Random`` from ``os.urandom`` too).
     """
 
     __slots__ = ()

@@ -49,7 +49,8 @@ HOOKS: tuple[HookSpec, ...] = (
     # A tool call the permission system refuses fires no tool hook, only this one.
     HookSpec("PermissionRequest", "permission-request", "*", 5),
     HookSpec("Stop", "stop", None, 10),
-    # The hook only starts a detached learner; 5 s also lifts SessionEnd's ~1.5 s budget.
+    # The hook only starts a detached learner; 5 s also lifts the client's own SessionEnd
+    # budget of about 1.5 s.
     HookSpec("SessionEnd", "session-end", None, 5),
 )
 
@@ -67,14 +68,15 @@ HOOK_LAUNCHER = ("import sys, os; sys.path[0] or sys.path.pop(0); "
 """What the registered hook command runs with ``python -S -c`` (``{root}``: the folder that
 holds the ``artibot`` package the installer ran from).
 
-Not the ``artibot`` console script: pip's wrapper imports ``re`` (~8 ms) before anything
-else. Not ``python -m artibot``: ``runpy`` costs ~4 ms. ``-S``: the interpreter skips
-:mod:`site` (its ``.pth`` files, ``_distutils_hack``, the ``sitecustomize`` search: ~2 ms)
-and the launcher puts artibot's folder on ``sys.path`` itself; a hook that needs another
+Not the ``artibot`` console script: pip's wrapper imports ``re`` before anything else. Not
+``python -m artibot``: that loads ``runpy``. ``-S``: the interpreter skips :mod:`site` (its
+``.pth`` files, ``_distutils_hack``, the ``sitecustomize`` search) and the launcher puts
+artibot's folder on ``sys.path`` itself; a hook that needs another
 installed package (``orjson``, ``numpy``: the rebuilds, the learner) runs :func:`site.main`
 at its first such import (``artibot.__main__``), and a folder that no longer holds artibot
 (moved, reinstalled elsewhere) falls back to the interpreter's own search. Each hook is a
-new process on every prompt and tool call, so these count (``scripts/bench_hooks.py``).
+new process on every prompt and tool call, so these count (``scripts/bench_hooks.py``; what
+each of the three costs: docs/benchmarks.md, "Costs behind the code").
 The current directory (the user's project, where Claude Code runs hooks) is taken off
 ``sys.path`` so that a project's own ``json.py`` or ``artibot/`` cannot stand in for ours.
 An interpreter that no longer finds artibot (``pip uninstall`` before ``artibot

@@ -1,8 +1,9 @@
 """The learning log's entries for TAB completion, read with the hook path's light file access.
 
-``artibot rollback <TAB>`` must answer within ~300 ms; the regular reader
+``artibot rollback <TAB>`` must answer within the 300 ms target; the regular reader
 (:func:`artibot.store.round.rounds.read_learning_log`) brings the configuration, the round records
-and orjson along (~100 ms). The common case, a current log in the environment's data home,
+and orjson along, a good part of that target (docs/benchmarks.md, "Costs behind the code").
+The common case, a current log in the environment's data home,
 is read here with :mod:`artibot.hookpath.hookio`; anything else (another schema version, a
 link, an unexpected shape, an error) goes to the regular reader, which decides as always.
 """
@@ -14,7 +15,7 @@ import os
 from artibot.hookpath.names import LEARNING_LOG
 from artibot.hookpath import hookio
 
-TYPE_CHECKING = False  # `typing` itself would cost a TAB ~10 ms
+TYPE_CHECKING = False  # `typing` itself would be a share of a TAB's time (docs/benchmarks.md)
 if TYPE_CHECKING:
     from typing import Any
 
