@@ -54,7 +54,7 @@ from artibot.gateway.pricing import PriceTable
 from artibot.gateway.server import GatewayConfig, serve
 from artibot.gateway.usage import Usage
 from artibot.learned_router import Router
-from artibot.hookpath import hookio
+from artibot.hookpath.store import hookio
 from experiments import responses_cache as rc
 from experiments.args import parse, run_dir, save_json
 from experiments.coding_sessions import COMPACT_AT, Session, sessions

@@ -76,7 +76,7 @@ from artibot.gateway.usage import Usage
 from artibot.learned_router import Router
 from artibot.config.settings import Settings
 from artibot.hookpath.record import experience_record
-from artibot.hookpath import hookio
+from artibot.hookpath.store import hookio
 from experiments import cache_model, report
 from experiments.fake_messages_api import Threaded, Upstream
 from experiments.coding_sessions import (BILL_TARGET, CLIENT_EFFORT, COMPACT_AT, EFFORT_SCALE, SUCCESS,

@@ -193,7 +193,7 @@ def wait_port(port: int, proc: subprocess.Popen, timeout: float = 15.0) -> None:
 
 def open_turn(root: str) -> None:
     """An open System 1 turn, as the prompt hook leaves it before Claude Code sends the turn's requests."""
-    from artibot.hookpath import hookio
+    from artibot.hookpath.store import hookio
 
     with hookio.Spool(root, SID).edit(create=True) as doc:
         doc["turn"] = {"id": "exp_bench_0001", "decision": {"system": "system1"}, "input": "bench",
@@ -201,7 +201,7 @@ def open_turn(root: str) -> None:
 
 
 def read_turn(root: str) -> dict:
-    from artibot.hookpath import hookio
+    from artibot.hookpath.store import hookio
 
     return (hookio.Spool(root, SID).read() or {}).get("turn") or {}
 

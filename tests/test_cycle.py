@@ -15,7 +15,7 @@ from artibot.round.review import answer_pending, pending_questions
 from artibot.errors import LockTimeout, ReviewError
 from artibot.learning import PatternStats
 from artibot.round.rollback import history, rollback
-from artibot.store import learned as state
+from artibot.store.learned import state_files as state
 from artibot.store.fs import FileLock
 from artibot.store.home import Home
 from tests.factories import mixed, record, write_pattern_stats, write_thresholds

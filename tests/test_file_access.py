@@ -1,4 +1,5 @@
-"""Files are touched in one place: no module outside ``artibot/store/`` opens, renames,
+"""Files are touched in one place: no module outside ``artibot/store/`` (and the hook path's
+own ``artibot/hookpath/store/``, the same primitives on string paths) opens, renames,
 deletes, globs or looks at a file (exists, is it a file, its size or times), or reaches
 for the store's low-level file primitives. Looking counts: a check made beside the
 store's back can race the store's own locks and atomic renames.
@@ -36,13 +37,13 @@ STORE_PRIMITIVES = {"artibot.store.fs": {"atomic_write_bytes", "read_bytes", "en
                                          "append_bytes"},
                     "artibot.store.documents": {"read_document", "write_document", "parse_document",
                                                 "dump_document"},
-                    "artibot.hookpath.files": {"open_regular", "read_bytes", "write_atomic", "fsync_dir", "lock"}}
+                    "artibot.hookpath.store.files": {"open_regular", "read_bytes", "write_atomic", "fsync_dir", "lock"}}
 
 ALLOWED = {
     # the store's string-path primitives (open, atomic writer, lock), shared by the hooks'
-    # artibot.hookpath.hookio and the library's artibot.store.fs; nothing else imports them
+    # artibot.hookpath.store.hookio and the library's artibot.store.fs; nothing else imports them
     # (STORE_PRIMITIVES)
-    "hookpath/files.py": "the store's primitives, on the hook path's lean floor",
+    "hookpath/store/files.py": "the store's primitives, on the hook path's lean floor",
     # configuration, not data: the shipped defaults and the user's config file, read only
     "config/__init__.py": "reads configuration files",
     # Claude Code's own settings and command files, outside the data home, with backups
@@ -96,7 +97,7 @@ def test_no_module_outside_the_store_touches_files() -> None:
     offenders = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         rel = path.relative_to(PACKAGE).as_posix()
-        if rel.startswith("store/") or rel in ALLOWED:
+        if rel.startswith(("store/", "hookpath/store/")) or rel in ALLOWED:
             continue
         if found := touches(path):
             offenders[rel] = found

@@ -68,14 +68,14 @@ COLD: dict[tuple[str, str], str] = {
         "the router cache rebuilt (a state file changed): the learned router through the config",
     ("artibot.hookpath.turns.notices", "artibot.config"): "the round notices rebuilt after a round",
     ("artibot.hookpath.turns.notices", "artibot.round.checks"): "the round notices rebuilt after a round",
-    ("artibot.integrations.gemini_cli.events", "artibot.hookpath.gateway_state"):
+    ("artibot.integrations.gemini_cli.events", "artibot.hookpath.store.gateway_state"):
         "Gemini CLI's model per route, with the gateway on",
     ("artibot.integrations.gemini_cli.events", "artibot.gateway"):
         "Gemini CLI's model for a turn, chosen at the turn's first model request through the gateway's "
         "profiles (dataclasses, json): a cost the lean floor does not cover yet (scripts/bench_agent_hooks.py)",
     ("artibot.hookpath.regex", "re"): "a pattern whose program is not kept yet (the first hook of a version)",
-    ("artibot.hookpath.files", "json"): "an interpreter without the `_json` accelerator",
-    ("artibot.hookpath.hookio", "hashlib"): "an interpreter without its built-in SHA-256 module",
+    ("artibot.hookpath.store.files", "json"): "an interpreter without the `_json` accelerator",
+    ("artibot.hookpath.store.hookio", "hashlib"): "an interpreter without its built-in SHA-256 module",
     ("artibot.hookpath.router.patterns", "hashlib"): "an interpreter without its built-in SHA-1 module",
     ("artibot.hookpath.router.team_table", "hashlib"): "an interpreter without its built-in SHA-256 module",
     ("artibot.hookpath.router.domains", "artibot.errors"): "a domains file that does not validate",
@@ -190,7 +190,7 @@ def test_the_hook_path_imports_no_heavy_module() -> None:
 def test_the_path_reaches_what_a_warm_prompt_hook_loads() -> None:
     # modules a warm prompt hook imports (python -X importtime), some only through a late import
     path = hook_path()
-    for module in ("artibot.hookpath.hookio", "artibot.hookpath.files", "artibot.hookpath.regex",
+    for module in ("artibot.hookpath.store.hookio", "artibot.hookpath.store.files", "artibot.hookpath.regex",
                    "artibot.hookpath.frozen", "artibot.hookpath.router.policy", "artibot.hookpath.privacy.engine",
                    "artibot.hookpath.turns.followup", "artibot.hookpath.turns.context",
                    "artibot.integrations.gemini_cli.events"):

@@ -25,12 +25,12 @@ LAYERS = {
     # 1: values and pure functions: no files, no clock, no environment
     "artibot.experience": 1, "artibot.hookpath.privacy": 1, "artibot.hookpath.router": 1, "artibot.learning": 1,
     "artibot.config.settings": 1, "artibot.config.validators": 1, "artibot.round.checkpoint_texts": 1,
-    "artibot.round.params": 1,
+    "artibot.learning.round_params": 1,
     "artibot.gateway.profiles": 1, "artibot.gateway.pricing": 1, "artibot.gateway.usage": 1,
     "artibot.gateway.cachesafe": 1,
     # 2: the files: configuration and the data home (the hooks' own files included)
-    "artibot.config": 2, "artibot.store": 2, "artibot.hookpath.hookio": 2, "artibot.hookpath.hook_reads": 2,
-    "artibot.hookpath.hookhealth": 2, "artibot.hookpath.gateway_state": 2,
+    "artibot.config": 2, "artibot.store": 2, "artibot.hookpath.store.hookio": 2, "artibot.hookpath.store.hook_reads": 2,
+    "artibot.hookpath.store.hookhealth": 2, "artibot.hookpath.store.gateway_state": 2,
     # 3: the library: a round, its checkpoints, collecting, routing, reports, the gateway
     "artibot": 3,
     # the turn engine every client's hooks run: library code (step 1 of a round settles the

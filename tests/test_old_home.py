@@ -73,7 +73,7 @@ def _patterns(h: Home) -> dict[str, object]:
 
 
 def test_the_params_saved_by_the_old_version_read_back_as_typed_records_and_write_the_same_json() -> None:
-    from artibot.round.params import RoundParams
+    from artibot.learning.round_params import RoundParams
 
     log = orjson.loads((DATA / "old_home" / "learning-log.json").read_bytes())["rounds"]
     pending = orjson.loads((DATA / "old_home" / "pending-review.json").read_bytes())["proposal"]["params"]

@@ -24,7 +24,7 @@ from artibot.errors import ArtibotError, ExitCode, GatewayError, InvalidInput
 from artibot.gateway import pricing, profiles as gateway_profiles
 from artibot.gateway.profiles import Profile
 from artibot.gateway.server import Counters, GatewayConfig, Seen, serve
-from artibot.hookpath import gateway_state
+from artibot.hookpath.store import gateway_state
 from artibot.cli.quick import said
 from artibot.cli.words import session_lang, w
 

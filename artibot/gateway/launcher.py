@@ -24,7 +24,7 @@ import sys
 import time
 
 from artibot.gateway import health
-from artibot.hookpath import gateway_state
+from artibot.hookpath.store import gateway_state
 
 PORT_ENV = "ARTIBOT_GATEWAY_PORT"
 START_WAIT_S = 4.0

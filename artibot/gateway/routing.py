@@ -26,7 +26,7 @@ from artibot.gateway import cachesafe as cs
 from artibot.gateway import profiles as prof
 from artibot.gateway import responses as rs
 from artibot.gateway.pricing import PriceTable
-from artibot.hookpath import gateway_state
+from artibot.hookpath.store import gateway_state
 
 log = logging.getLogger("artibot.gateway")
 

@@ -42,7 +42,7 @@ from artibot.gateway import profiles as prof
 from artibot.gateway import usage as use
 from artibot.gateway.pricing import PriceTable
 from artibot.gateway.routing import ResponsesRouter, Route, TurnRouter
-from artibot.hookpath import gateway_state
+from artibot.hookpath.store import gateway_state
 
 log = logging.getLogger("artibot.gateway")
 
@@ -62,7 +62,7 @@ class GatewayConfig:
     upstream: str = "https://api.anthropic.com"
     openai_upstream: str = "https://api.openai.com/v1"
     """Where ``/openai/...`` goes (Codex CLI's provider) unless the data home keeps the user's own
-    provider ``base_url`` (:func:`artibot.hookpath.gateway_state.read_openai_upstream`)."""
+    provider ``base_url`` (:func:`artibot.hookpath.store.gateway_state.read_openai_upstream`)."""
     port: int = 41470
     host: str = "127.0.0.1"
     profiles: prof.Profiles = field(default_factory=prof.Profiles)

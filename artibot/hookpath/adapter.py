@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from artibot.hookpath import clients
 from artibot.hookpath.turns.call import HookCall, emit, read_payload, settle_health
-from artibot.hookpath import hookio
+from artibot.hookpath.store import hookio
 
 TYPE_CHECKING = False  # not typing's: every other client's hook imports this module
 if TYPE_CHECKING:

@@ -1,7 +1,7 @@
 """The names the hooks and the rest of artibot share, each defined once.
 
 A Claude Code hook is a whole Python process per event: it reads the data home with
-:mod:`artibot.hookpath.hookio` and must not load :mod:`pathlib`, the configuration or the
+:mod:`artibot.hookpath.store.hookio` and must not load :mod:`pathlib`, the configuration or the
 store to learn a file's name. So the names both sides use live here, in a module that
 imports nothing but :mod:`os` (loaded by every interpreter at start): the data home and
 how ``ARTIBOT_HOME`` picks it, the files and folders in it, the hooks' caches, the

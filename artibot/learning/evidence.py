@@ -103,7 +103,7 @@ not about the outcome). Decision codes: ``promote_s1``, ``promote_s2``, ``demote
 
 **Uncertainty at the checkpoints.** The proposal keeps the base types (so a pending
 round survives ``to_json``/``from_json``); the intervals are records in ``params``
-(:mod:`artibot.round.params`): ``params.intervals.groups[i]`` is the 90% interval
+(:mod:`artibot.learning.round_params`): ``params.intervals.groups[i]`` is the 90% interval
 of System 2's advantage in the cell of group ``i`` (all evidence so far, ``None`` when a
 system was never tried there), ``params.intervals.patterns[key]`` the System 1 success
 bounds of a decided pattern, and ``params.evidence[domain]`` the numbers behind each
@@ -132,7 +132,7 @@ from artibot.learning.evidence_transfers import CREDIBLE, decide, demotion_level
 from artibot.learning.posterior import Prior, beta_bounds
 from artibot.learning.price import Price, RouteCosts, objective
 from artibot.learning.price import decide as decide_price
-from artibot.round.params import JSON, Intervals, JSONObject, RoundParams, Scalar, StepEvidence
+from artibot.learning.round_params import JSON, Intervals, JSONObject, RoundParams, Scalar, StepEvidence
 from artibot.learning.thresholds import MAX_STEP
 from artibot.learning.transfer import apply_decisions, update_patterns
 from artibot.hookpath.router.policy import EXPLORATION_BAND

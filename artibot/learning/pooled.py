@@ -37,7 +37,7 @@ from artibot.learning.batching import batch_plan
 from artibot.learning.columns import Batches, Table
 from artibot.learning.evidence import MODE, step_cells
 from artibot.learning.evidence_frame import group, interval
-from artibot.round.params import Intervals, JSONObject, RoundParams, Scalar
+from artibot.learning.round_params import Intervals, JSONObject, RoundParams, Scalar
 from artibot.learning.pooled_patterns import PatternCount, parse_patterns, pattern_round, patterns_json
 from artibot.learning.transfer import apply_decisions
 from artibot.learning.types import DomainStep, GroupResult, PatternStats, RoundProposal, Thresholds

@@ -165,9 +165,9 @@ def prior_costs(settings: Settings) -> tuple[float, float]:
     effort2, model2 = profiles.system2 if profiles.system2 else (None, None)
     ratio = EFFORT_COST[effort1 or "medium"] / EFFORT_COST[effort2 or "medium"]
     if model1:
-        from artibot.gateway import pricing
+        from artibot.gateway.pricing import configured as price_table
 
-        table = pricing.configured(settings.gateway_pricing)
+        table = price_table(settings.gateway_pricing)
         row1 = table.row(model1)
         row2 = table.row(model2) if model2 else None
         if row1 is not None and row2 is not None and row2["output"] > 0:

@@ -15,7 +15,7 @@ from artibot.learning.batching import batch_plan, make_groups
 from artibot.learning.frame import Frame
 from artibot.learning.learner import Learned, RoundOptions, own_state
 from artibot.learning.state import SeedState
-from artibot.round.params import RoundParams
+from artibot.learning.round_params import RoundParams
 from artibot.learning.grpo import batch_advantages, group_results, group_stats
 from artibot.learning.thresholds import apply_steps
 from artibot.learning.transfer import apply_decisions, decide_round, update_patterns

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping
 
 from artibot.learning.columns import Batches, Table, check_column, check_fields, get_list, get_object
-from artibot.round.params import RoundParams
+from artibot.learning.round_params import RoundParams
 # The thresholds are the router's parameters: defined (and decoded) beside it, used here.
 from artibot.hookpath.router.thresholds import DEFAULT_KEY, Thresholds, domain_label
 
@@ -163,7 +163,7 @@ class RoundProposal:
     ``batches`` and ``steps`` accept plain tuples and are kept as :class:`Batches` and
     :class:`Table` (sequences that compare equal to the tuples). ``params`` records the
     settings the round was computed with, its price, the evidence behind its steps and what
-    was checked around it (:class:`~artibot.round.params.RoundParams`), so that a
+    was checked around it (:class:`~artibot.learning.round_params.RoundParams`), so that a
     stored proposal explains itself.
     """
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 from typing import Any, Mapping, Sequence
 
-from artibot.round.params import logged_checks
+from artibot.learning.round_params import logged_checks
 
 
 def _rates(c: Mapping[str, int], price: float) -> tuple[float, float, float, float]:

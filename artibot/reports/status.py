@@ -17,7 +17,7 @@ from artibot.store.log.experiences import ExperienceLog
 from artibot.store.learned.thresholds_file import load_thresholds
 from artibot.gateway import health
 from artibot.shapes import GatewayStatus, PriceInForce, RoundEntry, StatusReport
-from artibot.hookpath import gateway_state
+from artibot.hookpath.store import gateway_state
 
 
 PER_AGENT_REASON = (
@@ -140,7 +140,7 @@ def price_in_force(settings: Settings, last: RoundEntry | None) -> PriceInForce 
     starting value.
     """
     from artibot.learning.price import configured, in_force
-    from artibot.round.params import RoundParams
+    from artibot.learning.round_params import RoundParams
 
     used = None
     if last is not None and last.get("mode") == settings.lifelong.mode:

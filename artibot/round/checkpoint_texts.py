@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from artibot.round.params import RoundParams
+from artibot.learning.round_params import RoundParams
 from artibot.shapes import JsonValue
 
 TEXTS: dict[str, dict[str, Any]] = {

@@ -27,7 +27,7 @@ from artibot.learning.types import RoundProposal
 from artibot.reports.costs import TurnCosts
 from artibot.learning.costs import MeasuredPrice
 from artibot.learning.price import RouteCosts
-from artibot.round.params import JSONObject
+from artibot.learning.round_params import JSONObject
 from artibot.shapes import JsonValue
 from artibot.learning.types import domain_label
 from artibot.config.settings import Settings

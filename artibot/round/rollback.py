@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from typing import Any, cast
 
 from artibot.errors import NotFoundError, ReviewError
-from artibot.round.params import logged_checks
+from artibot.learning.round_params import logged_checks
 from artibot.hookpath.router.thresholds import domain_label
 from artibot.store import archive, quarantine
 from artibot.store.round import rollback_journal

@@ -28,7 +28,7 @@ from artibot.errors import ArtibotError, ConfigError, CorruptFileError, UnsafePa
 from artibot.store.log.doctor_log import LOCK_WAIT_S, LogChecks
 from artibot.store import archive
 from artibot.store.round import rollback_journal
-from artibot.store import learned as state
+from artibot.store.learned import state_files as state
 from artibot.store.documents import CURRENT_VERSION, parse_document
 from artibot.store.log.experiences import ExperienceLog
 from artibot.store.fs import DIR_MODE, FILE_MODE, FileLock, read_bytes

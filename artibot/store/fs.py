@@ -2,7 +2,7 @@
 
 Every other module of the library that touches the disk goes through these functions, which
 take :class:`~pathlib.Path` objects and wrap the string-path primitives the hooks use
-directly (:mod:`artibot.hookpath.files`: one open, one atomic writer, one lock), so the
+directly (:mod:`artibot.hookpath.store.files`: one open, one atomic writer, one lock), so the
 guarantees live in one place:
 
 * files are created 0600, directories 0700;
@@ -24,8 +24,8 @@ import stat
 from pathlib import Path
 from typing import Iterable
 
-from artibot.hookpath import files as lean
-from artibot.hookpath.files import DIR_MODE, FILE_MODE, NOT_REGULAR
+from artibot.hookpath.store import files as lean
+from artibot.hookpath.store.files import DIR_MODE, FILE_MODE, NOT_REGULAR
 from artibot.errors import LockTimeout, NotAFolderError, StoreError, UnsafePathError
 
 __all__ = ["DIR_MODE", "FILE_MODE", "NOT_REGULAR"]  # and the functions below
@@ -33,7 +33,7 @@ __all__ = ["DIR_MODE", "FILE_MODE", "NOT_REGULAR"]  # and the functions below
 
 def ensure_dir(path: Path) -> Path:
     """Create ``path`` (and parents) with mode 0700 if missing; refuse a symlink
-    (:func:`artibot.hookpath.files.ensure_dir`, its failures in the store's words)."""
+    (:func:`artibot.hookpath.store.files.ensure_dir`, its failures in the store's words)."""
     path = Path(path)
     try:
         lean.ensure_dir(os.fspath(path))
@@ -74,7 +74,7 @@ def _first_non_dir(path: Path) -> Path:
 def open_fd(path: Path, flags: int, mode: int = FILE_MODE) -> int:
     """``os.open`` of a regular file that never follows a symlink, never blocks (a FIFO
     planted in the home would hang the open until a writer came) and explains why it
-    failed (:func:`artibot.hookpath.files.open_regular`)."""
+    failed (:func:`artibot.hookpath.store.files.open_regular`)."""
     try:
         return lean.open_regular(os.fspath(path), flags, mode)
     except lean.NotRegular:
@@ -112,7 +112,7 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int = FILE_MODE, durabl
 def atomic_write_chunks(path: Path, chunks: bytes | Iterable[bytes], *, mode: int = FILE_MODE,
                         durable: bool = True) -> None:
     """:func:`atomic_write_bytes` of the concatenated ``chunks``, never all held in memory
-    (:func:`artibot.hookpath.files.write_atomic`, then the folder synced when ``durable``)."""
+    (:func:`artibot.hookpath.store.files.write_atomic`, then the folder synced when ``durable``)."""
     path = Path(path)
     check_regular(path)  # refuse to replace something we would not read
     try:
@@ -154,7 +154,7 @@ class FileLock:
         fd = self._open()
         if fd is None:
             return self
-        # inside a hook, every wait is capped by the hook's lock budget (artibot.hookpath.files)
+        # inside a hook, every wait is capped by the hook's lock budget (artibot.hookpath.store.files)
         try:
             lean.lock(fd, os.fspath(self.path), shared=self.shared, timeout=self.timeout, holder=self.holder)
         except lean.HookLockWait as exc:

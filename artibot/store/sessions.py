@@ -1,7 +1,7 @@
 """The detached learner's side of ``sessions/``: its start stamp and its lock.
 
 The per-session spools and ``logs/hooks.log`` are written by the hooks through
-:mod:`artibot.hookpath.hookio` (stdlib only, at the interpreter's floor); this module keeps
+:mod:`artibot.hookpath.store.hookio` (stdlib only, at the interpreter's floor); this module keeps
 what the learner needs, with the store's full checks::
 
     sessions/.learner-stamp.json   {"schema_version": 1, "started_ms": int, "pid": int, "reason": str}
@@ -62,7 +62,7 @@ def hook_log_path(home: Home) -> Path:
 
 def hook_failures(home: Home) -> list[HookFailure]:
     """Each hook event's failures since its last success, newest cause last (:mod:`.hookhealth`)."""
-    from artibot.hookpath import hookhealth
+    from artibot.hookpath.store import hookhealth
 
     found: list[HookFailure] = []
     for doc in hookhealth.read_all(str(home.root)):
@@ -84,8 +84,8 @@ def held_turns(home: Home) -> int:
 def spools(home: Home) -> list[dict[str, Any]]:
     """Every session spool that parses (one that does not is moved aside by the next hook and
     named by ``doctor``)."""
-    from artibot.hookpath.hook_reads import files_in
-    from artibot.hookpath.hookio import Spool
+    from artibot.hookpath.store.hook_reads import files_in
+    from artibot.hookpath.store.hookio import Spool
 
     found = []
     for path in files_in(str(home.sessions_dir), skip=(".",)):

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 
-from artibot.hookpath import hookio
+from artibot.hookpath.store import hookio
 
 TYPE_CHECKING = False  # not typing's: SessionStart imports this module on every session of a member
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ from artibot.round.review import answer_pending, pending_questions
 from artibot.hookpath.turns.context import session_context
 from artibot.hookpath.router.domains import DomainTable
 from artibot.hookpath.router.policy import RoutingPolicy
-from artibot.store import learned as state
+from artibot.store.learned import state_files as state
 from artibot.store.home import Home
 
 BASE = datetime(2026, 1, 1, tzinfo=timezone.utc)

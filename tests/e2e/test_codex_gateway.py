@@ -146,7 +146,7 @@ def test_a_gateway_killed_between_two_sessions_is_started_again_by_the_next_prom
     import os
     import signal
 
-    from artibot.hookpath import gateway_state
+    from artibot.hookpath.store import gateway_state
 
     with CodexWorld(tmp_path, binary, SCENARIOS, cache=PromptCache(), model=MODEL, effort="high") as world:
         world.data.mkdir()

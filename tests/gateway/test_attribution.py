@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from artibot.gateway.server import GatewayConfig
-from artibot.hookpath import hookio
+from artibot.hookpath.store import hookio
 from experiments.cache_model import PromptCache, effort_of
 from tests.gateway.servers import FakeUpstream, gateway, usage_sse
 from tests.gateway.test_server import SID, _post, _spool
@@ -162,7 +162,7 @@ def haiku_api(tmp_path: Path):
 def test_a_kept_system1_turn_sends_its_sub_agents_to_system1s_model_until_one_fails_there(
         haiku_api, tmp_path) -> None:
     from experiments.cache_model import markers
-    from artibot.hookpath import gateway_state
+    from artibot.hookpath.store import gateway_state
 
     port, sent = haiku_api
     _turn(tmp_path, "system2", "exp_1")

@@ -18,7 +18,7 @@ import pytest
 
 from artibot.gateway import health
 from artibot.gateway.server import GatewayConfig
-from artibot.hookpath import hookio
+from artibot.hookpath.store import hookio
 from tests.gateway.servers import RawUpstream, gateway, usage_sse
 from tests.gateway.test_server import SID, _body, _open_turn, _spool
 

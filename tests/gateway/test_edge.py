@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from artibot.gateway.server import GatewayConfig
-from artibot.hookpath import hookio
+from artibot.hookpath.store import hookio
 from tests.gateway.servers import FakeUpstream, gateway, usage_sse
 from tests.gateway.test_server import SID, _body, _open_turn, _post, _spool, world  # noqa: F401
 
@@ -198,7 +198,7 @@ def test_a_deeply_nested_user_id_is_forwarded_unchanged(world, tmp_path) -> None
 
 def test_a_held_spool_lock_pauses_no_other_stream(world, tmp_path) -> None:
     """The turn's first request waits for its spool's lock in a thread, not on the event loop."""
-    from artibot.hookpath.hookio import Spool
+    from artibot.hookpath.store.hookio import Spool
 
     chunks = usage_sse("m", {"input_tokens": 1, "output_tokens": 1}, chunks=8)
     up, port = world(lambda body: ("sse", chunks), delay=0.05)

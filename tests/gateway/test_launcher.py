@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from artibot.gateway import health, launcher
-from artibot.hookpath import gateway_state
+from artibot.hookpath.store import gateway_state
 from tests.gateway.servers import FakeUpstream
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from artibot.gateway.pricing import PriceTable
 from artibot.gateway.usage import Usage
-from artibot.hookpath import hookio
+from artibot.hookpath.store import hookio
 from experiments.responses_cache import PromptCache, effort_of, takes_updates
 from artibot.gateway.server import GatewayConfig
 from tests.gateway.servers import FakeUpstream, gateway, responses_sse

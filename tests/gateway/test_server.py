@@ -11,7 +11,7 @@ import pytest
 
 from artibot.gateway.profiles import Profile, Profiles
 from artibot.gateway.server import GatewayConfig
-from artibot.hookpath import hookio
+from artibot.hookpath.store import hookio
 from tests.gateway.servers import FakeUpstream, gateway, usage_sse
 
 SID = "9f1c2d3e-0000-4000-8000-000000000001"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from artibot.hookpath import hookio
+from artibot.hookpath.store import hookio
 from artibot.store.home import Home
 
 

@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 
 from artibot.config import agent_user_dir, claude_user_dir
+import artibot.integrations
 from artibot.hookpath import clients
 from artibot.hookpath.clients import CLIENTS
 
-PACKAGES = Path(clients.__file__).parent
+PACKAGES = Path(artibot.integrations.__file__).parent
 
 
 @pytest.mark.parametrize("name", list(CLIENTS))

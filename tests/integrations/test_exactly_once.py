@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from artibot.hookpath.turns import ended
-from artibot.hookpath import hookio
+from artibot.hookpath.store import hookio
 from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home
 from tests.integrations.test_hooks import Driver, SIMPLE  # noqa: F401  (fixtures below)

@@ -247,7 +247,7 @@ def test_a_huge_prompt_is_capped_before_routing_and_anonymizing(hook: Driver, ho
 
 def test_the_hooks_find_the_same_data_home_as_the_library(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
     from artibot.config import resolve_home
-    from artibot.hookpath import hookio
+    from artibot.hookpath.store import hookio
 
     monkeypatch.setenv("ARTIBOT_HOME", str(tmp_path / "elsewhere"))
     assert hookio.home_root() == str(resolve_home())

@@ -17,7 +17,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from artibot.hookpath import files as lean_files
+from artibot.hookpath.store import files as lean_files
 from artibot.hookpath.turns import call
 from artibot.hookpath.turns import context
 from artibot.hookpath.turns import ended
@@ -25,8 +25,8 @@ from artibot.hookpath.turns import handlers
 from artibot.hookpath.turns import spawn_learner as learner
 from artibot.hookpath.turns import turn as turns
 from artibot.store import sessions
-from artibot.hookpath import hookio
-from artibot.store import learned as state
+from artibot.hookpath.store import hookio
+from artibot.store.learned import state_files as state
 from artibot.store.log.experiences import ExperienceLog
 from artibot.store.fs import FileLock
 from artibot.store.home import Home

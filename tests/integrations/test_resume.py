@@ -9,7 +9,7 @@ import pytest
 
 from artibot.hookpath.turns import call
 from artibot.hookpath.turns import turn as turns
-from artibot.hookpath import hookio
+from artibot.hookpath.store import hookio
 from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home
 from tests.integrations.spools import SpoolView

@@ -31,7 +31,7 @@ from typing import Callable
 import orjson
 
 from artibot.store import archive
-from artibot.hookpath import hookio
+from artibot.hookpath.store import hookio
 from artibot.store.home import Home
 from artibot.store.log.log_layout import record_on
 from tests.store import powercut

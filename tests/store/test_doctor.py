@@ -13,7 +13,7 @@ import pytest
 from artibot.experience import validate
 from artibot.store import doctor
 from artibot.store.round import snapshots
-from artibot.store import learned as state
+from artibot.store.learned import state_files as state
 from artibot.store.documents import dump_document, write_document
 from artibot.store.log.experiences import MOVE_MARKER, ExperienceLog, encode, render
 from artibot.store.home import Home

@@ -12,7 +12,7 @@ from artibot.errors import StoreError
 
 from artibot.errors import CorruptFileError, UnsafePathError
 from artibot.store import documents
-from artibot.store import learned as state
+from artibot.store.learned import state_files as state
 from artibot.store.documents import dump_document, read_document, write_document
 from artibot.store.fs import atomic_write_bytes
 from artibot.store.home import Home

@@ -18,7 +18,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from artibot.hookpath import hookio
+from artibot.hookpath.store import hookio
 from artibot.store.home import Home
 from artibot.store.log.log_layout import record_on
 from tests.store.forked import KILLED, run_child

@@ -1,4 +1,4 @@
-"""The one set of file primitives (``artibot/hookpath/files.py``) as the hooks and the library
+"""The one set of file primitives (``artibot/hookpath/store/files.py``) as the hooks and the library
 both use it: one lock, one atomic writer, one safe open, the hooks' JSON codec."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from artibot.hookpath import files as lean
+from artibot.hookpath.store import files as lean
 from artibot.errors import LockTimeout, UnsafePathError
 from artibot.store import fs
-from artibot.hookpath import hookio
+from artibot.hookpath.store import hookio
 
 
 def test_the_library_lock_and_the_hook_lock_are_one_lock(tmp_path: Path) -> None:

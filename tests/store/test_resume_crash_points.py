@@ -39,7 +39,7 @@ def resumed(correct: bool = True) -> None:
 
 def check(work: Path, ids: set[str], last: str, where: str, *, failed: bool) -> None:
     home = Home(work)
-    from artibot.hookpath import hookio
+    from artibot.hookpath.store import hookio
 
     call.settle_waiting_turns(str(work), now=hookio.now_ms() + LATER)  # whatever is still held
     found = log_ids(home)
@@ -61,7 +61,7 @@ def kill_everywhere(tmp: Path, base: Path, event: str, fields: dict, before, aft
 
 
 def _last_id(base: Path) -> str:
-    from artibot.hookpath import hookio
+    from artibot.hookpath.store import hookio
 
     return hookio.Spool(str(base), "crash-session").read()["done"]["id"]
 

@@ -22,7 +22,7 @@ from artibot.store.learned.thresholds_file import read_thresholds
 from artibot.team import member, push
 from artibot.team.outbound import outbound_row
 from artibot.team.sync import SYNC_STAMP
-from artibot.hookpath import hookio
+from artibot.hookpath.store import hookio
 from tests.factories import write_thresholds
 from tests.team.conftest import grant_roles, sql
 from tests.team.helpers import member as make_member, records

@@ -9,7 +9,7 @@ message, never the prompt).
 
 Every hook is a whole Python process that its client waits for, so this module and
 the tool and stop paths import only :mod:`os`, :mod:`sys`, :mod:`time`,
-:mod:`artibot.hookpath.hookio` and the client registry (``artibot.__main__`` reads it to
+:mod:`artibot.hookpath.store.hookio` and the client registry (``artibot.__main__`` reads it to
 find the entry point); the prompt path adds the router and the anonymizer; the
 rest (the experience log, the config, the learner) is imported only by the events
 that need it. ``scripts/bench_hooks.py`` measures each event against ``python -c pass``.
@@ -27,7 +27,7 @@ from __future__ import annotations
 import sys
 import time
 
-from artibot.hookpath import hookio
+from artibot.hookpath.store import hookio
 
 TYPE_CHECKING = False  # not typing's: this module is on every hook's path
 if TYPE_CHECKING:
@@ -134,7 +134,7 @@ def write_log(root: str, event: str, what: str) -> None:
 
 
 def settle_health(call: HookCall) -> str | None:
-    """Keep this call's failures for ``status`` and ``doctor`` (:mod:`artibot.hookpath.hookhealth`),
+    """Keep this call's failures for ``status`` and ``doctor`` (:mod:`artibot.hookpath.store.hookhealth`),
     or forget the event's failures when it had none; the message to show the user once a
     session, or None.
 
@@ -153,7 +153,7 @@ def settle_health(call: HookCall) -> str | None:
             except FileNotFoundError:
                 pass
             return None
-        from artibot.hookpath import hookhealth
+        from artibot.hookpath.store import hookhealth
 
         if not hookhealth.failed(call.root, call.event, call.errors, call.session_id):
             return None

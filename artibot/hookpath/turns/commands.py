@@ -8,7 +8,7 @@ commands).
 
 from __future__ import annotations
 
-from artibot.hookpath import hook_reads
+from artibot.hookpath.store import hook_reads
 
 TYPE_CHECKING = False  # not typing's: imported by prompt hooks
 if TYPE_CHECKING:

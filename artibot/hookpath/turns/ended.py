@@ -18,13 +18,13 @@ exactly-once under kills. Why a hold rather than a later amendment: docs/outcome
 from __future__ import annotations
 
 from artibot.hookpath.turns import turn as turns
-from artibot.hookpath import hookio
+from artibot.hookpath.store import hookio
 
 TYPE_CHECKING = False  # not typing's: imported by prompt and stop hooks
 if TYPE_CHECKING:
     from artibot.hookpath.turns.protocol import Call
     from artibot.shapes import ExperienceRecord, Turn
-    from artibot.hookpath.hookio import SpoolDoc
+    from artibot.hookpath.store.hookio import SpoolDoc
 
 STALE_SESSION_MS = 24 * 3600 * 1000
 """A spool not written for this long belongs to a session that crashed or never came back."""
@@ -98,7 +98,7 @@ def settle_idle_sessions(call: Call) -> None:
     stopped or held turn is final once no prompt can judge it any more; past a day, all is."""
     window = resume_window_ms(call)
     idle_for = min(turns.FOLLOWUP_WINDOW_MS, window or turns.FOLLOWUP_WINDOW_MS)
-    from artibot.hookpath import hook_reads
+    from artibot.hookpath.store import hook_reads
 
     idle = hook_reads.stale_spools(call.root, older_than_ms=idle_for, now=call.now, exclude=call.session_id)
     for spool in idle[:MAX_STALE_PER_START]:

@@ -43,7 +43,7 @@ from __future__ import annotations
 from artibot.hookpath.turns import turn as turns
 from artibot.hookpath.names import MAX_ROUTED_CHARS
 from artibot.hookpath.record import new_id
-from artibot.hookpath import hookio
+from artibot.hookpath.store import hookio
 
 TYPE_CHECKING = False  # not typing's: this module is on every hook's path
 if TYPE_CHECKING:
@@ -216,7 +216,7 @@ def _note_agent_tool(call: Call, agent_id: str, *, failed: bool) -> None:
 
     if not os.environ.get("ARTIBOT_GATEWAY_PORT") or not call.session_id:
         return
-    from artibot.hookpath import gateway_state
+    from artibot.hookpath.store import gateway_state
 
     gateway_state.note_agent_tool(call.root, call.session_id, agent_id, failed=failed)
 
@@ -254,7 +254,7 @@ def _judge_last_batch(call: Call, turn: Turn) -> Turn:
     if not path:
         return turn
     from artibot.hookpath.turns.transcript import TAIL_BYTES, last_batch_failed
-    from artibot.hookpath import hook_reads
+    from artibot.hookpath.store import hook_reads
 
     tail = hook_reads.read_tail(path, TAIL_BYTES)
     failed = last_batch_failed(tail) if tail else None
@@ -268,7 +268,7 @@ def _unoffered_call(call: Call, turn: Turn) -> Turn:
     if not path:
         return turn
     from artibot.hookpath.turns.transcript import PEEK_BYTES, TAIL_BYTES, UNOFFERED
-    from artibot.hookpath import hook_reads
+    from artibot.hookpath.store import hook_reads
 
     peek = hook_reads.read_tail(path, PEEK_BYTES)
     if not peek or UNOFFERED not in peek:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from artibot.hookpath.names import LEARNING_LOG
 from artibot.hookpath.names import ROUND_NOTICES as NOTICES_NAME
-from artibot.hookpath import hook_reads
-from artibot.hookpath import hookio
+from artibot.hookpath.store import hook_reads
+from artibot.hookpath.store import hookio
 
 TYPE_CHECKING = False  # not typing's: imported by SessionStart
 if TYPE_CHECKING:

@@ -35,8 +35,8 @@ from artibot.hookpath.names import REGEX_PROGRAMS as PROGRAMS_NAME
 from artibot.hookpath.names import ROUTER_CACHE as CACHE_NAME
 from artibot.hookpath.names import ROUTER_CACHE_IGNORES as _NOT_STATE
 from artibot.hookpath.names import ROUTER_SUMMARY as SUMMARY_NAME
-from artibot.hookpath import hook_reads
-from artibot.hookpath import hookio
+from artibot.hookpath.store import hook_reads
+from artibot.hookpath.store import hookio
 
 TYPE_CHECKING = False  # not typing's: imported by every prompt hook
 if TYPE_CHECKING:

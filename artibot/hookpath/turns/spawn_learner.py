@@ -21,7 +21,7 @@ import os
 
 from artibot.hookpath.names import LEARNER_CHECK as CHECK_STAMP  # under sessions/
 from artibot.hookpath.names import LEARNER_STAMP  # written by artibot.store.sessions
-from artibot.hookpath import hookio
+from artibot.hookpath.store import hookio
 
 TYPE_CHECKING = False  # not typing's: SessionStart imports this module on every session
 if TYPE_CHECKING:

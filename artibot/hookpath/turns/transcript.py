@@ -35,7 +35,7 @@ True
 
 from __future__ import annotations
 
-from artibot.hookpath.hookio import loads
+from artibot.hookpath.store.hookio import loads
 
 TYPE_CHECKING = False  # not typing's: imported by Stop hooks
 if TYPE_CHECKING:

@@ -59,8 +59,8 @@ TRANSCRIPT_TAIL_BYTES = 256 * 1024
 
 def transcript_failure(path: str | None, call_id: str | None) -> bool:
     """Whether the transcript at ``path`` says the call ``call_id`` failed (see the module docstring)."""
-    from artibot.hookpath import hook_reads
-    from artibot.hookpath import hookio
+    from artibot.hookpath.store import hook_reads
+    from artibot.hookpath.store import hookio
 
     tail = hook_reads.read_tail(path, TRANSCRIPT_TAIL_BYTES) if path and call_id else None
     if not tail:
@@ -112,7 +112,7 @@ def is_learn(prompt: object, cwd: str | None) -> bool:
     homes = [os.environ.get("CODEX_HOME") or os.path.expanduser("~/.codex")]
     if cwd:
         homes += [os.path.join(cwd, ".codex"), os.path.join(cwd, ".agents")]
-    from artibot.hookpath import hook_reads
+    from artibot.hookpath.store import hook_reads
 
     return any(hook_reads.file_exists(os.path.join(home, "skills", "learn", "SKILL.md")) for home in homes)
 

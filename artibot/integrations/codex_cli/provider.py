@@ -164,9 +164,9 @@ def hook_env(gw: Gateway | None) -> str:
 
 
 def upstream_change(root: Path, gw: Gateway | None, *, install: bool) -> Change:
-    """The data home's record of the OpenAI upstream (:func:`artibot.hookpath.gateway_state.
+    """The data home's record of the OpenAI upstream (:func:`artibot.hookpath.store.gateway_state.
     read_openai_upstream`): written with the provider, removed with it."""
-    from artibot.hookpath import gateway_state
+    from artibot.hookpath.store import gateway_state
 
     path = Path(gateway_state.openai_upstream_path(str(root)))
     before = read(path)

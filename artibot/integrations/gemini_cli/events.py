@@ -47,7 +47,7 @@ from artibot.hookpath.turns.call import context_of, text_field
 TYPE_CHECKING = False  # not typing's: this client's every hook imports this module
 if TYPE_CHECKING:
     from artibot.hookpath.turns.protocol import Call, Output, Payload
-    from artibot.hookpath.hookio import SpoolDoc
+    from artibot.hookpath.store.hookio import SpoolDoc
 
 EVENTS = {
     "BeforeModel": "apply-profile",
@@ -159,7 +159,7 @@ def apply_profile(call: Call) -> Output | None:
     model it is on."""
     import os
 
-    from artibot.hookpath import hookio
+    from artibot.hookpath.store import hookio
 
     spool = hookio.Spool(call.root, call.session_id)
     doc = spool.read()
@@ -198,7 +198,7 @@ def _choose(doc: SpoolDoc, turn: SpoolDoc, wanted: str | None, requested: object
     """The model the turn runs on (see :func:`apply_profile`), stored on the turn."""
     from artibot.gateway.pricing import PriceTable
     from artibot.gateway.profiles import Profile, SessionState, choose_profile
-    from artibot.hookpath.gateway_state import count_turn
+    from artibot.hookpath.store.gateway_state import count_turn
 
     state = doc.get("gateway")
     if not isinstance(state, dict):

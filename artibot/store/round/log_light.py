@@ -4,7 +4,7 @@
 (:func:`artibot.store.round.rounds.read_learning_log`) brings the configuration, the round records
 and orjson along, a good part of that target (docs/benchmarks.md, "Costs behind the code").
 The common case, a current log in the environment's data home,
-is read here with :mod:`artibot.hookpath.hookio`; anything else (another schema version, a
+is read here with :mod:`artibot.hookpath.store.hookio`; anything else (another schema version, a
 link, an unexpected shape, an error) goes to the regular reader, which decides as always.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 
 from artibot.hookpath.names import LEARNING_LOG
-from artibot.hookpath import hookio
+from artibot.hookpath.store import hookio
 
 TYPE_CHECKING = False  # `typing` itself would be a share of a TAB's time (docs/benchmarks.md)
 if TYPE_CHECKING:

@@ -2,7 +2,7 @@
 the atomic writer and the ``flock`` lock (with the hook's lock budget); and the JSON codec
 of the hooks' files.
 
-The hooks call them directly (:mod:`artibot.hookpath.hookio`); the library calls them
+The hooks call them directly (:mod:`artibot.hookpath.store.hookio`); the library calls them
 through :mod:`artibot.store.fs`, which takes :class:`~pathlib.Path` objects and turns
 every ``OSError`` into a :class:`~artibot.errors.StoreError` sentence. Written here, once,
 with nothing but :mod:`os`, :mod:`fcntl` and :mod:`time`, because :mod:`pathlib` alone costs

@@ -22,7 +22,7 @@ import os
 import time
 
 from artibot.hookpath.names import HOOK_FAILURES_DIR, LOGS_DIR
-from artibot.hookpath import hookio
+from artibot.hookpath.store import hookio
 
 TYPE_CHECKING = False  # not typing's own: every hook imports this module
 if TYPE_CHECKING:

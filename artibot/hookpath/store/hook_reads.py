@@ -2,7 +2,7 @@
 commands, the stamps of the files the router cache depends on, idle spools, whether a review
 waits.
 
-Split from :mod:`artibot.hookpath.hookio` (the spool, ``hooks.log``, the hooks' caches: what
+Split from :mod:`artibot.hookpath.store.hookio` (the spool, ``hooks.log``, the hooks' caches: what
 every hook needs); the tool hooks import neither this module nor what it reads. Same rules:
 nothing but ``os``, never blocking on a FIFO, never following a symbolic link where a file
 of artibot's is expected.
@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 
 from artibot.hookpath.names import PENDING_REVIEW, SESSIONS_DIR
-from artibot.hookpath.hookio import HookIOError, Spool, open_regular, spool_name
+from artibot.hookpath.store.hookio import HookIOError, Spool, open_regular, spool_name
 
 TYPE_CHECKING = False  # not typing's own: the prompt hook imports this module
 if TYPE_CHECKING:

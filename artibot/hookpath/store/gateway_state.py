@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import os
 
-from artibot.hookpath import hook_reads
-from artibot.hookpath import hookio
+from artibot.hookpath.store import hook_reads
+from artibot.hookpath.store import hookio
 
 TYPE_CHECKING = False  # not typing's own: the hooks import this module when the gateway is on (bench_hooks.py)
 if TYPE_CHECKING:

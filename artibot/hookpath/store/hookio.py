@@ -4,7 +4,7 @@ A hook is a whole Python process per event, and Claude Code waits for it. This m
 does the hooks' file work — the session spool, ``logs/hooks.log``, the learner stamp's
 path — with nothing but ``os`` and the hook's lean floor (:mod:`artibot.hookpath`): its safe open,
 atomic writer and lock, which the library's :mod:`artibot.store.fs` wraps too, and its
-JSON codec, re-exported here as :func:`loads` and :func:`dumps` (:mod:`artibot.hookpath.files`). Timed by ``scripts/bench_hooks.py``.
+JSON codec, re-exported here as :func:`loads` and :func:`dumps` (:mod:`artibot.hookpath.store.files`). Timed by ``scripts/bench_hooks.py``.
 
 The files keep the layout of :mod:`artibot.store.sessions` (which reads them too)::
 
@@ -24,7 +24,7 @@ import stat
 import sys
 import time
 
-from artibot.hookpath.files import (FILE_MODE, HookIOError, HookLockWait, dumps, ensure_dir, loads, lock, lock_wait_left,
+from artibot.hookpath.store.files import (FILE_MODE, HookIOError, HookLockWait, dumps, ensure_dir, loads, lock, lock_wait_left,
                                    open_regular, read_bytes, reset_budget, start_budget, write_atomic)
 from artibot.hookpath.names import HOOK_LOG, LOGS_DIR, QUARANTINE_DIR, SESSIONS_DIR, home_path
 
