@@ -11,16 +11,16 @@ here:
 
 * :mod:`.regex` — ``re.compile`` from kept programs, without importing :mod:`re`;
 * :mod:`.frozen` — immutable record classes without :mod:`dataclasses`;
-* :mod:`.files` — safe opens, the atomic writer and the ``flock`` lock on string paths,
+* :mod:`.store.files` — safe opens, the atomic writer and the ``flock`` lock on string paths,
   which the library's :mod:`artibot.store.fs` wraps with its errors and :class:`~pathlib.Path`,
   and the hooks' JSON codec (the C accelerator behind :mod:`json`, without :mod:`json`).
 
 The rest, by concept: the names both sides share (:mod:`.names`), the record's one
 constructor (:mod:`.record`), names from elsewhere as data (:mod:`.inert`), the client
-registry (:mod:`.clients`) and the other clients' entry (:mod:`.adapter`); the files the hooks
-read and write (:mod:`.hookio`, :mod:`.hook_reads`, :mod:`.hookhealth`,
-:mod:`.gateway_state`); the routing decision (:mod:`.router`), the anonymizer
-(:mod:`.privacy`) and the turn engine (:mod:`.turns`).
+registry (:mod:`.clients`) and the other clients' entry (:mod:`.adapter`); the files the
+hooks read and write (:mod:`.store`, the only folder besides :mod:`artibot.store` that
+touches files); the routing decision (:mod:`.router`), the anonymizer (:mod:`.privacy`) and
+the turn engine (:mod:`.turns`).
 
 This package's ``__init__`` imports nothing: every hook loads it.
 """
