@@ -14,7 +14,7 @@ rule (``mode: "seed"``: the original algorithm artibot was built to reproduce, a
 step per batch; everything else shipped) under ``"seed"``.
 
 Each day's bill is in dollars at the costs the learner assumes before the gateway has
-measured any (:func:`artibot.learning.price.route_costs` of the settings: a System 1 turn,
+measured any (:func:`artibot.learning.objective.route_costs` of the settings: a System 1 turn,
 a System 2 turn, and System 2's retry of every System 1 turn that did not succeed).
 """
 
@@ -33,7 +33,7 @@ from artibot.collector import collect_many
 from artibot.config import default_settings, load_settings
 from artibot.round.cycle import learn
 from artibot.learned_router import Router
-from artibot.learning.price import route_costs
+from artibot.learning.objective import route_costs
 from artibot.hookpath.record import experience_record
 from artibot.reports.status import status
 from artibot.store.fs import atomic_write_bytes

@@ -50,7 +50,7 @@ if __package__ in (None, ""):
 
 import numpy as np
 
-from artibot.gateway.pricing import PriceTable
+from artibot.gateway.price_table import PriceTable
 from artibot.gateway.server import GatewayConfig, serve
 from artibot.gateway.usage import Usage
 from artibot.learned_router import Router

@@ -69,7 +69,7 @@ from artibot.collector import collect
 from artibot.config import settings_from_mapping
 from artibot.round.cycle import learn
 from artibot.errors import StoreError
-from artibot.gateway.pricing import PriceTable
+from artibot.gateway.price_table import PriceTable
 from artibot.gateway.profiles import Profiles
 from artibot.gateway.server import GatewayConfig, serve
 from artibot.gateway.usage import Usage

@@ -61,7 +61,7 @@ FROM (SELECT g, c, explored, 'exp_' || lpad(to_hex(%(t0)s::bigint + g * %(ms_per
 ROUND = """
 import sys, time, tracemalloc
 from artibot.cli.app import run
-import artibot.team.round, artibot.learning.pooled, scipy.stats  # imported before the heap is traced
+import artibot.team.round, artibot.learning.team_pool, scipy.stats  # imported before the heap is traced
 tracemalloc.start() if sys.argv[2] == "1" else None
 t = time.perf_counter()
 code = run(["team", "learn", "--yes", "--flush", "--json", "--url", sys.argv[1]])

@@ -239,7 +239,7 @@ def test_collect_then_route_uses_learned_state(artibot_home: Path) -> None:
 
 
 def test_status_counts_patterns_not_an_older_homes_cells(artibot_home: Path) -> None:
-    from artibot.learning.state import EvidenceState
+    from artibot.learning.learner_state import EvidenceState
     from artibot.hookpath.names import CELL_PREFIX
     from artibot.reports.status import status
     from artibot.store.learned import pattern_stats as patterns

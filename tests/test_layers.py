@@ -26,7 +26,7 @@ LAYERS = {
     "artibot.experience": 1, "artibot.hookpath.privacy": 1, "artibot.hookpath.router": 1, "artibot.learning": 1,
     "artibot.config.settings": 1, "artibot.config.validators": 1, "artibot.round.checkpoint_texts": 1,
     "artibot.learning.round_params": 1,
-    "artibot.gateway.profiles": 1, "artibot.gateway.pricing": 1, "artibot.gateway.usage": 1,
+    "artibot.gateway.profiles": 1, "artibot.gateway.price_table": 1, "artibot.gateway.usage": 1,
     "artibot.gateway.cachesafe": 1,
     # 2: the files: configuration and the data home (the hooks' own files included)
     "artibot.config": 2, "artibot.store": 2, "artibot.hookpath.store.hookio": 2, "artibot.hookpath.store.hook_reads": 2,

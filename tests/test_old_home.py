@@ -16,7 +16,7 @@ import orjson
 
 from artibot.collector import collect_many
 from artibot.round.cycle import learn
-from artibot.learning.state import EvidenceState
+from artibot.learning.learner_state import EvidenceState
 from artibot.learning.types import PatternStats
 from artibot.round.review import answer_pending, discard_pending, pending_questions
 from artibot.store.home import Home

@@ -21,7 +21,8 @@ import time
 from artibot.config import gateway_upstream_env, load_settings, resolve_home
 from artibot.config.validators import upstream_url
 from artibot.errors import ArtibotError, ExitCode, GatewayError, InvalidInput
-from artibot.gateway import pricing, profiles as gateway_profiles
+from artibot.gateway import profiles as gateway_profiles
+from artibot.gateway import price_table
 from artibot.gateway.profiles import Profile
 from artibot.gateway.server import Counters, GatewayConfig, Seen, serve
 from artibot.hookpath.store import gateway_state
@@ -92,7 +93,7 @@ def config_from(port: int | None, upstream: str | None) -> GatewayConfig:
     return GatewayConfig(root=str(root), upstream=upstream or settings.gateway_server.upstream,
                          openai_upstream=settings.gateway_server.openai_upstream,
                          port=port or settings.gateway_server.port, profiles=gateway_profiles.configured(settings.gateway_profiles),
-                         prices=pricing.configured(settings.gateway_pricing))
+                         prices=price_table.configured(settings.gateway_pricing))
 
 
 def run(config: GatewayConfig, *, quiet: bool, lang: str = "en") -> Counters:

@@ -103,7 +103,7 @@ _KO: list[tuple[str, _Replacement]] = [
     (r"^the request asks for deliberate thinking$", "요청이 깊은 사고를 요구합니다"),
     (r"^pattern (?P<p>\S+) is in the System 1 cache$", r"패턴 \g<p>이(가) System 1 캐시에 있습니다"),
     (r"^no threshold recorded$", "기록된 임계값 없음"),
-    # the note under `report cost` (artibot.learning.costs)
+    # the note under `report cost` (artibot.learning.route_costs)
     ("^" + re.escape("all-System-2 prices each System 1 turn at System 2's mean cost per turn; System 2 turns are "
                      "the harder prompts, so the saving leans high; cache rewrites caused by route switches are "
                      "charged to System 1, so the saving is net of them") + "$",

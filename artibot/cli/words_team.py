@@ -57,7 +57,7 @@ TEAM: list[tuple[str, Replacement]] = [
      r"팀 상태 버전 \g<v> (라운드 \g<r>)을(를) 캐시했습니다; 도메인 \g<n>개가 팀의 임계값에서 시작합니다"),
     (r"; (?P<n>\d+) domain name\(s\) outside (?P<a>\S+) set aside$",
      r"; \g<a> 밖의 도메인 이름 \g<n>개는 따로 두었습니다"),
-    # a published state's problems (artibot.learning.pooled), inside the sentences above and below
+    # a published state's problems (artibot.learning.team_pool), inside the sentences above and below
     (r"the team state must be a JSON object, not (?P<t>\w+)", r"팀 상태는 JSON 객체여야 합니다 (\g<t>은(는) 안 됨)"),
     (r"the team state's schema is (?P<s>.+?); this artibot reads (?P<n>\S+?)(?=\)|;|$)",
      r"팀 상태의 스키마가 \g<s>입니다; 이 artibot은 \g<n>을(를) 읽습니다"),

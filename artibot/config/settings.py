@@ -51,7 +51,7 @@ class LifelongSettings:
     """Turns with a measured cost each system needs before the measured price is used."""
     objective: str = "cost"
     """``"cost"``: the expected cost of a turn that gets done; ``"success"``: success less a
-    price per System 2 call (:mod:`artibot.learning.price`)."""
+    price per System 2 call (:mod:`artibot.learning.objective`)."""
     redo_cost_usd: float = 0.10
     """What a redo costs the person, in dollars (``redoCostUsd``): the cost objective charges it
     to every System 1 turn that fails."""
@@ -142,7 +142,7 @@ class GatewayProfileSettings:
 @dataclass(frozen=True)
 class GatewayPricingSettings:
     """``gateway.pricing``: $ per million tokens per model prefix, over the shipped table
-    (:func:`artibot.gateway.pricing.configured` builds the table)."""
+    (:func:`artibot.gateway.price_table.configured` builds the table)."""
 
     models: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
 

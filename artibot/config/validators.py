@@ -148,6 +148,6 @@ def upstream_url(path: str, value: Any) -> tuple[Any, str | None]:
 def prices(path: str, value: Any) -> tuple[Any, str | None]:
     if value == {}:  # the shipped default, no price of one's own: nothing to check, no gateway to load
         return {}, None
-    from artibot.gateway.pricing import check_rows
+    from artibot.gateway.price_table import check_rows
 
     return check_rows(path, value)

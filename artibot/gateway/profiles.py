@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping
 
 from artibot.gateway.cachesafe import Efforts
-from artibot.gateway.pricing import PriceTable
+from artibot.gateway.price_table import PriceTable
 
 if TYPE_CHECKING:
     from artibot.config.settings import GatewayProfileSettings

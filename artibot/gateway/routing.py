@@ -25,7 +25,7 @@ import orjson
 from artibot.gateway import cachesafe as cs
 from artibot.gateway import profiles as prof
 from artibot.gateway import responses as rs
-from artibot.gateway.pricing import PriceTable
+from artibot.gateway.price_table import PriceTable
 from artibot.hookpath.store import gateway_state
 
 log = logging.getLogger("artibot.gateway")

@@ -40,7 +40,7 @@ from artibot.gateway import cachesafe as cs
 from artibot.gateway import edge, health
 from artibot.gateway import profiles as prof
 from artibot.gateway import usage as use
-from artibot.gateway.pricing import PriceTable
+from artibot.gateway.price_table import PriceTable
 from artibot.gateway.routing import ResponsesRouter, Route, TurnRouter
 from artibot.hookpath.store import gateway_state
 

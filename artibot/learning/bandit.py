@@ -9,7 +9,7 @@ are multiplied by ``0.5 ** (new records / HALF_LIFE)`` (:func:`merge`), so evide
 whose new outcomes contradict its history is reset to the new outcomes
 (:func:`changed`).
 
-Cells persist as the learner's own state (:class:`~artibot.learning.state.EvidenceState`,
+Cells persist as the learner's own state (:class:`~artibot.learning.learner_state.EvidenceState`,
 in its own file, snapshotted and rolled back with the other state files). Because
 forgetting makes counts fractional, a cell stores them in units of ``1/SCALE`` trial
 (``n1 = 160`` is 10 trials).
@@ -181,7 +181,7 @@ class Fit:
     mass: np.ndarray
     """Share of the domain's records per point of :data:`POINTS`."""
     cascade: bool = False
-    """The cost objective (:mod:`artibot.learning.price`): System 2's gain per request is System 1's
+    """The cost objective (:mod:`artibot.learning.objective`): System 2's gain per request is System 1's
     failure rate ``1 - p1`` (a failed System 1 try is retried at System 2), not ``p2 - p1``."""
 
     def bin_gain(self) -> np.ndarray:

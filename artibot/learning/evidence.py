@@ -6,15 +6,15 @@ Same inputs, outputs, checkpoints and files as the seed's rule
 **What it optimizes.** By default (``objective: "cost"``) the expected cost of a turn that
 gets done: System 1 first where ``c1 + (1 - p1)(c2 + redo) < c2``, i.e. per bin System 2's gain
 is System 1's failure rate ``1 - p1`` and its price the break-even rate ``(c2 - c1) / (c2 +
-redo)`` (:mod:`artibot.learning.price`), with a break-even gap prior where no other domain pools
+redo)`` (:mod:`artibot.learning.objective`), with a break-even gap prior where no other domain pools
 in, and escalated retries left out of the evidence. With the success objective, utility per
 request = ``P(success) - price * [System 2]``. The price is ``learning.lifelong.system2Cost``; with ``targetSystem2Share`` instead, the
 price is the one at which the best thresholds would send that share of the traffic to
 System 2 (a budget); with neither, it is *estimated from the logged data*: System 2's
 average advantage in the traffic, stratified by (domain, complexity bin) and shrunk
-toward 0.05 (:func:`artibot.learning.pooling.estimated_price`); measured turn costs, when
-there are enough, take the estimate's place. :mod:`artibot.learning.price` decides it, and
-``params.price`` (a :class:`~artibot.learning.price.Price`) says which. The seed's rule is the special case ``price = 0`` driven by noise.
+toward 0.05 (:func:`artibot.learning.empirical_bayes.estimated_price`); measured turn costs, when
+there are enough, take the estimate's place. :mod:`artibot.learning.objective` decides it, and
+``params.price`` (a :class:`~artibot.learning.objective.Price`) says which. The seed's rule is the special case ``price = 0`` driven by noise.
 
 **Evidence.** Per domain and complexity bin (0.05 wide), the counts of System 1 and
 System 2 trials and successes, accumulated over rounds (see
@@ -35,7 +35,7 @@ probability matching on this posterior, clipped to the budget) and stored with t
 thresholds; on the tuning data it measured the same as the fixed 1%, not better.
 
 **Pooling.** Each domain's gap curve has the pooled gap level of the other domains as
-its prior mean (empirical Bayes, :mod:`artibot.learning.pooling`), as tight as the
+its prior mean (empirical Bayes, :mod:`artibot.learning.empirical_bayes`), as tight as the
 domains are alike; a domain with little data follows the others, a domain with much
 data its own evidence, and a new domain starts from the pooled level.
 
@@ -119,21 +119,22 @@ from typing import Mapping, cast
 import numpy as np
 
 from artibot.config.settings import Settings
-from artibot.learning import bandit, exploration, pooling
+from artibot.learning import bandit, exploration
+from artibot.learning import empirical_bayes
 from artibot.learning.bandit import N1, N2
-from artibot.learning.costs import MeasuredPrice
+from artibot.learning.route_costs import MeasuredPrice
 from artibot.learning.batching import batch_plan
 from artibot.learning.frame import Frame
 from artibot.learning.learner import Learned, RoundOptions, own_state
-from artibot.learning.state import EvidenceState
+from artibot.learning.learner_state import EvidenceState
 from artibot.learning.evidence_reason import reason
 from artibot.learning.evidence_frame import cell_stamps, frame_groups
 from artibot.learning.evidence_transfers import CREDIBLE, decide, demotion_level
 from artibot.learning.posterior import Prior, beta_bounds
-from artibot.learning.price import Price, RouteCosts, objective
-from artibot.learning.price import decide as decide_price
+from artibot.learning.objective import Price, RouteCosts, objective
+from artibot.learning.objective import decide as decide_price
 from artibot.learning.round_params import JSON, Intervals, JSONObject, RoundParams, Scalar, StepEvidence
-from artibot.learning.thresholds import MAX_STEP
+from artibot.learning.threshold_steps import MAX_STEP
 from artibot.learning.transfer import apply_decisions, update_patterns
 from artibot.hookpath.router.policy import EXPLORATION_BAND
 from artibot.learning.columns import Batches, Table
@@ -195,7 +196,7 @@ class EvidenceLearner:
                 options: RoundOptions = RoundOptions()) -> tuple[RoundProposal, Learned]:
         """Process every full batch of ``frame`` (and the remainder when ``options.flush``) as one
         evidence step. ``options.measured``: the price of a System 2 call from the turns' measured
-        costs (:mod:`artibot.learning.costs`); it takes the place of the estimated price (an
+        costs (:mod:`artibot.learning.route_costs`); it takes the place of the estimated price (an
         explicit ``system2Cost`` or ``targetSystem2Share`` still wins). Deterministic, and none of
         the arguments is modified."""
         proposal, cells = _propose(frame, state.thresholds, state.patterns, own_state(state, EvidenceState), settings,
@@ -301,7 +302,7 @@ def step_cells(cells: Mapping[str, np.ndarray], fresh: Mapping[str, np.ndarray],
     # thresholds: every domain with evidence pools into the others' priors; seen domains step
     raw = {name: bandit.fit(arr, _clip(thresholds.for_domain(name), lo, hi), RAW_PRIOR)
            for name, arr in after_cells.items() if arr[:, [N1, N2]].sum() > 0}
-    levels = {name: pooling.domain_level(after_cells[name][:, N1] + after_cells[name][:, N2],
+    levels = {name: empirical_bayes.domain_level(after_cells[name][:, N1] + after_cells[name][:, N2],
                                          f.pair.mean[bandit.BINS:], np.diag(f.pair.cov)[bandit.BINS:])
               for name, f in raw.items()}
     cascade = objective(settings) == "cost"
@@ -382,12 +383,12 @@ def _first_reach(name: str, history: Mapping[str, np.ndarray], counts: np.ndarra
 def _pooled_fit(counts: np.ndarray, t: float, levels: Mapping[str, tuple[float, float]], name: str,
                 cost: Price | None = None) -> bandit.Fit:
     """A domain's fit whose gap prior is the pooled gap level of the other domains
-    (:func:`artibot.learning.pooling.pooled_level`); when there is no other domain, the base prior,
+    (:func:`artibot.learning.empirical_bayes.pooled_level`); when there is no other domain, the base prior,
     or with the cost objective (``cost``: its price) the break-even one (:func:`_default_fit`): the
     base prior's gap of 0 takes System 1 for as good as System 2, so with System 1 untried it would
     send the domain to System 1 on no evidence."""
     cascade = cost is not None
-    mean, sd = pooling.pooled_level(levels, exclude=name, floor=PRIOR.gap_sd, bins=bandit.BINS)
+    mean, sd = empirical_bayes.pooled_level(levels, exclude=name, floor=PRIOR.gap_sd, bins=bandit.BINS)
     if mean is None or not POOL:
         if cost is not None:
             return _default_fit(counts, t, cost.value, True)

@@ -2,7 +2,7 @@
 
 ``propose(frame, state, settings) -> (proposal, new_state)``: ``state`` is what the learner
 knows before the round (:class:`Learned`: the thresholds, the pattern statistics and the
-mode's own state, :mod:`artibot.learning.state`), ``new_state`` what it would know if the
+mode's own state, :mod:`artibot.learning.learner_state`), ``new_state`` what it would know if the
 round were accepted whole. A learner is pure: it changes none of its arguments, and the same
 arguments give the same result. The cycle asks the checkpoints, then persists what was
 accepted; the mode's own state goes to its own file (:mod:`artibot.store.learned.learner_state`).
@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Mapping, Protocol, TypeVar
 
-from artibot.learning.costs import MeasuredPrice
-from artibot.learning.price import RouteCosts
+from artibot.learning.route_costs import MeasuredPrice
+from artibot.learning.objective import RouteCosts
 from artibot.learning.frame import Frame
-from artibot.learning.state import EvidenceState, LearnerState, SeedState
+from artibot.learning.learner_state import EvidenceState, LearnerState, SeedState
 from artibot.learning.types import PatternStats, RoundProposal, Thresholds
 from artibot.config.settings import Settings
 

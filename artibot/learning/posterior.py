@@ -133,7 +133,7 @@ def fit_pair(n1: np.ndarray, k1: np.ndarray, n2: np.ndarray, k2: np.ndarray, pri
     ``level_mean`` and ``gap_mean`` (per bin, logit scale) replace the prior's means
     ``prior.level`` and 0, ``gap_sd`` (per bin) the gap's ``prior.gap_sd``: the pooled
     curve of the other domains and how far domains spread around it (empirical Bayes,
-    see :mod:`artibot.learning.pooling`).
+    see :mod:`artibot.learning.empirical_bayes`).
 
     >>> n = np.full(5, 200)
     >>> [round(float(x), 2) for x in fit_pair(n, np.full(5, 160), n, np.full(5, 180)).gain]

@@ -1,7 +1,7 @@
 """What a round records beside its tables, as typed records (a proposal's ``params``).
 
 A round stores the settings it ran with and its counts (:attr:`RoundParams.numbers`), the
-price it used (:class:`~artibot.learning.price.Price`), the evidence behind each threshold
+price it used (:class:`~artibot.learning.objective.Price`), the evidence behind each threshold
 step (:class:`StepEvidence`), the intervals shown at the checkpoints (:class:`Intervals`)
 and what the cycle checked around it (:class:`RoundChecks`); what only one mode records
 (the prior's shape, the changes the drift test found, a team round's pool) is kept as JSON
@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Mapping, Union
 
-from artibot.learning.price import Price, RouteCosts
+from artibot.learning.objective import Price, RouteCosts
 from artibot.shapes import JsonValue
 
 Scalar = Union[str, int, float, bool, None]

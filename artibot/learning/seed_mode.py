@@ -14,10 +14,10 @@ from artibot.config.settings import Settings
 from artibot.learning.batching import batch_plan, make_groups
 from artibot.learning.frame import Frame
 from artibot.learning.learner import Learned, RoundOptions, own_state
-from artibot.learning.state import SeedState
+from artibot.learning.learner_state import SeedState
 from artibot.learning.round_params import RoundParams
 from artibot.learning.grpo import batch_advantages, group_results, group_stats
-from artibot.learning.thresholds import apply_steps
+from artibot.learning.threshold_steps import apply_steps
 from artibot.learning.transfer import apply_decisions, decide_round, update_patterns
 from artibot.learning.types import DEFAULT_KEY, PatternStats, RoundProposal, Thresholds
 

@@ -3,7 +3,7 @@ learner takes its measured price from the same report, in :mod:`artibot.round.cy
 
 Every experience record that went through the gateway carries ``usage`` (tokens, dollars,
 timing); the unprocessed log and the live archives together hold every turn that has not
-been rolled back. The arithmetic is in :mod:`artibot.learning.costs`.
+been rolled back. The arithmetic is in :mod:`artibot.learning.route_costs`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Iterable, Iterator, Mapping
 
-from artibot.learning.costs import CostReport, CostSummary, summarize
+from artibot.learning.route_costs import CostReport, CostSummary, summarize
 from artibot.store import archive
 from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home, HomeArg

@@ -25,7 +25,7 @@ from artibot.store.sessions import pending_turns
 ROUTES = ("system1", "system2")
 LEAD_KEYS = ("routes", "judged", "unmeasured_turns", "total_usd", "all_system2_usd", "saved_usd", "saved_share",
              "redos", "redo_note")
-"""The parts of :meth:`artibot.learning.costs.CostReport.to_json` the page's lead is made of."""
+"""The parts of :meth:`artibot.learning.route_costs.CostReport.to_json` the page's lead is made of."""
 
 
 def _days(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:

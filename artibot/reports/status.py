@@ -139,7 +139,7 @@ def price_in_force(settings: Settings, last: RoundEntry | None) -> PriceInForce 
     logged data, or set by ``targetSystem2Share``); before any round, the estimate's
     starting value.
     """
-    from artibot.learning.price import configured, in_force
+    from artibot.learning.objective import configured, in_force
     from artibot.learning.round_params import RoundParams
 
     used = None

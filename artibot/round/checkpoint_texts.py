@@ -90,7 +90,7 @@ def direction(old: float, new: float, lang: str = "en") -> str:
 def money_line(params: RoundParams) -> str | None:
     """The price in money, from the turns' measured costs (None before the gateway measured any).
 
-    >>> from artibot.learning.price import Price
+    >>> from artibot.learning.objective import Price
     >>> measured = {"price": 0.044, "extra_usd": 0.031, "value_usd": 0.7, "turns": [40, 35]}
     >>> money_line(RoundParams(price=Price(0.06, "measured", None, measured)))
     'System 2 costs $0.031 more per turn (40 System 1 and 35 System 2 turns measured); at $0.70 per successful turn it pays where it wins by more than 0.044 (price in force 0.060)'

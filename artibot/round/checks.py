@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from artibot.experience import learnable
 from artibot.config.settings import Settings
-from artibot.learning.price import configured as configured_price
+from artibot.learning.objective import configured as configured_price
 from artibot.learning.freshness import FreshnessRules, demotion_reason, initial_state, record_uses
 from artibot.learning.types import PatternStats, RoundProposal, TransferDecision
 from artibot.learning.validation import validate

@@ -25,8 +25,8 @@ from artibot.config import load_settings
 from artibot.errors import CorruptFileError, ReviewError
 from artibot.learning.types import RoundProposal
 from artibot.reports.costs import TurnCosts
-from artibot.learning.costs import MeasuredPrice
-from artibot.learning.price import RouteCosts
+from artibot.learning.route_costs import MeasuredPrice
+from artibot.learning.objective import RouteCosts
 from artibot.learning.round_params import JSONObject
 from artibot.shapes import JsonValue
 from artibot.learning.types import domain_label
@@ -49,7 +49,7 @@ from artibot.store.learned.thresholds_file import load_thresholds, write_thresho
 if TYPE_CHECKING:
     from artibot.learning.frame import Frame
     from artibot.learning.learner import Learned, RoundOptions
-    from artibot.learning.state import LearnerState
+    from artibot.learning.learner_state import LearnerState
 
 log = logging.getLogger(__name__)
 
@@ -316,8 +316,8 @@ def _measured_costs(turns: TurnCosts | None, settings: Settings
     a price, or (the first two) nothing measured."""
     if turns is None:
         return None, None, None
-    from artibot.learning.costs import measured_price
-    from artibot.learning.price import route_costs
+    from artibot.learning.route_costs import measured_price
+    from artibot.learning.objective import route_costs
 
     report = turns.report()
     per_route = route_costs(settings, {r: (c.turns, c.mean) for r, c in report.routes.items()})

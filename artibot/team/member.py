@@ -4,7 +4,7 @@
 (``team/state.json``) and gives the router a starting point: every domain this member has
 not learned itself takes the team's threshold, and so does the default threshold while the
 member has never applied a round. The member's own rounds then treat the team's cells as
-a prior for those domains (:func:`artibot.learning.pooled.prior_cells`, at most
+a prior for those domains (:func:`artibot.learning.team_pool.prior_cells`, at most
 :data:`artibot.team.prior.PRIOR_TRIALS` trials a domain), which the member's own outcomes move away from.
 The cached state's pattern table is the router's starting point for System 1 too
 (:mod:`artibot.hookpath.router.team_table`): the router reads it from the cached file.
@@ -65,7 +65,7 @@ class PullReport:
 
 
 def pull(*, home: HomeArg = None, timeout_s: float = 5.0) -> PullReport:
-    from artibot.learning.pooled import parse_state  # scipy: here, not in `artibot status`
+    from artibot.learning.team_pool import parse_state  # scipy: here, not in `artibot status`
     from artibot.team import db
 
     h = Home.of(home)
@@ -131,7 +131,7 @@ def _start_from(h: Home, team: Thresholds, previous: files.CachedState | None, r
 
     A domain stays the team's while the member's threshold is still the one the last pull
     wrote; once the member's own round moved it, it is the member's."""
-    from artibot.learning.pooled import parse_state
+    from artibot.learning.team_pool import parse_state
 
     doc = read_document_checked(h)
     own = Thresholds.from_json(doc) if doc is not None else None

@@ -5,7 +5,7 @@ round never waits on the team's server.
 
 * **Thresholds**: the team's cells enter the round for the domains this member has no
   evidence of, as at most :data:`PRIOR_TRIALS` trials a domain
-  (:func:`artibot.learning.pooled.prior_cells`).
+  (:func:`artibot.learning.team_pool.prior_cells`).
 * **Patterns**: a pattern the team's published table has active, and that this member has
   not decided itself, enters the member's checkpoint 3 as active: its router already sends
   it to System 1 (:mod:`artibot.hookpath.router.team_table`), and the member's own System 1
@@ -21,8 +21,8 @@ from dataclasses import replace
 from typing import Iterable, Mapping
 
 from artibot.errors import CorruptFileError
-from artibot.learning.pooled import parse_state, prior_cells
-from artibot.learning.state import EvidenceState, LearnerState
+from artibot.learning.team_pool import parse_state, prior_cells
+from artibot.learning.learner_state import EvidenceState, LearnerState
 from artibot.learning.types import PatternStats
 from artibot.hookpath.router.team_table import keyed_hash
 from artibot.store import team_files as files

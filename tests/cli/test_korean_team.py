@@ -29,8 +29,8 @@ def _korean_whole(sentence: str, *kept: str) -> str:
 
 
 def _state_problems() -> list[str]:
-    """artibot.learning.pooled.parse_state's refusals, as a pull and a reviewer meet them."""
-    from artibot.learning.pooled import parse_state
+    """artibot.learning.team_pool.parse_state's refusals, as a pull and a reviewer meet them."""
+    from artibot.learning.team_pool import parse_state
 
     problems = []
     for bad in ([], {"schema": "x"}):

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from artibot.gateway.pricing import PriceTable
+from artibot.gateway.price_table import PriceTable
 from artibot.gateway.usage import Usage
 from experiments.responses_cache import PromptCache
 from tests.e2e.codex_harness import VERSION, CodexWorld, codex_binary

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from artibot.gateway.pricing import PriceTable
+from artibot.gateway.price_table import PriceTable
 from artibot.gateway.usage import Usage
 from experiments.cache_model import effort_of
 from tests.e2e.fake_api import text, tool

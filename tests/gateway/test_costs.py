@@ -12,8 +12,9 @@ from artibot.collector import collect_many
 from artibot.config import settings_from_mapping
 from artibot.round.cycle import learn
 from artibot.errors import ConfigError
-from artibot.gateway import pricing, profiles as gateway_profiles
-from artibot.learning.costs import measured_price, summarize
+from artibot.gateway import profiles as gateway_profiles
+from artibot.gateway import price_table
+from artibot.learning.route_costs import measured_price, summarize
 from artibot.store.home import Home
 
 
@@ -71,7 +72,7 @@ def test_redos_per_100_turns_against_system2_alone_by_hand() -> None:
 @settings(max_examples=80, deadline=None)
 @given(st.integers(1, 300), st.integers(1, 300), st.data())
 def test_the_extra_redos_are_routed_minus_system2_alone_inside_their_interval(n1, n2, data) -> None:
-    from artibot.learning.costs import redos
+    from artibot.learning.route_costs import redos
 
     f1, f2 = data.draw(st.integers(0, n1)), data.draw(st.integers(0, n2))
     got = redos(f1, n1, f2, n2)
@@ -194,7 +195,7 @@ def test_gateway_config_overrides() -> None:
     profiles = gateway_profiles.configured(s.gateway_profiles)
     assert (profiles.system1.effort, profiles.system1.model) == ("medium", "claude-haiku-4-5")
     assert profiles.system2.effort is None
-    assert pricing.configured(s.gateway_pricing).row("my-model-2")["output"] == 2
+    assert price_table.configured(s.gateway_pricing).row("my-model-2")["output"] == 2
     assert orjson.dumps(s.gateway_server.upstream) == b'"https://api.anthropic.com"'
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from artibot.gateway.pricing import PriceTable
+from artibot.gateway.price_table import PriceTable
 from artibot.gateway.usage import Usage
 from artibot.hookpath.store import hookio
 from experiments.responses_cache import PromptCache, effort_of, takes_updates

@@ -12,7 +12,7 @@ from artibot.learning import bandit
 from artibot.learning.evidence import propose_round
 from artibot.learning.frame import frame_from_records
 from artibot.learning.posterior import Prior
-from artibot.learning.price import RouteCosts, objective, route_costs
+from artibot.learning.objective import RouteCosts, objective, route_costs
 from artibot.hookpath.router.thresholds import Thresholds
 from tests.learning.test_evidence import world
 

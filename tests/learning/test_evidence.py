@@ -16,8 +16,8 @@ from artibot.learning import PatternStats, RoundProposal, Thresholds, frame_from
 from artibot.learning import bandit
 from artibot.learning.evidence import LEARNER, PRIOR, decide, propose_round
 from artibot.learning.learner import Learned
-from artibot.learning.state import EvidenceState
-from artibot.learning.pooling import PRIOR_PRICE as DEFAULT_PRICE
+from artibot.learning.learner_state import EvidenceState
+from artibot.learning.empirical_bayes import PRIOR_PRICE as DEFAULT_PRICE
 from artibot.learning.posterior import beta_bounds, fit_pair
 from artibot.learning.types import DEFAULT_KEY
 from tests import factories

@@ -24,8 +24,8 @@ from artibot.config import default_settings
 from artibot.learning import Thresholds, frame_from_records
 from artibot.learning.frame import Frame
 from artibot.learning.learner import LEARNERS, Learned, Learner, RoundOptions, learner_for
-from artibot.learning.state import state_from_json
-from artibot.learning.thresholds import MAX_STEP
+from artibot.learning.learner_state import state_from_json
+from artibot.learning.threshold_steps import MAX_STEP
 from artibot.config.settings import Settings
 from artibot.store.home import Home
 from artibot.store.learned.learner_state import load_learner_state, write_learner_state

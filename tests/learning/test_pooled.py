@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from artibot.learning import bandit
-from artibot.learning.pooled import CellStat, fresh_cells, parse_state, prior_cells, propose_pooled, state_json
+from artibot.learning.team_pool import CellStat, fresh_cells, parse_state, prior_cells, propose_pooled, state_json
 from tests.factories import settings
 
 

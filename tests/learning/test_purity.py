@@ -20,7 +20,7 @@ ALLOWED_IMPORTS = {
     "artibot.config.settings",  # frozen settings values, passed in
     "artibot.hookpath.names",  # names shared with the hooks (the cells' key prefix): constants only
     "artibot.shapes",  # the declared shapes (the experience record's fields): declarations only
-    "artibot.gateway.pricing",  # the price table: constants and the config's rows over them
+    "artibot.gateway.price_table",  # the price table: constants and the config's rows over them
     "importlib",  # the package loads its names on first use (import_module only)
 }
 # calls that read a clock, the environment or a random source owned by the process

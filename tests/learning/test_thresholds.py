@@ -6,7 +6,7 @@ import pytest
 
 from artibot.config import RouterSettings
 from artibot.learning import Thresholds, frame_from_records, propose_round
-from artibot.learning.thresholds import step
+from artibot.learning.threshold_steps import step
 
 from tests.factories import group_of, settings
 

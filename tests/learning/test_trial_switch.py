@@ -53,7 +53,7 @@ def test_a_settled_loss_is_not_tried_whatever_the_optimism() -> None:
 
 
 def test_the_learner_tries_only_away_from_the_threshold_with_few_trials(monkeypatch) -> None:
-    from artibot.learning.price import Price
+    from artibot.learning.objective import Price
 
     monkeypatch.setattr(evidence, "TRY_Z", 1.0)
     price = Price(0.05, "system2Cost")

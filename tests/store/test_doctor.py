@@ -17,7 +17,7 @@ from artibot.store.learned import state_files as state
 from artibot.store.documents import dump_document, write_document
 from artibot.store.log.experiences import MOVE_MARKER, ExperienceLog, encode, render
 from artibot.store.home import Home
-from artibot.learning.state import EvidenceState
+from artibot.learning.learner_state import EvidenceState
 from artibot.store.learned.learner_state import write_learner_state
 from tests.factories import record, write_pattern_stats, write_pending, write_thresholds
 

@@ -12,7 +12,7 @@ from artibot.round.checkpoints import DefaultAnswers, DeferAnswers, ScriptedAnsw
 from artibot.cli.app import run
 from artibot.cli.checkpoint_prompts import TerminalCheckpoints
 from artibot.config import load_settings
-from artibot.learning.pooled import parse_state
+from artibot.learning.team_pool import parse_state
 from artibot.store import team_files
 from artibot.team import db, member, push
 from artibot.team import round as team_round

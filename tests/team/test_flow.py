@@ -192,7 +192,7 @@ def test_a_member_round_uses_the_team_state_as_a_prior(team_url, tmp_path) -> No
     team = read_thresholds(newcomer)
     assert team is not None and set(team.domains) == {"backend", "frontend"}
     from artibot.collector import collect_many
-    from artibot.learning.state import EvidenceState
+    from artibot.learning.learner_state import EvidenceState
     from artibot.store.learned.learner_state import load_learner_state
 
     collect_many(records(50, seed=9, prefix="n", domains=("backend",)), home=newcomer)

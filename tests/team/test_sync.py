@@ -84,7 +84,7 @@ def test_session_start_caches_the_team_state_in_a_detached_child(team, tmp_path)
     assert last["ok"] is True and f"version {version}" in last["message"]
     cached = team_files.read_cached_state(home)
     assert cached is not None and cached["version"] == version
-    from artibot.learning.pooled import parse_state
+    from artibot.learning.team_pool import parse_state
 
     published = parse_state(cached["state"])
     assert read_thresholds(home).domains == published.thresholds.domains  # the router starts from the team

@@ -196,7 +196,7 @@ def _context_tokens(messages: object) -> int:
 
 def _choose(doc: SpoolDoc, turn: SpoolDoc, wanted: str | None, requested: object, context: int) -> dict[str, object]:
     """The model the turn runs on (see :func:`apply_profile`), stored on the turn."""
-    from artibot.gateway.pricing import PriceTable
+    from artibot.gateway.price_table import PriceTable
     from artibot.gateway.profiles import Profile, SessionState, choose_profile
     from artibot.hookpath.store.gateway_state import count_turn
 

@@ -1,4 +1,4 @@
-"""``learner/<mode>.json``: each learning mode's own state (:mod:`artibot.learning.state`).
+"""``learner/<mode>.json``: each learning mode's own state (:mod:`artibot.learning.learner_state`).
 
 Only the evidence learner keeps one (its cells); the seed's rule has none and writes no file.
 Homes written before the state had its own file kept the cells among the pattern statistics
@@ -21,11 +21,11 @@ from artibot.store.home import Home
 from artibot.store.learned.pattern_stats import read_pattern_stats
 
 if TYPE_CHECKING:  # the states' math (numpy) loads when a state is decoded, not for `doctor`
-    from artibot.learning.state import EvidenceState, LearnerState
+    from artibot.learning.learner_state import EvidenceState, LearnerState
 
 KIND = "learner-state"
 MODES = ("seed", "evidence")
-"""The learning modes (:data:`artibot.learning.state.STATES`)."""
+"""The learning modes (:data:`artibot.learning.learner_state.STATES`)."""
 
 
 def _check(doc: dict[str, Any]) -> str | None:
@@ -42,7 +42,7 @@ def read_learner_state(home: Home, mode: str) -> dict[str, Any] | None:
 def load_learner_state(home: Home, mode: str) -> LearnerState:
     """The own state of learning ``mode``: its file, else (evidence) the cells an older home kept
     among the pattern statistics, else the state before any round."""
-    from artibot.learning.state import SeedState, state_from_json
+    from artibot.learning.learner_state import SeedState, state_from_json
 
     if mode not in MODES:
         raise ValueError(f"learning mode must be one of {', '.join(MODES)}, not {mode!r}")
@@ -69,7 +69,7 @@ def write_learner_state(home: Home, state: LearnerState) -> None:
 
 def legacy_cells(home: Home) -> EvidenceState:
     """The cells an older home kept in ``patterns/stats.json`` (none: the state before any round)."""
-    from artibot.learning.state import EvidenceState
+    from artibot.learning.learner_state import EvidenceState
     from artibot.learning.types import PatternStats
 
     doc = read_pattern_stats(home)

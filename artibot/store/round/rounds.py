@@ -26,7 +26,7 @@ from artibot.store.home import Home
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from artibot.learning.state import LearnerState
+    from artibot.learning.learner_state import LearnerState
 
 
 # --------------------------------------------------------------------- records
@@ -134,7 +134,7 @@ class PendingRound:
     def learned(self) -> LearnerState:
         """The learner's own state if the round is applied: saved beside the proposal, or (a round
         saved before it had its own place) the cells among the proposal's pattern statistics."""
-        from artibot.learning.state import EvidenceState, state_from_json
+        from artibot.learning.learner_state import EvidenceState, state_from_json
 
         try:
             if self.learner_json is not None:
@@ -144,7 +144,7 @@ class PendingRound:
             raise CorruptFileError(self.path, f"learner_state: {exc}") from None
         if proposal.mode == EvidenceState.MODE:
             return EvidenceState.from_legacy(proposal.patterns_after)[0]
-        from artibot.learning.state import SeedState
+        from artibot.learning.learner_state import SeedState
 
         return SeedState()
 

@@ -11,7 +11,7 @@ checkpoints show it and the same answers apply.
 What differs from a personal round, and why: the round takes every row of its window
 (the pool has no per-record archive to move, so no partial batch is left over);
 checkpoint 3 decides patterns by the team's keyed hash of them, from counts the database
-makes (:mod:`artibot.learning.pooled_patterns`); records a member's System 1 cache
+makes (:mod:`artibot.learning.team_patterns`); records a member's System 1 cache
 routed are counted like the others (the pool does not know a member's cache); and when the
 window holds two or more members' records the evidence's half-life is twice one person's
 (:func:`artibot.learning.bandit.pooled_half_life`): with one person's, a pool that sends
@@ -38,7 +38,7 @@ from artibot.learning.columns import Batches, Table
 from artibot.learning.evidence import MODE, step_cells
 from artibot.learning.evidence_frame import group, interval
 from artibot.learning.round_params import Intervals, JSONObject, RoundParams, Scalar
-from artibot.learning.pooled_patterns import PatternCount, parse_patterns, pattern_round, patterns_json
+from artibot.learning.team_patterns import PatternCount, parse_patterns, pattern_round, patterns_json
 from artibot.learning.transfer import apply_decisions
 from artibot.learning.types import DomainStep, GroupResult, PatternStats, RoundProposal, Thresholds
 from artibot.config.settings import Settings

@@ -16,9 +16,9 @@ Two objectives (``learning.lifelong.objective``):
 * ``"success"``: utility per request is ``P(success) - price * [System 2]``. The price is
   ``system2Cost`` (set by hand), else the one at which the best thresholds would send
   ``targetSystem2Share`` of the traffic to System 2 (a budget), else the measured one
-  (``successValueUsd`` set, enough measured turns: :mod:`artibot.learning.costs`), else
+  (``successValueUsd`` set, enough measured turns: :mod:`artibot.learning.route_costs`), else
   System 2's average advantage in the logged traffic, shrunk toward :data:`PRIOR_PRICE`
-  (:func:`artibot.learning.pooling.estimated_price`).
+  (:func:`artibot.learning.empirical_bayes.estimated_price`).
 
 An explicit ``system2Cost``, ``targetSystem2Share`` or ``successValueUsd`` is a choice of the
 success objective and wins over the default (:func:`objective`). :func:`decide` is a round's
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from artibot.learning.bandit import Fit
-    from artibot.learning.costs import MeasuredPrice
+    from artibot.learning.route_costs import MeasuredPrice
 
 SOURCES = ("cost", "system2Cost", "targetSystem2Share", "measured", "estimated")
 OBJECTIVES = ("cost", "success")
@@ -136,7 +136,7 @@ class Price:
     target_system2_share: float | None = None
     """The configured share, when there is one (the round records it whatever the source)."""
     measured_cost: MeasuredJSON | None = None
-    """The measured costs the price came from (:meth:`artibot.learning.costs.MeasuredPrice.to_json`)."""
+    """The measured costs the price came from (:meth:`artibot.learning.route_costs.MeasuredPrice.to_json`)."""
     costs: RouteCosts | None = None
     """The cost objective's inputs (source ``cost``)."""
 
@@ -165,7 +165,7 @@ def prior_costs(settings: Settings) -> tuple[float, float]:
     effort2, model2 = profiles.system2 if profiles.system2 else (None, None)
     ratio = EFFORT_COST[effort1 or "medium"] / EFFORT_COST[effort2 or "medium"]
     if model1:
-        from artibot.gateway.pricing import configured as price_table
+        from artibot.gateway.price_table import configured as price_table
 
         table = price_table(settings.gateway_pricing)
         row1 = table.row(model1)
@@ -206,7 +206,8 @@ def decide(settings: Settings, fits: Mapping[str, Fit], cells: Mapping[str, np.n
     """A round's price from the evidence it holds (``fits``, ``cells``: per domain), the turns'
     measured costs (``costs``: the cost objective's inputs; ``measured``: the success objective's
     measured price)."""
-    from artibot.learning import bandit, pooling
+    from artibot.learning import bandit
+    from artibot.learning import empirical_bayes
     from artibot.learning.bandit import N1, N2
 
     share = settings.lifelong.target_system2_share
@@ -222,7 +223,7 @@ def decide(settings: Settings, fits: Mapping[str, Fit], cells: Mapping[str, np.n
         return Price(bandit.price_for_share(fits, weights, share, lo, hi), "targetSystem2Share", share, measured_json)
     if measured is not None:
         return Price(measured.price, "measured", share, measured_json)
-    return Price(pooling.estimated_price(cells), "estimated", share, measured_json)
+    return Price(empirical_bayes.estimated_price(cells), "estimated", share, measured_json)
 
 
 def in_force(settings: Settings, last: Price | None) -> Price | None:

@@ -43,7 +43,7 @@ from typing import Mapping
 
 import numpy as np
 
-from artibot.learning.price import PRIOR_PRICE  # the price before there is evidence (and the pull of a little)
+from artibot.learning.objective import PRIOR_PRICE  # the price before there is evidence (and the pull of a little)
 PRIOR_TRIALS = 50.0
 """Two-sided trials that weigh as much as the prior price."""
 MAX_PRICE = 0.5
