@@ -11,9 +11,11 @@ with the member's id instead of letting one member's bad client break every push
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import textwrap
+from typing import Mapping, NamedTuple
 
 from artibot.hookpath.inert import DOMAIN_ALPHABET, PATTERN_HASH_ALPHABET
+from artibot.shapes import EXPERIENCE_FIELDS, PoolColumn, RecordField
 
 SCHEMA = "artibot_team"
 INIT_LOCK = 0x61727469_0001  # "arti" + 1: pg_advisory_xact_lock key of `team init`
@@ -21,10 +23,51 @@ INIT_LOCK = 0x61727469_0001  # "arti" + 1: pg_advisory_xact_lock key of `team in
 # an advisory lock, so a member could hold one against the team; schema 5 needs neither)
 
 
+SQL_TYPES: dict[str, str] = {"id": "text", "text": "text", "number": "double precision", "count": "bigint",
+                             "hash": "text", "shared": "text"}
+"""A pooled column's PostgreSQL type (as ``format_type`` spells it), by how it takes its field's value."""
+
+
+def pool_columns(fields: Mapping[str, RecordField]) -> tuple[tuple[str, PoolColumn], ...]:
+    """``(record field, column)`` for each column of the pooled row, in the record's order."""
+    return tuple((name, column) for name, field in fields.items() for column in field.pool)
+
+
+POOL = pool_columns(EXPERIENCE_FIELDS)
+"""The pooled row, declared with the record's fields (:data:`artibot.shapes.EXPERIENCE_FIELDS`)."""
+COLUMNS = tuple(column.name for _, column in POOL)
+"""The columns a member's row fills: the push inserts them, a member is granted them."""
+FILLED_BY_DATABASE = {"seq": "bigint", "member": "text", "received_at": "timestamp with time zone",
+                      "month": "date", "xid": "xid8"}
+"""The experiences table's other columns, which no record field fills: the push sends ``month``
+as the database's own reading of the record id (so it is granted too); a member is never granted
+the others (``member`` is its login role, ``xid`` its transaction)."""
+INSERTED = COLUMNS + ("month",)
+"""The columns a member may insert."""
+
+
 class Migration(NamedTuple):
     version: int
     name: str
     sql: str
+    """Run once per database, so it never changes once released (tests/team/test_schema.py pins
+    it): a pooled column is added by a new migration (:func:`adding_columns`), never by
+    editing an old one."""
+
+
+def adding_columns(*columns: tuple[str, str]) -> str:
+    """A migration's SQL adding pooled columns ``(name, SQL type)``, insertable by a member
+    where the documented roles exist (:data:`GRANTS` grants them on a new database). The
+    names and types are written in the migration itself, so that what it does never follows
+    a later change of the declaration."""
+    added = "".join(f"ALTER TABLE {SCHEMA}.experiences ADD COLUMN {name} {sql_type};\n" for name, sql_type in columns)
+    names = ", ".join(name for name, _ in columns)
+    return added + f"""DO $$ BEGIN
+    IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'artibot_member') THEN
+        GRANT INSERT ({names}) ON {SCHEMA}.experiences TO artibot_member;
+    END IF;
+END $$;
+"""
 
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -198,8 +241,7 @@ GRANT artibot_member TO artibot_reviewer;
 GRANTS = f"""-- once per team database, as its owner, after `artibot team init`
 GRANT USAGE ON SCHEMA {SCHEMA} TO artibot_member;
 -- a member inserts experiences (never the member column: it is the login role, always)
-GRANT INSERT (record_id, member_ts, domain, complexity, routed_to, outcome, propensity, latency_ms,
-              input_tokens, output_tokens, cost_usd, pattern_hash, text, month)
+{textwrap.fill(", ".join(INSERTED), 104, initial_indent="GRANT INSERT (", subsequent_indent=" " * 14)})
     ON {SCHEMA}.experiences TO artibot_member;
 GRANT USAGE ON SEQUENCE {SCHEMA}.experiences_seq_seq TO artibot_member;
 -- and makes a month's partition when its push needs one (a function that only does that)
