@@ -416,3 +416,50 @@ DO $$ BEGIN
 END $$;
 """),
 )
+
+MIGRATIONS += (
+    Migration(6, "a month's rows move into its new partition in one statement", f"""
+-- Moving a month's rows out of the default partition by a copy and then a delete lost the rows a push
+-- committed between the two statements (each sees the rows committed before it): the delete now
+-- returns the rows it moves, so it moves exactly what it deletes, and a row committed after it stays
+-- in the default partition, where making the partition fails (check_violation) and the rows stay.
+CREATE OR REPLACE FUNCTION {SCHEMA}.ensure_months(months date[]) RETURNS int LANGUAGE plpgsql SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    m date;
+    part text;
+    made int := 0;
+    waited text := current_setting('lock_timeout');
+BEGIN
+    FOREACH m IN ARRAY coalesce(months, '{{}}'::date[]) LOOP
+        m := date_trunc('month', m)::date;
+        CONTINUE WHEN m IS NULL OR m < DATE '{OLDEST_MONTH}'
+            OR m > (date_trunc('month', now()) + interval '1 month')::date;
+        part := 'experiences_' || to_char(m, 'YYYY_MM');
+        CONTINUE WHEN to_regclass('{SCHEMA}.' || part) IS NOT NULL;
+        CONTINUE WHEN NOT pg_try_advisory_xact_lock({PARTITION_LOCK});  -- being made: the default holds the rows
+        CONTINUE WHEN to_regclass('{SCHEMA}.' || part) IS NOT NULL;
+        BEGIN
+            PERFORM set_config('lock_timeout', '1s', true);
+            CREATE TEMP TABLE artibot_moved ON COMMIT DROP AS SELECT * FROM {SCHEMA}.experiences_default WITH NO DATA;
+            WITH gone AS (DELETE FROM {SCHEMA}.experiences_default WHERE month = m RETURNING *)
+            INSERT INTO artibot_moved SELECT * FROM gone;
+            EXECUTE format('CREATE TABLE {SCHEMA}.%I PARTITION OF {SCHEMA}.experiences FOR VALUES FROM (%L) TO (%L)',
+                           part, m, (m + interval '1 month')::date);
+            INSERT INTO {SCHEMA}.experiences SELECT * FROM artibot_moved;
+            DROP TABLE artibot_moved;
+            made := made + 1;
+        EXCEPTION
+            WHEN duplicate_table THEN NULL;
+            WHEN lock_not_available THEN NULL;
+            -- a push committed a row of this month to the default partition after the move: all of it
+            -- stays there, and a later push or round moves it
+            WHEN check_violation THEN NULL;
+        END;
+        PERFORM set_config('lock_timeout', waited, true);
+    END LOOP;
+    RETURN made;
+END
+$$;
+"""),
+)

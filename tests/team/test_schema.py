@@ -23,6 +23,7 @@ RELEASED = {
     3: "b8f8345b486428ee",
     4: "ee5871bff9710ae9",
     5: "ef91e07c3fcfb207",
+    6: "6da3be345f6a1189",
 }
 """The first 16 hex digits of each released migration's SQL's SHA-256: team databases ran that
 text, so a fresh database must run the same (a new migration adds its line here)."""
