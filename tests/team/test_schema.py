@@ -10,7 +10,7 @@ import typing
 import pytest
 
 from artibot import shapes
-from artibot.shapes import EXPERIENCE_FIELDS, PoolColumn
+from artibot.shapes import EXPERIENCE_FIELDS, PoolColumn, RecordField
 from artibot.team import db
 from artibot.team.outbound import OutboundRow
 from artibot.team.schema import (COLUMNS, FILLED_BY_DATABASE, GRANTS, INSERTED, MIGRATIONS, POOL, SQL_TYPES,
@@ -78,6 +78,10 @@ def disagreements(url: str) -> list[str]:
     return found
 
 
+PROBE = RecordField(False, False, False, "a count a test declares pooled", "count", pool=(PoolColumn("probe", "count"),))
+"""A field no record has, so that declaring it pooled never meets a column a real migration added."""
+
+
 @pytest.fixture
 def pooled(team_url: str) -> str:
     """A database migrated where the documented roles exist (the migrations grant a member's columns)."""
@@ -97,9 +101,8 @@ def test_a_migrated_database_has_the_declared_row_and_grants(pooled) -> None:
 
 
 def test_a_field_declared_without_its_migration_is_named(pooled, monkeypatch) -> None:
-    monkeypatch.setitem(shapes.EXPERIENCE_FIELDS, "tools",
-                        EXPERIENCE_FIELDS["tools"]._replace(pool=(PoolColumn("tools", "count"),)))
-    assert disagreements(pooled) == ["tools: declared (bigint), but no migration adds it"]
+    monkeypatch.setitem(shapes.EXPERIENCE_FIELDS, "probe", PROBE)
+    assert disagreements(pooled) == ["probe: declared (bigint), but no migration adds it"]
 
 
 def test_a_declaration_the_table_does_not_match_is_named(pooled, monkeypatch) -> None:
@@ -113,13 +116,12 @@ def test_a_declaration_the_table_does_not_match_is_named(pooled, monkeypatch) ->
 
 def test_a_new_pooled_field_and_its_migration_agree(pooled, monkeypatch) -> None:
     sql(pooled, "SELECT artibot_team.ensure_months(ARRAY[DATE '1970-01-01'])")  # a month's partition made before
-    monkeypatch.setitem(shapes.EXPERIENCE_FIELDS, "tools",
-                        EXPERIENCE_FIELDS["tools"]._replace(pool=(PoolColumn("tools", "count"),)))
-    added = Migration(MIGRATIONS[-1].version + 1, "tool calls pooled", adding_columns(("tools", "bigint")))
+    monkeypatch.setitem(shapes.EXPERIENCE_FIELDS, "probe", PROBE)
+    added = Migration(MIGRATIONS[-1].version + 1, "a probe pooled", adding_columns(("probe", "bigint")))
     monkeypatch.setattr(db, "MIGRATIONS", MIGRATIONS + (added,))
     with db.connect(pooled) as conn:
         assert db.migrate(conn) == [added.version]
     assert disagreements(pooled) == []
-    sql(pooled, "INSERT INTO artibot_team.experiences (record_id, tools, month) VALUES ('r1', 3, '1970-01-01')")
-    assert sql(pooled, "SELECT tableoid::regclass::text, tools FROM artibot_team.experiences") == [
+    sql(pooled, "INSERT INTO artibot_team.experiences (record_id, probe, month) VALUES ('r1', 3, '1970-01-01')")
+    assert sql(pooled, "SELECT tableoid::regclass::text, probe FROM artibot_team.experiences") == [
         ("artibot_team.experiences_1970_01", 3)]
