@@ -51,8 +51,24 @@ class ExperienceRecord(TypedDict):
     usage: NotRequired[dict[str, JsonValue]]
 
 
+class PoolColumn(NamedTuple):
+    """A column of the row a team member sends to the team's pool for a record
+    (:mod:`artibot.team.outbound` builds it, :mod:`artibot.team.schema` names it in SQL)."""
+
+    name: str
+    take: Literal["id", "text", "number", "count", "hash", "shared"]
+    """How the field's value becomes the column's (its SQL type follows: ``number`` is double
+    precision, ``count`` bigint, the others text): ``id`` the record's id, ``text`` a string,
+    ``number`` a number, ``count`` an integer (a value of another type goes as null),
+    ``hash`` the team's keyed hash of a non-empty string (the string itself never leaves),
+    ``shared`` the string only where the team opted in to text. A free-text field goes to
+    the pool only hashed, shared, or as the numbers of an object."""
+    key: str = ""
+    """For an object field, the key of the object the column takes."""
+
+
 class RecordField(NamedTuple):
-    """How the collector, the validator and the learner treat one field of the record."""
+    """How the collector, the validator, the learner and the team's pool treat one field of the record."""
 
     free_text: bool
     """Its strings can hold user text: anonymized before they are stored. A field that is not
@@ -67,22 +83,34 @@ class RecordField(NamedTuple):
     of value :func:`artibot.experience.validate` takes there, null always allowed: ``text``,
     ``count`` (an integer >= 0), ``flag`` (true or false) or ``object`` (a JSON object). Empty
     for the fields every record carries, which the validator checks one by one."""
+    pool: tuple[PoolColumn, ...] = ()
+    """The columns of the team's pooled row it fills (none: it never leaves the machine). A
+    column declared here also needs a migration that adds it (:mod:`artibot.team.schema`)."""
 
 
 EXPERIENCE_FIELDS: dict[str, RecordField] = {
-    "id": RecordField(False, False, True, "unique id (exp_ + ms time + 64 random bits when assigned)"),
-    "timestamp": RecordField(False, False, True, "when it was decided, ISO 8601 with a timezone"),
+    "id": RecordField(False, False, True, "unique id (exp_ + ms time + 64 random bits when assigned)",
+                      pool=(PoolColumn("record_id", "id"),)),
+    "timestamp": RecordField(False, False, True, "when it was decided, ISO 8601 with a timezone",
+                             pool=(PoolColumn("member_ts", "text"),)),
     "session_id": RecordField(True, False, False, "the client's session, or null"),
-    "input": RecordField(True, True, False, "the request text, anonymized and cut"),
-    "domain": RecordField(False, True, True, "frontend, backend, docs, security, data, general..."),
-    "complexity": RecordField(False, True, True, "the router's score, 0 to 1"),
-    "routed_to": RecordField(False, True, True, "system1 or system2"),
-    "outcome": RecordField(False, True, True, "success, escalated, failed or interrupted"),
-    "latency_ms": RecordField(False, True, False, "how long the turn took, >= 0"),
+    "input": RecordField(True, True, False, "the request text, anonymized and cut",
+                         pool=(PoolColumn("text", "shared"),)),
+    "domain": RecordField(False, True, True, "frontend, backend, docs, security, data, general...",
+                          pool=(PoolColumn("domain", "text"),)),
+    "complexity": RecordField(False, True, True, "the router's score, 0 to 1",
+                              pool=(PoolColumn("complexity", "number"),)),
+    "routed_to": RecordField(False, True, True, "system1 or system2", pool=(PoolColumn("routed_to", "text"),)),
+    "outcome": RecordField(False, True, True, "success, escalated, failed or interrupted",
+                           pool=(PoolColumn("outcome", "text"),)),
+    "latency_ms": RecordField(False, True, False, "how long the turn took, >= 0",
+                              pool=(PoolColumn("latency_ms", "number"),)),
     "confidence": RecordField(False, True, True, "the router's confidence, 0 to 1"),
-    "pattern": RecordField(True, False, True, "the System 1 cache key it matched, or null"),
+    "pattern": RecordField(True, False, True, "the System 1 cache key it matched, or null",
+                           pool=(PoolColumn("pattern_hash", "hash"),)),
     "threshold": RecordField(False, False, False, "the threshold it was compared with, 0 to 1, or null"),
-    "propensity": RecordField(False, False, True, "the probability of the route taken, in (0, 1], or null"),
+    "propensity": RecordField(False, False, True, "the probability of the route taken, in (0, 1], or null",
+                              pool=(PoolColumn("propensity", "number"),)),
     "schema_version": RecordField(False, False, False, "the record's schema; absent: version 1"),
     "source": RecordField(True, False, False, "the client, under its older name (same value as agent)", "text"),
     "agent": RecordField(True, False, False, "the client: claude-code, gemini-cli, codex-cli, cursor, cli, demo...",
@@ -93,7 +121,10 @@ EXPERIENCE_FIELDS: dict[str, RecordField] = {
     "closed_by": RecordField(True, False, False, "what made the outcome final (hooks)", "text"),
     "reached_stop": RecordField(False, False, False, "whether the turn reached Stop (hooks)", "flag"),
     "outcome_reason": RecordField(True, False, False, "why the outcome was inferred (hooks)", "text"),
-    "usage": RecordField(True, False, False, "what the turn's requests cost, measured by the gateway", "object"),
+    "usage": RecordField(True, False, False, "what the turn's requests cost, measured by the gateway", "object",
+                         pool=(PoolColumn("input_tokens", "count", "input_tokens"),
+                               PoolColumn("output_tokens", "count", "output_tokens"),
+                               PoolColumn("cost_usd", "number", "cost_usd"))),
 }
 """Every field of :class:`ExperienceRecord`, in the order a record is written. The strings of
 ``source``, ``agent``, ``route_reason`` and ``closed_by`` are artibot's own words, but a record

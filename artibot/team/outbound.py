@@ -9,6 +9,8 @@ hashing it. Only where the team opted in (``share_text``) does the request text 
 as it is stored locally: already anonymized (keys, e-mail addresses, paths become
 placeholders).
 
+The row's columns are declared with the record's fields (``pool`` in
+:data:`artibot.shapes.EXPERIENCE_FIELDS`); :func:`outbound_row` fills them as declared.
 Pure: no files, no database; ``artibot team show`` prints exactly :func:`outbound_row`.
 """
 
@@ -17,29 +19,28 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
-from typing import Any, Mapping, TypedDict
+from typing import Any, Callable, Mapping, TypedDict, cast
 
 from artibot.hookpath.inert import DOMAIN_ALPHABET, is_domain, is_pattern_hash
-from artibot.team.schema import MAX_TEXT, RECORD_ID_ALPHABET
-
-COLUMNS = ("record_id", "member_ts", "domain", "complexity", "routed_to", "outcome", "propensity", "latency_ms",
-           "input_tokens", "output_tokens", "cost_usd", "pattern_hash", "text")
+from artibot.team.schema import MAX_TEXT, POOL, RECORD_ID_ALPHABET
 
 
 class OutboundRow(TypedDict):
+    """The row of :data:`artibot.team.schema.COLUMNS` (a test holds the two equal, types included)."""
+
     record_id: str
     member_ts: str | None
+    text: str | None
     domain: str | None
     complexity: float | None
     routed_to: str | None
     outcome: str | None
-    propensity: float | None
     latency_ms: float | None
+    pattern_hash: str | None
+    propensity: float | None
     input_tokens: int | None
     output_tokens: int | None
     cost_usd: float | None
-    pattern_hash: str | None
-    text: str | None
 
 
 def pattern_hash(pattern: str, key: bytes) -> str:
@@ -59,26 +60,27 @@ def _str(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
+_Take = Callable[[Any, bytes, bool], Any]
+_TAKE: dict[str, _Take] = {  # by PoolColumn.take: (the field's value, the team's key, share_text) -> the column's
+    "id": lambda value, key, share: str(value),
+    "text": lambda value, key, share: _str(value),
+    "number": lambda value, key, share: _number(value),
+    "count": lambda value, key, share: _whole(value),
+    "hash": lambda value, key, share: pattern_hash(value, key) if isinstance(value, str) and value else None,
+    "shared": lambda value, key, share: _str(value) if share else None,
+}
+_STEPS = tuple((field, column.take == "id", column.key, column.name, _TAKE[column.take]) for field, column in POOL)
+
+
 def outbound_row(record: Mapping[str, Any], key: bytes, *, share_text: bool = False) -> OutboundRow:
     """The row sent for ``record`` (values of the wrong type go as null: the round sets them aside)."""
-    usage = record.get("usage")
-    usage = usage if isinstance(usage, Mapping) else {}
-    pattern = record.get("pattern")
-    return {
-        "record_id": str(record["id"]),
-        "member_ts": _str(record.get("timestamp")),
-        "domain": _str(record.get("domain")),
-        "complexity": _number(record.get("complexity")),
-        "routed_to": _str(record.get("routed_to")),
-        "outcome": _str(record.get("outcome")),
-        "propensity": _number(record.get("propensity")),
-        "latency_ms": _number(record.get("latency_ms")),
-        "input_tokens": _whole(usage.get("input_tokens")),
-        "output_tokens": _whole(usage.get("output_tokens")),
-        "cost_usd": _number(usage.get("cost_usd")),
-        "pattern_hash": pattern_hash(pattern, key) if isinstance(pattern, str) and pattern else None,
-        "text": _str(record.get("input")) if share_text else None,
-    }
+    row: dict[str, Any] = {}
+    for field, required, part, column, take in _STEPS:
+        value = record[field] if required else record.get(field)  # a record without an id is no row at all
+        if part:
+            value = value.get(part) if isinstance(value, Mapping) else None
+        row[column] = take(value, key, share_text)
+    return cast(OutboundRow, row)
 
 
 _RECORD_ID = re.compile(RECORD_ID_ALPHABET)

@@ -26,16 +26,15 @@ from artibot.store import archive
 from artibot.store import team_files as files
 from artibot.store.home import Home, HomeArg
 from artibot.store.log.experiences import ExperienceLog
-from artibot.team.outbound import COLUMNS, OutboundRow, outbound_row, refusal
-from artibot.team.schema import SCHEMA
+from artibot.team.outbound import OutboundRow, outbound_row, refusal
+from artibot.team.schema import COLUMNS, POOL, SCHEMA, SQL_TYPES
 
 BATCH = 5000
 QUEUE_FULL = 10_000
 """Records waiting to be pushed above which ``status`` says the queue is full (they stay in
 the local log and archives either way: nothing is dropped)."""
 
-_TYPES = ("text", "text", "text", "float8", "text", "text", "float8", "float8", "int8", "int8", "float8", "text",
-          "text")
+_TYPES = tuple(SQL_TYPES[column.take] for _, column in POOL)
 # The month (the table's partition key) is the database's reading of the record id, the same on
 # every retry (and the database refuses a row whose month is not its id's: the id is unique across months).
 INSERT = (f"INSERT INTO {SCHEMA}.experiences ({', '.join(COLUMNS)}, month) "

@@ -11,9 +11,11 @@ with the member's id instead of letting one member's bad client break every push
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import textwrap
+from typing import Mapping, NamedTuple
 
 from artibot.hookpath.inert import DOMAIN_ALPHABET, PATTERN_HASH_ALPHABET
+from artibot.shapes import EXPERIENCE_FIELDS, PoolColumn, RecordField
 
 SCHEMA = "artibot_team"
 INIT_LOCK = 0x61727469_0001  # "arti" + 1: pg_advisory_xact_lock key of `team init`
@@ -21,10 +23,51 @@ INIT_LOCK = 0x61727469_0001  # "arti" + 1: pg_advisory_xact_lock key of `team in
 # an advisory lock, so a member could hold one against the team; schema 5 needs neither)
 
 
+SQL_TYPES: dict[str, str] = {"id": "text", "text": "text", "number": "double precision", "count": "bigint",
+                             "hash": "text", "shared": "text"}
+"""A pooled column's PostgreSQL type (as ``format_type`` spells it), by how it takes its field's value."""
+
+
+def pool_columns(fields: Mapping[str, RecordField]) -> tuple[tuple[str, PoolColumn], ...]:
+    """``(record field, column)`` for each column of the pooled row, in the record's order."""
+    return tuple((name, column) for name, field in fields.items() for column in field.pool)
+
+
+POOL = pool_columns(EXPERIENCE_FIELDS)
+"""The pooled row, declared with the record's fields (:data:`artibot.shapes.EXPERIENCE_FIELDS`)."""
+COLUMNS = tuple(column.name for _, column in POOL)
+"""The columns a member's row fills: the push inserts them, a member is granted them."""
+FILLED_BY_DATABASE = {"seq": "bigint", "member": "text", "received_at": "timestamp with time zone",
+                      "month": "date", "xid": "xid8"}
+"""The experiences table's other columns, which no record field fills: the push sends ``month``
+as the database's own reading of the record id (so it is granted too); a member is never granted
+the others (``member`` is its login role, ``xid`` its transaction)."""
+INSERTED = COLUMNS + ("month",)
+"""The columns a member may insert."""
+
+
 class Migration(NamedTuple):
     version: int
     name: str
     sql: str
+    """Run once per database, so it never changes once released (tests/team/test_schema.py pins
+    it): a pooled column is added by a new migration (:func:`adding_columns`), never by
+    editing an old one."""
+
+
+def adding_columns(*columns: tuple[str, str]) -> str:
+    """A migration's SQL adding pooled columns ``(name, SQL type)``, insertable by a member
+    where the documented roles exist (:data:`GRANTS` grants them on a new database). The
+    names and types are written in the migration itself, so that what it does never follows
+    a later change of the declaration."""
+    added = "".join(f"ALTER TABLE {SCHEMA}.experiences ADD COLUMN {name} {sql_type};\n" for name, sql_type in columns)
+    names = ", ".join(name for name, _ in columns)
+    return added + f"""DO $$ BEGIN
+    IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'artibot_member') THEN
+        GRANT INSERT ({names}) ON {SCHEMA}.experiences TO artibot_member;
+    END IF;
+END $$;
+"""
 
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -198,8 +241,7 @@ GRANT artibot_member TO artibot_reviewer;
 GRANTS = f"""-- once per team database, as its owner, after `artibot team init`
 GRANT USAGE ON SCHEMA {SCHEMA} TO artibot_member;
 -- a member inserts experiences (never the member column: it is the login role, always)
-GRANT INSERT (record_id, member_ts, domain, complexity, routed_to, outcome, propensity, latency_ms,
-              input_tokens, output_tokens, cost_usd, pattern_hash, text, month)
+{textwrap.fill(", ".join(INSERTED), 104, initial_indent="GRANT INSERT (", subsequent_indent=" " * 14)})
     ON {SCHEMA}.experiences TO artibot_member;
 GRANT USAGE ON SEQUENCE {SCHEMA}.experiences_seq_seq TO artibot_member;
 -- and makes a month's partition when its push needs one (a function that only does that)
@@ -372,5 +414,52 @@ DO $$ BEGIN
         GRANT SELECT, UPDATE ON {SCHEMA}.round_lock, {SCHEMA}.round_holder TO artibot_reviewer;
     END IF;
 END $$;
+"""),
+)
+
+MIGRATIONS += (
+    Migration(6, "a month's rows move into its new partition in one statement", f"""
+-- Moving a month's rows out of the default partition by a copy and then a delete lost the rows a push
+-- committed between the two statements (each sees the rows committed before it): the delete now
+-- returns the rows it moves, so it moves exactly what it deletes, and a row committed after it stays
+-- in the default partition, where making the partition fails (check_violation) and the rows stay.
+CREATE OR REPLACE FUNCTION {SCHEMA}.ensure_months(months date[]) RETURNS int LANGUAGE plpgsql SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    m date;
+    part text;
+    made int := 0;
+    waited text := current_setting('lock_timeout');
+BEGIN
+    FOREACH m IN ARRAY coalesce(months, '{{}}'::date[]) LOOP
+        m := date_trunc('month', m)::date;
+        CONTINUE WHEN m IS NULL OR m < DATE '{OLDEST_MONTH}'
+            OR m > (date_trunc('month', now()) + interval '1 month')::date;
+        part := 'experiences_' || to_char(m, 'YYYY_MM');
+        CONTINUE WHEN to_regclass('{SCHEMA}.' || part) IS NOT NULL;
+        CONTINUE WHEN NOT pg_try_advisory_xact_lock({PARTITION_LOCK});  -- being made: the default holds the rows
+        CONTINUE WHEN to_regclass('{SCHEMA}.' || part) IS NOT NULL;
+        BEGIN
+            PERFORM set_config('lock_timeout', '1s', true);
+            CREATE TEMP TABLE artibot_moved ON COMMIT DROP AS SELECT * FROM {SCHEMA}.experiences_default WITH NO DATA;
+            WITH gone AS (DELETE FROM {SCHEMA}.experiences_default WHERE month = m RETURNING *)
+            INSERT INTO artibot_moved SELECT * FROM gone;
+            EXECUTE format('CREATE TABLE {SCHEMA}.%I PARTITION OF {SCHEMA}.experiences FOR VALUES FROM (%L) TO (%L)',
+                           part, m, (m + interval '1 month')::date);
+            INSERT INTO {SCHEMA}.experiences SELECT * FROM artibot_moved;
+            DROP TABLE artibot_moved;
+            made := made + 1;
+        EXCEPTION
+            WHEN duplicate_table THEN NULL;
+            WHEN lock_not_available THEN NULL;
+            -- a push committed a row of this month to the default partition after the move: all of it
+            -- stays there, and a later push or round moves it
+            WHEN check_violation THEN NULL;
+        END;
+        PERFORM set_config('lock_timeout', waited, true);
+    END LOOP;
+    RETURN made;
+END
+$$;
 """),
 )

@@ -57,9 +57,9 @@ def sql(url: str, query: str, *args: object) -> list[tuple]:
         return cur.fetchall() if cur.description else []
 
 
-def grant_roles(url: str, **people: str) -> None:
-    """The documented roles on ``url``'s database, and LOGIN roles ``name=group`` (roles are the server's)."""
-    from artibot.team.schema import CREATE_ROLES, GRANTS
+def create_roles(url: str, **people: str) -> None:
+    """The documented roles, and LOGIN roles ``name=group`` (roles are the server's: made once)."""
+    from artibot.team.schema import CREATE_ROLES
 
     with psycopg.connect(url, autocommit=True) as conn:
         code = "\n".join(line for line in CREATE_ROLES.splitlines() if not line.startswith("--"))
@@ -70,4 +70,12 @@ def grant_roles(url: str, **people: str) -> None:
                 conn.execute(statement)
             except (psycopg.errors.DuplicateObject, psycopg.errors.InvalidGrantOperation):
                 pass  # made by an earlier test on this server
+
+
+def grant_roles(url: str, **people: str) -> None:
+    """The documented roles on ``url``'s database, and LOGIN roles ``name=group`` (roles are the server's)."""
+    from artibot.team.schema import GRANTS
+
+    create_roles(url, **people)
+    with psycopg.connect(url, autocommit=True) as conn:
         conn.execute(GRANTS)
