@@ -109,7 +109,10 @@ def registered_commands(tmp: Path) -> dict[str, str]:
     run (this interpreter, this checkout) into a temporary ``HOME`` and its ``settings.json`` read back."""
     home = tmp / "home"
     (home / ".claude").mkdir(parents=True, exist_ok=True)
-    env = dict(os.environ, HOME=str(home), ARTIBOT_HOME=str(tmp / "install-data"), PYTHONPATH=str(ROOT))
+    # no ARTIBOT_HOME: a home named at install time is written into the commands, and each measured
+    # home here is chosen by the hook's environment
+    env = dict(os.environ, HOME=str(home), PYTHONPATH=str(ROOT))
+    env.pop("ARTIBOT_HOME", None)
     subprocess.run([sys.executable, "-m", "artibot", "install", "claude-code"], env=env, cwd=tmp, check=True,
                    stdout=subprocess.DEVNULL)
     settings = json.loads((home / ".claude" / "settings.json").read_text())
@@ -118,6 +121,7 @@ def registered_commands(tmp: Path) -> dict[str, str]:
         for group in groups:
             for handler in group["hooks"]:
                 out[handler["command"].rsplit(" ", 1)[-1]] = handler["command"]
+    assert not any("ARTIBOT_HOME=" in c for c in out.values()), "the commands name a home: the bench's homes would not apply"
     return out
 
 
