@@ -17,7 +17,7 @@ from artibot.errors import NotFoundError, ReviewError
 from artibot.round.params import logged_checks
 from artibot.hookpath.router.thresholds import domain_label
 from artibot.store import archive, quarantine
-from artibot.store.round import rollback_journal
+from artibot.store.round import commit, rollback_journal
 from artibot.store.round import rounds
 from artibot.store.round import snapshots
 from artibot.store.log.experiences import ExperienceLog
@@ -247,6 +247,7 @@ def recover_interrupted(h: Home) -> list[str]:
     folder without manifest) is moved to quarantine/ first. Caller holds the learner lock.
     Returns the rounds undone."""
     done = []
+    commit.recover(h)  # a round's files committed past the commit point are in place before anything is read
     quarantine.sweep_leftovers(h)
     plan = rollback_journal.read(h)
     if plan is not None:

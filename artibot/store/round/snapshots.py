@@ -20,12 +20,15 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Mapping, cast, get_args
+from typing import TYPE_CHECKING, Any, Literal, Mapping, cast, get_args
 
 from artibot.errors import CorruptFileError, NotFoundError, StoreError
 from artibot.store.documents import read_document, write_document
 from artibot.store.fs import atomic_write_bytes, ensure_dir, fsync_dir, read_bytes
 from artibot.store.home import Home
+
+if TYPE_CHECKING:
+    from artibot.store.round.commit import RoundCommit
 
 MANIFEST = "manifest.json"
 
@@ -134,10 +137,13 @@ def read_manifest(home: Home, round_id: str) -> dict[str, Any]:
     return load_manifest(home, round_id).to_json()
 
 
-def mark(home: Home, round_id: str, status: SnapshotStatus, **extra: Any) -> None:
+def mark(home: Home, round_id: str, status: SnapshotStatus, *, into: RoundCommit | None = None,
+         **extra: Any) -> None:
+    """Set the snapshot's status (``into``: staged in a round's commit, so that ``applied`` lands
+    with the files of the round it describes)."""
     old = load_manifest(home, round_id)
     new = Manifest(old.round_id, status, old.files, old.created, old.meta, {**old.extra, **extra}, old.seq)
-    write_document(snapshot_dir(home, round_id) / MANIFEST, new.to_json(), "snapshot")
+    write_document(snapshot_dir(home, round_id) / MANIFEST, new.to_json(), "snapshot", into=into)
 
 
 def restore(home: Home, round_id: str) -> Path:
