@@ -146,23 +146,27 @@ def mark(home: Home, round_id: str, status: SnapshotStatus, *, into: RoundCommit
     write_document(snapshot_dir(home, round_id) / MANIFEST, new.to_json(), "snapshot", into=into)
 
 
-def restore(home: Home, round_id: str) -> Path:
-    """Put the state files back as they were before ``round_id``. Returns where the replaced state went."""
+def restore(home: Home, round_id: str, into: RoundCommit, *, keep_replaced_in: Path | None) -> None:
+    """Stage in ``into`` the state files as they were before ``round_id`` (a file that did not
+    exist then is removed). The state being replaced is first copied into ``keep_replaced_in``
+    and synced (None: an earlier attempt kept it already)."""
     manifest = load_manifest(home, round_id)
     folder = snapshot_dir(home, round_id)
-    replaced = folder / time.strftime("replaced-%Y%m%dT%H%M%S", time.gmtime())
-    _copy_state(home, replaced)
+    if keep_replaced_in is not None:
+        _copy_state(home, keep_replaced_in)
+        try:
+            fsync_dir(keep_replaced_in.parent)
+        except OSError as exc:
+            raise StoreError.from_os(exc, keep_replaced_in.parent, "sync the folder") from None
     for path in home.state_files():
         rel = path.relative_to(home.root).as_posix()
         if manifest.files.get(rel):
             data = read_bytes(folder / _name(home, path))
             if data is None:
                 raise NotFoundError(f"snapshot {folder} lacks its copy of {rel}")
-            ensure_dir(path.parent)
-            atomic_write_bytes(path, data)
-        elif path.exists():
-            path.unlink()  # did not exist before the round; its last content is kept in `replaced`
-    return replaced
+            into.write(path, data)
+        else:
+            into.remove(path)  # did not exist before the round; its last content is kept aside
 
 
 def list_rounds(home: Home) -> list[str]:
