@@ -316,3 +316,46 @@ def test_doctor_reports_an_interrupted_commit_and_its_repair_finishes_it(scratch
     doctor.repair(home)
     assert [f for f in doctor.check(home) if f.severity != "ok"] == []
     assert all_or_none(home, before, change, "after doctor --repair") == ("new" if past_commit_point else "old")
+
+
+# --------------------------------------------------------------------- a round, end to end
+ROUND_FILES = ("thresholds.json", "system1-patterns.json", "patterns/stats.json", "transfer-log.json")
+
+
+@pytest.mark.slow
+def test_learn_killed_anywhere_leaves_the_rounds_files_all_written_or_none(scratch, monkeypatch):
+    """``learn`` killed before each of its mutations, then the one recovery: the round's state
+    files are all as before the round or all as it left them (its records archived exactly
+    when they are), never some of each."""
+    from artibot.round.rollback import recover_interrupted
+    from artibot.store import archive
+    from tests.store.forked import run_child
+    from tests.store.test_crash_points import jsonl
+
+    monkeypatch.setenv("HOME", str(scratch))
+    base = scratch / "base" / "artibot"
+    monkeypatch.setenv("ARTIBOT_HOME", str(base))
+    assert run_child(["collect", "--stdin"], stdin=jsonl([f"r-{i}" for i in range(30)])) == 0
+    learn = ["learn", "--yes", "--flush", "--quiet"]
+    probe = scratch / "probe" / "artibot"
+    shutil.copytree(base, probe)
+    monkeypatch.setenv("ARTIBOT_HOME", str(probe))
+    count = scratch / "count"
+    assert run_child(learn, count=count) == 0
+    total = int(count.read_text())
+    assert all((probe / rel).is_file() for rel in ROUND_FILES)
+    seen = set()
+    for n in range(1, total + 1):
+        work = scratch / f"learn-{n}" / "artibot"
+        shutil.copytree(base, work)
+        monkeypatch.setenv("ARTIBOT_HOME", str(work))
+        assert run_child(learn, kill_at=n) == KILLED
+        home = Home(work)
+        recover_interrupted(home)
+        written = tuple((work / rel).is_file() for rel in ROUND_FILES)
+        assert written in ((False,) * 4, (True,) * 4), f"killed at mutation {n}/{total}: {written}"
+        assert bool(archive.live_paths(home)) == written[0], f"killed at mutation {n}/{total}"
+        assert rc.leftovers(home) == []
+        seen.add(written[0])
+        shutil.rmtree(work.parent)
+    assert seen == {False, True}
