@@ -28,6 +28,7 @@ from artibot.errors import ArtibotError, ConfigError, CorruptFileError, UnsafePa
 from artibot.store.log.doctor_log import LOCK_WAIT_S, LogChecks
 from artibot.store import archive
 from artibot.store.round import commit as round_commit
+from artibot.store.round import recovery
 from artibot.store.round import rollback_journal
 from artibot.store import learned as state
 from artibot.store.documents import CURRENT_VERSION, parse_document
@@ -75,11 +76,10 @@ def check(home: Home) -> list[Finding]:
 def repair(home: Home, *, finish_rollback: Callable[[Home], object] | None = None) -> list[Finding]:
     """Check, then apply every available fix; findings say what was repaired and moved where.
 
-    ``finish_rollback``: how to finish a rollback found interrupted (the library's
-    ``artibot.round.rollback.recover_interrupted``, passed in: the store does not import the code
-    that orchestrates it). Without it such a rollback is reported, not finished.
+    ``finish_rollback``: how to finish a rollback found interrupted (default: the store's one
+    recovery, :func:`artibot.store.round.recovery.recover`, under the learner lock).
     """
-    items = _Examination(home, finish_rollback).run()
+    items = _Examination(home, finish_rollback or recovery.recover).run()
     results = [item.finding for item in items]
     for index in sorted(range(len(items)), key=lambda i: items[i].order):
         item = items[index]
