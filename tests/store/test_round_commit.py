@@ -240,7 +240,7 @@ def _traced(root: Path, fn: Callable[[], None], scratch: Path) -> powercut.Trace
     return powercut.Trace(root, base, ops, powercut.snapshot(root), 0)
 
 
-@pytest.mark.parametrize("model", ["posix", "ext4"])
+@pytest.mark.parametrize("model", ["posix", "ext4", "random"])
 def test_a_power_cut_anywhere_in_a_commit_leaves_all_or_none_after_recovery(scratch, model):
     home = make_home(scratch / "traced", OLD)
     tr = _traced(home.root, lambda: staged(home, NEW).run(), scratch)

@@ -12,8 +12,9 @@ them all with one redo journal, the steps in this order:
 2. ``.commit/journal.json`` (atomically: temp file, ``fsync``, rename, folder synced) naming
    each target, its staged file and the SHA-256 of its contents (or that it is removed):
    **the commit point**;
-3. each staged file renamed onto its target (a removal unlinks it), every folder touched synced;
-4. the journal removed (and the folder synced).
+3. each target replaced by its staged file (a hard link beside it, renamed over it; a removal
+   unlinks it), every folder touched synced;
+4. the staged files removed, then the journal (the folder synced after each).
 
 :func:`recover` runs once at the start of anything that reads or writes a round's state
 (under the learner lock, before any other recovery): a journal on disk is complete (it is
@@ -107,7 +108,7 @@ class RoundCommit:
         for rel in self._changes:  # refuse a link or a folder planted in place of a target, before any step
             check_regular(home.root / rel)
         recover(home)  # a caller that skipped it must not stage over another commit's files
-        folder = ensure_dir(staging_dir(home))
+        folder = _durable_dir(home, staging_dir(home))
         entries: list[dict[str, Any]] = []
         for n, (rel, data) in enumerate(self._changes.items()):
             if data is _REMOVED:
@@ -118,11 +119,25 @@ class RoundCommit:
             entries.append({"path": rel, "staged": name, "sha256": _digest(data), "size": len(data)})
         _sync(folder)
         for rel in self._changes:
-            ensure_dir((home.root / rel).parent)
+            _durable_dir(home, (home.root / rel).parent)
         journal = {"schema_version": VERSION, "files": entries}
         atomic_write_bytes(journal_path(home), orjson.dumps(journal))  # the commit point
         _finish(home, entries)
         self._changes = {}
+
+
+def _durable_dir(home: Home, folder: Path) -> Path:
+    """``folder`` (0700), with the entry of every folder created on the way synced in its parent:
+    a name in a new folder is on disk only once the folder's own name is."""
+    missing = []
+    at = folder
+    while at != home.root and not os.path.lexists(at):
+        missing.append(at)
+        at = at.parent
+    ensure_dir(folder)
+    for made in missing:
+        _sync(made.parent)
+    return folder
 
 
 def _write_synced(path: Path, data: bytes) -> None:
@@ -146,7 +161,13 @@ def _sync(folder: Path) -> None:
 
 
 def _finish(home: Home, entries: list[dict[str, Any]]) -> None:
-    """Steps 3 and 4 of a commit whose journal is on disk: every step can run again."""
+    """Steps 3 and 4 of a commit whose journal is on disk: every step can run again.
+
+    A staged file keeps its name in ``.commit/`` until every target's folder is synced: the
+    target gets it through a second name (a hard link, renamed over the target in the
+    target's own folder), never by renaming the staged name away. A power cut that lands
+    one folder's change without the other's then still finds every staged file the journal
+    names, so a redo never depends on two folders agreeing."""
     folder = staging_dir(home)
     touched: dict[Path, None] = {}
     for entry in entries:
@@ -158,7 +179,7 @@ def _finish(home: Home, entries: list[dict[str, Any]]) -> None:
             continue
         staged = folder / entry["staged"]
         data = read_bytes(staged)
-        if data is None:  # renamed already: the target must hold exactly what was committed
+        if data is None:  # removed after every target was synced: each must hold what was committed
             held = read_bytes(target)
             if held is None or _digest(held) != entry["sha256"]:
                 raise CorruptFileError(journal_path(home), f"the committed contents of {entry['path']} are neither "
@@ -170,12 +191,30 @@ def _finish(home: Home, entries: list[dict[str, Any]]) -> None:
                                    f"{entry['path']}); move {STAGING}/ aside into quarantine/ and run `artibot doctor`")
         ensure_dir(target.parent)
         check_regular(target)
-        _os(os.replace, staged, "rename", staged, target)
+        _put(staged, data, target)
     for parent in touched:
         _sync(parent)
-    _sync(folder)  # the staged names' removal, before the journal's
+    for entry in entries:  # every target is on disk: the staged names can go, then the journal
+        if not entry.get("remove") and os.path.lexists(folder / entry["staged"]):
+            _os(os.unlink, folder / entry["staged"], "remove", folder / entry["staged"])
+    _sync(folder)
     _os(os.unlink, journal_path(home), "remove", journal_path(home))
     _sync(folder)
+
+
+def _put(staged: Path, data: bytes, target: Path) -> None:
+    """``target`` replaced by the staged file, the staged name kept: a hard link beside the
+    target renamed over it; where the file system has no hard links, a synced copy."""
+    temp = target.with_name(f".{target.name}.commit.tmp")
+    if os.path.lexists(temp):
+        _os(os.unlink, temp, "remove", temp)
+    try:
+        os.link(staged, temp)
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.EXDEV, errno.EOPNOTSUPP, errno.EMLINK):
+            raise StoreError.from_os(exc, temp, "write") from None
+        _write_synced(temp, data)
+    _os(os.replace, temp, "rename", temp, target)
 
 
 def _os(call: Any, path: Path, doing: str, *args: Path) -> None:
