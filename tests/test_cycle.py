@@ -368,3 +368,35 @@ def test_the_snapshot_folder_is_synced_before_the_round_writes(artibot_home: Pat
     collect_many(mixed(100, seed=3))
     assert learn(answers="defaults").status == "applied"
     assert events.index("sync snapshots") < events.index("thresholds")
+
+
+def test_a_rollback_left_half_done_by_an_older_artibot_is_finished_keeping_its_copy(artibot_home: Path) -> None:
+    """An artibot before the one commit restored the state files first, then wrote "replaced"
+    into the plan: resuming that plan must not copy the (restored) state over the kept one."""
+    from artibot.round.rollback import recover_interrupted
+    from artibot.store.round import rollback_journal, snapshots
+    from artibot.store.round.commit import RoundCommit
+
+    collect_many(mixed(100, seed=1))
+    learn(answers="defaults")
+    collect_many(mixed(130, seed=2, start=1000))
+    before = state_bytes(artibot_home)
+    report = learn(answers="defaults")
+    after = state_bytes(artibot_home)
+    h = Home(artibot_home)
+    plan = rollback_journal.plan(h, [report.round_id], "rollback requested")
+    del plan["commit"]
+    rollback_journal.write(h, {**plan, "replaced": None})
+    files = RoundCommit(h)  # the older artibot's first step: state kept aside, then restored
+    snapshots.restore(h, report.round_id, files, keep_replaced_in=h.root / plan["replaced"])
+    files.run()
+    rollback_journal.write(h, plan)
+    learned = [n for n in before if n != "daily-experiences.json"]
+    assert [state_bytes(artibot_home)[n] for n in learned] == [before[n] for n in learned]
+    assert state_bytes(artibot_home)["daily-experiences.json"] != before["daily-experiences.json"]
+    assert recover_interrupted(h) == [report.round_id]
+    assert state_bytes(artibot_home) == before and rollback_journal.read(h) is None
+    kept = h.root / plan["replaced"]
+    assert (kept / "thresholds.json").read_bytes() == after["thresholds.json"] != before["thresholds.json"]
+    assert [e["type"] for e in history()][-1] == "rollback"
+    assert snapshots.load_manifest(h, report.round_id).status == "rolled-back"

@@ -36,6 +36,7 @@ from artibot.store.learned import pattern_stats as pattern_store
 from artibot.store.learned.learner_state import load_learner_state
 from artibot.store.round import rounds
 from artibot.store.round import snapshots
+from artibot.store.round.commit import RoundCommit
 from artibot.store.learned import system1_cache as cache
 from artibot.store.log.experiences import ExperienceLog, LogRead
 from artibot.store.fs import FileLock
@@ -405,8 +406,10 @@ def decide_and_commit(h: Home, settings: Settings, proposal: RoundProposal, own:
         if not answers.answered(1):
             answers.add(1, policy.groups(ev[1]), policy.channel, _now())
         if answers.answer(1) == "reset":
-            rounds.append_round(h, rounds.round_entry(proposal, context, "reset", answers, _now()))
-            rounds.clear_pending(h)
+            files = RoundCommit(h)
+            rounds.append_round(h, rounds.round_entry(proposal, context, "reset", answers, _now()), into=files)
+            rounds.clear_pending(h, into=files)
+            files.run()
             report.status, report.answers = RoundStatus.RESET, answers.to_json()
             report.message = "group data reset: nothing applied; the experiences stay unprocessed"
             return report
@@ -445,32 +448,37 @@ def decide_and_commit(h: Home, settings: Settings, proposal: RoundProposal, own:
 def commit(h: Home, settings: Settings, proposal: RoundProposal, own: LearnerState, context: RoundContext,
            answers: AnswerLog, apply_thresholds: bool, final: Mapping[str, str], *,
            positions: Sequence[int] | None = None, source: LogRead | None = None) -> None:
-    """Step 7: snapshot, then write thresholds, patterns, the learner's own state, logs, and
-    archive the processed records.
+    """Step 7: snapshot, archive the processed records, then every file the round changes in
+    one commit (:class:`~artibot.store.round.commit.RoundCommit`): thresholds, patterns, the
+    learner's own state, the System 1 cache, the logs, and the snapshot marked ``applied``.
 
-    The snapshot's manifest stays ``applying`` until the last write; a crash in between is
-    rolled back by the next cycle (:func:`artibot.round.rollback.recover_interrupted`).
+    The snapshot's manifest says ``applying`` until the commit: a crash before it is rolled
+    back by the next cycle (:func:`artibot.round.rollback.recover_interrupted`), one after it
+    is finished by the commit's own recovery.
     """
     round_id = context.round_id
     now = _now()
     snapshots.take(h, round_id, {"mode": proposal.mode})
-    if apply_thresholds:
-        write_thresholds(h, proposal.new, updated=now, round_id=round_id)
     load_round_modules(settings.lifelong.mode)
     from artibot.learning.seed_mode import apply_decisions
 
     stats = apply_decisions(proposal.patterns_after, final)
-    learner_store.migrate(h)  # an older home's cells leave the pattern stats for their own file first
-    pattern_store.write_pattern_stats(h, stats)
-    learner_store.write_learner_state(h, own)
-    cache.update_cache(h, final, stats, round_id, now, freshness=round_checks.freshness_updates(proposal, final))
-    pattern_store.log_transfers(h, final, proposal.decisions, stats, round_id, now)
     ExperienceLog(h).move_to_archive(proposal.processed_ids, round_id,
                                      {"round_id": round_id, "archived": now}, positions=positions,
                                      source=source)
+    files = RoundCommit(h)
+    if apply_thresholds:
+        write_thresholds(h, proposal.new, updated=now, round_id=round_id, into=files)
+    learner_store.migrate(h, into=files)  # an older home's cells leave the pattern stats for their own file
+    pattern_store.write_pattern_stats(h, stats, into=files)
+    learner_store.write_learner_state(h, own, into=files)
+    cache.update_cache(h, final, stats, round_id, now, freshness=round_checks.freshness_updates(proposal, final),
+                       into=files)
+    pattern_store.log_transfers(h, final, proposal.decisions, stats, round_id, now, into=files)
     rounds.append_round(h, rounds.round_entry(proposal, context, "applied", answers, _now(),
                                               thresholds_applied=apply_thresholds,
                                               transfers={k: final[k] for k in sorted(final)},
-                                              archive=f"archive/{round_id}.json"))
-    rounds.clear_pending(h)
-    snapshots.mark(h, round_id, "applied")
+                                              archive=f"archive/{round_id}.json"), into=files)
+    rounds.clear_pending(h, into=files)
+    snapshots.mark(h, round_id, "applied", into=files)
+    files.run()

@@ -17,6 +17,7 @@ from artibot.config.settings import Settings
 from artibot.round.cycle import RoundReport, _now, decide_and_commit, learn
 from artibot.errors import LockTimeout, ReviewError
 from artibot.store.round import rounds
+from artibot.store.round.commit import RoundCommit
 from artibot.store.log.experiences import ExperienceLog
 from artibot.round.rollback import recover_interrupted
 from artibot.store.fs import FileLock
@@ -107,9 +108,11 @@ def discard_pending(*, home: HomeArg = None) -> str:
         pending = rounds.load_pending(h)
         if pending is None:
             raise ReviewError("no round is waiting for review")
+        files = RoundCommit(h)
         rounds.append_round(h, rounds.round_entry(pending.proposal(), pending.context, "discarded",
-                                                  pending.answers, _now()))
-        rounds.clear_pending(h)
+                                                  pending.answers, _now()), into=files)
+        rounds.clear_pending(h, into=files)
+        files.run()
         return pending.round_id
 
 

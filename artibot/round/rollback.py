@@ -1,33 +1,27 @@
 """History of rounds, rollback, and recovery of a round interrupted by a crash.
 
-A rollback is journaled like a round (``store/rollback_journal``): its plan is written
-first, every step can run again, and the next ``learn`` or ``rollback`` finishes one
-killed at any instant. Moving records between the log and an archive is the store's
-own restartable operation (``ExperienceLog.restore_archive``), so a record is never in
-both the log and a live archive. This module only orchestrates; it touches no file.
+A rollback's steps and their crash protocol are the store's
+(:mod:`artibot.store.round.rollback_journal`: its plan is written first, the archives go
+back into the log, then the state files in one commit); so is the one recovery every
+command that changes a round's state runs first (:mod:`artibot.store.round.recovery`).
+This module decides what to undo and refuses what could not be undone exactly; it touches
+no file.
 """
 
 from __future__ import annotations
 
-import os
-from datetime import datetime, timezone
 from typing import Any, cast
 
 from artibot.errors import NotFoundError, ReviewError
 from artibot.learning.round_params import logged_checks
 from artibot.hookpath.router.thresholds import domain_label
-from artibot.store import archive, quarantine
-from artibot.store.round import rollback_journal
+from artibot.store import archive
+from artibot.store.round import recovery, rollback_journal
 from artibot.store.round import rounds
 from artibot.store.round import snapshots
-from artibot.store.log.experiences import ExperienceLog
 from artibot.store.fs import FileLock
 from artibot.store.home import Home, HomeArg
 from artibot.shapes import HistoryLine, RollbackEntry
-
-
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
 def history(*, home: HomeArg = None) -> list[HistoryLine]:
@@ -56,61 +50,6 @@ def history(*, home: HomeArg = None) -> list[HistoryLine]:
             "costs": logged_checks(entry).costs,
         })
     return out
-
-
-def _plan(h: Home, round_ids: list[str], reason: str, *, final: str = "rolled-back",
-          discard: str | None = None) -> dict[str, Any]:
-    """The journal of a rollback: everything a resumed run needs, decided before any step."""
-    restored = 0
-    for rid in round_ids:
-        doc = archive.read(h, rid)
-        restored += len(doc["records"]) if doc else 0
-    return {"id": os.urandom(8).hex(), "rounds": round_ids, "reason": reason, "at": _now(), "final": final,
-            "discard_pending": discard, "experiences": restored, "replaced": None}
-
-
-def _run(h: Home, plan: dict[str, Any]) -> dict[str, Any]:
-    """Run (or resume) a journaled rollback; every step can run again after a crash."""
-    round_ids: list[str] = plan["rounds"]
-    first = round_ids[0]
-    if plan.get("replaced") is None:
-        plan["replaced"] = str(snapshots.restore(h, first).relative_to(h.root))
-        rollback_journal.write(h, plan)
-    log = ExperienceLog(h)
-    for rid in reversed(round_ids):  # newest first, so that each insert sees the log it was cut from
-        log.restore_archive(rid)
-        if snapshots.read_manifest(h, rid)["status"] != plan["final"]:
-            snapshots.mark(h, rid, plan["final"], rolled_back_at=plan["at"])
-    entries = rounds.read_learning_log(h)
-    if not any(entry.get("rollback_id") == plan["id"] for entry in entries):
-        for entry in entries:
-            if entry.get("round_id") in round_ids and rounds.is_round(entry):
-                entry["rolled_back"] = True
-        entries.append({"type": "rollback", "round_id": first, "at": plan["at"], "undone": round_ids,
-                       "reason": plan["reason"], "experiences_restored": plan["experiences"],
-                       "replaced_state_kept_in": plan["replaced"], "rollback_id": plan["id"]})
-        if plan["discard_pending"]:
-            # it was computed on the state just replaced: keep it aside in the log, not applied
-            entries.append({"type": "round", "round_id": plan["discard_pending"], "status": "discarded",
-                           "finished": plan["at"], "reason": f"state rolled back to before {first}"})
-        rounds.write_learning_log(h, entries)
-    pending = rounds.read_pending(h)
-    if plan["discard_pending"] and pending is not None and pending.get("round_id") == plan["discard_pending"]:
-        rounds.clear_pending(h)
-    rollback_journal.clear(h)
-    result = {"round_id": first, "undone": round_ids, "experiences_restored": plan["experiences"],
-              "replaced_state_kept_in": str(h.root / plan["replaced"])}
-    if plan["discard_pending"]:
-        result["discarded_pending"] = plan["discard_pending"]
-    return result
-
-
-def _undo(h: Home, round_ids: list[str], reason: str, *, final: str = "rolled-back",
-          discard: str | None = None) -> dict[str, Any]:
-    """Restore the state before the first of ``round_ids`` (in apply order) and their experiences."""
-    plan = _plan(h, round_ids, reason, final=final, discard=discard)
-    rollback_journal.write(h, plan)
-    return _run(h, plan)
 
 
 def applied_in_order(h: Home) -> list[str]:
@@ -225,7 +164,7 @@ def plan_rollback(round_id: str, *, home: HomeArg = None) -> dict[str, Any]:
     h = Home.of(home)
     round_id = resolve_round(h, round_id)
     undo = _rounds_to_undo(h, round_id)
-    plan = _plan(h, undo, "preview")
+    plan = rollback_journal.plan(h, undo, "preview")
     pending = rounds.read_pending(h)
     return {"round_id": round_id, "undone": undo, "experiences_restored": plan["experiences"],
             "discards_pending": pending["round_id"] if pending else None}
@@ -238,22 +177,11 @@ def rollback(round_id: str, *, home: HomeArg = None, lock_timeout: float = 5.0) 
         recover_interrupted(h)
         undo = _rounds_to_undo(h, resolve_round(h, round_id))
         pending = rounds.read_pending(h)
-        return _undo(h, undo, "rollback requested", discard=pending["round_id"] if pending else None)
+        return rollback_journal.undo(h, undo, "rollback requested", discard=pending["round_id"] if pending else None)
 
 
 def recover_interrupted(h: Home) -> list[str]:
-    """Finish a rollback killed mid-way, then roll back any round whose snapshot is still
-    ``applying`` (a crash mid-commit); what killed writes left behind (temp files, a snapshot
-    folder without manifest) is moved to quarantine/ first. Caller holds the learner lock.
-    Returns the rounds undone."""
-    done = []
-    quarantine.sweep_leftovers(h)
-    plan = rollback_journal.read(h)
-    if plan is not None:
-        _run(h, plan)
-        done.extend(plan["rounds"])
-    for rid in snapshots.list_rounds(h):
-        if snapshots.read_manifest(h, rid)["status"] == "applying":
-            _undo(h, [rid], "interrupted while applying (crash); rolled back automatically", final="interrupted")
-            done.append(rid)
-    return done
+    """The store's one recovery (:func:`artibot.store.round.recovery.recover`): a round's files
+    committed or dropped, leftovers moved aside, an interrupted rollback finished, a round
+    interrupted while applying rolled back. Caller holds the learner lock. Returns the rounds undone."""
+    return recovery.recover(h)

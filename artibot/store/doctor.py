@@ -27,6 +27,8 @@ from artibot.config import load_config_file
 from artibot.errors import ArtibotError, ConfigError, CorruptFileError, UnsafePathError
 from artibot.store.log.doctor_log import LOCK_WAIT_S, LogChecks
 from artibot.store import archive
+from artibot.store.round import commit as round_commit
+from artibot.store.round import recovery
 from artibot.store.round import rollback_journal
 from artibot.store.learned import state_files as state
 from artibot.store.documents import CURRENT_VERSION, parse_document
@@ -74,11 +76,10 @@ def check(home: Home) -> list[Finding]:
 def repair(home: Home, *, finish_rollback: Callable[[Home], object] | None = None) -> list[Finding]:
     """Check, then apply every available fix; findings say what was repaired and moved where.
 
-    ``finish_rollback``: how to finish a rollback found interrupted (the library's
-    ``artibot.round.rollback.recover_interrupted``, passed in: the store does not import the code
-    that orchestrates it). Without it such a rollback is reported, not finished.
+    ``finish_rollback``: how to finish a rollback found interrupted (default: the store's one
+    recovery, :func:`artibot.store.round.recovery.recover`, under the learner lock).
     """
-    items = _Examination(home, finish_rollback).run()
+    items = _Examination(home, finish_rollback or recovery.recover).run()
     results = [item.finding for item in items]
     for index in sorted(range(len(items)), key=lambda i: items[i].order):
         item = items[index]
@@ -159,6 +160,7 @@ class _Examination(LogChecks):
         self.archives()
         self.snapshots()
         self.rollback_plan()
+        self.round_files_commit()
         self.spools(self.home.sessions_dir, "session",
                     "the turn in progress of that session is forgotten (at most one experience)")
         self.spools(self.home.pending_dir, "pending-decision",
@@ -211,6 +213,8 @@ class _Examination(LogChecks):
     def temp_file(self, path: Path) -> None:
         if self.home.quarantine_dir in path.parents or not is_dead_temp(path):
             return
+        if path.parent == round_commit.staging_dir(self.home):
+            return  # an interrupted commit's own: reported (and finished) as one, by round_files_commit
         self.add(path, "warning", "leftover temp file of a write interrupted by a crash (the file it was "
                  "meant to replace is intact)", "move it aside into quarantine/", self.mover(path), _CONTENT)
 
@@ -339,6 +343,28 @@ class _Examination(LogChecks):
         self.add(path, "warning", f"a rollback of round(s) {rounds} was interrupted",
                  "run `artibot learn` or `artibot rollback` (or this repair): it finishes the rollback",
                  self.finish_rollback if self.recover_rollback is not None else None, _AFTER_LOG)
+
+    def round_files_commit(self) -> None:
+        """What an interrupted commit of a round's files left in ``.commit/``: finished (or its
+        uncommitted files dropped) by the next ``learn``, ``rollback`` or ``review``, or here."""
+        folder = round_commit.staging_dir(self.home)
+        if kind_of(folder) != "dir" or not round_commit.leftovers(self.home):
+            return
+        try:
+            journaled = round_commit.read_journal(self.home) is not None
+        except CorruptFileError as exc:
+            self.add(folder, "error", exc.problem, f"move {round_commit.STAGING}/ to quarantine/, then run "
+                     "`artibot doctor` again", self.mover(folder, self.home.learner_lock), _AFTER_LOG)
+            return
+        what = ("a round's files were committed and not all put in place" if journaled
+                else "a commit of a round's files was interrupted before its commit point (the files are unchanged)")
+        self.add(folder, "warning", what, "run `artibot learn` or `artibot rollback` (or this repair): it "
+                 + ("finishes the commit" if journaled else "drops the uncommitted copies"),
+                 self.finish_round_commit, _AFTER_LOG)
+
+    def finish_round_commit(self) -> None:
+        with FileLock(self.home.learner_lock, timeout=LOCK_WAIT_S, holder="another artibot learner"):
+            round_commit.recover(self.home)
 
     def finish_rollback(self) -> None:
         assert self.recover_rollback is not None  # the action is offered only with it

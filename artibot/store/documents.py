@@ -9,12 +9,15 @@ empty and never overwritten: :func:`read_document` raises
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 import orjson
 
 from artibot.errors import CorruptFileError
 from artibot.store.fs import atomic_write_bytes, read_bytes
+
+if TYPE_CHECKING:
+    from artibot.store.round.commit import RoundCommit
 
 # kind -> the version this artibot writes
 CURRENT_VERSION: dict[str, int] = {
@@ -89,10 +92,14 @@ def dump_document(doc: Mapping[str, Any], kind: str) -> bytes:
     return orjson.dumps(body, option=orjson.OPT_INDENT_2) + b"\n"
 
 
-def write_document(path: Path, doc: Mapping[str, Any], kind: str) -> bytes:
-    """Write ``doc`` atomically with the current schema version; returns the bytes written."""
+def write_document(path: Path, doc: Mapping[str, Any], kind: str, *, into: RoundCommit | None = None) -> bytes:
+    """Write ``doc`` atomically with the current schema version; returns the bytes written.
+    ``into``: staged in that round's commit instead, written when it commits."""
     data = dump_document(doc, kind)
-    atomic_write_bytes(path, data)
+    if into is not None:
+        into.write(path, data)
+    else:
+        atomic_write_bytes(path, data)
     return data
 
 

@@ -517,7 +517,7 @@ def test_the_hash_of_a_session_id_needs_no_hashlib_here() -> None:
     if sys.implementation.name != "cpython":
         pytest.skip("the built-in SHA-256 module is CPython's")
     assert any(importlib.util.find_spec(name) for name in hookio.SHA256_MODULES)
-    code = ("import sys; from artibot.hookpath import hookio; hookio.spool_name('a/b'); "
+    code = ("import sys; from artibot.hookpath.store import hookio; hookio.spool_name('a/b'); "
             "print('hashlib' in sys.modules, '_hashlib' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]

@@ -22,6 +22,7 @@ from artibot.store.learned.pattern_stats import read_pattern_stats
 
 if TYPE_CHECKING:  # the states' math (numpy) loads when a state is decoded, not for `doctor`
     from artibot.learning.learner_state import EvidenceState, LearnerState
+    from artibot.store.round.commit import RoundCommit
 
 KIND = "learner-state"
 MODES = ("seed", "evidence")
@@ -58,13 +59,13 @@ def load_learner_state(home: Home, mode: str) -> LearnerState:
         raise CorruptFileError(path, str(exc)) from None
 
 
-def write_learner_state(home: Home, state: LearnerState) -> None:
-    """Write the mode's own state (nothing for a mode without one)."""
+def write_learner_state(home: Home, state: LearnerState, *, into: RoundCommit | None = None) -> None:
+    """Write the mode's own state (nothing for a mode without one; ``into``: staged in a round's commit)."""
     if state.MODE == "seed":
         return
     path = home.learner_state(state.MODE)
     ensure_dir(path.parent)
-    write_document(path, {"mode": state.MODE, **state.to_json()}, KIND)
+    write_document(path, {"mode": state.MODE, **state.to_json()}, KIND, into=into)
 
 
 def legacy_cells(home: Home) -> EvidenceState:
@@ -83,14 +84,15 @@ def legacy_cells(home: Home) -> EvidenceState:
     return EvidenceState.from_legacy(stats)[0]
 
 
-def migrate(home: Home) -> None:
+def migrate(home: Home, *, into: RoundCommit | None = None) -> None:
     """Give the cells an older home keeps among the pattern statistics their own file (before the
-    statistics are written without them); nothing when the file exists or there are no cells."""
+    statistics are written without them, or in the same commit); nothing when the file exists or
+    there are no cells."""
     if read_learner_state(home, "evidence") is not None:
         return
     cells = legacy_cells(home)
     if cells.cells:
-        write_learner_state(home, cells)
+        write_learner_state(home, cells, into=into)
 
 
 __all__ = ["legacy_cells", "load_learner_state", "migrate", "read_learner_state", "write_learner_state"]

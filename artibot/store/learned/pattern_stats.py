@@ -10,7 +10,7 @@ The System 1 cache those decisions change is :mod:`artibot.store.learned.system1
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from artibot.errors import CorruptFileError
 from artibot.hookpath.names import CELL_PREFIX
@@ -18,6 +18,9 @@ from artibot.learning.types import PatternStats, TransferDecision
 from artibot.store.documents import list_field, read_document, write_document
 from artibot.store.fs import ensure_dir
 from artibot.store.home import Home
+
+if TYPE_CHECKING:
+    from artibot.store.round.commit import RoundCommit
 
 
 
@@ -46,12 +49,12 @@ def load_pattern_stats(home: Home) -> dict[str, PatternStats]:
         raise CorruptFileError(home.pattern_stats, str(exc)) from None
 
 
-def write_pattern_stats(home: Home, stats: Mapping[str, PatternStats]) -> None:
+def write_pattern_stats(home: Home, stats: Mapping[str, PatternStats], *, into: RoundCommit | None = None) -> None:
     """Write the pattern statistics (call :func:`artibot.store.learned.learner_state.migrate` first in a
     home that may still keep the evidence learner's cells here: this drops them)."""
     ensure_dir(home.patterns_dir)
     doc: dict[str, Any] = {"patterns": {k: v.to_json() for k, v in sorted(stats.items())}}
-    write_document(home.pattern_stats, doc, "pattern-stats")
+    write_document(home.pattern_stats, doc, "pattern-stats", into=into)
 
 
 def tracked_patterns(home: Home) -> int:
@@ -66,13 +69,14 @@ def read_transfer_log(home: Home) -> list[dict[str, Any]]:
     return doc["events"] if doc else []
 
 
-def write_transfer_log(home: Home, events: list[dict[str, Any]]) -> None:
+def write_transfer_log(home: Home, events: list[dict[str, Any]], *, into: RoundCommit | None = None) -> None:
     home.ensure()
-    write_document(home.transfer_log, {"events": events}, "transfer-log")
+    write_document(home.transfer_log, {"events": events}, "transfer-log", into=into)
 
 
 def log_transfers(home: Home, final: Mapping[str, str], decisions: tuple[TransferDecision, ...],
-                  stats: Mapping[str, PatternStats], round_id: str, now: str) -> None:
+                  stats: Mapping[str, PatternStats], round_id: str, now: str, *,
+                  into: RoundCommit | None = None) -> None:
     """Append one event per pattern acted on: the final action, the automatic one and its evidence."""
     events = read_transfer_log(home)
     automatic = {d.key: d for d in decisions}
@@ -83,4 +87,4 @@ def log_transfers(home: Home, final: Mapping[str, str], decisions: tuple[Transfe
                        "overridden": bool(decision and decision.action != final[key]),
                        "reason": decision.reason if decision else "chosen at checkpoint 3",
                        "evidence": (decision.stats if decision else stats[key]).to_json()})
-    write_transfer_log(home, events)
+    write_transfer_log(home, events, into=into)

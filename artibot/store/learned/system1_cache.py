@@ -14,6 +14,7 @@ from artibot.store.home import Home
 
 if TYPE_CHECKING:
     from artibot.learning.types import PatternStats
+    from artibot.store.round.commit import RoundCommit
 
 
 def _check_cache(doc: dict[str, Any]) -> str | None:
@@ -30,9 +31,9 @@ def read_system1_patterns(home: Home) -> dict[str, Any] | None:
     return read_document(home.system1_patterns, "system1-patterns", require=_check_cache)
 
 
-def write_system1_patterns(home: Home, doc: Mapping[str, Any]) -> None:
+def write_system1_patterns(home: Home, doc: Mapping[str, Any], *, into: RoundCommit | None = None) -> None:
     home.ensure()
-    write_document(home.system1_patterns, doc, "system1-patterns")
+    write_document(home.system1_patterns, doc, "system1-patterns", into=into)
 
 
 def active_patterns(doc: Mapping[str, Any] | None) -> frozenset[str]:
@@ -54,9 +55,10 @@ def load_cache(home: Home) -> frozenset[str]:
 
 
 def update_cache(home: Home, final: Mapping[str, str], stats: Mapping[str, PatternStats], round_id: str,
-                 now: str, *, freshness: Mapping[str, Any] | None = None) -> None:
+                 now: str, *, freshness: Mapping[str, Any] | None = None, into: RoundCommit | None = None) -> None:
     """Apply a round's promotions and demotions to the cache (written on its first round even if empty);
-    ``freshness``: the aging state of patterns that stay active, stored on their entries."""
+    ``freshness``: the aging state of patterns that stay active, stored on their entries; ``into``:
+    staged in the round's commit."""
     doc = read_system1_patterns(home) or {"patterns": []}
     entries = {p["key"]: p for p in doc["patterns"]}
     changed = False
@@ -74,4 +76,4 @@ def update_cache(home: Home, final: Mapping[str, str], stats: Mapping[str, Patte
             entries[key] = {**entries[key], "freshness": fresh}
             changed = True
     if changed or not home.system1_patterns.exists():
-        write_system1_patterns(home, {"patterns": [entries[k] for k in sorted(entries)]})
+        write_system1_patterns(home, {"patterns": [entries[k] for k in sorted(entries)]}, into=into)

@@ -7,12 +7,15 @@ learned yet. A file that exists but is damaged raises CorruptFileError and is le
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from artibot.errors import CorruptFileError
 from artibot.hookpath.router.thresholds import Thresholds
 from artibot.store.documents import read_document, write_document
 from artibot.store.home import Home
+
+if TYPE_CHECKING:
+    from artibot.store.round.commit import RoundCommit
 
 KIND = "thresholds"
 
@@ -47,6 +50,9 @@ def load_thresholds(home: Home, default: float) -> Thresholds:
     return read_thresholds(home) or Thresholds(default, {})
 
 
-def write_thresholds(home: Home, thresholds: Thresholds, *, updated: str, round_id: str) -> None:
+def write_thresholds(home: Home, thresholds: Thresholds, *, updated: str, round_id: str,
+                     into: RoundCommit | None = None) -> None:
+    """Write the thresholds a round learned (``into``: staged in the round's commit)."""
     home.ensure()
-    write_document(home.thresholds, {**thresholds.to_json(), "updated": updated, "round_id": round_id}, KIND)
+    write_document(home.thresholds, {**thresholds.to_json(), "updated": updated, "round_id": round_id}, KIND,
+                   into=into)

@@ -27,6 +27,7 @@ from artibot.store.home import Home
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from artibot.learning.learner_state import LearnerState
+    from artibot.store.round.commit import RoundCommit
 
 
 # --------------------------------------------------------------------- records
@@ -194,8 +195,11 @@ def has_pending(home: Home) -> bool:
     return check_regular(home.pending_review)
 
 
-def clear_pending(home: Home) -> None:
-    if home.pending_review.exists():
+def clear_pending(home: Home, *, into: RoundCommit | None = None) -> None:
+    """Remove the pending review (``into``: staged in a round's commit)."""
+    if into is not None:
+        into.remove(home.pending_review)
+    elif home.pending_review.exists():
         home.pending_review.unlink()
 
 
@@ -206,15 +210,17 @@ def read_learning_log(home: Home) -> list[LogEntry]:
     return entries
 
 
-def write_learning_log(home: Home, rounds: list[LogEntry]) -> None:
+def write_learning_log(home: Home, rounds: list[LogEntry], *, into: RoundCommit | None = None) -> None:
     home.ensure()
-    write_document(home.learning_log, {"rounds": [_one_row_per_line(r) for r in rounds]}, "learning-log")
+    write_document(home.learning_log, {"rounds": [_one_row_per_line(r) for r in rounds]}, "learning-log",
+                   into=into)
 
 
-def append_round(home: Home, entry: LogEntry) -> None:
+def append_round(home: Home, entry: LogEntry, *, into: RoundCommit | None = None) -> None:
+    """Add ``entry`` to the learning log (``into``: staged in a round's commit)."""
     rounds = read_learning_log(home)
     rounds.append(entry)
-    write_learning_log(home, rounds)
+    write_learning_log(home, rounds, into=into)
 
 
 def last_round(rounds: list[LogEntry]) -> RoundEntry | None:

@@ -20,12 +20,15 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Mapping, cast, get_args
+from typing import TYPE_CHECKING, Any, Literal, Mapping, cast, get_args
 
 from artibot.errors import CorruptFileError, NotFoundError, StoreError
 from artibot.store.documents import read_document, write_document
 from artibot.store.fs import atomic_write_bytes, ensure_dir, fsync_dir, read_bytes
 from artibot.store.home import Home
+
+if TYPE_CHECKING:
+    from artibot.store.round.commit import RoundCommit
 
 MANIFEST = "manifest.json"
 
@@ -134,29 +137,36 @@ def read_manifest(home: Home, round_id: str) -> dict[str, Any]:
     return load_manifest(home, round_id).to_json()
 
 
-def mark(home: Home, round_id: str, status: SnapshotStatus, **extra: Any) -> None:
+def mark(home: Home, round_id: str, status: SnapshotStatus, *, into: RoundCommit | None = None,
+         **extra: Any) -> None:
+    """Set the snapshot's status (``into``: staged in a round's commit, so that ``applied`` lands
+    with the files of the round it describes)."""
     old = load_manifest(home, round_id)
     new = Manifest(old.round_id, status, old.files, old.created, old.meta, {**old.extra, **extra}, old.seq)
-    write_document(snapshot_dir(home, round_id) / MANIFEST, new.to_json(), "snapshot")
+    write_document(snapshot_dir(home, round_id) / MANIFEST, new.to_json(), "snapshot", into=into)
 
 
-def restore(home: Home, round_id: str) -> Path:
-    """Put the state files back as they were before ``round_id``. Returns where the replaced state went."""
+def restore(home: Home, round_id: str, into: RoundCommit, *, keep_replaced_in: Path | None) -> None:
+    """Stage in ``into`` the state files as they were before ``round_id`` (a file that did not
+    exist then is removed). The state being replaced is first copied into ``keep_replaced_in``
+    and synced (None: an earlier attempt kept it already)."""
     manifest = load_manifest(home, round_id)
     folder = snapshot_dir(home, round_id)
-    replaced = folder / time.strftime("replaced-%Y%m%dT%H%M%S", time.gmtime())
-    _copy_state(home, replaced)
+    if keep_replaced_in is not None:
+        _copy_state(home, keep_replaced_in)
+        try:
+            fsync_dir(keep_replaced_in.parent)
+        except OSError as exc:
+            raise StoreError.from_os(exc, keep_replaced_in.parent, "sync the folder") from None
     for path in home.state_files():
         rel = path.relative_to(home.root).as_posix()
         if manifest.files.get(rel):
             data = read_bytes(folder / _name(home, path))
             if data is None:
                 raise NotFoundError(f"snapshot {folder} lacks its copy of {rel}")
-            ensure_dir(path.parent)
-            atomic_write_bytes(path, data)
-        elif path.exists():
-            path.unlink()  # did not exist before the round; its last content is kept in `replaced`
-    return replaced
+            into.write(path, data)
+        else:
+            into.remove(path)  # did not exist before the round; its last content is kept aside
 
 
 def list_rounds(home: Home) -> list[str]:
