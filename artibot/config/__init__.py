@@ -22,7 +22,8 @@ import orjson
 
 from artibot.config import validators as checks
 from artibot.config.validators import Checker
-from artibot.errors import ConfigError, InvalidInput
+from artibot.errors import ConfigError, InvalidInput, os_reason
+from artibot.messages import Message
 from artibot.hookpath.names import CONFIG_NAME, home_path
 from artibot.config.settings import (  # re-exported: callers import them from here
     CheckpointSettings, FreshnessSettings, GatewayPricingSettings, GatewayProfileSettings, GatewayServerSettings,
@@ -183,21 +184,27 @@ _ATTR = {"cognitive.router": "router", "cognitive.system1": "system1", "learning
 
 
 
-def did_you_mean(key: str, known: Iterable[str]) -> str:
-    """``; did you mean 'system2Cost'?`` for a key close to a known one (a typo, or the
-    snake_case of the experience records where the config is camelCase), else ``""``.
+def unknown_key(name: str, key: str, known: Iterable[str], allowed: Iterable[str]) -> Message:
+    """``name`` (``key`` under its section) is not a known key, with a guess for a key close
+    to a known one (a typo, or the snake_case of the experience records where the config is
+    camelCase).
 
-    >>> did_you_mean("sytem2Cost", ["system2Cost", "mode"]), did_you_mean("batch_size", ["batchSize"])
-    ("; did you mean 'system2Cost'?", "; did you mean 'batchSize'? (the config's keys are camelCase)")
+    >>> str(unknown_key("learning.sytem2Cost", "sytem2Cost", ["system2Cost", "mode"], ["mode", "system2Cost"]))
+    "learning.sytem2Cost is not a known key; did you mean 'system2Cost'? (allowed: mode, system2Cost)"
+    >>> str(unknown_key("learning.batch_size", "batch_size", ["batchSize"], ["batchSize"]))
+    "learning.batch_size is not a known key; did you mean 'batchSize'? (the config's keys are camelCase) (allowed: batchSize)"
     """
     import difflib
 
-    names = list(known)
+    names, listed = list(known), ", ".join(allowed)
     camel = key.split("_")[0] + "".join(part[:1].upper() + part[1:] for part in key.split("_")[1:])
     if "_" in key and camel in names:
-        return f"; did you mean {camel!r}? (the config's keys are camelCase)"
+        return Message("config.unknown_key_camel", key=name, guess=camel, allowed=listed)
     close = difflib.get_close_matches(key, names, n=1, cutoff=0.75)
-    return f"; did you mean {close[0]!r}?" if close else ""
+    if close:
+        return Message("config.unknown_key_guess", key=name, guess=close[0], allowed=listed)
+    return Message("config.unknown_key", key=name, allowed=listed)
+
 
 def _deep_merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
     out = dict(base)
@@ -214,7 +221,7 @@ def settings_from_mapping(data: Mapping[str, Any], source: Path | None = None) -
     if not isinstance(data, Mapping):
         raise ConfigError(["the top level must be a JSON object"], source)
     merged = _deep_merge(_shipped_defaults(), data)
-    problems: list[str] = []
+    problems: list[str | Message] = []
     lang = merged.get("lang")
     if lang not in ("en", "ko"):
         problems.append(f"lang must be one of 'en', 'ko', not {lang!r}")
@@ -225,8 +232,7 @@ def settings_from_mapping(data: Mapping[str, Any], source: Path | None = None) -
             continue
         for key in node:
             if key not in children:
-                problems.append(f"{parent}.{key} is not a known key{did_you_mean(key, children)} "
-                                f"(allowed: {', '.join(children)})")
+                problems.append(unknown_key(f"{parent}.{key}", key, children, children))
     kwargs: dict[str, Any] = {}
     for section, (cls, table) in _SECTIONS.items():
         parent, child = section.split(".")
@@ -238,8 +244,7 @@ def settings_from_mapping(data: Mapping[str, Any], source: Path | None = None) -
         known = {k for k, _, _ in table}
         for key in node:
             if key not in known:
-                problems.append(f"{section}.{key} is not a known key{did_you_mean(key, known)} "
-                                f"(allowed: {', '.join(sorted(known))})")
+                problems.append(unknown_key(f"{section}.{key}", key, known, sorted(known)))
         values = {}
         for key, attr, check in table:
             if key in node:
@@ -295,7 +300,7 @@ def load_config_file(path: Path) -> Settings:
         finally:
             os.close(fd)
     except OSError as exc:
-        raise ConfigError([f"cannot read the file: {exc.strerror}"], path) from exc
+        raise ConfigError([Message("config.unreadable", reason=os_reason(exc))], path) from exc
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:

@@ -25,6 +25,7 @@ import orjson
 from artibot.hookpath import names
 from artibot.config import load_config_file
 from artibot.errors import ArtibotError, ConfigError, CorruptFileError, UnsafePathError
+from artibot.messages import Message
 from artibot.store.log.doctor_log import LOCK_WAIT_S, LogChecks
 from artibot.store import archive
 from artibot.store.round import rollback_journal
@@ -50,6 +51,8 @@ class Finding:
     fix: str
     repaired: bool = False
     moved_to: Path | None = None
+    said: Message | None = None
+    """``problem`` as a message, to be said in another language (None: a finding worded in English only)."""
 
 
 Action = Callable[[], "Path | None"]
@@ -117,9 +120,10 @@ class _Examination(LogChecks):
         self.items: list[_Item] = []
         self.reported: set[Path] = set()
 
-    def add(self, path: Path, severity: Severity, problem: str, fix: str = "",
+    def add(self, path: Path, severity: Severity, problem: str | Message, fix: str = "",
             action: Action | None = None, order: int = _CONTENT) -> None:
-        self.items.append(_Item(Finding(path, severity, problem, fix), action, order))
+        said = problem if isinstance(problem, Message) else None
+        self.items.append(_Item(Finding(path, severity, str(problem), fix, said=said), action, order))
         if severity != "ok":
             self.reported.add(path)
 
@@ -394,7 +398,7 @@ class _Examination(LogChecks):
         try:
             load_config_file(path)
         except ConfigError as exc:
-            self.add(path, "error", "; ".join(exc.problems),
+            self.add(path, "error", Message("doctor.problems", problems=exc.said_problems),
                      "edit the file: each problem names the key and what is allowed (doctor never changes your "
                      "configuration)")
             return

@@ -188,29 +188,38 @@ def test_the_common_errors_in_korean(tmp_path: Path) -> None:
     """Each error people commonly meet, as the library words it, said in Korean whole."""
     import errno
 
-    from artibot.cli.words_errors import say
+    from artibot.cli.words_errors import say_error
     from artibot.config import settings_from_mapping
-    from artibot.errors import ArtibotError, StoreError
+    from artibot.errors import ArtibotError, GatewayError, StoreError, os_reason
+    from artibot.messages import Message
     from artibot.store.home import Home
 
-    errors: list[str] = []
+    errors: list[ArtibotError] = []
     for bad in ({"learning": {"lifelong": {"sytem2Cost": 0.05}}}, {"lang": "fr"},
-                {"learning": {"lifelong": {"batchSize": 0}}}, {"cognitive": {"router": {"threshold": "x"}}}):
+                {"learning": {"lifelong": {"batchSize": 0}}}, {"cognitive": {"router": {"threshold": "x"}}},
+                {"learning": {"lifelong": {"batch_size": 5}}}):
         try:
             settings_from_mapping(bad, source=tmp_path / "artibot.config.json")
         except ArtibotError as exc:
-            errors.append(str(exc))
+            errors.append(exc)
     try:
         Home(tmp_path / "typo").require()
     except ArtibotError as exc:
-        errors.append(str(exc))
-    for code in (errno.EROFS, errno.EACCES, errno.ENOSPC):
-        errors.append(str(StoreError.from_os(OSError(code, os.strerror(code), str(tmp_path / "x.json")))))
-    assert len(errors) == 8
-    for message in errors:
-        said = say("ko", message)
-        assert re.search("[가-힣]", said) and leftover_english(said) == [], (message, said)
-    assert "sytem2Cost" in say("ko", errors[0]) and "system2Cost" in say("ko", errors[0])  # keys as typed
+        errors.append(exc)
+    for code in (errno.EROFS, errno.EACCES, errno.ENOSPC, errno.EIO):
+        errors.append(StoreError.from_os(OSError(code, os.strerror(code), str(tmp_path / "x.json"))))
+    errors.append(StoreError.from_os(OSError(errno.EACCES, os.strerror(errno.EACCES)), tmp_path, "create the folder"))
+    failed = OSError(errno.EADDRINUSE, os.strerror(errno.EADDRINUSE))
+    errors.append(GatewayError(Message("gateway.cannot_listen", address="127.0.0.1:41470", reason=os_reason(failed))))
+    assert len(errors) == 12
+    for error in errors:
+        said = say_error("ko", error)
+        assert re.search("[가-힣]", said) and leftover_english(said) == [], (str(error), said)
+    assert "sytem2Cost" in say_error("ko", errors[0]) and "system2Cost" in say_error("ko", errors[0])  # as typed
+    assert str(errors[-1]) == ("the gateway cannot listen on 127.0.0.1:41470: Address already in use (another "
+                               "program uses the port? try --port)")
+    assert str(errors[6]) == (f"cannot write {tmp_path / 'x.json'}: Read-only file system; the file system is "
+                              "read-only: point ARTIBOT_HOME at a writable folder, or remount it")
 
 
 def test_the_library_sentences_in_korean() -> None:
@@ -237,8 +246,6 @@ def test_the_library_sentences_in_korean() -> None:
         "no applied round to roll back",
         "add 7 artibot hooks, replacing 7 from an earlier install (2 other hooks kept); the file is re-serialised, "
         "see the diff",
-        "the gateway cannot listen on 127.0.0.1:41470: Address already in use (another program uses the port? try "
-        "--port)",
     ]
     for sentence in sentences:
         said = say("ko", sentence)

@@ -20,6 +20,8 @@ ALLOWED_IMPORTS = {
     "artibot.config.settings",  # frozen settings values, passed in
     "artibot.hookpath.names",  # names shared with the hooks (the cells' key prefix): constants only
     "artibot.shapes",  # the declared shapes (the experience record's fields): declarations only
+    "artibot.messages",  # a result's meaning as an id and its values (a reason), said at the edge
+    "artibot.round.params",  # the round's parameters: frozen values (moved out of learning/ by the new layout)
     "importlib",  # the package loads its names on first use (import_module only)
 }
 # calls that read a clock, the environment or a random source owned by the process

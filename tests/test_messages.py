@@ -1,0 +1,60 @@
+"""Messages by id: every shipped language has every id, and each text uses exactly the
+parameters the English one names (a parameter no text shows, or a text naming one the message
+lacks, would fail only in that language, at the moment a user meets it)."""
+
+from __future__ import annotations
+
+import pytest
+
+from artibot.messages import LANGS, Message, catalogue, fields, render
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_id_has_every_language(lang: str) -> None:
+    assert set(catalogue(lang)) == set(catalogue("en"))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_text_names_the_parameters_of_the_english_one(lang: str) -> None:
+    wrong = {i: (fields(catalogue("en")[i]), fields(t)) for i, t in catalogue(lang).items()
+             if fields(t) != fields(catalogue("en")[i])}
+    assert wrong == {}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_text_formats_with_its_parameters(lang: str) -> None:
+    # a number where a template formats one ({old:.2f}), a text elsewhere: no text raises
+    for i, t in catalogue(lang).items():
+        params = {name: 0.5 for name in fields(catalogue("en")[i])}
+        try:
+            t.format(**params)
+        except ValueError:
+            t.format(**{name: "x" for name in params})
+
+
+def test_a_message_is_its_english_sentence_and_renders_its_parts_in_the_same_language() -> None:
+    m = Message("threshold.reason", compared=Message("threshold.gain", where="law", gain="0.14", sd=0.05,
+                                                     price="0.10", source=Message("price_source.estimated"),
+                                                     side=Message("threshold.gain.above")),
+                move=Message("threshold.more_system2", old=0.4, new=0.3))
+    assert str(m) == "law: System 2's gain 0.14 ± 0.05 is above its price 0.10 (estimated) → more System 2: " \
+                     "threshold 0.40 → 0.30"
+    assert render(m, "ko") == "law: System 2의 이득 0.14 ± 0.05이(가) 가격 0.10(추정)보다 높습니다 → System 2 증가: " \
+                              "임계값 0.40 → 0.30"
+    assert render(m, "fr") == str(m)  # a language artibot does not ship: English
+    assert render("a sentence from elsewhere", "ko") == "a sentence from elsewhere"
+
+
+def test_a_message_goes_to_json_and_back_and_a_bad_one_is_refused() -> None:
+    m = Message("transfer.both", first=Message("transfer.hold_streak", streak=1, needed=3),
+                second=Message("transfer.hold_confidence", c="0.70", bar="0.80"))
+    assert Message.from_json(m.to_json()) == m and hash(Message.from_json(m.to_json())) == hash(m)
+    with pytest.raises(ValueError, match="no message has the id"):
+        Message.from_json({"id": "no.such", "params": {}})
+    problems = Message("config.invalid", problems=(Message("config.unknown_key", key="a.b", allowed="c"), "other"))
+    assert Message.from_json(problems.to_json()) == problems
+    assert str(problems) == "invalid configuration: a.b is not a known key (allowed: c); other"
+    with pytest.raises(ValueError, match="not a text, number, message or list"):
+        Message.from_json({"id": "transfer.hold_streak", "params": {"streak": [1], "needed": 3}})
+    with pytest.raises(ValueError, match="an object with an id"):
+        Message.from_json({"params": {}})
