@@ -13,6 +13,7 @@ import re
 from typing import TYPE_CHECKING, Callable, Union
 
 from artibot.cli.words_doctor import DOCTOR
+from artibot.cli.words_foreign import CLICK_ERRORS
 from artibot.cli.words_sentences import SENTENCES
 from artibot.cli.words_team import TEAM
 from artibot.errors import ArtibotError, ValidationError
@@ -75,29 +76,11 @@ _KO: list[tuple[str, _Replacement]] = [
     # `artibot report` without its extra (artibot.cli.report_html)
     (r"^the report draws its charts with matplotlib, which artibot's environment lacks: (?P<c>.+)$",
      r"보고서는 matplotlib로 차트를 그리는데, artibot의 환경에 matplotlib가 없습니다: \g<c>"),
-    # the parser (click)
-    (r"^No such command '(?P<c>[^']+)'\.", r"'\g<c>' 명령이 없습니다."),
-    (r" Did you mean (?P<m>.+)\?", r" \g<m>을(를) 뜻했나요?"),
-    (r"^No such option: (?P<o>\S+)", r"\g<o> 옵션이 없습니다"),
-    (r"\(Possible options: (?P<o>[^)]+)\)", r"(가능한 옵션: \g<o>)"),
-    (r"^Missing argument '(?P<a>[^']+)'\.", r"인자 \g<a>이(가) 빠졌습니다."),
-    (r"^Missing option '(?P<o>[^']+)'\.", r"옵션 \g<o>이(가) 빠졌습니다."),
-    (r"^Option '(?P<o>[^']+)' requires an argument\.", r"옵션 \g<o>에는 값이 필요합니다."),
-    (r"^Got unexpected extra arguments? \((?P<a>[^)]*)\)", r"예상하지 못한 추가 인자 (\g<a>)"),
-    (r"^Invalid value for (?P<p>.+?): ", r"\g<p>의 값이 잘못되었습니다: "),
-    (r"Input should be a valid (?P<t>integer|number|boolean)(?:, [a-z ]*[a-z])?",
-     lambda m: f"{dict(integer='정수', number='숫자', boolean='참/거짓 값')[m['t']]}여야 합니다"),
-    (r"Input should be (?P<rel>greater|less) than(?P<eq> or equal to)? (?P<n>\S+)",
-     lambda m: f"{m['n']} {'이상' if m['eq'] and m['rel'] == 'greater' else '이하' if m['eq'] else '초과' if m['rel'] == 'greater' else '미만'}이어야 합니다"),
-    (r"(?P<v>'[^']*'|\S+) is not a valid (?P<t>integer|float|boolean)\.",
-     lambda m: f"{m['v']}은(는) 올바른 {dict(integer='정수', float='숫자', boolean='참/거짓 값')[m['t']]}이(가) "
-               "아닙니다."),
-    (r"(?P<v>'[^']*') is not one of (?P<opts>.+)\.$", r"\g<v>은(는) \g<opts> 중 하나가 아닙니다."),
-    (r"(?P<v>\S+) is not in the range (?P<r>.+)\.$", r"\g<v>은(는) 범위 \g<r> 밖입니다."),
     (r" \(see '(?P<c>[^']+)'\)$", r" ('\g<c>' 참고)"),
     (r"; --home goes before the command: (?P<c>.+)$", r"; --home은 명령 앞에 씁니다: \g<c>"),
 ]
-KO: list[_Rule] = [(re.compile(p), r) for p, r in SENTENCES + TEAM + DOCTOR + _KO]  # the specific sentences first
+KO: list[_Rule] = [(re.compile(p), r) for p, r in SENTENCES + TEAM + DOCTOR + _KO + CLICK_ERRORS]
+"""The specific sentences first; the parser's own, which only artibot's hints follow, last."""
 
 RULES: dict[str, list[_Rule]] = {"ko": KO}
 
