@@ -38,17 +38,10 @@ _KO: list[tuple[str, _Replacement]] = [
     # sentences that hold others (said by this module's own rules)
     (r"^(?P<n>\d+) record\(s\) break the schema, so `artibot learn` stops on them \(first: (?P<f>.+)\)$", _first_bad),
     # the library
-    (r"lang must be one of 'en', 'ko', not (?P<v>\S+)", r"lang은 'en', 'ko' 중 하나여야 합니다 (\g<v>은(는) 안 됨)"),
     (r"(?P<key>[\w.]+) must be a number in (?P<range>[\[(][^\])]*[\])]), not (?P<v>[^;]+)",
      r"\g<key>은(는) \g<range> 범위의 숫자여야 합니다 (\g<v>은(는) 안 됨)"),
-    (r"(?P<key>[\w.]+) must be a whole number from (?P<lo>\S+) to (?P<hi>\S+), not (?P<v>[^;]+)",
-     r"\g<key>은(는) \g<lo>부터 \g<hi>까지의 정수여야 합니다 (\g<v>은(는) 안 됨)"),
     (r"(?P<key>[\w.]+) must be one of (?P<opts>.+?), not (?P<v>[^;]+)",
      r"\g<key>은(는) \g<opts> 중 하나여야 합니다 (\g<v>은(는) 안 됨)"),
-    (r"(?P<key>[\w.]+) must be true or false, not (?P<v>[^;]+)",
-     r"\g<key>은(는) true 또는 false여야 합니다 (\g<v>은(는) 안 됨)"),
-    (r"(?P<key>[\w.]+) must be an object\b", r"\g<key>은(는) 객체여야 합니다"),
-    (r"the top level must be a JSON object", "최상위는 JSON 객체여야 합니다"),
     (r"not valid JSON \((?P<why>.*)\)", r"올바른 JSON이 아닙니다 (\g<why>)"),
     # doctor's findings
     (r"^(?P<what>folder|file) mode is (?P<have>\d+), expected (?P<want>\d+) \(only you may read artibot's data\)$",

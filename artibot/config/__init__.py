@@ -219,16 +219,16 @@ def _deep_merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]
 def settings_from_mapping(data: Mapping[str, Any], source: Path | None = None) -> Settings:
     """Validate ``data`` (a full or partial config) merged over the shipped defaults."""
     if not isinstance(data, Mapping):
-        raise ConfigError(["the top level must be a JSON object"], source)
+        raise ConfigError([Message("config.top_level")], source)
     merged = _deep_merge(_shipped_defaults(), data)
     problems: list[str | Message] = []
     lang = merged.get("lang")
     if lang not in ("en", "ko"):
-        problems.append(f"lang must be one of 'en', 'ko', not {lang!r}")
+        problems.append(Message("config.lang", value=repr(lang)))
     for parent, children in _PARENTS.items():
         node = merged.get(parent)
         if not isinstance(node, dict):
-            problems.append(f"{parent} must be an object")
+            problems.append(Message("config.object", key=parent))
             continue
         for key in node:
             if key not in children:
@@ -239,7 +239,7 @@ def settings_from_mapping(data: Mapping[str, Any], source: Path | None = None) -
         node = merged.get(parent, {}).get(child) if isinstance(merged.get(parent), dict) else None
         if not isinstance(node, dict):
             if node is not None:
-                problems.append(f"{section} must be an object")
+                problems.append(Message("config.object", key=section))
             continue
         known = {k for k, _, _ in table}
         for key in node:
@@ -256,17 +256,19 @@ def settings_from_mapping(data: Mapping[str, Any], source: Path | None = None) -
         kwargs[_ATTR[section]] = cls(**values)
     router = kwargs.get("router")
     if router and router.min_threshold >= router.max_threshold:
-        problems.append("cognitive.router.minThreshold must be below cognitive.router.maxThreshold "
-                        f"(got {router.min_threshold:g} and {router.max_threshold:g})")
+        problems.append(Message("config.below", key="cognitive.router.minThreshold", other="cognitive.router.maxThreshold",
+                                got=f"{router.min_threshold:g}", other_got=f"{router.max_threshold:g}"))
     elif router and not router.min_threshold <= router.threshold <= router.max_threshold:
-        problems.append("cognitive.router.threshold must lie within [minThreshold, maxThreshold] "
-                        f"(got {router.threshold:g} outside [{router.min_threshold:g}, {router.max_threshold:g}])")
+        problems.append(Message("config.within", key="cognitive.router.threshold", range="[minThreshold, maxThreshold]",
+                                got=f"{router.threshold:g}",
+                                bounds=f"[{router.min_threshold:g}, {router.max_threshold:g}]"))
     lifelong = kwargs.get("lifelong")
     if lifelong and lifelong.grpo_group_size > lifelong.batch_size:
-        problems.append("learning.lifelong.grpoGroupSize must not exceed learning.lifelong.batchSize "
-                        f"(got {lifelong.grpo_group_size} > {lifelong.batch_size})")
+        problems.append(Message("config.not_above", key="learning.lifelong.grpoGroupSize",
+                                other="learning.lifelong.batchSize",
+                                got=f"{lifelong.grpo_group_size} > {lifelong.batch_size}"))
     if lifelong and lifelong.system2_cost is not None and lifelong.target_system2_share is not None:
-        problems.append("learning.lifelong: set system2Cost or targetSystem2Share, not both")
+        problems.append(Message("config.price_twice"))
     if problems:
         raise ConfigError(problems, source)
     warnings = tuple(f"{key} is not a key artibot reads (known: {', '.join(TOP_LEVEL)}); it is ignored"

@@ -145,4 +145,22 @@ TEXTS: dict[str, str] = {
     "error.interrupted": "interrupted; nothing half-written was kept",
     "home.missing": "the data home {root} does not exist: nothing has been recorded there. Check --home (it goes "
                     "before the command) or ARTIBOT_HOME; the first hook or `artibot collect` creates it",
+    # --- the config's checks (artibot.config, artibot.config.validators)
+    "config.top_level": "the top level must be a JSON object",
+    "config.lang": "lang must be one of 'en', 'ko', not {value}",
+    "config.object": "{key} must be an object",
+    "config.number": "{key} must be a number in {range}, not {value}",
+    "config.integer": "{key} must be a whole number from {lo} to {hi}, not {value}",
+    "config.choice": "{key} must be one of {options}, not {value}",
+    "config.boolean": "{key} must be true or false, not {value}",
+    "config.auto_or_boolean": "{key} must be true, false or \"auto\", not {value}",
+    "config.domains": "{key} must be an object mapping a domain name to a list of keywords",
+    "config.domain_name": "{key}: a domain name is lower-case letters, digits, - or _ (at most 40)",
+    "config.keywords": "{key} must be a list of non-empty strings",
+    "config.url": "{key} must be an http(s) URL, not {value}",
+    "config.url_example": "{key} must be an http(s) URL such as {example}, not {value}",
+    "config.below": "{key} must be below {other} (got {got} and {other_got})",
+    "config.within": "{key} must lie within {range} (got {got} outside {bounds})",
+    "config.not_above": "{key} must not exceed {other} (got {got})",
+    "config.price_twice": "learning.lifelong: set system2Cost or targetSystem2Share, not both",
 }

@@ -133,4 +133,22 @@ TEXTS: dict[str, str] = {
     "error.interrupted": "중단됨; 반쯤 쓰인 것은 남기지 않았습니다",
     "home.missing": "데이터 홈 {root}이(가) 없습니다: 아직 아무것도 기록되지 않았습니다. --home(명령 앞에 씁니다)이나 "
                     "ARTIBOT_HOME을 확인하세요; 첫 훅이나 `artibot collect`가 홈을 만듭니다",
+    # --- the config's checks
+    "config.top_level": "최상위는 JSON 객체여야 합니다",
+    "config.lang": "lang은 'en', 'ko' 중 하나여야 합니다 ({value}은(는) 안 됨)",
+    "config.object": "{key}은(는) 객체여야 합니다",
+    "config.number": "{key}은(는) {range} 범위의 숫자여야 합니다 ({value}은(는) 안 됨)",
+    "config.integer": "{key}은(는) {lo}부터 {hi}까지의 정수여야 합니다 ({value}은(는) 안 됨)",
+    "config.choice": "{key}은(는) {options} 중 하나여야 합니다 ({value}은(는) 안 됨)",
+    "config.boolean": "{key}은(는) true 또는 false여야 합니다 ({value}은(는) 안 됨)",
+    "config.auto_or_boolean": "{key}은(는) true, false 또는 \"auto\"여야 합니다 ({value}은(는) 안 됨)",
+    "config.domains": "{key}은(는) 도메인 이름마다 키워드 목록을 주는 객체여야 합니다",
+    "config.domain_name": "{key}: 도메인 이름은 소문자, 숫자, - 또는 _ 로 씁니다 (최대 40자)",
+    "config.keywords": "{key}은(는) 비어 있지 않은 문자열의 목록이어야 합니다",
+    "config.url": "{key}은(는) http(s) URL이어야 합니다 ({value}은(는) 안 됨)",
+    "config.url_example": "{key}은(는) http(s) URL이어야 합니다 (예: {example}) ({value}은(는) 안 됨)",
+    "config.below": "{key}은(는) {other}보다 작아야 합니다 (받은 값: {got}, {other_got})",
+    "config.within": "{key}은(는) {range} 안에 있어야 합니다 (받은 값: {got}, 범위 {bounds} 밖)",
+    "config.not_above": "{key}은(는) {other}을(를) 넘을 수 없습니다 (받은 값: {got})",
+    "config.price_twice": "learning.lifelong: system2Cost와 targetSystem2Share 중 하나만 설정하세요",
 }
