@@ -58,3 +58,38 @@ def test_a_message_goes_to_json_and_back_and_a_bad_one_is_refused() -> None:
         Message.from_json({"id": "transfer.hold_streak", "params": {"streak": [1], "needed": 3}})
     with pytest.raises(ValueError, match="an object with an id"):
         Message.from_json({"params": {}})
+
+
+def test_every_id_the_code_names_is_in_the_catalogue() -> None:
+    # a misspelt id would raise only when its message is said: every literal id is checked here,
+    # and an id built from a value (f"os.reason.{name}") must name a family the catalogue has
+    import re
+    from pathlib import Path
+
+    import artibot
+
+    literal, family = set(), set()
+    for path in Path(artibot.__file__).parent.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        literal.update(re.findall(r"""Message\(\s*["']([\w.]+)["']""", text))
+        family.update(re.findall(r"""Message\(\s*f["']([\w.]+)\{""", text))
+    known = set(catalogue("en"))
+    assert len(literal) > 50 and literal - known == set()
+    assert family and {f for f in family if not any(k.startswith(f) for k in known)} == set()
+
+
+def test_a_doctor_finding_is_said_in_korean(tmp_path) -> None:
+    import os
+
+    from artibot.cli.words_errors import say_any
+    from artibot.store import doctor
+    from artibot.store.home import Home
+
+    home = Home(tmp_path / "home")
+    home.root.mkdir(mode=0o700)
+    (home.root / "notes.json").write_text("{}")
+    os.chmod(home.root / "notes.json", 0o644)
+    found = [f for f in doctor.check(home) if f.path.name == "notes.json"]
+    assert [f.problem for f in found] == ["file mode is 0644, expected 0600 (only you may read artibot's data)"]
+    assert say_any("ko", found[0].said or found[0].problem) == ("파일 권한이 0644입니다. 0600이어야 합니다 (artibot의 데이터는 "
+                                                                 "본인만 읽을 수 있어야 합니다)")

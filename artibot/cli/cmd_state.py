@@ -137,7 +137,7 @@ def register(app: typer.Typer) -> None:
                 state_text = value(lang, "repaired" if f.repaired else f.severity)
                 # markup=False: rich would read "[warning]" as a style and print nothing of it
                 console.print(f"[{state_text}] {f.path}: {finding(lang, f.said or f.problem)}", markup=False)
-                console.print(f"    → {finding(lang, f.fix)}" + (w(lang, "dr_moved", path=f.moved_to) if f.moved_to
+                console.print(f"    → {finding(lang, f.fix_said or f.fix)}" + (w(lang, "dr_moved", path=f.moved_to) if f.moved_to
                                                                  else ""), markup=False)
         unrepaired = [f for f in problems if f.severity == "error" and not f.repaired]
         if unrepaired:

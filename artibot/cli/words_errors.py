@@ -43,10 +43,6 @@ _KO: list[tuple[str, _Replacement]] = [
     (r"(?P<key>[\w.]+) must be one of (?P<opts>.+?), not (?P<v>[^;]+)",
      r"\g<key>은(는) \g<opts> 중 하나여야 합니다 (\g<v>은(는) 안 됨)"),
     (r"not valid JSON \((?P<why>.*)\)", r"올바른 JSON이 아닙니다 (\g<why>)"),
-    # doctor's findings
-    (r"^(?P<what>folder|file) mode is (?P<have>\d+), expected (?P<want>\d+) \(only you may read artibot's data\)$",
-     lambda m: f"{dict(folder='폴더', file='파일')[m['what']]} 권한이 {m['have']}입니다. {m['want']}이어야 합니다 "
-               "(artibot의 데이터는 본인만 읽을 수 있어야 합니다)"),
     # why a turn took its route (artibot.reports.turns.route_reason)
     (r"^explored: (?P<why>.+), sent the other way$", r"탐색: \g<why>, 반대 경로로 보냄"),
     (r"complexity (?P<c>[\d.]+) (?P<s>[≥<]) threshold (?P<t>[\d.]+)", r"복잡도 \g<c> \g<s> 임계값 \g<t>"),

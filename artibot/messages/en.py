@@ -163,4 +163,23 @@ TEXTS: dict[str, str] = {
     "config.within": "{key} must lie within {range} (got {got} outside {bounds})",
     "config.not_above": "{key} must not exceed {other} (got {got})",
     "config.price_twice": "learning.lifelong: set system2Cost or targetSystem2Share, not both",
+    "doctor.repair_failed": "{fix} — the repair failed: {why}",
+    "doctor.home_parent": "the data home does not exist and {parent} is not writable, so artibot cannot create it",
+    "doctor.home_parent_fix": "choose another home (--home or ARTIBOT_HOME), or make {parent} writable",
+    "doctor.home_not_yet": "the data home does not exist yet; artibot creates it on first use",
+    "doctor.home_link": "the data home is a symbolic link; artibot never follows a link in place of it",
+    "doctor.home_link_fix": "point ARTIBOT_HOME at the real directory, or replace the link with a directory",
+    "doctor.home_not_folder": "the data home is {what}, not a folder: artibot keeps its data in a folder",
+    "doctor.a_file": "a file", "doctor.a_special": "a FIFO, socket or device",
+    "doctor.home_not_folder_fix": "move it aside (artibot never touches it), or choose another home (--home or "
+                                  "ARTIBOT_HOME)",
+    "doctor.home_readonly": "the data home is not writable: experiences cannot be recorded and no round can be "
+                            "applied",
+    "doctor.home_readonly_fix": "make it writable (chmod u+w, or remount it read-write), or choose another home "
+                                "(--home or ARTIBOT_HOME)",
+    "doctor.link": "is a symbolic link (to {target}); artibot never follows links planted in its data home",
+    "doctor.link_fix": "move the link itself aside into quarantine/; its target is not touched",
+    "doctor.special": "is not a regular file (a FIFO, socket or device)",
+    "doctor.mode": "{what} mode is {have}, expected {wanted} (only you may read artibot's data)",
+    "doctor.folder": "folder", "doctor.file": "file",
 }

@@ -151,4 +151,22 @@ TEXTS: dict[str, str] = {
     "config.within": "{key}은(는) {range} 안에 있어야 합니다 (받은 값: {got}, 범위 {bounds} 밖)",
     "config.not_above": "{key}은(는) {other}을(를) 넘을 수 없습니다 (받은 값: {got})",
     "config.price_twice": "learning.lifelong: system2Cost와 targetSystem2Share 중 하나만 설정하세요",
+    "doctor.repair_failed": "{fix} — 복구 실패: {why}",
+    "doctor.home_parent": "데이터 홈이 없고 {parent}에 쓸 수 없어서 artibot이 홈을 만들 수 없습니다",
+    "doctor.home_parent_fix": "다른 홈을 고르거나 (--home 또는 ARTIBOT_HOME) {parent}에 쓸 수 있게 하세요",
+    "doctor.home_not_yet": "데이터 홈이 아직 없습니다; artibot이 처음 쓸 때 만듭니다",
+    "doctor.home_link": "데이터 홈이 심볼릭 링크입니다; artibot은 홈 자리에 놓인 링크를 따라가지 않습니다",
+    "doctor.home_link_fix": "ARTIBOT_HOME을 실제 폴더로 지정하거나, 링크를 폴더로 바꾸세요",
+    "doctor.home_not_folder": "데이터 홈이 {what}입니다. 폴더가 아닙니다: artibot은 데이터를 폴더에 보관합니다",
+    "doctor.a_file": "파일", "doctor.a_special": "FIFO, 소켓 또는 장치",
+    "doctor.home_not_folder_fix": "그것을 다른 곳으로 옮기거나 (artibot은 건드리지 않습니다) 다른 홈을 고르세요 (--home 또는 "
+                                  "ARTIBOT_HOME)",
+    "doctor.home_readonly": "데이터 홈에 쓸 수 없습니다: 경험을 기록할 수 없고 라운드를 적용할 수 없습니다",
+    "doctor.home_readonly_fix": "쓸 수 있게 하거나 (chmod u+w, 또는 읽기-쓰기로 다시 마운트) 다른 홈을 고르세요 (--home 또는 "
+                                "ARTIBOT_HOME)",
+    "doctor.link": "심볼릭 링크입니다 (대상: {target}); artibot은 데이터 홈에 놓인 링크를 따라가지 않습니다",
+    "doctor.link_fix": "링크 자체를 quarantine/로 옮깁니다; 링크의 대상은 건드리지 않습니다",
+    "doctor.special": "일반 파일이 아닙니다 (FIFO, 소켓 또는 장치)",
+    "doctor.mode": "{what} 권한이 {have}입니다. {wanted}이어야 합니다 (artibot의 데이터는 본인만 읽을 수 있어야 합니다)",
+    "doctor.folder": "폴더", "doctor.file": "파일",
 }
