@@ -16,11 +16,6 @@ Replacement = Union[str, Callable[["re.Match[str]"], str]]
 _V = r"(?P<v>.+?)"  # a value as the library quotes it, up to the end of the problem
 
 
-def _choices(m: re.Match[str]) -> str:
-    earlier = f" (그 이전 {m['n']}개 더)" if m["n"] else ""
-    return f"라운드 {m['r']}은(는) 적용된 라운드가 아닙니다; 적용된 라운드(오래된 순): {m['c']}{earlier}, 또는 `last`"
-
-
 SENTENCES: list[tuple[str, Replacement]] = [
     # a record's validation (artibot.experience), one problem at a time
     (r"(?P<k>[\w.\[\]]+) is required: a number from 0 to 1$", r"\g<k>이(가) 필요합니다: 0부터 1까지의 숫자"),
@@ -84,25 +79,8 @@ SENTENCES: list[tuple[str, Replacement]] = [
     (r"^(?P<id>'[^']*') is not a decision id \(letters, digits, '\.', '_' or '-'\)$",
      r"\g<id>은(는) 결정 id가 아닙니다 (문자, 숫자, '.', '_', '-'만)"),
     # `artibot rollback` (artibot.round.rollback)
-    (r"^no applied round to roll back$", "롤백할 적용된 라운드가 없습니다"),
-    (r"^round (?P<r>'[^']*'|\S+) is not an applied round; the applied rounds, oldest first: (?P<c>.+?)"
-     r"(?: \(and (?P<n>\d+) earlier\))?, or `last`$", _choices),
-    (r"^round (?P<r>'[^']*'|\S+) is not an applied round; no round has been applied yet$",
-     r"라운드 \g<r>은(는) 적용된 라운드가 아닙니다; 아직 적용된 라운드가 없습니다"),
-    (r"^no round is applied now \(every applied round was rolled back; `artibot history` lists them\)$",
-     "지금 적용된 라운드가 없습니다 (적용된 라운드는 모두 롤백되었습니다; `artibot history`에 나옵니다)"),
-    (r"^round (?P<r>'[^']*'|\S+) is not an applied round; no round is applied now \(every applied round was rolled "
-     r"back; `artibot history` lists them\)$",
-     r"라운드 \g<r>은(는) 적용된 라운드가 아닙니다; 지금 적용된 라운드가 없습니다 (적용된 라운드는 모두 롤백되었습니다; "
-     r"`artibot history`에 나옵니다)"),
-    (r"^round (?P<r>\S+) was rolled back(?: at (?P<at>[\d-]+ [\d:]+) UTC)? \(`artibot history` shows it\); nothing to "
-     r"roll back; (?:the applied rounds, oldest first: (?P<c>.+?), or `last`|(?P<none>no round is applied now))$",
-     lambda m: (f"라운드 {m['r']}은(는) " + (f"{m['at']} UTC에 " if m["at"] else "") + "이미 롤백되었습니다 "
-                "(`artibot history`에 나옵니다); 롤백할 것이 없습니다; "
-                + ("지금 적용된 라운드가 없습니다" if m["none"] else f"적용된 라운드 (오래된 순): {m['c']} 또는 `last`"))),
     (r"^round (?P<r>\S+) is (?P<s>[\w-]+), not applied; nothing to roll back$",
      lambda m: f"라운드 {m['r']}은(는) 적용되지 않았습니다 (상태: {_value(m['s'])}); 롤백할 것이 없습니다"),
-    (r"^round (?P<r>\S+) is not an applied round$", r"라운드 \g<r>은(는) 적용된 라운드가 아닙니다"),
     # commands' arguments
     (r"^(?P<c>config|schedule) takes (?P<a>.+?) or (?P<b>\w+), not (?P<v>'[^']*')$",
      r"\g<c>에는 \g<a> 또는 \g<b>만 쓸 수 있습니다 (\g<v>은(는) 안 됨)"),

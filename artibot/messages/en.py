@@ -182,4 +182,16 @@ TEXTS: dict[str, str] = {
     "doctor.special": "is not a regular file (a FIFO, socket or device)",
     "doctor.mode": "{what} mode is {have}, expected {wanted} (only you may read artibot's data)",
     "doctor.folder": "folder", "doctor.file": "file",
+    # --- `artibot rollback` (artibot.round.rollback)
+    "rollback.none": "no applied round to roll back",
+    "rollback.not_applied": "round {round} is not an applied round; {choices}",
+    "rollback.not_applied_plain": "round {round} is not an applied round",
+    "rollback.choices": "the applied rounds, oldest first: {rounds}, or `last`",
+    "rollback.choices_more": "the applied rounds, oldest first: {rounds} (and {n} earlier), or `last`",
+    "rollback.none_now": "no round is applied now (every applied round was rolled back; `artibot history` lists them)",
+    "rollback.none_now_short": "no round is applied now",
+    "rollback.none_yet": "no round has been applied yet",
+    "rollback.rolled_back": "round {round} was rolled back (`artibot history` shows it); nothing to roll back; {rest}",
+    "rollback.rolled_back_at": "round {round} was rolled back at {at} UTC (`artibot history` shows it); nothing to roll "
+                               "back; {rest}",
 }

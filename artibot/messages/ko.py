@@ -169,4 +169,17 @@ TEXTS: dict[str, str] = {
     "doctor.special": "일반 파일이 아닙니다 (FIFO, 소켓 또는 장치)",
     "doctor.mode": "{what} 권한이 {have}입니다. {wanted}이어야 합니다 (artibot의 데이터는 본인만 읽을 수 있어야 합니다)",
     "doctor.folder": "폴더", "doctor.file": "파일",
+    # --- `artibot rollback`
+    "rollback.none": "롤백할 적용된 라운드가 없습니다",
+    "rollback.not_applied": "라운드 {round}은(는) 적용된 라운드가 아닙니다; {choices}",
+    "rollback.not_applied_plain": "라운드 {round}은(는) 적용된 라운드가 아닙니다",
+    "rollback.choices": "적용된 라운드(오래된 순): {rounds}, 또는 `last`",
+    "rollback.choices_more": "적용된 라운드(오래된 순): {rounds} (그 이전 {n}개 더), 또는 `last`",
+    "rollback.none_now": "지금 적용된 라운드가 없습니다 (적용된 라운드는 모두 롤백되었습니다; `artibot history`에 나옵니다)",
+    "rollback.none_now_short": "지금 적용된 라운드가 없습니다",
+    "rollback.none_yet": "아직 적용된 라운드가 없습니다",
+    "rollback.rolled_back": "라운드 {round}은(는) 이미 롤백되었습니다 (`artibot history`에 나옵니다); 롤백할 것이 없습니다; "
+                            "{rest}",
+    "rollback.rolled_back_at": "라운드 {round}은(는) {at} UTC에 이미 롤백되었습니다 (`artibot history`에 나옵니다); 롤백할 "
+                               "것이 없습니다; {rest}",
 }

@@ -243,15 +243,20 @@ def test_the_library_sentences_in_korean() -> None:
         "3 record(s) break the schema, so `artibot learn` stops on them (first: line 4: input is required)",
         "learning.schedule.nightlyLearner must have 5 fields (minute hour day-of-month month day-of-week) (got 'x')",
         "gateway.profiles.system1.effort must be null (keep the client's) or one of low, medium, high, not 'huge'",
-        "round 'nope' is not an applied round; the applied rounds, oldest first: r1, r2 (and 3 earlier), or `last`",
-        "no applied round to roll back",
         "add 7 artibot hooks, replacing 7 from an earlier install (2 other hooks kept); the file is re-serialised, "
         "see the diff",
     ]
     for sentence in sentences:
         said = say("ko", sentence)
         assert re.search("[가-힣]", said) and leftover_english(said) == [], (sentence, said)
-    assert "r1, r2" in say("ko", sentences[7]) and "`last`" in say("ko", sentences[7])
+    from artibot.messages import Message, render
+
+    choices = Message("rollback.choices_more", rounds="r1, r2", n=3)
+    for m in (Message("rollback.not_applied", round="'nope'", choices=choices), Message("rollback.none")):
+        assert re.search("[가-힣]", render(m, "ko")) and leftover_english(render(m, "ko")) == [], render(m, "ko")
+    assert str(Message("rollback.not_applied", round="'nope'", choices=choices)) == (
+        "round 'nope' is not an applied round; the applied rounds, oldest first: r1, r2 (and 3 earlier), or `last`")
+    assert "r1, r2" in render(choices, "ko") and "`last`" in render(choices, "ko")
     line = say_problems("ko", ["record 2: latency_ms must be a number >= 0, not -1", "line 3: not valid JSON (x)"],
                         "stdin")
     assert line == ("stdin: 레코드 2: latency_ms는 0 이상의 숫자여야 합니다 (-1은(는) 안 됨); 3번째 줄: 올바른 JSON이 "

@@ -55,16 +55,19 @@ def test_a_round_rolled_back_twice_and_status_after_it(artibot_home: Path, cli) 
 
 def test_the_rollback_sentences_in_korean() -> None:
     from artibot.cli.words import w
-    from artibot.cli.words_errors import say
+    from artibot.messages import Message, render
+    from artibot.round.rollback import _rolled_back_sentence
     from tests.cli.test_korean import english_sentences
 
-    said = [say("ko", "round r20261203-1-ab was rolled back at 2026-12-03 14:52 UTC (`artibot history` shows it); "
-                      "nothing to roll back; no round is applied now"),
-            say("ko", "round r2 was rolled back (`artibot history` shows it); nothing to roll back; the applied "
-                      "rounds, oldest first: r1, or `last`"),
-            say("ko", "round 'r123' is not an applied round; no round is applied now (every applied round was "
-                      "rolled back; `artibot history` lists them)"),
-            w("ko", "st_last_round", round="r1") + " (적용" + w("ko", "st_rolled_back") + ")"]
+    first = _rolled_back_sentence("r20261203-1-ab", "2026-12-03T14:52:10+00:00", [])
+    second = _rolled_back_sentence("r2", "", ["r1"])
+    third = Message("rollback.not_applied", round="'r123'", choices=Message("rollback.none_now"))
+    assert str(first) == ("round r20261203-1-ab was rolled back at 2026-12-03 14:52 UTC (`artibot history` shows it); "
+                          "nothing to roll back; no round is applied now")
+    assert str(second) == ("round r2 was rolled back (`artibot history` shows it); nothing to roll back; the applied "
+                           "rounds, oldest first: r1, or `last`")
+    said = [render(m, "ko") for m in (first, second, third)]
+    said.append(w("ko", "st_last_round", round="r1") + " (적용" + w("ko", "st_rolled_back") + ")")
     assert english_sentences("\n".join(said)) == [], said
     assert all("r1" in s or "r2" in s or "r123" in s or "r20261203-1-ab" in s for s in said)
 
