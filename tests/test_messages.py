@@ -93,3 +93,22 @@ def test_a_doctor_finding_is_said_in_korean(tmp_path) -> None:
     assert [f.problem for f in found] == ["file mode is 0644, expected 0600 (only you may read artibot's data)"]
     assert say_any("ko", found[0].said or found[0].problem) == ("파일 권한이 0644입니다. 0600이어야 합니다 (artibot의 데이터는 "
                                                                  "본인만 읽을 수 있어야 합니다)")
+
+
+def test_an_error_with_a_message_keeps_its_english_sentence(tmp_path) -> None:
+    from artibot.cli.words_errors import say_error
+    from artibot.errors import NotFoundError
+    from artibot.store.home import Home
+    from artibot.store.round import pending_decisions
+
+    home = Home(tmp_path / "home")
+    home.ensure()
+    with pytest.raises(NotFoundError) as raised:
+        pending_decisions.load(home, "d1")
+    assert str(raised.value) == (f"no pending decision d1 in {home.pending_dir}; `artibot route TEXT --record` "
+                                 "records one")
+    assert raised.value.message is not None and raised.value.message.id == "decision.missing"
+    assert say_error("ko", raised.value) == (f"{home.pending_dir}에 대기 중인 결정 d1이(가) 없습니다; `artibot route TEXT "
+                                             "--record`로 결정을 기록하세요")
+    with pytest.raises(NotFoundError, match=r"^'a b' is not a decision id"):
+        pending_decisions.load(home, "a b")

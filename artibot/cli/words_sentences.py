@@ -73,11 +73,6 @@ SENTENCES: list[tuple[str, Replacement]] = [
     # `artibot route`, `artibot outcome` (artibot.store.round.pending_decisions)
     (r'^the request text is empty: give the text to route, e\.g\. artibot route "fix the login bug"$',
      '요청 텍스트가 비어 있습니다: 라우팅할 텍스트를 주세요. 예: artibot route "로그인 버그 고치기"'),
-    (r"^no pending decision (?P<id>\S+) in (?P<dir>\S+); `(?P<c>[^`]+)` records one$",
-     r"\g<dir>에 대기 중인 결정 \g<id>이(가) 없습니다; `\g<c>`로 결정을 기록하세요"),
-    (r"^decision (?P<id>\S+) already has its outcome$", r"결정 \g<id>에는 이미 결과가 있습니다"),
-    (r"^(?P<id>'[^']*') is not a decision id \(letters, digits, '\.', '_' or '-'\)$",
-     r"\g<id>은(는) 결정 id가 아닙니다 (문자, 숫자, '.', '_', '-'만)"),
     # `artibot rollback` (artibot.round.rollback)
     (r"^round (?P<r>\S+) is (?P<s>[\w-]+), not applied; nothing to roll back$",
      lambda m: f"라운드 {m['r']}은(는) 적용되지 않았습니다 (상태: {_value(m['s'])}); 롤백할 것이 없습니다"),

@@ -36,7 +36,7 @@ class Message:
 
     __slots__ = ("id", "params")
 
-    def __init__(self, id: str, **params: Param) -> None:
+    def __init__(self, id: str, /, **params: Param) -> None:  # positional: a parameter may be called id
         self.id = id
         self.params = params
 

@@ -194,4 +194,8 @@ TEXTS: dict[str, str] = {
     "rollback.rolled_back": "round {round} was rolled back (`artibot history` shows it); nothing to roll back; {rest}",
     "rollback.rolled_back_at": "round {round} was rolled back at {at} UTC (`artibot history` shows it); nothing to roll "
                                "back; {rest}",
+    # --- `artibot route --record` and `artibot outcome` (artibot.store.round.pending_decisions)
+    "decision.bad_id": "{id} is not a decision id (letters, digits, '.', '_' or '-')",
+    "decision.done": "decision {id} already has its outcome",
+    "decision.missing": "no pending decision {id} in {folder}; `{command}` records one",
 }

@@ -182,4 +182,8 @@ TEXTS: dict[str, str] = {
                             "{rest}",
     "rollback.rolled_back_at": "라운드 {round}은(는) {at} UTC에 이미 롤백되었습니다 (`artibot history`에 나옵니다); 롤백할 "
                                "것이 없습니다; {rest}",
+    # --- `artibot route --record` and `artibot outcome`
+    "decision.bad_id": "{id}은(는) 결정 id가 아닙니다 (문자, 숫자, '.', '_', '-'만)",
+    "decision.done": "결정 {id}에는 이미 결과가 있습니다",
+    "decision.missing": "{folder}에 대기 중인 결정 {id}이(가) 없습니다; `{command}`로 결정을 기록하세요",
 }
