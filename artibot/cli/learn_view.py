@@ -19,12 +19,12 @@ from artibot.config import load_settings
 from artibot.round.cycle import RoundReport, RoundStatus, learn
 from artibot.round.review import answer_pending, discard_pending, nothing_waiting, pending_questions, prepare_for_review
 from artibot.errors import ArtibotError, InvalidInput
-from artibot.messages import Message
+from artibot.messages import Message, render
 from artibot.cli.checkpoint_prompts import TerminalCheckpoints
 from artibot.cli.checkpoint_view import change_words, threshold_result, transfer_result, evidence_table
 from artibot.cli.render import Hanging, console, emit_json, err_console, progress_line
 from artibot.cli.quick import said
-from artibot.cli.words import progress, session_lang, w
+from artibot.cli.words import session_lang, w
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -105,7 +105,7 @@ def run_learn(*, yes: bool = False, unattended: bool = False, dry_run: bool = Fa
         return
     # a spinner while nobody is asked anything; each step on its line before the questions
     shown = progress_line(out)
-    say = None if spinner else (lambda message: shown(progress(settings.lang, message)))
+    say = None if spinner else (lambda message: shown(render(message, settings.lang)))
     with out.status("learning…", spinner="dots") if spinner else nullcontext():
         report = learn(home=home, checkpoints=policy, flush=flush, dry_run=dry_run, settings=settings,
                        progress=say)

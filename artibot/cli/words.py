@@ -179,16 +179,3 @@ def action(lang: str, name: str) -> str:
 
 def status_word(lang: str, name: str) -> str:
     return STATUSES.get(lang, {}).get(name, name)
-
-
-PROGRESS = {"ko": (("loading experiences", "경험을 읽는 중"), ("computing the round over ", "라운드 계산 중, 경험 "),
-                   ("writing the new state", "새 상태를 기록하는 중"))}
-
-
-def progress(lang: str, message: str) -> str:
-    """A step of the learner (worded in English by the library) in the session's language."""
-    for english, said in PROGRESS.get(lang, ()):
-        if message.startswith(english):
-            rest = message[len(english):].replace(" experiences", "개")
-            return said + rest
-    return message

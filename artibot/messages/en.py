@@ -198,4 +198,8 @@ TEXTS: dict[str, str] = {
     "decision.bad_id": "{id} is not a decision id (letters, digits, '.', '_' or '-')",
     "decision.done": "decision {id} already has its outcome",
     "decision.missing": "no pending decision {id} in {folder}; `{command}` records one",
+    # --- a long round's steps (artibot.round.cycle)
+    "progress.loading": "loading experiences",
+    "progress.computing": "computing the round over {n:,} experiences",
+    "progress.writing": "writing the new state",
 }

@@ -186,4 +186,8 @@ TEXTS: dict[str, str] = {
     "decision.bad_id": "{id}은(는) 결정 id가 아닙니다 (문자, 숫자, '.', '_', '-'만)",
     "decision.done": "결정 {id}에는 이미 결과가 있습니다",
     "decision.missing": "{folder}에 대기 중인 결정 {id}이(가) 없습니다; `{command}`로 결정을 기록하세요",
+    # --- a long round's steps
+    "progress.loading": "경험을 읽는 중",
+    "progress.computing": "라운드 계산 중, 경험 {n:,}개",
+    "progress.writing": "새 상태를 기록하는 중",
 }

@@ -54,7 +54,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-Progress = Callable[[str], None]
+Progress = Callable[[Message], None]
+"""Told each step of a long round: a :class:`~artibot.messages.Message`, whose ``str()`` is the English line."""
 
 
 @contextlib.contextmanager
@@ -195,7 +196,7 @@ def learn(*, home: HomeArg = None, answers: cp.AnswersArg = "defaults", checkpoi
                 return RoundReport(RoundStatus.PENDING, pending.round_id, said=Message("round.already_waiting"))
             raise ReviewError(f"round {pending.round_id} is waiting for review: `artibot review` shows it, "
                               "`artibot review --answer 1=accept --answer 2=apply --answer 3=auto` answers it")
-        say("loading experiences")
+        say(Message("progress.loading"))
         # Fewer experiences than a batch (and no --flush) make no round whatever they hold: they
         # are read and checked (a bad record still raises) without the round's arithmetic.
         small = _too_few(h, settings, flush)
@@ -272,7 +273,7 @@ def _compute(h: Home, settings: Settings, policy: cp.Checkpoints, say: Progress,
                       with_team_prior(h, load_learner_state(h, settings.lifelong.mode)))
     full = frame
     frame, kept, aside = set_aside_interrupted(full)
-    say(f"computing the round over {len(frame):,} experiences")
+    say(Message("progress.computing", n=len(frame)))
     measured, costs, route_costs = _measured_costs(turns, settings)
     proposal, after = propose_frame(frame, learned, settings, RoundOptions(flush, measured, route_costs))
     if costs is not None:
@@ -431,7 +432,7 @@ def decide_and_commit(h: Home, settings: Settings, proposal: RoundProposal, own:
         return report
     apply_thresholds = answers.answer(2) == "apply"
     final = final_actions(proposal, answers.answer(3))
-    say("writing the new state")
+    say(Message("progress.writing"))
     commit(h, settings, proposal, own, context, answers, apply_thresholds, final, positions=positions,
            source=source)
     report.status, report.answers = RoundStatus.APPLIED, answers.to_json()
