@@ -116,13 +116,12 @@ def test_a_misspelt_client_gets_a_did_you_mean(artibot_home: Path) -> None:
 def test_the_small_sentences_in_korean() -> None:
     from artibot.cli.words import w
     from artibot.cli.words_errors import say
+    from artibot.messages import Message, render
     from tests.cli.test_korean import english_sentences
 
-    said = [w("ko", "yn_again", answer="maybe", default=w("ko", "yn_no")),
-            say("ko", "the data home is a file, not a folder: artibot keeps its data in a folder"),
-            say("ko", "move it aside (artibot never touches it), or choose another home (--home or ARTIBOT_HOME)"),
-            say("ko", "no unprocessed experience: nothing to learn yet (your agent's next turns add them)"),
-            say("ko", "3 unprocessed experience(s), too few to learn from even with --flush; nothing to learn yet"),
+    messages = [Message("doctor.home_not_folder", what=Message("doctor.a_file")), Message("doctor.home_not_folder_fix"),
+                Message("round.nothing_none"), Message("round.nothing_flush", n=3)]
+    said = [w("ko", "yn_again", answer="maybe", default=w("ko", "yn_no")), *(render(m, "ko") for m in messages),
             say("ko", "unknown target 'claud-code': artibot installs into claude-code, gemini-cli, codex-cli or "
                       "cursor; did you mean 'claude-code'?")]
     names = ("maybe", "claude-code", "gemini-cli", "codex-cli", "cursor", "claud-code")  # the answer, the clients
