@@ -49,19 +49,6 @@ _KO: list[tuple[str, _Replacement]] = [
     (r"^the request asks for deliberate thinking$", "요청이 깊은 사고를 요구합니다"),
     (r"^pattern (?P<p>\S+) is in the System 1 cache$", r"패턴 \g<p>이(가) System 1 캐시에 있습니다"),
     (r"^no threshold recorded$", "기록된 임계값 없음"),
-    # the note under `report cost` (artibot.learning.costs)
-    ("^" + re.escape("all-System-2 prices each System 1 turn at System 2's mean cost per turn; System 2 turns are "
-                     "the harder prompts, so the saving leans high; cache rewrites caused by route switches are "
-                     "charged to System 1, so the saving is net of them") + "$",
-     "모두 System 2일 때의 비용은 System 1의 각 턴을 System 2의 턴당 평균 비용으로 계산합니다; System 2의 턴은 더 "
-     "어려운 프롬프트이므로 절약액은 높게 나오는 편입니다; 경로 전환으로 생긴 캐시 재기록은 System 1에 포함되므로 "
-     "절약액은 그만큼을 뺀 값입니다"),
-    ("^" + re.escape("a redo is a failed or escalated System 1 turn or a failed System 2 turn; System 2 alone "
-                     "applies System 2's failure rate to every turn, but that rate is measured on the harder "
-                     "prompts, so the extra redos lean low") + "$",
-     "재요청은 실패했거나 상향된 System 1 턴, 또는 실패한 System 2 턴입니다; System 2만 썼을 때는 System 2의 "
-     "실패율을 모든 턴에 적용하지만, 그 실패율은 더 어려운 프롬프트에서 측정되므로 추가 재요청은 낮게 나오는 "
-     "편입니다"),
     # `artibot report` without its extra (artibot.cli.report_html)
     (r"^the report draws its charts with matplotlib, which artibot's environment lacks: (?P<c>.+)$",
      r"보고서는 matplotlib로 차트를 그리는데, artibot의 환경에 matplotlib가 없습니다: \g<c>"),

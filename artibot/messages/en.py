@@ -202,4 +202,11 @@ TEXTS: dict[str, str] = {
     "progress.loading": "loading experiences",
     "progress.computing": "computing the round over {n:,} experiences",
     "progress.writing": "writing the new state",
+    # --- the notes under `report cost` (artibot.learning.costs)
+    "costs.saving_note": "all-System-2 prices each System 1 turn at System 2's mean cost per turn; System 2 turns are "
+                         "the harder prompts, so the saving leans high; cache rewrites caused by route switches are "
+                         "charged to System 1, so the saving is net of them",
+    "costs.redo_note": "a redo is a failed or escalated System 1 turn or a failed System 2 turn; System 2 alone "
+                       "applies System 2's failure rate to every turn, but that rate is measured on the harder "
+                       "prompts, so the extra redos lean low",
 }

@@ -190,4 +190,11 @@ TEXTS: dict[str, str] = {
     "progress.loading": "경험을 읽는 중",
     "progress.computing": "라운드 계산 중, 경험 {n:,}개",
     "progress.writing": "새 상태를 기록하는 중",
+    # --- the notes under `report cost`
+    "costs.saving_note": "모두 System 2일 때의 비용은 System 1의 각 턴을 System 2의 턴당 평균 비용으로 계산합니다; System 2의 "
+                         "턴은 더 어려운 프롬프트이므로 절약액은 높게 나오는 편입니다; 경로 전환으로 생긴 캐시 재기록은 "
+                         "System 1에 포함되므로 절약액은 그만큼을 뺀 값입니다",
+    "costs.redo_note": "재요청은 실패했거나 상향된 System 1 턴, 또는 실패한 System 2 턴입니다; System 2만 썼을 때는 System "
+                       "2의 실패율을 모든 턴에 적용하지만, 그 실패율은 더 어려운 프롬프트에서 측정되므로 추가 재요청은 "
+                       "낮게 나오는 편입니다",
 }
