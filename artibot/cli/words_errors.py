@@ -1,10 +1,12 @@
 """The errors people commonly meet, and the other sentences the library words in English (a
 doctor's finding, why a turn took its route), said in the configured language.
 
-The library and the parser word their errors in English (a library error is also an API's
-exception text); the command line's one error handler passes each line through :func:`say`,
-which rewrites the known sentences into the session's language and keeps the keys, paths,
-values and commands they name as they are. A sentence with no entry stays in English.
+An error or result that carries a :class:`~artibot.messages.Message` is said from the catalogues
+(:func:`say_error`, :func:`said_message`, :func:`say_any`). The library's sentences not converted
+to messages yet, and the parser's (:mod:`artibot.cli.words_foreign`), still pass through
+:func:`say`, which rewrites the known sentences into the session's language by pattern and keeps
+the keys, paths, values and commands they name as they are; a sentence with no entry stays in
+English. Each sentence converted to a message deletes its pattern here.
 """
 
 from __future__ import annotations
