@@ -1,7 +1,10 @@
 """One error hierarchy for the whole library.
 
-Every exception's ``str()`` is the sentence the user reads: what failed and what to
-do about it. The CLI maps ``exit_code`` to the process exit status; nothing else in
+Every exception's ``str()`` is the sentence the user reads, in English (an API caller reads
+it): what failed and what to do about it. An error raised with a
+:class:`~artibot.messages.Message` keeps it as ``message`` (its id and fields), which the
+command line says in the session's language; one raised with a plain sentence has none yet
+(``message`` is None). The CLI maps ``exit_code`` to the process exit status; nothing else in
 the library decides exit codes.
 """
 
@@ -9,6 +12,8 @@ from __future__ import annotations
 
 import errno
 from enum import IntEnum
+
+from artibot.messages import Message
 
 TYPE_CHECKING = False  # not typing's own: the prompt hook imports this module (bench_hooks.py)
 if TYPE_CHECKING:
@@ -29,9 +34,17 @@ class ExitCode(IntEnum):
 
 
 class ArtibotError(Exception):
-    """Base of every error artibot raises on purpose."""
+    """Base of every error artibot raises on purpose: with a sentence, or with a
+    :class:`~artibot.messages.Message` (``message``) whose English sentence is ``str()``."""
 
     exit_code: ExitCode = ExitCode.FAILURE
+    message: Message | None = None
+
+    def __init__(self, *args: object) -> None:
+        if len(args) == 1 and isinstance(args[0], Message):
+            self.message = args[0]
+            args = (str(args[0]),)
+        super().__init__(*args)
 
 
 class InvalidInput(ArtibotError):
@@ -43,12 +56,14 @@ class InvalidInput(ArtibotError):
 class ConfigError(InvalidInput):
     """``artibot.config.json`` has an unknown key, a wrong type or a value out of range."""
 
-    def __init__(self, problems: Iterable[str], source: Path | str | None = None):
-        self.problems = list(problems)
+    def __init__(self, problems: Iterable[str | Message], source: Path | str | None = None):
+        said = tuple(problems)
+        self.said_problems = said
+        """The problems as given: a message each where the check words one."""
+        self.problems = [str(p) for p in said]
         self.source = source
-        where = f" in {source}" if source else ""
-        body = "; ".join(self.problems)
-        super().__init__(f"invalid configuration{where}: {body}")
+        super().__init__(Message("config.invalid_in", source=str(source), problems=said) if source else
+                         Message("config.invalid", problems=said))
 
 
 class ValidationError(InvalidInput):
@@ -67,25 +82,41 @@ class StoreError(ArtibotError):
     @classmethod
     def from_os(cls, exc: OSError, path: Path | str | None = None, doing: str = "write") -> "StoreError":
         """One sentence for an ``OSError``: the file, what failed, and what to do about it."""
-        where = path if path is not None else (exc.filename or "a file in the data home")
-        reason = exc.strerror or str(exc)
-        advice = _ADVICE.get(exc.errno or 0, "fix the cause and run the command again")
-        return cls(f"cannot {doing} {where}: {reason}; {advice}")
+        where = path if path is not None else exc.filename
+        verb = _DOING.get(doing)
+        return cls(Message("os.cannot", doing=Message(f"os.doing.{verb}") if verb else doing,
+                           where=str(where) if where is not None else Message("os.somewhere"),
+                           reason=os_reason(exc),
+                           advice=Message(f"os.advice.{errno.errorcode[exc.errno]}") if exc.errno in _ADVICE
+                           else Message("os.advice.other")))
 
 
-_ADVICE = {
-    errno.ENOSPC: "the disk is full: free some space and run the command again (what was already "
-                  "stored is intact)",
-    errno.EDQUOT: "the disk quota is used up: free some space and run the command again",
-    errno.EROFS: "the file system is read-only: point ARTIBOT_HOME at a writable folder, or remount it",
-    errno.EACCES: "permission denied: check that you own the data home and its files (chmod u+rw)",
-    errno.EPERM: "operation not permitted: check that you own the data home and its files",
-    errno.ENOTDIR: "a path in the data home is a file where a folder should be: set ARTIBOT_HOME to a "
-                   "folder, or move the file aside",
-    errno.EISDIR: "a folder stands where a file should be: move it aside (`artibot doctor` shows it)",
-    errno.EIO: "the disk reported an I/O error: check the disk, then run `artibot doctor`",
-    errno.EMFILE: "too many open files: close some programs and run the command again",
-}
+_ADVICE = frozenset((errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOTDIR,
+                     errno.EISDIR, errno.EIO, errno.EMFILE))
+"""The failures with their own advice (``os.advice.<name>`` in the catalogues)."""
+
+_DOING = {"write": "write", "read": "read", "access": "access", "create": "create", "open": "open",
+          "remove": "remove", "move": "move", "lock": "lock", "replace": "replace", "rename": "rename",
+          "append to": "append", "create the folder": "create_folder", "sync the folder": "sync_folder"}
+"""What failed, as a caller says it -> its id (``os.doing.<id>``); another is said as given."""
+
+_REASONS = frozenset((errno.EROFS, errno.EACCES, errno.ENOSPC, errno.EDQUOT, errno.EPERM, errno.ENOTDIR,
+                      errno.EISDIR, errno.EIO, errno.ENOENT, errno.EMFILE, errno.EADDRINUSE, errno.EADDRNOTAVAIL))
+"""The system's reasons the catalogues say (``os.reason.<name>``); another is the system's own text."""
+
+
+def os_reason(exc: OSError) -> Message | str:
+    """Why the system refused, as a message where the catalogues know the failure (by its
+    errno, not by the system's English words), else the system's own text."""
+    if exc.errno in _REASONS and exc.strerror == os_strerror(exc.errno):
+        return Message(f"os.reason.{errno.errorcode[exc.errno]}")
+    return exc.strerror or str(exc)
+
+
+def os_strerror(number: int) -> str:
+    import os
+
+    return os.strerror(number)
 
 
 class CorruptFileError(StoreError):

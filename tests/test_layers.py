@@ -21,7 +21,7 @@ PACKAGE = Path(artibot.__file__).parent
 LAYERS = {
     # 0: shared by everything, import nothing of artibot: the hook path's stand-ins
     # (artibot.hookpath's own modules), the names, the record, the registry of clients
-    "artibot.errors": 0, "artibot.hookpath": 0, "artibot.shapes": 0,
+    "artibot.errors": 0, "artibot.messages": 0, "artibot.hookpath": 0, "artibot.shapes": 0,
     # 1: values and pure functions: no files, no clock, no environment
     "artibot.experience": 1, "artibot.hookpath.privacy": 1, "artibot.hookpath.router": 1, "artibot.learning": 1,
     "artibot.config.settings": 1, "artibot.config.validators": 1, "artibot.round.checkpoint_texts": 1,

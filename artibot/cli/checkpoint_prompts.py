@@ -19,13 +19,14 @@ from artibot.round.checkpoints import (
     Deferred,
     Evidence,
     GroupsChoice,
+    reason_said,
     ThresholdsChoice,
     TransferChoice,
 )
 from artibot.errors import InvalidInput
 from artibot.cli.checkpoint_view import evidence_table, held_patterns, transfer_order
 from artibot.cli.render import Hanging
-from artibot.cli.words import action, transfer_reason_ko, w
+from artibot.cli.words import action, w
 from artibot.cli.render_round_checks import offpolicy_block
 
 MAX_TRIES = 5
@@ -135,7 +136,7 @@ class TerminalCheckpoints:
         for row in transfer_order(evidence.rows):
             self.console.print()
             self.console.print(Hanging(row["key"], first="pattern ", style="bold"))
-            reason = transfer_reason_ko(dict(row)) if self.lang == "ko" else row["reason"]
+            reason = reason_said(row, self.lang) or ""
             self.console.print(Hanging(w(self.lang, "automatic", action=action(self.lang, row["automatic"]),
                                          reason=reason), first="  "))
             try:

@@ -13,8 +13,8 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from artibot.round.checkpoint_texts import direction, texts
-from artibot.round.checkpoints import Evidence
-from artibot.cli.words import action, price_said, status_word, threshold_reason_ko, transfer_reason_ko, w
+from artibot.round.checkpoints import Evidence, reason_said
+from artibot.cli.words import action, price_said, status_word, w
 from artibot.cli.render import Hanging, Listing, fmt
 
 MAX_GROUP_ROWS = 24
@@ -132,10 +132,8 @@ def change_words(row: Mapping[str, Any], lang: str) -> dict[str, Any]:
 
 
 def _reasons(row: Mapping[str, Any], lang: str) -> list[str]:
-    if lang == "ko":
-        said = threshold_reason_ko(dict(row))
-        return [said] if said else []
-    return [str(row[k]) for k in ("reason", "why") if row.get(k)]
+    said = reason_said(row, lang)
+    return [said] if said else []
 
 
 def _limit_note(row: Mapping[str, Any], lang: str = "en") -> list[str]:
@@ -174,7 +172,7 @@ def transfer_view(ev: Evidence, held: str | None = None) -> RenderableType:
                         confidence=fmt(r["confidence"], 2), promo=r["promotion_streak"], demo=r["demotion_streak"])
         if "bounds" in r and "success" not in r["reason"]:
             numbers += w(lang, "s1_bounds", bounds=_interval(r["bounds"]))
-        reason = transfer_reason_ko(dict(r), evidence_mode) if lang == "ko" else r["reason"]
+        reason = reason_said(r, lang) or ""
         notes.append([numbers, w(lang, "why", reason=reason)])
     caption = w(lang, "patterns_caption", n=len(ordered), hold=counts["hold"], demote=counts["demote"],
                 promote=counts["promote"])

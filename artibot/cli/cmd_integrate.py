@@ -223,7 +223,8 @@ def register(app: typer.Typer) -> None:
         if as_json:
             emit_json(result)
             return
-        from artibot.cli.words import price_said, threshold_reason_ko
+        from artibot.cli.words import price_said
+        from artibot.round.checkpoint_evidence import reason_said
 
         lang = session_lang()
         where = w(lang, "demo_kept", home=result["home"]) if kept else w(lang, "demo_temp")
@@ -254,7 +255,7 @@ def register(app: typer.Typer) -> None:
         for day in ev_rows:
             for domain, why in day.get("reasons", {}).items():
                 numbers = day.get("reason_numbers", {}).get(domain)
-                said = (threshold_reason_ko(numbers) if lang == "ko" and numbers else None) or why
+                said = (reason_said({**numbers, "reason": why}, lang) if numbers else None) or why
                 console.print(Hanging(said, first=w(lang, "demo_day", day=day["round"]), indent="    "))
         late = max(1, len(ev_rows) // 2)
 

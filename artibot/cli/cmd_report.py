@@ -25,7 +25,8 @@ def cost_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
         emit_json(doc)
         return
     from artibot.cli.words import session_lang, w
-    from artibot.cli.words_errors import say
+    from artibot.learning.route_costs import REDO_NOTE, SAVING_NOTE
+    from artibot.messages import render
 
     lang = session_lang()
     for line in lead_lines(doc, lang):
@@ -44,9 +45,9 @@ def cost_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
     if saved is not None:  # the lead said why there is none
         console.print(w(lang, "rc_saving", total=_usd(doc["total_usd"]), all=_usd(doc["all_system2_usd"]),
                         est=_usd(saved["estimate"]), low=_usd(saved["low"]), high=_usd(saved["high"])))
-        console.print(w(lang, "rc_note", note=say(lang, doc["note"])))
+        console.print(w(lang, "rc_note", note=render(SAVING_NOTE, lang)))
     if doc["redos"] is not None:
-        console.print(w(lang, "rc_note", note=say(lang, doc["redo_note"])))
+        console.print(w(lang, "rc_note", note=render(REDO_NOTE, lang)))
     cache = doc["cache"]
     if any(c["turns"] for c in cache["routes"].values()):
         console.print(w(lang, "rc_cache") + "; ".join(

@@ -16,7 +16,7 @@ from artibot.cli.confirm import confirm
 from artibot.cli.render import NBSP, Hanging, Listing, console, emit_json, fmt, working
 from artibot.cli.status_view import show_status
 from artibot.cli.words import action
-from artibot.cli.words_errors import say as finding
+from artibot.cli.words_errors import say_any as finding
 
 
 def register(app: typer.Typer) -> None:
@@ -136,8 +136,8 @@ def register(app: typer.Typer) -> None:
             for f in problems:
                 state_text = value(lang, "repaired" if f.repaired else f.severity)
                 # markup=False: rich would read "[warning]" as a style and print nothing of it
-                console.print(f"[{state_text}] {f.path}: {finding(lang, f.problem)}", markup=False)
-                console.print(f"    → {finding(lang, f.fix)}" + (w(lang, "dr_moved", path=f.moved_to) if f.moved_to
+                console.print(f"[{state_text}] {f.path}: {finding(lang, f.said or f.problem)}", markup=False)
+                console.print(f"    → {finding(lang, f.fix_said or f.fix)}" + (w(lang, "dr_moved", path=f.moved_to) if f.moved_to
                                                                  else ""), markup=False)
         unrepaired = [f for f in problems if f.severity == "error" and not f.repaired]
         if unrepaired:

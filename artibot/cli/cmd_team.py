@@ -13,16 +13,17 @@ from artibot.cli.checkpoint_prompts import TerminalCheckpoints
 from artibot.cli.checkpoint_view import evidence_table, threshold_result
 from artibot.cli.render import Hanging, console, emit_json, err_console
 from artibot.cli.words import session_lang, w
-from artibot.cli.words_errors import say
+from artibot.cli.words_errors import say_any
 from artibot.cli.words_team import say_where
 from artibot.config import load_settings
 from artibot.errors import InvalidInput
 from artibot.hookpath.inert import terminal
+from artibot.messages import Message
 from artibot.store.home import Home
 
-def said(text: str) -> str:
-    """A sentence of the team's library (a push's or pull's result, a problem) in the session's language."""
-    return say(session_lang(), text)
+def said(text: str | Message) -> str:
+    """A sentence or message of the team's library (a push's or pull's result, a problem) in the session's language."""
+    return say_any(session_lang(), text)
 
 
 team_app = typer.Typer(help="Learn as a team: pool experiences on a shared PostgreSQL, one reviewed round.",
@@ -143,7 +144,7 @@ def _show(report: Any, as_json: bool) -> None:
                       markup=False, highlight=False)
     if report.held_out:
         console.print(Hanging(held_out_line(report.held_out, session_lang())))
-    console.print(Hanging(said(report.message)))
+    console.print(Hanging(said(report.said or report.message)))
 
 
 def held_out_line(held: dict[str, dict[str, int]], lang: str) -> str:

@@ -20,12 +20,13 @@ import time
 
 from artibot.config import gateway_upstream_env, load_settings, resolve_home
 from artibot.config.validators import upstream_url
-from artibot.errors import ArtibotError, ExitCode, GatewayError, InvalidInput
+from artibot.errors import ArtibotError, ExitCode, GatewayError, InvalidInput, os_reason
 from artibot.gateway import profiles as gateway_profiles
 from artibot.gateway import price_table
 from artibot.gateway.profiles import Profile
 from artibot.gateway.server import Counters, GatewayConfig, Seen, serve
 from artibot.hookpath.store import gateway_state
+from artibot.messages import Message
 from artibot.cli.quick import said
 from artibot.cli.words import session_lang, w
 
@@ -122,8 +123,8 @@ def run(config: GatewayConfig, *, quiet: bool, lang: str = "en") -> Counters:
     try:
         return asyncio.run(main())
     except OSError as exc:
-        raise GatewayError(f"the gateway cannot listen on 127.0.0.1:{config.port}: {exc.strerror or exc} "
-                           "(another program uses the port? try --port)") from None
+        raise GatewayError(Message("gateway.cannot_listen", address=f"127.0.0.1:{config.port}",
+                                   reason=os_reason(exc))) from None
 
 
 def main(argv: list[str] | None = None) -> int:

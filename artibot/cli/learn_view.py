@@ -17,13 +17,14 @@ from artibot.round import checkpoints as cp
 from artibot.store.home import Home
 from artibot.config import load_settings
 from artibot.round.cycle import RoundReport, RoundStatus, learn
-from artibot.round.review import answer_pending, discard_pending, pending_questions, prepare_for_review
+from artibot.round.review import answer_pending, discard_pending, nothing_waiting, pending_questions, prepare_for_review
 from artibot.errors import ArtibotError, InvalidInput
+from artibot.messages import Message, render
 from artibot.cli.checkpoint_prompts import TerminalCheckpoints
 from artibot.cli.checkpoint_view import change_words, threshold_result, transfer_result, evidence_table
 from artibot.cli.render import Hanging, console, emit_json, err_console, progress_line
 from artibot.cli.quick import said
-from artibot.cli.words import progress, session_lang, w
+from artibot.cli.words import session_lang, w
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -54,9 +55,9 @@ def _message(report: RoundReport, lang: str) -> str:
     if lang == "en":
         return report.message
     if report.status is not RoundStatus.APPLIED or not report.round_id:
-        from artibot.cli.words_errors import say
+        from artibot.cli.words_errors import say_any
 
-        return say(lang, report.message)
+        return say_any(lang, report.said or report.message)
     changes = report.threshold_changes.values()
     moved = sum(1 for c in changes if abs(c["new"] - c["old"]) > 1e-12)
     applied = any(c.get("applied") for c in changes) or not changes
@@ -104,7 +105,7 @@ def run_learn(*, yes: bool = False, unattended: bool = False, dry_run: bool = Fa
         return
     # a spinner while nobody is asked anything; each step on its line before the questions
     shown = progress_line(out)
-    say = None if spinner else (lambda message: shown(progress(settings.lang, message)))
+    say = None if spinner else (lambda message: shown(render(message, settings.lang)))
     with out.status("learning…", spinner="dots") if spinner else nullcontext():
         report = learn(home=home, checkpoints=policy, flush=flush, dry_run=dry_run, settings=settings,
                        progress=say)
@@ -149,7 +150,7 @@ def run_review(*, as_json: bool = False, answer: Sequence[str] | None = None, pr
         return
     if discard:
         rid = discard_pending(home=home)
-        console.print(said(f"round {rid} discarded; its experiences stay unprocessed"))
+        console.print(said(Message("review.discarded", round=rid)))
         return
     if answer:
         report = answer_pending(home=home, answers=list(answer), channel="review")
@@ -172,7 +173,7 @@ def run_review(*, as_json: bool = False, answer: Sequence[str] | None = None, pr
         emit_json(doc)
         return
     if not doc["pending"]:
-        console.print(said(doc["message"]))
+        console.print(said(nothing_waiting(doc["unprocessed"], doc["batch_size"])))
         return
     settings = load_settings(home.root)
     terminal = TerminalCheckpoints(console, doc["lang"], read=lambda prompt: _read_line(console, prompt))
@@ -184,7 +185,7 @@ def run_review(*, as_json: bool = False, answer: Sequence[str] | None = None, pr
 
     shown = open_evidence(home)
     if shown is None:  # answered or discarded since
-        console.print(said("nothing is waiting for review"))
+        console.print(said(Message("review.none")))
         return
     lang = doc["lang"]
     console.print(w(lang, "waiting", round=doc["round_id"], n=doc["processed"]))

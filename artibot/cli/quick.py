@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import sys
 
-from artibot.errors import ArtibotError, ExitCode, StoreError, ValidationError
+from artibot.errors import ArtibotError, ExitCode, StoreError
+from artibot.messages import Message
 
 TYPE_CHECKING = False  # `typing` itself is a share of the start-up (docs/benchmarks.md)
 if TYPE_CHECKING:
@@ -50,12 +51,12 @@ def setup_logging() -> None:
 
 def interrupted() -> str:
     """The Ctrl-C line, in the configured language."""
-    return f"\nartibot: {said('interrupted; nothing half-written was kept')}\n"
+    return f"\nartibot: {said(Message('error.interrupted'))}\n"
 
 
-def said(message: str | ArtibotError) -> str:
+def said(message: str | Message | ArtibotError) -> str:
     """An error line (without ``artibot:``) in the configured language (:mod:`artibot.cli.words_errors`):
-    a sentence, or an error (a record's validation problems are said one by one)."""
+    a message, a sentence, or an error (a record's validation problems are said one by one)."""
     text = str(message)
     try:
         from artibot.cli.words import session_lang
@@ -63,11 +64,9 @@ def said(message: str | ArtibotError) -> str:
         lang = session_lang()
         if lang == "en":
             return text
-        from artibot.cli.words_errors import say, say_problems
+        from artibot.cli.words_errors import say_any, say_error
 
-        if isinstance(message, ValidationError):
-            return say_problems(lang, message.problems, message.where)
-        return say(lang, text)
+        return say_error(lang, message) if isinstance(message, ArtibotError) else say_any(lang, message)
     except Exception:  # noqa: BLE001 - the error itself matters more than its language
         return text
 

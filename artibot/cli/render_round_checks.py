@@ -7,10 +7,10 @@ terminal, one line in a pipe.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from artibot.cli.render import Hanging
-
+from artibot.messages import Message, render
 
 
 def _pct(x: float | None) -> str:
@@ -26,41 +26,49 @@ def offpolicy_block(op: Mapping[str, Any] | None, utility: Mapping[str, Any] | N
     """The paragraphs printed under the checkpoint-2 table (plain words when the evidence is too thin);
     with ``utility`` (:func:`artibot.round.checkpoints.utility_check`), the value the learner optimises
     and what it means for the default answer."""
-    if lang == "ko":
-        return _offpolicy_ko(op, utility)
+    def say(id: str, **params: Any) -> str:
+        return render(Message(id, **params), lang)
+
     if not op:
-        return [Hanging("What the proposed thresholds would have done on the logged requests: not available for "
-                        "this round (prepared before artibot computed it).")]
+        return [Hanging(say("checks.unavailable"))]
     cur, new, diff = op["current"], op["proposed"], op["difference"]
     earlier = op.get("earlier") or 0
-    head = (f"What the proposed thresholds would have done on the {op['n']:,} logged requests"
-            + (f" ({earlier:,} from earlier rounds)" if earlier else ""))
-    share = (f"System 2 share {_pct(cur['system2_share'])} -> {_pct(new['system2_share'])} "
-             f"({_pts(diff['system2_share'])} points).")
+    head = say("checks.head_earlier", n=op["n"], earlier=earlier) if earlier else say("checks.head", n=op["n"])
+    share = say("checks.share", current=_pct(cur["system2_share"]), proposed=_pct(new["system2_share"]),
+                change=_pts(diff["system2_share"]))
+    reason = _reason(op, lang)
     if op["verdict"] == "too_thin":
-        return [Hanging(head + ":"), Hanging(f"{op['reason']}.", first="  success: ", indent="    "),
+        return [Hanging(head + ":"), Hanging(f"{reason}.", first="  " + say("checks.success_label"), indent="    "),
                 Hanging(share, first="  ", indent="    ")]
     if op["verdict"] == "no_change":
         return [Hanging(head + ":"),
-                Hanging(f"{op['reason']} (success {_pct(cur['success'])}, System 2 share "
-                        f"{_pct(cur['system2_share'])}).", first="  ", indent="    ")]
-    level = int(round(op["level"] * 100))
+                Hanging(say("checks.unchanged", reason=reason, success=_pct(cur["success"]),
+                            share=_pct(cur["system2_share"])), first="  ", indent="    ")]
     lo, hi = op["interval"]
 
-    def line(name: str, p: Mapping[str, Any]) -> Hanging:
+    def line(name: str, text: str) -> Hanging:
+        return Hanging(text, first="  " + say("checks.label", name=say(name)))  # wrapped under the text
+
+    def policy(p: Mapping[str, Any]) -> str:
         a, b = p["interval"]
-        return Hanging(f"success {_pct(p['success'])} [{_pct(a)}, {_pct(b)}]   System 2 share "
-                       f"{_pct(p['system2_share'])}", first=f"  {name:<10} ", indent=" " * 13)
+        return say("checks.policy", success=_pct(p["success"]), lo=_pct(a), hi=_pct(b), share=_pct(p["system2_share"]))
 
-    return [Hanging(f"{head}, estimated from the requests routed at random, with {level}% intervals:"),
-            line("current", cur), line("proposed", new),
-            Hanging(f"success {_pts(diff['success'])} points [{_pts(lo)}, {_pts(hi)}]   System 2 share "
-                    f"{_pts(diff['system2_share'])} points", first=f"  {'change':<10} ", indent=" " * 13),
-            Hanging(f"{op['reason']}; effective sample size {op['ess']:,.0f}; {op['support']['proposed']} "
-                    "explored on the new route where they differ.", first="  ", indent="  ")] + _utility_lines(utility)
+    return [Hanging(say("checks.estimated", head=head, level=int(round(op["level"] * 100)))),
+            line("checks.current", policy(cur)), line("checks.proposed", policy(new)),
+            line("checks.change", say("checks.difference", success=_pts(diff["success"]), lo=_pts(lo), hi=_pts(hi),
+                                      share=_pts(diff["system2_share"]))),
+            Hanging(say("checks.support", reason=reason, ess=op["ess"], explored=op["support"]["proposed"]),
+                    first="  ", indent="  ")] + _utility_lines(utility, say)
 
 
-def _utility_lines(u: Mapping[str, Any] | None) -> list[Hanging]:
+def _reason(op: Mapping[str, Any], lang: str) -> str:
+    """The verdict's reason in ``lang``: its message, or the English sentence of a round saved
+    before the estimate kept one."""
+    doc = op.get("message")
+    return render(Message.from_json(doc), lang) if isinstance(doc, dict) else str(op.get("reason") or "")
+
+
+def _utility_lines(u: Mapping[str, Any] | None, say: Callable[..., str]) -> list[Hanging]:
     """What the learner optimises, success − price × System 2 share, and the default it implies."""
     if not u:
         return []
@@ -70,70 +78,15 @@ def _utility_lines(u: Mapping[str, Any] | None) -> list[Hanging]:
         f = _pts if signed else (lambda x: f"{x * 100:.1f}")
         return f"{f(side['value'])} [{f(lo)}, {f(hi)}]"
 
-    lines = [Hanging(f"utility = success − {u['price']:.3f} × System 2 share (what the learner maximises), "
-                     "in points:"),
-             Hanging(f"current {value(u['current'])}, proposed {value(u['proposed'])}, change "
-                     f"{value(u['difference'], signed=True)}", first="  ", indent="    ")]
+    lines = [Hanging(say("checks.utility", price=u["price"])),
+             Hanging(say("checks.utility_values", current=value(u["current"]), proposed=value(u["proposed"]),
+                         change=value(u["difference"], signed=True)), first="  ", indent="    ")]
     lo, hi = u["difference"]["interval"]
     if u["worse"]:
-        lines.append(Hanging("The estimate says the proposal is worse (the whole interval of the change is "
-                             "below 0), so the default is Revert.", first="  ", indent="    "))
+        lines.append(Hanging(say("checks.worse"), first="  ", indent="    "))
     elif lo < 0 < hi:
-        lines.append(Hanging("The change is within the estimate's noise; the default stays Apply.",
-                             first="  ", indent="    "))
+        lines.append(Hanging(say("checks.noise"), first="  ", indent="    "))
     return lines
-
-
-def _offpolicy_ko(op: Mapping[str, Any] | None, u: Mapping[str, Any] | None) -> list[Hanging]:
-    """:func:`offpolicy_block` in Korean, from the same numbers (the estimator's own sentences
-    are English, so they are said here from the verdict)."""
-    if not op:
-        return [Hanging("제안된 임계값이 기록된 요청에서 했을 일: 이 라운드에는 없습니다(계산 기능 이전에 준비된 라운드).")]
-    cur, new, diff = op["current"], op["proposed"], op["difference"]
-    earlier = op.get("earlier") or 0
-    head = (f"제안된 임계값이 기록된 요청 {op['n']:,}개에서 했을 일" + (f"(이전 라운드 {earlier:,}개 포함)" if earlier else ""))
-    share = (f"System 2 비중 {_pct(cur['system2_share'])} -> {_pct(new['system2_share'])} "
-             f"({_pts(diff['system2_share'])} 포인트).")
-    if op["verdict"] == "too_thin":
-        return [Hanging(head + ":"),
-                Hanging("추정하기에 근거가 부족합니다: 바뀌는 경로에서 무작위로 탐색된 결정이 거의 없습니다.",
-                        first="  성공률: ", indent="    "),
-                Hanging(share, first="  ", indent="    ")]
-    if op["verdict"] == "no_change":
-        return [Hanging(head + ":"),
-                Hanging(f"제안된 임계값은 기록된 요청의 경로를 바꾸지 않습니다 (성공률 {_pct(cur['success'])}, "
-                        f"System 2 비중 {_pct(cur['system2_share'])}).", first="  ", indent="    ")]
-    level = int(round(op["level"] * 100))
-    lo, hi = op["interval"]
-
-    def line(name: str, p: Mapping[str, Any]) -> Hanging:
-        a, b = p["interval"]
-        return Hanging(f"성공률 {_pct(p['success'])} [{_pct(a)}, {_pct(b)}]   System 2 비중 "
-                       f"{_pct(p['system2_share'])}", first=f"  {name}  ", indent=" " * 10)
-
-    out = [Hanging(f"{head}, 무작위로 라우팅된 요청에서 {level}% 구간으로 추정:"), line("현재", cur), line("제안", new),
-           Hanging(f"성공률 {_pts(diff['success'])} 포인트 [{_pts(lo)}, {_pts(hi)}]   System 2 비중 "
-                   f"{_pts(diff['system2_share'])} 포인트", first="  변화  ", indent=" " * 10),
-           Hanging(f"유효 표본 크기 {op['ess']:,.0f}; 두 경로가 다른 곳에서 새 경로로 탐색된 요청 "
-                   f"{op['support']['proposed']}개.", first="  ", indent="  ")]
-    if not u:
-        return out
-
-    def value(side: Mapping[str, Any], signed: bool = False) -> str:
-        a, b = side["interval"]
-        f = _pts if signed else (lambda x: f"{x * 100:.1f}")
-        return f"{f(side['value'])} [{f(a)}, {f(b)}]"
-
-    out += [Hanging(f"효용 = 성공률 − {u['price']:.3f} × System 2 비중 (학습기가 최대화하는 값), 포인트:"),
-            Hanging(f"현재 {value(u['current'])}, 제안 {value(u['proposed'])}, 변화 "
-                    f"{value(u['difference'], signed=True)}", first="  ", indent="    ")]
-    d_lo, d_hi = u["difference"]["interval"]
-    if u["worse"]:
-        out.append(Hanging("추정상 제안이 더 나쁩니다(변화의 구간 전체가 0 미만). 그래서 기본값은 되돌리기입니다.",
-                           first="  ", indent="    "))
-    elif d_lo < 0 < d_hi:
-        out.append(Hanging("변화는 추정의 잡음 안에 있습니다. 기본값은 적용입니다.", first="  ", indent="    "))
-    return out
 
 
 def validation_block(summary: Mapping[str, Any]) -> list[Hanging]:

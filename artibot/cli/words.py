@@ -113,7 +113,6 @@ for _lang in WORDS:
 
 ACTIONS = {"ko": {"promote": "승격", "demote": "강등", "hold": "보류"}}
 STATUSES = {"ko": {"candidate": "후보", "active": "활성", "demoted": "강등됨", "inactive": "비활성"}}
-SOURCES = {"ko": {"estimated": "추정", "cost": "비용", "measured": "측정", "system2Cost": "system2Cost", "targetSystem2Share": "targetSystem2Share"}}
 
 
 def w(lang: str, key: str, **values: Any) -> str:
@@ -180,56 +179,3 @@ def action(lang: str, name: str) -> str:
 
 def status_word(lang: str, name: str) -> str:
     return STATUSES.get(lang, {}).get(name, name)
-
-
-def threshold_reason_ko(row: dict[str, Any]) -> str | None:
-    """A threshold row's reason in Korean, from its numbers (the learner words it in English)."""
-    gain, sd, price = row.get("gain"), row.get("sd"), row.get("price")
-    if not all(isinstance(v, (int, float)) for v in (gain, sd, price)):
-        return None
-    assert isinstance(gain, (int, float)) and isinstance(price, (int, float))
-    nd = next((d for d in (2, 3, 4) if f"{gain:.{d}f}" != f"{price:.{d}f}"), 2)
-    side = "같습니다" if f"{gain:.{nd}f}" == f"{price:.{nd}f}" else ("높습니다" if gain > price else "낮습니다")
-    source = SOURCES["ko"].get(str(row.get("source")), str(row.get("source")))
-    if row.get("source") == "cost":  # the cost objective: System 1's failure rate against the break-even rate
-        head = (f"{row['domain']}: System 1 실패율 {gain:.{nd}f} ± {sd:.2f}이(가) 손익분기 {price:.{nd}f}({source})"
-                + (f"보다 {side}" if side != "같습니다" else "와 같습니다"))
-    else:
-        head = (f"{row['domain']}: System 2의 이득 {gain:.{nd}f} ± {sd:.2f}이(가) 가격 {price:.{nd}f}({source})보다 "
-                f"{side}" if side != "같습니다" else
-                f"{row['domain']}: System 2의 이득 {gain:.{nd}f} ± {sd:.2f}이(가) 가격 {price:.{nd}f}({source})와 같습니다")
-    old, new = row["old"], row["new"]
-    usd, redos = row.get("usd_per_100"), row.get("redos_per_100")
-    terms = ""
-    if isinstance(usd, (int, float)) and isinstance(redos, (int, float)):  # the cost objective's step per 100 turns
-        bill = ("비용은 센트 단위까지 같음" if f"{abs(usd):.2f}" == "0.00"
-                else f"${abs(usd):.2f} " + ("절감" if usd < 0 else "증가"))
-        again = ("재요청 횟수 같음" if f"{abs(redos):.1f}" == "0.0"
-                 else f"재요청 {abs(redos):.1f}회 " + ("감소" if redos < 0 else "증가"))
-        terms = f"; 이 도메인 100턴당 {bill}, {again}"
-    if new < old:
-        return f"{head} → System 2 증가: 임계값 {old:.2f} → {new:.2f}{terms}"
-    if new > old:
-        return f"{head} → System 1 증가: 임계값 {old:.2f} → {new:.2f}{terms}"
-    return f"{head} → 임계값 {old:.2f} 유지: 확실히 더 나은 임계값이 범위 안에 없음"
-
-
-def transfer_reason_ko(row: dict[str, Any], evidence_mode: bool = False) -> str:
-    """A pattern's automatic decision in Korean, from its counts (evidence mode decides on the
-    success bounds, not the confidence: then the counts alone)."""
-    confidence = "" if evidence_mode else f", 신뢰도 {row['confidence']:.2f}"
-    return (f"System 1 {row['k1']}/{row['n1']}, System 2 {row['k2']}/{row['n2']}{confidence} "
-            f"→ {action('ko', str(row['automatic']))}")
-
-
-PROGRESS = {"ko": (("loading experiences", "경험을 읽는 중"), ("computing the round over ", "라운드 계산 중, 경험 "),
-                   ("writing the new state", "새 상태를 기록하는 중"))}
-
-
-def progress(lang: str, message: str) -> str:
-    """A step of the learner (worded in English by the library) in the session's language."""
-    for english, said in PROGRESS.get(lang, ()):
-        if message.startswith(english):
-            rest = message[len(english):].replace(" experiences", "개")
-            return said + rest
-    return message

@@ -14,30 +14,7 @@ _Q = "quarantine/"
 
 DOCTOR: list[tuple[str, Replacement]] = [
     # the data home
-    (r"^the data home does not exist and (?P<p>.+) is not writable, so artibot cannot create it$",
-     r"데이터 홈이 없고 \g<p>에 쓸 수 없어서 artibot이 홈을 만들 수 없습니다"),
-    (r"^choose another home \(--home or ARTIBOT_HOME\), or make (?P<p>.+) writable$",
-     r"다른 홈을 고르거나 (--home 또는 ARTIBOT_HOME) \g<p>에 쓸 수 있게 하세요"),
-    (r"^the data home is (?:a symbolic link|not a directory); artibot never follows a link in place of it$",
-     "데이터 홈이 심볼릭 링크이거나 폴더가 아닙니다; artibot은 홈 자리에 놓인 링크를 따라가지 않습니다"),
-    (r"^the data home is (?P<w>a file|a FIFO, socket or device), not a folder: artibot keeps its data in a folder$",
-     lambda m: ("데이터 홈이 " + ("파일" if m["w"] == "a file" else "FIFO, 소켓 또는 장치") + "입니다. 폴더가 아닙니다: "
-                "artibot은 데이터를 폴더에 보관합니다")),
-    (r"^move it aside \(artibot never touches it\), or choose another home \(--home or ARTIBOT_HOME\)$",
-     "그것을 다른 곳으로 옮기거나 (artibot은 건드리지 않습니다) 다른 홈을 고르세요 (--home 또는 ARTIBOT_HOME)"),
-    (r"^point ARTIBOT_HOME at the real directory, or replace the link with a directory$",
-     "ARTIBOT_HOME을 실제 폴더로 지정하거나, 링크를 폴더로 바꾸세요"),
-    (r"^the data home is not writable: experiences cannot be recorded and no round can be applied$",
-     "데이터 홈에 쓸 수 없습니다: 경험을 기록할 수 없고 라운드를 적용할 수 없습니다"),
-    (r"^make it writable \(chmod u\+w, or remount it read-write\), or choose another home \(--home or "
-     r"ARTIBOT_HOME\)$", "쓸 수 있게 하거나 (chmod u+w, 또는 읽기-쓰기로 다시 마운트) 다른 홈을 고르세요 (--home 또는 "
-                         "ARTIBOT_HOME)"),
     # links, odd files, temp files
-    (r"^is a symbolic link \(to (?P<t>.+)\); artibot never follows links planted in its data home$",
-     r"심볼릭 링크입니다 (대상: \g<t>); artibot은 데이터 홈에 놓인 링크를 따라가지 않습니다"),
-    (r"^move the link itself aside into quarantine/; its target is not touched$",
-     f"링크 자체를 {_Q}로 옮깁니다; 링크의 대상은 건드리지 않습니다"),
-    (r"^is not a regular file \(a FIFO, socket or device\)$", "일반 파일이 아닙니다 (FIFO, 소켓 또는 장치)"),
     (r"^is not a regular file$", "일반 파일이 아닙니다"),
     (r"^move it aside into quarantine/", f"{_Q}로 옮깁니다"),
     (r"^leftover temp file of a write interrupted by a crash \(the file it was meant to replace is intact\)$",

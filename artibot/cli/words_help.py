@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from artibot.cli.words_foreign import CLICK_HELP
+
 HELP: dict[str, dict[str, str]] = {"ko": {
     "": "AI 코딩 에이전트의 System 1 / System 2 라우터가 경험에서 배우게 합니다.",
     " --version": "버전을 보여 줍니다.",
@@ -121,17 +123,6 @@ HELP: dict[str, dict[str, str]] = {"ko": {
     "team status --rounds": "팀의 라운드도 나열합니다 (데이터베이스를 읽음).",
 }}
 
-_HEADINGS: dict[str, list[tuple[str, str]]] = {"ko": [
-    (r"^Usage: ", "사용법: "), (r"\[OPTIONS\]", "[옵션]"), (r"COMMAND \[ARGS\]\.\.\.", "명령 [인자]..."),
-    (r"^Arguments:$", "인자:"), (r"^Options:$", "옵션:"), (r"^Commands:$", "명령:"),
-    (r"Show this message and exit\.", "이 도움말을 보여 주고 끝냅니다."),
-    (r"\[default: (?P<d>[^\]]*)\]", r"[기본값: \g<d>]"), (r"\[required\]", "[필수]"),
-    (r"\[env var: (?P<e>[^\]]*)\]", r"[환경 변수: \g<e>]"),
-    (r"^Try '(?P<c>[^']+)' for help\.$", r"도움말은 '\g<c>'"),
-    # the parameters' types, as typer names them
-    (r"<int range>", "<정수 범위>"), (r"<float range>", "<숫자 범위>"), (r"<int>", "<정수>"), (r"<float>", "<숫자>"),
-    (r"<str>", "<문자열>"), (r"<list\[str\]>", "<문자열 목록>"), (r"<path>", "<경로>"), (r"<bool>", "<참/거짓>"),
-]}
 
 
 def help_text(lang: str, key: str) -> str | None:
@@ -141,6 +132,6 @@ def help_text(lang: str, key: str) -> str | None:
 
 def headings(lang: str, text: str) -> str:
     """A rendered help screen with the parser's own words (Usage, Options, [default: …]) in ``lang``."""
-    for pattern, replacement in _HEADINGS.get(lang, ()):
+    for pattern, replacement in CLICK_HELP.get(lang, ()):
         text = re.sub(pattern, replacement, text, flags=re.MULTILINE)
     return text

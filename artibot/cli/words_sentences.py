@@ -16,11 +16,6 @@ Replacement = Union[str, Callable[["re.Match[str]"], str]]
 _V = r"(?P<v>.+?)"  # a value as the library quotes it, up to the end of the problem
 
 
-def _choices(m: re.Match[str]) -> str:
-    earlier = f" (그 이전 {m['n']}개 더)" if m["n"] else ""
-    return f"라운드 {m['r']}은(는) 적용된 라운드가 아닙니다; 적용된 라운드(오래된 순): {m['c']}{earlier}, 또는 `last`"
-
-
 SENTENCES: list[tuple[str, Replacement]] = [
     # a record's validation (artibot.experience), one problem at a time
     (r"(?P<k>[\w.\[\]]+) is required: a number from 0 to 1$", r"\g<k>이(가) 필요합니다: 0부터 1까지의 숫자"),
@@ -51,19 +46,8 @@ SENTENCES: list[tuple[str, Replacement]] = [
      r"schema_version \g<n>은(는) 이 artibot이 아는 버전(\g<m>)보다 새롭습니다; artibot을 업그레이드하세요"),
     (r"^… and (?P<n>\d+) more$", r"… 외 \g<n>개"),
     # the config's validators (artibot.config.validators), as a key's problem
-    (r"(?P<a>[\w.]+) must be below (?P<b>[\w.]+) \(got (?P<x>\S+) and (?P<y>\S+)\)",
-     r"\g<a>은(는) \g<b>보다 작아야 합니다 (받은 값: \g<x>, \g<y>)"),
-    (r"(?P<a>[\w.]+) must lie within (?P<r>\[\w+, \w+\]) \(got (?P<x>\S+) outside (?P<b>\[[^\]]*\])\)",
-     r"\g<a>은(는) \g<r> 안에 있어야 합니다 (받은 값: \g<x>, 범위 \g<b> 밖)"),
-    (r"(?P<a>[\w.]+) must not exceed (?P<b>[\w.]+) \(got (?P<x>[^)]+)\)",
-     r"\g<a>은(는) \g<b>을(를) 넘을 수 없습니다 (받은 값: \g<x>)"),
-    (r"learning\.lifelong: set system2Cost or targetSystem2Share, not both",
-     "learning.lifelong: system2Cost와 targetSystem2Share 중 하나만 설정하세요"),
     (r"(?P<k>\S+) is not a key artibot reads \(known: (?P<n>[^)]*)\); it is ignored",
      r"\g<k>은(는) artibot이 읽는 키가 아닙니다 (알려진 키: \g<n>); 무시합니다"),
-    (r"(?P<k>[\w.]+) must be an http\(s\) URL(?: such as (?P<e>\S+))?, not " + _V + "$",
-     lambda m: f"{m['k']}은(는) http(s) URL이어야 합니다" + (f" (예: {m['e']})" if m["e"] else "")
-               + f" ({m['v']}은(는) 안 됨)"),
     (r"(?P<k>[\w.]+) must be an object with \"effort\" and/or \"model\", not " + _V + "$",
      r'\g<k>은(는) "effort"나 "model"(또는 둘 다)을 가진 객체여야 합니다 (\g<v>은(는) 안 됨)'),
     (r"(?P<k>[\w.]+) must be null \(keep the client's\) or one of (?P<o>.+?), not " + _V + "$",
@@ -71,13 +55,6 @@ SENTENCES: list[tuple[str, Replacement]] = [
                f"하나여야 합니다 ({m['v']}은(는) 안 됨)"),
     (r"(?P<k>[\w.]+) must be null \(keep the client's\) or a model name, not " + _V + "$",
      r"\g<k>은(는) null(클라이언트의 값 유지)이나 모델 이름이어야 합니다 (\g<v>은(는) 안 됨)"),
-    (r"(?P<k>[\w.]+) must be an object mapping a domain name to a list of keywords",
-     r"\g<k>은(는) 도메인 이름마다 키워드 목록을 주는 객체여야 합니다"),
-    (r"(?P<k>[\w.]+): a domain name is lower-case letters, digits, - or _ \(at most 40\)",
-     r"\g<k>: 도메인 이름은 소문자, 숫자, - 또는 _ 로 씁니다 (최대 40자)"),
-    (r"(?P<k>[\w.]+) must be a list of non-empty strings", r"\g<k>은(는) 비어 있지 않은 문자열의 목록이어야 합니다"),
-    (r"(?P<k>[\w.]+) must be true, false or \"auto\", not " + _V + "$",
-     r'\g<k>은(는) true, false 또는 "auto"여야 합니다 (\g<v>은(는) 안 됨)'),
     (r"(?P<k>[\w.]+) must have 5 fields \(minute hour day-of-month month day-of-week\)",
      r"\g<k>에는 필드 5개(분 시 일 월 요일)가 있어야 합니다"),
     (r"(?P<k>[\w.]+) must be a string \(got", r"\g<k>은(는) 문자열이어야 합니다 (받은 값:"),
@@ -96,31 +73,9 @@ SENTENCES: list[tuple[str, Replacement]] = [
     # `artibot route`, `artibot outcome` (artibot.store.round.pending_decisions)
     (r'^the request text is empty: give the text to route, e\.g\. artibot route "fix the login bug"$',
      '요청 텍스트가 비어 있습니다: 라우팅할 텍스트를 주세요. 예: artibot route "로그인 버그 고치기"'),
-    (r"^no pending decision (?P<id>\S+) in (?P<dir>\S+); `(?P<c>[^`]+)` records one$",
-     r"\g<dir>에 대기 중인 결정 \g<id>이(가) 없습니다; `\g<c>`로 결정을 기록하세요"),
-    (r"^decision (?P<id>\S+) already has its outcome$", r"결정 \g<id>에는 이미 결과가 있습니다"),
-    (r"^(?P<id>'[^']*') is not a decision id \(letters, digits, '\.', '_' or '-'\)$",
-     r"\g<id>은(는) 결정 id가 아닙니다 (문자, 숫자, '.', '_', '-'만)"),
     # `artibot rollback` (artibot.round.rollback)
-    (r"^no applied round to roll back$", "롤백할 적용된 라운드가 없습니다"),
-    (r"^round (?P<r>'[^']*'|\S+) is not an applied round; the applied rounds, oldest first: (?P<c>.+?)"
-     r"(?: \(and (?P<n>\d+) earlier\))?, or `last`$", _choices),
-    (r"^round (?P<r>'[^']*'|\S+) is not an applied round; no round has been applied yet$",
-     r"라운드 \g<r>은(는) 적용된 라운드가 아닙니다; 아직 적용된 라운드가 없습니다"),
-    (r"^no round is applied now \(every applied round was rolled back; `artibot history` lists them\)$",
-     "지금 적용된 라운드가 없습니다 (적용된 라운드는 모두 롤백되었습니다; `artibot history`에 나옵니다)"),
-    (r"^round (?P<r>'[^']*'|\S+) is not an applied round; no round is applied now \(every applied round was rolled "
-     r"back; `artibot history` lists them\)$",
-     r"라운드 \g<r>은(는) 적용된 라운드가 아닙니다; 지금 적용된 라운드가 없습니다 (적용된 라운드는 모두 롤백되었습니다; "
-     r"`artibot history`에 나옵니다)"),
-    (r"^round (?P<r>\S+) was rolled back(?: at (?P<at>[\d-]+ [\d:]+) UTC)? \(`artibot history` shows it\); nothing to "
-     r"roll back; (?:the applied rounds, oldest first: (?P<c>.+?), or `last`|(?P<none>no round is applied now))$",
-     lambda m: (f"라운드 {m['r']}은(는) " + (f"{m['at']} UTC에 " if m["at"] else "") + "이미 롤백되었습니다 "
-                "(`artibot history`에 나옵니다); 롤백할 것이 없습니다; "
-                + ("지금 적용된 라운드가 없습니다" if m["none"] else f"적용된 라운드 (오래된 순): {m['c']} 또는 `last`"))),
     (r"^round (?P<r>\S+) is (?P<s>[\w-]+), not applied; nothing to roll back$",
      lambda m: f"라운드 {m['r']}은(는) 적용되지 않았습니다 (상태: {_value(m['s'])}); 롤백할 것이 없습니다"),
-    (r"^round (?P<r>\S+) is not an applied round$", r"라운드 \g<r>은(는) 적용된 라운드가 아닙니다"),
     # commands' arguments
     (r"^(?P<c>config|schedule) takes (?P<a>.+?) or (?P<b>\w+), not (?P<v>'[^']*')$",
      r"\g<c>에는 \g<a> 또는 \g<b>만 쓸 수 있습니다 (\g<v>은(는) 안 됨)"),

@@ -22,7 +22,8 @@ import orjson
 
 from artibot.config import validators as checks
 from artibot.config.validators import Checker
-from artibot.errors import ConfigError, InvalidInput
+from artibot.errors import ConfigError, InvalidInput, os_reason
+from artibot.messages import Message
 from artibot.hookpath.names import CONFIG_NAME, home_path
 from artibot.config.settings import (  # re-exported: callers import them from here
     CheckpointSettings, FreshnessSettings, GatewayPricingSettings, GatewayProfileSettings, GatewayServerSettings,
@@ -183,21 +184,27 @@ _ATTR = {"cognitive.router": "router", "cognitive.system1": "system1", "learning
 
 
 
-def did_you_mean(key: str, known: Iterable[str]) -> str:
-    """``; did you mean 'system2Cost'?`` for a key close to a known one (a typo, or the
-    snake_case of the experience records where the config is camelCase), else ``""``.
+def unknown_key(name: str, key: str, known: Iterable[str], allowed: Iterable[str]) -> Message:
+    """``name`` (``key`` under its section) is not a known key, with a guess for a key close
+    to a known one (a typo, or the snake_case of the experience records where the config is
+    camelCase).
 
-    >>> did_you_mean("sytem2Cost", ["system2Cost", "mode"]), did_you_mean("batch_size", ["batchSize"])
-    ("; did you mean 'system2Cost'?", "; did you mean 'batchSize'? (the config's keys are camelCase)")
+    >>> str(unknown_key("learning.sytem2Cost", "sytem2Cost", ["system2Cost", "mode"], ["mode", "system2Cost"]))
+    "learning.sytem2Cost is not a known key; did you mean 'system2Cost'? (allowed: mode, system2Cost)"
+    >>> str(unknown_key("learning.batch_size", "batch_size", ["batchSize"], ["batchSize"]))
+    "learning.batch_size is not a known key; did you mean 'batchSize'? (the config's keys are camelCase) (allowed: batchSize)"
     """
     import difflib
 
-    names = list(known)
+    names, listed = list(known), ", ".join(allowed)
     camel = key.split("_")[0] + "".join(part[:1].upper() + part[1:] for part in key.split("_")[1:])
     if "_" in key and camel in names:
-        return f"; did you mean {camel!r}? (the config's keys are camelCase)"
+        return Message("config.unknown_key_camel", key=name, guess=camel, allowed=listed)
     close = difflib.get_close_matches(key, names, n=1, cutoff=0.75)
-    return f"; did you mean {close[0]!r}?" if close else ""
+    if close:
+        return Message("config.unknown_key_guess", key=name, guess=close[0], allowed=listed)
+    return Message("config.unknown_key", key=name, allowed=listed)
+
 
 def _deep_merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
     out = dict(base)
@@ -212,34 +219,32 @@ def _deep_merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]
 def settings_from_mapping(data: Mapping[str, Any], source: Path | None = None) -> Settings:
     """Validate ``data`` (a full or partial config) merged over the shipped defaults."""
     if not isinstance(data, Mapping):
-        raise ConfigError(["the top level must be a JSON object"], source)
+        raise ConfigError([Message("config.top_level")], source)
     merged = _deep_merge(_shipped_defaults(), data)
-    problems: list[str] = []
+    problems: list[str | Message] = []
     lang = merged.get("lang")
     if lang not in ("en", "ko"):
-        problems.append(f"lang must be one of 'en', 'ko', not {lang!r}")
+        problems.append(Message("config.lang", value=repr(lang)))
     for parent, children in _PARENTS.items():
         node = merged.get(parent)
         if not isinstance(node, dict):
-            problems.append(f"{parent} must be an object")
+            problems.append(Message("config.object", key=parent))
             continue
         for key in node:
             if key not in children:
-                problems.append(f"{parent}.{key} is not a known key{did_you_mean(key, children)} "
-                                f"(allowed: {', '.join(children)})")
+                problems.append(unknown_key(f"{parent}.{key}", key, children, children))
     kwargs: dict[str, Any] = {}
     for section, (cls, table) in _SECTIONS.items():
         parent, child = section.split(".")
         node = merged.get(parent, {}).get(child) if isinstance(merged.get(parent), dict) else None
         if not isinstance(node, dict):
             if node is not None:
-                problems.append(f"{section} must be an object")
+                problems.append(Message("config.object", key=section))
             continue
         known = {k for k, _, _ in table}
         for key in node:
             if key not in known:
-                problems.append(f"{section}.{key} is not a known key{did_you_mean(key, known)} "
-                                f"(allowed: {', '.join(sorted(known))})")
+                problems.append(unknown_key(f"{section}.{key}", key, known, sorted(known)))
         values = {}
         for key, attr, check in table:
             if key in node:
@@ -251,17 +256,19 @@ def settings_from_mapping(data: Mapping[str, Any], source: Path | None = None) -
         kwargs[_ATTR[section]] = cls(**values)
     router = kwargs.get("router")
     if router and router.min_threshold >= router.max_threshold:
-        problems.append("cognitive.router.minThreshold must be below cognitive.router.maxThreshold "
-                        f"(got {router.min_threshold:g} and {router.max_threshold:g})")
+        problems.append(Message("config.below", key="cognitive.router.minThreshold", other="cognitive.router.maxThreshold",
+                                got=f"{router.min_threshold:g}", other_got=f"{router.max_threshold:g}"))
     elif router and not router.min_threshold <= router.threshold <= router.max_threshold:
-        problems.append("cognitive.router.threshold must lie within [minThreshold, maxThreshold] "
-                        f"(got {router.threshold:g} outside [{router.min_threshold:g}, {router.max_threshold:g}])")
+        problems.append(Message("config.within", key="cognitive.router.threshold", range="[minThreshold, maxThreshold]",
+                                got=f"{router.threshold:g}",
+                                bounds=f"[{router.min_threshold:g}, {router.max_threshold:g}]"))
     lifelong = kwargs.get("lifelong")
     if lifelong and lifelong.grpo_group_size > lifelong.batch_size:
-        problems.append("learning.lifelong.grpoGroupSize must not exceed learning.lifelong.batchSize "
-                        f"(got {lifelong.grpo_group_size} > {lifelong.batch_size})")
+        problems.append(Message("config.not_above", key="learning.lifelong.grpoGroupSize",
+                                other="learning.lifelong.batchSize",
+                                got=f"{lifelong.grpo_group_size} > {lifelong.batch_size}"))
     if lifelong and lifelong.system2_cost is not None and lifelong.target_system2_share is not None:
-        problems.append("learning.lifelong: set system2Cost or targetSystem2Share, not both")
+        problems.append(Message("config.price_twice"))
     if problems:
         raise ConfigError(problems, source)
     warnings = tuple(f"{key} is not a key artibot reads (known: {', '.join(TOP_LEVEL)}); it is ignored"
@@ -295,7 +302,7 @@ def load_config_file(path: Path) -> Settings:
         finally:
             os.close(fd)
     except OSError as exc:
-        raise ConfigError([f"cannot read the file: {exc.strerror}"], path) from exc
+        raise ConfigError([Message("config.unreadable", reason=os_reason(exc))], path) from exc
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:

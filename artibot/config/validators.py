@@ -1,5 +1,7 @@
 """The checkers of ``artibot.config.json``'s values: each takes the key path and the value
-and returns ``(value, None)`` or ``(None, "a sentence naming the key and what is allowed")``.
+and returns ``(value, None)`` or ``(None, problem)``: a :class:`~artibot.messages.Message` naming
+the key and what is allowed (its English sentence is ``str()``), or that sentence itself for a
+check not worded as a message yet.
 
 :mod:`artibot.config` holds the table of which key gets which checker.
 """
@@ -9,49 +11,49 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-Checker = Callable[[str, Any], tuple[Any, str | None]]
+from artibot.messages import Message
+
+Checker = Callable[[str, Any], tuple[Any, str | Message | None]]
 
 
 def number(lo: float, hi: float, *, lo_open: bool = False, hi_open: bool = False) -> Checker:
     lb = "(" if lo_open else "["
     rb = ")" if hi_open else "]"
-    allowed = f"a number in {lb}{lo:g}, {hi:g}{rb}"
+    allowed = f"{lb}{lo:g}, {hi:g}{rb}"
 
-    def check(path: str, value: Any) -> tuple[Any, str | None]:
+    def check(path: str, value: Any) -> tuple[Any, Message | None]:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            return None, f"{path} must be {allowed}, not {type(value).__name__} {value!r}"
+            return None, Message("config.number", key=path, range=allowed, value=f"{type(value).__name__} {value!r}")
         v = float(value)
         if v != v or (v < lo or (lo_open and v == lo)) or (v > hi or (hi_open and v == hi)):
-            return None, f"{path} must be {allowed}, not {value!r}"
+            return None, Message("config.number", key=path, range=allowed, value=repr(value))
         return v, None
 
     return check
 
 
 def integer(lo: int, hi: int) -> Checker:
-    def check(path: str, value: Any) -> tuple[Any, str | None]:
-        if isinstance(value, bool) or not isinstance(value, int):
-            return None, f"{path} must be a whole number from {lo} to {hi}, not {value!r}"
-        if not lo <= value <= hi:
-            return None, f"{path} must be a whole number from {lo} to {hi}, not {value!r}"
+    def check(path: str, value: Any) -> tuple[Any, Message | None]:
+        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+            return None, Message("config.integer", key=path, lo=lo, hi=hi, value=repr(value))
         return value, None
 
     return check
 
 
 def choice(*options: str) -> Checker:
-    def check(path: str, value: Any) -> tuple[Any, str | None]:
+    def check(path: str, value: Any) -> tuple[Any, Message | None]:
         if value not in options:
-            allowed = ", ".join(repr(o) for o in options)
-            return None, f"{path} must be one of {allowed}, not {value!r}"
+            return None, Message("config.choice", key=path, options=", ".join(repr(o) for o in options),
+                                 value=repr(value))
         return value, None
 
     return check
 
 
-def boolean(path: str, value: Any) -> tuple[Any, str | None]:
+def boolean(path: str, value: Any) -> tuple[Any, Message | None]:
     if not isinstance(value, bool):
-        return None, f"{path} must be true or false, not {value!r}"
+        return None, Message("config.boolean", key=path, value=repr(value))
     return value, None
 
 
@@ -88,7 +90,7 @@ def cron(path: str, value: Any) -> tuple[Any, str | None]:
 
 
 def optional(inner: Checker) -> Checker:
-    def check(path: str, value: Any) -> tuple[Any, str | None]:
+    def check(path: str, value: Any) -> tuple[Any, str | Message | None]:
         if value is None:
             return None, None
         return inner(path, value)
@@ -96,21 +98,21 @@ def optional(inner: Checker) -> Checker:
     return check
 
 
-def auto_or_boolean(path: str, value: Any) -> tuple[Any, str | None]:
+def auto_or_boolean(path: str, value: Any) -> tuple[Any, Message | None]:
     if value is True or value is False or value == "auto":
         return value, None
-    return None, f"{path} must be true, false or \"auto\", not {value!r}"
+    return None, Message("config.auto_or_boolean", key=path, value=repr(value))
 
 
-def domains(path: str, value: Any) -> tuple[Any, str | None]:
+def domains(path: str, value: Any) -> tuple[Any, Message | None]:
     if not isinstance(value, dict):
-        return None, f"{path} must be an object mapping a domain name to a list of keywords"
+        return None, Message("config.domains", key=path)
     out: dict[str, tuple[str, ...]] = {}
     for name, words in value.items():
         if not re.fullmatch(r"[a-z][a-z0-9_-]{0,39}", name):
-            return None, f"{path}.{name}: a domain name is lower-case letters, digits, - or _ (at most 40)"
+            return None, Message("config.domain_name", key=f"{path}.{name}")
         if not isinstance(words, list) or not all(isinstance(w, str) and w.strip() for w in words):
-            return None, f"{path}.{name} must be a list of non-empty strings"
+            return None, Message("config.keywords", key=f"{path}.{name}")
         out[name] = tuple(w.strip().lower() for w in words)
     return out, None
 
@@ -134,14 +136,14 @@ def profile(path: str, value: Any) -> tuple[Any, str | None]:
     return (effort, model), None
 
 
-def upstream_url(path: str, value: Any) -> tuple[Any, str | None]:
+def upstream_url(path: str, value: Any) -> tuple[Any, Message | None]:
     from urllib.parse import urlsplit
 
     if not isinstance(value, str):
-        return None, f"{path} must be an http(s) URL, not {value!r}"
+        return None, Message("config.url", key=path, value=repr(value))
     parts = urlsplit(value)
     if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
-        return None, f"{path} must be an http(s) URL such as https://api.anthropic.com, not {value!r}"
+        return None, Message("config.url_example", key=path, example="https://api.anthropic.com", value=repr(value))
     return value.rstrip("/"), None
 
 

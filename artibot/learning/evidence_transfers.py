@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from artibot.learning.posterior import beta_bounds
 from artibot.learning.types import PatternStats, TransferDecision
+from artibot.messages import Message
 from artibot.config.settings import Settings
 
 CREDIBLE = 0.95
@@ -47,22 +48,21 @@ def decide(stats: PatternStats, settings: Settings) -> TransferDecision:
     lo1, hi1 = beta_bounds(stats.k1, stats.n1, CREDIBLE)
     lo2, _ = beta_bounds(stats.k2, stats.n2, CREDIBLE)
     compared = floor if stats.status == "active" else bar  # what System 1's bounds are held against
-    s1 = f"System 1 {stats.k1}/{stats.n1} (success {against(lo1, compared)}-{against(hi1, compared)})"
+    s1 = Message("transfer.s1", k=stats.k1, n=stats.n1, lo=against(lo1, compared), hi=against(hi1, compared))
     if stats.status == "active":
         if hi1 < floor:
-            return TransferDecision(stats.key, "demote", f"{s1}: surely below {_bar(floor)}",
-                                    stats, "demote_bound")
-        return TransferDecision(stats.key, "hold", f"active; {s1}: not surely below {_bar(floor)}", stats,
-                                "hold_active")
+            return TransferDecision.said(stats, "demote", Message("transfer.demote_bound", s1=s1, bar=_bar(floor)),
+                                         "demote_bound")
+        return TransferDecision.said(stats, "hold", Message("transfer.hold_active_bound", s1=s1, bar=_bar(floor)),
+                                     "hold_active")
     if lo1 >= bar:
-        return TransferDecision(stats.key, "promote", f"{s1}: surely at least {_bar(bar)}", stats, "promote_s1")
+        return TransferDecision.said(stats, "promote", Message("transfer.promote_s1", s1=s1, bar=_bar(bar)),
+                                     "promote_s1")
+    s2 = Message("transfer.s2", k=stats.k2, n=stats.n2, lo=against(lo2, bar))
     if lo2 >= bar and hi1 >= bar:
-        return TransferDecision(stats.key, "promote", (
-            f"System 2 {stats.k2}/{stats.n2} (success at least {against(lo2, bar)}) and {s1} not against it: "
-            "System 1 tried on probation"), stats, "promote_s2")
-    s2 = f"System 2 {stats.k2}/{stats.n2} (success at least {against(lo2, bar)})"
+        return TransferDecision.said(stats, "promote", Message("transfer.promote_s2", s1=s1, s2=s2), "promote_s2")
     if lo2 >= bar:  # System 2 reaches the bar, System 1 is surely short of it
-        return TransferDecision(stats.key, "hold", f"{s1}, {s2}: System 1 is surely below {_bar(bar)}",
-                                stats, "hold_evidence")
-    return TransferDecision(stats.key, "hold", (
-        f"{s1}, {s2}: neither is surely at least {_bar(bar)}, the success a promotion needs"), stats, "hold_evidence")
+        return TransferDecision.said(stats, "hold", Message("transfer.hold_s1_short", s1=s1, s2=s2, bar=_bar(bar)),
+                                     "hold_evidence")
+    return TransferDecision.said(stats, "hold", Message("transfer.hold_neither", s1=s1, s2=s2, bar=_bar(bar)),
+                                 "hold_evidence")

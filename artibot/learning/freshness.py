@@ -22,6 +22,8 @@ import math
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
+from artibot.messages import Message
+
 DAY = 86_400.0
 UNUSED_DAYS = 7.0
 """A pattern not used for this many days is called "unused" in a demotion reason."""
@@ -64,20 +66,19 @@ def record_uses(state: Mapping[str, Any], uses: Sequence[tuple[float, bool]], ke
     return out
 
 
-def demotion_reason(state: Mapping[str, Any], now: float, rules: FreshnessRules) -> str | None:
+def demotion_reason(state: Mapping[str, Any], now: float, rules: FreshnessRules) -> Message | None:
     """Why the pattern should leave the cache now, or None while its confidence holds."""
     c = confidence(state, now, rules.decay_per_day)
     if round(c, 12) >= rules.min_confidence:
         return None
     recent = str(state.get("recent") or "")
     failures = recent.count("F")
-    tail = f" (confidence {c:.2f} < {rules.min_confidence:.2f})"
+    low = {"c": c, "floor": rules.min_confidence}
     if failures >= rules.recent_failures:
-        return f"{failures} failures in its last {len(recent)} uses{tail}"
+        return Message("fresh.failures", failures=failures, uses=len(recent), **low)
     last = state.get("last_used")
     idle = (now - float(last if last is not None else state["since"])) / DAY
     if idle >= UNUSED_DAYS:
-        return f"unused for {int(idle)} days{tail}"
+        return Message("fresh.unused", days=int(idle), **low)
     days = max(0.0, (now - float(state["since"])) / DAY)
-    return (f"confidence decayed over {days:.0f} days since promotion with {state['alpha']} successes "
-            f"and {state['beta']} failures{tail}")
+    return Message("fresh.decayed", days=days, successes=state["alpha"], failures=state["beta"], **low)

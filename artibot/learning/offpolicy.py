@@ -42,6 +42,8 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from artibot.messages import Message
+
 METHODS = ("snips", "dr")
 Z90 = 1.6448536269514722
 BINS = 10
@@ -224,13 +226,12 @@ def evaluate(window: LoggedWindow, current: Sequence[float], proposed: Sequence[
     out["difference"] = {"success": None, "system2_share": _round(shares["proposed"] - shares["current"])}
     out["interval"] = None
     if n == 0:
-        return {**out, "verdict": "too_thin", "reason": "no logged experiences in the window"}
+        return {**out, "verdict": "too_thin", **_said(Message("offpolicy.empty"))}
     thin = _thinness(out, int(changed.sum()), support, min_support, unsupported)
     if thin:
-        return {**out, "verdict": "too_thin", "reason": thin}
+        return {**out, "verdict": "too_thin", **_said(thin)}
     if any(w[k].sum() <= 0 for k in pol):
-        return {**out, "verdict": "too_thin",
-                "reason": "too thin to estimate: no logged request took the route one of the policies chooses"}
+        return {**out, "verdict": "too_thin", **_said(Message("offpolicy.no_route"))}
     est = _estimates(window, a, r, w, pol, method)
     # The variance rests on the few explored records where the policies differ: Student's t with
     # that effective count as degrees of freedom instead of the normal quantile.
@@ -244,28 +245,29 @@ def evaluate(window: LoggedWindow, current: Sequence[float], proposed: Sequence[
     out["difference"]["success"] = _round(diff)
     out["interval"] = [_round(min(diff - z * se, diff)), _round(max(diff + z * se, diff))]
     out["verdict"] = "no_change" if not changed.any() else "estimated"
-    out["reason"] = ("the proposed thresholds route every logged request as the current ones do"
-                     if not changed.any() else
-                     f"{int(changed.sum()):,} of {n:,} logged requests would be routed differently")
+    out.update(_said(Message("offpolicy.no_change") if not changed.any() else
+                     Message("offpolicy.rerouted", changed=int(changed.sum()), n=n)))
     return out
 
 
+def _said(message: Message) -> dict[str, Any]:
+    """The verdict's reason: its English sentence (``reason``, what the round's file and
+    ``--json`` have always carried) and the message to say it in another language."""
+    return {"reason": str(message), "message": message.to_json()}
+
+
 def _thinness(out: Mapping[str, Any], changed: int, support: Mapping[str, int], min_support: int,
-              unsupported: int) -> str | None:
+              unsupported: int) -> Message | None:
     if changed == 0:
         return None
     if out["explored"] == 0:
-        return ("too thin to estimate: no logged decision was randomized (exploration is 0 or the records "
-                "carry no propensity), so the logs say nothing about the routes the change would take")
+        return Message("offpolicy.unexplored")
     if unsupported > UNSUPPORTED_SHARE * changed:
-        return (f"too thin to estimate: {unsupported} of the {changed} rerouted requests lie outside the "
-                "exploration band, where the router never tried the proposed route (the change is larger "
-                "than the band the logs explored)")
+        return Message("offpolicy.outside_band", unsupported=unsupported, changed=changed)
     least = min(support.values())
     if least < min_support:
-        return (f"too thin to estimate: the change reroutes {changed} logged request(s), but only "
-                f"{support['proposed']} of them were explored on the proposed route and {support['current']} "
-                f"on the current one (at least {min_support} of each are needed)")
+        return Message("offpolicy.little_support", changed=changed, proposed=support["proposed"],
+                       current=support["current"], needed=min_support)
     return None
 
 

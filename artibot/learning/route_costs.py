@@ -53,6 +53,7 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
+from artibot.messages import Message
 from artibot.shapes import JsonValue
 
 Z95 = 1.959963984540054
@@ -258,19 +259,19 @@ class CostReport:
             "rewrites": {"turns": sum(int(v[0]) for v in self.rewrites.values()),
                          "cost_usd": round(sum(float(v[1]) for v in self.rewrites.values()), 6),
                          "routes": {r: {"turns": v[0], "cost_usd": round(v[1], 6)} for r, v in self.rewrites.items()}},
-            "note": "all-System-2 prices each System 1 turn at System 2's mean cost per turn; System 2 turns "
-                    "are the harder prompts, so the saving leans high; cache rewrites caused by route switches "
-                    "are charged to System 1, so the saving is net of them",
+            "note": str(SAVING_NOTE),
             "saved_share": None if share is None else share.to_json(),
             "judged": {r: {"turns": j.turns, "failures": j.failures} for r, j in self.judged.items()},
             "redos": None if redone is None else redone.to_json(),
-            "redo_note": REDO_NOTE,
+            "redo_note": str(REDO_NOTE),
         }
 
 
-REDO_NOTE = ("a redo is a failed or escalated System 1 turn or a failed System 2 turn; System 2 alone applies "
-             "System 2's failure rate to every turn, but that rate is measured on the harder prompts, so the "
-             "extra redos lean low")
+SAVING_NOTE = Message("costs.saving_note")
+"""How the saving is estimated, and which way it leans (the report's ``note``)."""
+
+REDO_NOTE = Message("costs.redo_note")
+"""How the extra redos are counted, and which way they lean (the report's ``redo_note``)."""
 
 
 Row = tuple[str, str, Outcome, float | None] | tuple[str, str, Outcome, float | None, float]

@@ -26,6 +26,7 @@ import numpy as np
 from artibot.config.settings import Settings
 from artibot.learning.frame import Frame
 from artibot.learning.types import ACTIONS, PatternStats, TransferDecision
+from artibot.messages import Message
 
 
 CONFIDENCE_DIGITS = 12
@@ -97,31 +98,36 @@ def decide(stats: PatternStats, settings: Settings) -> TransferDecision:
         streak_ok = stats.promotion_streak >= rules.promotion_threshold
         c, bar = _pair(conf, rules.promotion_confidence)
         if streak_ok and conf > rules.promotion_confidence:
-            return TransferDecision(stats.key, "promote", (
-                f"{stats.promotion_streak} consecutive System 2 successes (>= {rules.promotion_threshold}) "
-                f"and confidence {c} > {bar}"), stats, "promote")
+            return TransferDecision.said(stats, "promote", Message(
+                "transfer.promote", streak=stats.promotion_streak, needed=rules.promotion_threshold, c=c, bar=bar),
+                "promote")
         parts = []
         if not streak_ok:
-            parts.append(f"promotion streak {stats.promotion_streak} of {rules.promotion_threshold}")
+            parts.append(Message("transfer.hold_streak", streak=stats.promotion_streak,
+                                 needed=rules.promotion_threshold))
         if conf <= rules.promotion_confidence:
-            parts.append(f"confidence {c} not above {bar}")
-        return TransferDecision(stats.key, "hold", " and ".join(parts), stats,
-                                "hold_streak" if not streak_ok else "hold_confidence")
+            parts.append(Message("transfer.hold_confidence", c=c, bar=bar))
+        return TransferDecision.said(stats, "hold", _both(parts), "hold_streak" if not streak_ok else "hold_confidence")
     streak_hit = stats.demotion_streak >= rules.demotion_threshold
     low = conf < settings.system1.min_confidence
     c, bar = _pair(conf, settings.system1.min_confidence)
     if streak_hit or low:
         parts = []
         if streak_hit:
-            parts.append(f"{stats.demotion_streak} consecutive System 1 failures or escalations "
-                         f"(>= {rules.demotion_threshold})")
+            parts.append(Message("transfer.demote_streak", streak=stats.demotion_streak,
+                                 needed=rules.demotion_threshold))
         if low:
-            parts.append(f"confidence {c} below the minimum {bar}")
-        return TransferDecision(stats.key, "demote", " and ".join(parts), stats,
-                                "demote_streak" if streak_hit else "demote_confidence")
-    return TransferDecision(stats.key, "hold", (
-        f"active; System 1 failure streak {stats.demotion_streak} of {rules.demotion_threshold} "
-        f"and confidence {c} not below {bar}"), stats, "hold_active")
+            parts.append(Message("transfer.demote_confidence", c=c, bar=bar))
+        return TransferDecision.said(stats, "demote", _both(parts),
+                                     "demote_streak" if streak_hit else "demote_confidence")
+    return TransferDecision.said(stats, "hold", Message(
+        "transfer.hold_active", streak=stats.demotion_streak, needed=rules.demotion_threshold, c=c, bar=bar),
+        "hold_active")
+
+
+def _both(parts: list[Message]) -> Message:
+    """One reason, or two said together."""
+    return parts[0] if len(parts) == 1 else Message("transfer.both", first=parts[0], second=parts[1])
 
 
 def decide_round(after: Mapping[str, PatternStats], seen: tuple[str, ...],

@@ -17,6 +17,7 @@ from artibot.learning.columns import Batches, Table, check_column, check_fields,
 from artibot.learning.round_params import RoundParams
 # The thresholds are the router's parameters: defined (and decoded) beside it, used here.
 from artibot.hookpath.router.thresholds import DEFAULT_KEY, Thresholds, domain_label
+from artibot.messages import Message
 
 STATUSES = ("candidate", "active", "demoted")
 ACTIONS = ("promote", "demote", "hold")
@@ -129,8 +130,10 @@ class TransferDecision:
     """An automatic promote / demote / hold decision with its reason and evidence.
 
     ``code`` names the rule that decided (``promote``, ``demote_streak``,
-    ``demote_confidence``, ``hold_streak``, ``hold_confidence``, ``hold_active``) so
-    that the checkpoint texts can be translated; ``reason`` is the English sentence.
+    ``demote_confidence``, ``hold_streak``, ``hold_confidence``, ``hold_active``);
+    ``message`` is the reason to be said in any language and ``reason`` its English sentence
+    (a round's files and JSON keep it). A decision read from a round saved before messages
+    were kept has no ``message``: its English ``reason`` is all there is.
     """
 
     key: str
@@ -138,10 +141,19 @@ class TransferDecision:
     reason: str
     stats: PatternStats
     code: str = ""
+    message: Message | None = None
+
+    @classmethod
+    def said(cls, stats: PatternStats, action: str, message: Message, code: str) -> TransferDecision:
+        """The decision on ``stats`` with its reason as ``message`` (and its English sentence)."""
+        return cls(stats.key, action, str(message), stats, code, message)
 
     def to_json(self) -> dict[str, Any]:
-        return {"key": self.key, "action": self.action, "reason": self.reason, "code": self.code,
-                "stats": self.stats.to_json()}
+        out = {"key": self.key, "action": self.action, "reason": self.reason, "code": self.code,
+               "stats": self.stats.to_json()}
+        if self.message is not None:
+            out["message"] = self.message.to_json()
+        return out
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> TransferDecision:
@@ -149,7 +161,9 @@ class TransferDecision:
         values = check_fields(d, spec, "decision")
         if values["action"] not in ACTIONS:
             raise ValueError(f"decision: action must be one of {', '.join(ACTIONS)}, not {values['action']!r}")
-        return cls(stats=PatternStats.from_json(get_object(d, "stats", "decision")), **values)
+        said = d.get("message")
+        message = Message.from_json(said) if said is not None else None
+        return cls(stats=PatternStats.from_json(get_object(d, "stats", "decision")), message=message, **values)
 
 
 def _stats_map(items: Mapping[str, PatternStats]) -> dict[str, PatternStats]:

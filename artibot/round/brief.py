@@ -138,7 +138,7 @@ def _transfers(ev: cp.Evidence) -> dict[str, Any]:
     lang = ev.lang
     moves = [r for r in ev.rows if r["automatic"] != "hold"]
     held = len(ev.rows) - len(moves)
-    decisions = [{"key": r["key"], "automatic": r["automatic"], "reason": r["reason"],
+    decisions = [{"key": r["key"], "automatic": r["automatic"], "reason": cp.reason_said(r, lang),
                   "answer_as": f"3.{r['key']}=auto|promote|demote|hold"} for r in moves]
     summary = [_w(lang, "held", n=held, command=page_command(3)) if held else _w(lang, "none_held")]
     return {**_head(ev), "decisions": decisions, "summary": summary,
@@ -208,7 +208,7 @@ def page(ev: cp.Evidence, number: int) -> dict[str, Any]:
                           f"({len(rows)} row(s), {PAGE_ROWS} a page)")
     part = rows[(number - 1) * PAGE_ROWS:number * PAGE_ROWS]
     full = cp.question_json(ev)
-    full["evidence"] = {"rows": [dict(r) for r in part], "summary": full["evidence"]["summary"]}
+    full["evidence"] = {"rows": [cp.json_row(r) for r in part], "summary": full["evidence"]["summary"]}
     if ev.checkpoint == 3:
         keys = {r["key"] for r in part}
         full["patterns"] = [p for p in full["patterns"] if p["key"] in keys]
@@ -223,7 +223,7 @@ def pattern(ev: cp.Evidence, key: str) -> dict[str, Any]:
     """One pattern of checkpoint 3, every field (``--pattern KEY``)."""
     for r in ev.rows:
         if r["key"] == key:
-            return {**dict(r), "answer_as": f"3.{key}=auto|promote|demote|hold"}
+            return {**cp.json_row(r), "answer_as": f"3.{key}=auto|promote|demote|hold"}
     from artibot.errors import ReviewError
 
     keys = sorted(str(r["key"]) for r in ev.rows)

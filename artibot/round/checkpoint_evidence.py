@@ -12,7 +12,9 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 from artibot.round.checkpoint_texts import direction, money_line
+from artibot.learning.evidence_reason import row_message
 from artibot.learning.types import RoundProposal, domain_label
+from artibot.messages import Message, render
 
 
 def utility_check(op: Mapping[str, Any] | None, price: float | None) -> dict[str, Any] | None:
@@ -76,7 +78,14 @@ class Evidence:
         return self._get()[1]
 
     def to_json(self) -> dict[str, Any]:
-        return {"rows": [dict(r) for r in self.rows], "summary": dict(self.summary)}
+        return {"rows": [json_row(r) for r in self.rows], "summary": dict(self.summary)}
+
+
+def json_row(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A row as the JSON outputs carry it: without ``message``, the reason's id and values for
+    a screen to say it in the round's language (JSON readers have the English ``reason``, and
+    the brief the reason in the round's language), which would only add to every page."""
+    return {k: v for k, v in row.items() if k != "message"}
 
 
 def _r(x: float | None, nd: int = 3) -> float | None:
@@ -165,7 +174,9 @@ def _transfer_rows(proposal: RoundProposal) -> tuple[tuple[Mapping[str, Any], ..
     bounds_of = proposal.params.intervals.patterns if proposal.params.intervals is not None else {}
     for d in proposal.decisions:
         s = d.stats
-        row = {"key": d.key, "status": s.status, "automatic": d.action, "reason": d.reason,
+        row: dict[str, Any] = {
+               "key": d.key, "status": s.status, "automatic": d.action, "reason": d.reason,
+               **({"message": d.message.to_json()} if d.message is not None else {}),
                "promotion_streak": s.promotion_streak, "demotion_streak": s.demotion_streak,
                "k1": s.k1, "n1": s.n1, "k2": s.k2, "n2": s.n2, "confidence": _r(s.confidence)}
         bounds = bounds_of.get(d.key)
@@ -173,6 +184,20 @@ def _transfer_rows(proposal: RoundProposal) -> tuple[tuple[Mapping[str, Any], ..
             row["bounds"] = [_r(bounds[0]), _r(bounds[1])]
         rows.append(row)
     return tuple(rows), {"patterns": len(rows), "mode": proposal.mode}
+
+
+def reason_said(row: Mapping[str, Any], lang: str) -> str | None:
+    """A checkpoint-2 or checkpoint-3 row's reason in ``lang``: from the row's message (a
+    pattern's decision) or from the numbers it keeps (a threshold's step); the English
+    ``reason`` for a row of a round saved before either was kept; None for a row with no reason."""
+    reason = row.get("reason")
+    if lang == "en" and reason:
+        return str(reason)  # the sentence the round recorded, to the letter
+    doc = row.get("message")
+    message = Message.from_json(doc) if isinstance(doc, dict) else row_message(row)
+    if message is not None:
+        return render(message, lang)
+    return str(reason) if reason else None
 
 
 class EvidenceSet:

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any, Literal, Mapping, Protocol, Sequence, Uni
 from artibot.round.checkpoint_evidence import Evidence as Evidence
 from artibot.round.checkpoint_evidence import EvidenceSet as EvidenceSet
 from artibot.round.checkpoint_evidence import all_evidence as all_evidence
+from artibot.round.checkpoint_evidence import json_row as json_row
+from artibot.round.checkpoint_evidence import reason_said as reason_said
 from artibot.round.checkpoint_evidence import utility_check as utility_check
 from artibot.round.checkpoint_texts import direction as direction  # the words, in English and Korean
 from artibot.round.checkpoint_texts import money_line as money_line

@@ -25,6 +25,7 @@ from artibot.learning.objective import configured as configured_price
 from artibot.learning.freshness import FreshnessRules, demotion_reason, initial_state, record_uses
 from artibot.learning.types import PatternStats, RoundProposal, TransferDecision
 from artibot.learning.validation import validate
+from artibot.messages import Message
 from artibot.shapes import LogEntry, RoundEntry
 from artibot.store.learned import system1_cache as cache_store
 from artibot.store.round import rounds as round_store
@@ -88,14 +89,14 @@ def annotate(h: Home, frame: Frame, proposal: RoundProposal, settings: Settings,
 
 
 def _age(cache_doc: Mapping[str, Any], frame: Frame, k: int, now: float,
-         settings: Settings) -> tuple[dict[str, Any], dict[str, str]]:
+         settings: Settings) -> tuple[dict[str, Any], dict[str, Message]]:
     """Each active pattern's freshness state after this round's System 1 uses, and the stale ones' reasons."""
     fr = settings.freshness
     rules = FreshnessRules(fr.decay_per_day, fr.recent_uses, fr.recent_failures, settings.system1.min_confidence)
     codes = {name: i for i, name in enumerate(frame.patterns)}
     pattern, s1 = frame.pattern[:k], ~frame.system2[:k]
     states: dict[str, Any] = {}
-    stale: dict[str, str] = {}
+    stale: dict[str, Message] = {}
     for entry in cache_doc["patterns"]:
         if entry.get("status") != "active":
             continue
@@ -131,7 +132,7 @@ def _fresh(entry: Mapping[str, Any], now: float) -> dict[str, Any]:
     return {**initial_state(float(c0), since), "promoted_at": promoted}
 
 
-def _with_demotions(proposal: RoundProposal, stale: Mapping[str, str]) -> RoundProposal:
+def _with_demotions(proposal: RoundProposal, stale: Mapping[str, Message]) -> RoundProposal:
     """Stale patterns proposed for demotion (a demotion the round already proposes keeps its own reason)."""
     if not stale:
         return proposal
@@ -142,7 +143,7 @@ def _with_demotions(proposal: RoundProposal, stale: Mapping[str, str]) -> RoundP
             continue
         stats = after.get(key) or PatternStats(key, status="active")
         after[key] = stats
-        decisions[key] = TransferDecision(key, "demote", reason, stats, "demote_freshness")
+        decisions[key] = TransferDecision.said(stats, "demote", reason, "demote_freshness")
     return replace(proposal, decisions=tuple(decisions[k] for k in sorted(decisions)), patterns_after=after)
 
 

@@ -23,6 +23,7 @@ from artibot.round import checks as round_checks
 from artibot.round.checkpoint_texts import direction
 from artibot.config import load_settings
 from artibot.errors import CorruptFileError, ReviewError
+from artibot.messages import Message
 from artibot.learning.types import RoundProposal
 from artibot.reports.costs import TurnCosts
 from artibot.learning.route_costs import MeasuredPrice
@@ -54,7 +55,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-Progress = Callable[[str], None]
+Progress = Callable[[Message], None]
+"""Told each step of a long round: a :class:`~artibot.messages.Message`, whose ``str()`` is the English line."""
 
 
 @contextlib.contextmanager
@@ -107,8 +109,19 @@ class RoundReport:
     transfers: list[dict[str, Any]] = field(default_factory=list)
     answers: list[dict[str, Any]] = field(default_factory=list)
     message: str = ""
+    """The closing line in English (``--json`` carries it); :attr:`said` is the same line to be
+    said in the session's language."""
     proposal: RoundProposal | None = None
     evidence: cp.EvidenceSet | None = None
+    said: Message | None = None
+
+    def __post_init__(self) -> None:
+        if self.said is not None and not self.message:
+            self.message = str(self.said)
+
+    def tell(self, said: Message) -> None:
+        """The closing line: ``said``, and its English sentence as :attr:`message`."""
+        self.said, self.message = said, str(said)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -179,13 +192,12 @@ def learn(*, home: HomeArg = None, answers: cp.AnswersArg = "defaults", checkpoi
         pending = rounds.load_pending(h)
         if pending is not None:
             if dry_run:
-                return RoundReport(RoundStatus.PENDING, pending.round_id, message="a round is waiting for review")
+                return RoundReport(RoundStatus.PENDING, pending.round_id, said=Message("round.waiting"))
             if isinstance(policy, cp.DeferAnswers):
-                return RoundReport(RoundStatus.PENDING, pending.round_id,
-                                   message="a round is already waiting for review; nothing new was prepared")
+                return RoundReport(RoundStatus.PENDING, pending.round_id, said=Message("round.already_waiting"))
             raise ReviewError(f"round {pending.round_id} is waiting for review: `artibot review` shows it, "
                               "`artibot review --answer 1=accept --answer 2=apply --answer 3=auto` answers it")
-        say("loading experiences")
+        say(Message("progress.loading"))
         # Fewer experiences than a batch (and no --flush) make no round whatever they hold: they
         # are read and checked (a bad record still raises) without the round's arithmetic.
         small = _too_few(h, settings, flush)
@@ -228,23 +240,21 @@ def _too_few(h: Home, settings: Settings, flush: bool) -> bool:
         return False
 
 
-def _nothing_to_learn(unprocessed: int, batch_size: int, flush: bool) -> str:
+def _nothing_to_learn(unprocessed: int, batch_size: int, flush: bool) -> Message:
     """Why a round processed nothing, and the way on that exists (never a ``--flush`` that
     was given already, or one with nothing to process)."""
     if not unprocessed:
-        return "no unprocessed experience: nothing to learn yet (your agent's next turns add them)"
+        return Message("round.nothing_none")
     if flush:
-        return (f"{unprocessed} unprocessed experience(s), too few to learn from even with --flush; "
-                "nothing to learn yet")
-    return (f"{unprocessed} unprocessed experience(s), fewer than a batch of {batch_size}; nothing to learn yet "
-            "(--flush processes them anyway)")
+        return Message("round.nothing_flush", n=unprocessed)
+    return Message("round.nothing_batch", n=unprocessed, size=batch_size)
 
 
 def _nothing(unprocessed: int, settings: Settings, recovered: Sequence[str], flush: bool) -> RoundReport:
-    msg = _nothing_to_learn(unprocessed, settings.lifelong.batch_size, flush)
+    said = _nothing_to_learn(unprocessed, settings.lifelong.batch_size, flush)
     if recovered:
-        msg += f"; rolled back interrupted round(s) {', '.join(recovered)}"
-    return RoundReport(RoundStatus.NOTHING, None, mode=settings.lifelong.mode, remainder=unprocessed, message=msg)
+        said = Message("round.recovered", nothing=said, rounds=", ".join(recovered))
+    return RoundReport(RoundStatus.NOTHING, None, mode=settings.lifelong.mode, remainder=unprocessed, said=said)
 
 
 def _compute(h: Home, settings: Settings, policy: cp.Checkpoints, say: Progress, source: LogRead,
@@ -264,7 +274,7 @@ def _compute(h: Home, settings: Settings, policy: cp.Checkpoints, say: Progress,
                       with_team_prior(h, load_learner_state(h, settings.lifelong.mode)))
     full = frame
     frame, kept, aside = set_aside_interrupted(full)
-    say(f"computing the round over {len(frame):,} experiences")
+    say(Message("progress.computing", n=len(frame)))
     measured, costs, route_costs = _measured_costs(turns, settings)
     proposal, after = propose_frame(frame, learned, settings, RoundOptions(flush, measured, route_costs))
     if costs is not None:
@@ -284,7 +294,7 @@ def _compute(h: Home, settings: Settings, policy: cp.Checkpoints, say: Progress,
     report = _report(proposal, context)
     if dry_run:
         report.status = RoundStatus.DRY_RUN
-        report.message = "dry run: nothing was written"
+        report.tell(Message("round.dry_run"))
         return report
     k = len(proposal.processed_ids)
     if records is not None:
@@ -411,7 +421,7 @@ def decide_and_commit(h: Home, settings: Settings, proposal: RoundProposal, own:
             rounds.clear_pending(h, into=files)
             files.run()
             report.status, report.answers = RoundStatus.RESET, answers.to_json()
-            report.message = "group data reset: nothing applied; the experiences stay unprocessed"
+            report.tell(Message("round.reset"))
             return report
         if not answers.answered(2):
             answers.add(2, policy.thresholds(ev[2]), policy.channel, _now())
@@ -421,12 +431,11 @@ def decide_and_commit(h: Home, settings: Settings, proposal: RoundProposal, own:
     except cp.Deferred as deferred:
         rounds.save_pending(h, context, proposal, answers, own)
         report.status, report.answers = RoundStatus.DEFERRED, answers.to_json()
-        report.message = (f"round {context.round_id} prepared and saved for review (checkpoint "
-                          f"{deferred.checkpoint} needs a human): run `artibot review` or /learn in Claude Code")
+        report.tell(Message("round.deferred", round=context.round_id, n=deferred.checkpoint))
         return report
     apply_thresholds = answers.answer(2) == "apply"
     final = final_actions(proposal, answers.answer(3))
-    say("writing the new state")
+    say(Message("progress.writing"))
     commit(h, settings, proposal, own, context, answers, apply_thresholds, final, positions=positions,
            source=source)
     report.status, report.answers = RoundStatus.APPLIED, answers.to_json()

@@ -16,6 +16,7 @@ from artibot.config import load_settings
 from artibot.config.settings import Settings
 from artibot.round.cycle import RoundReport, _now, decide_and_commit, learn
 from artibot.errors import LockTimeout, ReviewError
+from artibot.messages import Message
 from artibot.store.round import rounds
 from artibot.store.round.commit import RoundCommit
 from artibot.store.log.experiences import ExperienceLog
@@ -27,6 +28,13 @@ ANSWER_SYNTAX = ("artibot review --answer 1=accept|reset --answer 2=apply|revert
                  "--answer 3=auto (or 3.PATTERN=auto|promote|demote|hold)")
 
 
+def nothing_waiting(count: int, size: int) -> Message:
+    """``review``'s line when no round waits: the unprocessed experiences and how near a round is."""
+    if count >= size:
+        return Message("review.none_ready", n=count, full=count // size)
+    return Message("review.none_collecting", n=count, have=count, size=size)
+
+
 def pending_questions(home: HomeArg = None, settings: Settings | None = None) -> dict[str, Any]:
     """``artibot review --json``: the open questions of the pending round, or ``{"pending": false}``."""
     h = Home.of(home)
@@ -35,11 +43,8 @@ def pending_questions(home: HomeArg = None, settings: Settings | None = None) ->
         count = ExperienceLog(h).count()
         settings = settings or load_settings(h.root)
         size = settings.lifelong.batch_size
-        message = (f"nothing is waiting for review; {count} unprocessed experience(s), "
-                   + (f"{count // size} full batch(es) ready: `artibot learn` starts a round" if count >= size
-                      else f"{count} of {size} collected for the next batch"))
         return {"pending": False, "unprocessed": count, "batch_size": size, "full_batches": count // size,
-                "message": message}
+                "message": str(nothing_waiting(count, size))}
     proposal = pending.proposal()
     lang = pending.context.lang
     ev = cp.all_evidence(proposal, pending.round_id, lang)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from artibot.errors import NotFoundError, ReviewError
+from artibot.messages import Message
 from artibot.learning.round_params import logged_checks
 from artibot.hookpath.router.thresholds import domain_label
 from artibot.store import archive
@@ -102,25 +103,27 @@ def resolve_round(h: Home, round_id: str) -> str:
     applied = applied_in_order(h)
     if round_id == "last":
         if not applied:
-            raise NotFoundError("no applied round to roll back")
+            raise NotFoundError(Message("rollback.none"))
         return applied[-1]
     undone_at = _rolled_back_at(h, round_id) if round_id not in applied else None
     if undone_at is not None:
         # already rolled back (its snapshot may be gone): say so, not that it never existed
         raise ReviewError(_rolled_back_sentence(round_id, undone_at, applied))
     if round_id not in applied and round_id not in snapshots.manifests(h):
-        raise NotFoundError(f"round {round_id!r} is not an applied round; " + _choices(h, applied))
+        raise NotFoundError(Message("rollback.not_applied", round=repr(round_id), choices=_choices(h, applied)))
     return round_id
 
 
-def _choices(h: Home, applied: list[str]) -> str:
+def _choices(h: Home, applied: list[str]) -> Message:
     """What can be rolled back instead, in words."""
     if applied:
-        more = f" (and {len(applied) - 5} earlier)" if len(applied) > 5 else ""
-        return f"the applied rounds, oldest first: {', '.join(applied[-5:])}{more}, or `last`"
+        shown = ", ".join(applied[-5:])
+        if len(applied) > 5:
+            return Message("rollback.choices_more", rounds=shown, n=len(applied) - 5)
+        return Message("rollback.choices", rounds=shown)
     if any(rounds.is_round(e) and e.get("rolled_back") for e in rounds.read_learning_log(h)):
-        return "no round is applied now (every applied round was rolled back; `artibot history` lists them)"
-    return "no round has been applied yet"
+        return Message("rollback.none_now")
+    return Message("rollback.none_yet")
 
 
 def _rolled_back_at(h: Home, round_id: str) -> str | None:
@@ -134,11 +137,11 @@ def _rolled_back_at(h: Home, round_id: str) -> str | None:
     return ""
 
 
-def _rolled_back_sentence(round_id: str, at: str, applied: list[str]) -> str:
-    when = f" at {at[:16].replace('T', ' ')} UTC" if at else ""
-    rest = (f"; the applied rounds, oldest first: {', '.join(applied[-5:])}, or `last`" if applied
-            else "; no round is applied now")
-    return f"round {round_id} was rolled back{when} (`artibot history` shows it); nothing to roll back{rest}"
+def _rolled_back_sentence(round_id: str, at: str, applied: list[str]) -> Message:
+    rest = Message("rollback.choices", rounds=", ".join(applied[-5:])) if applied else Message("rollback.none_now_short")
+    if at:
+        return Message("rollback.rolled_back_at", round=round_id, at=at[:16].replace("T", " "), rest=rest)
+    return Message("rollback.rolled_back", round=round_id, rest=rest)
 
 
 def _rounds_to_undo(h: Home, round_id: str) -> list[str]:
@@ -152,7 +155,7 @@ def _rounds_to_undo(h: Home, round_id: str) -> list[str]:
         raise ReviewError(f"round {round_id} is {manifest['status']}, not applied; nothing to roll back")
     applied = applied_in_order(h)
     if round_id not in applied:
-        raise NotFoundError(f"round {round_id} is not an applied round")
+        raise NotFoundError(Message("rollback.not_applied_plain", round=round_id))
     undo = applied[applied.index(round_id):]
     _refuse_inexact(h, undo)
     return undo

@@ -25,6 +25,7 @@ import orjson
 from artibot.hookpath import names
 from artibot.config import load_config_file
 from artibot.errors import ArtibotError, ConfigError, CorruptFileError, UnsafePathError
+from artibot.messages import Message
 from artibot.store.log.doctor_log import LOCK_WAIT_S, LogChecks
 from artibot.store import archive
 from artibot.store.round import commit as round_commit
@@ -52,6 +53,10 @@ class Finding:
     fix: str
     repaired: bool = False
     moved_to: Path | None = None
+    said: Message | None = None
+    """``problem`` as a message, to be said in another language (None: a finding worded in English only)."""
+    fix_said: Message | None = None
+    """``fix`` as a message, likewise."""
 
 
 Action = Callable[[], "Path | None"]
@@ -88,7 +93,9 @@ def repair(home: Home, *, finish_rollback: Callable[[Home], object] | None = Non
         try:
             moved = item.action()
         except (ArtibotError, OSError) as exc:
-            results[index] = replace(item.finding, fix=f"{item.finding.fix} — the repair failed: {exc}")
+            said = item.finding.fix_said
+            results[index] = replace(item.finding, fix=f"{item.finding.fix} — the repair failed: {exc}",
+                                     fix_said=Message("doctor.repair_failed", fix=said, why=str(exc)) if said else None)
             continue
         results[index] = replace(item.finding, repaired=True, moved_to=moved)
     return results
@@ -118,9 +125,12 @@ class _Examination(LogChecks):
         self.items: list[_Item] = []
         self.reported: set[Path] = set()
 
-    def add(self, path: Path, severity: Severity, problem: str, fix: str = "",
+    def add(self, path: Path, severity: Severity, problem: str | Message, fix: str | Message = "",
             action: Action | None = None, order: int = _CONTENT) -> None:
-        self.items.append(_Item(Finding(path, severity, problem, fix), action, order))
+        said = problem if isinstance(problem, Message) else None
+        fix_said = fix if isinstance(fix, Message) else None
+        self.items.append(_Item(Finding(path, severity, str(problem), str(fix), said=said, fix_said=fix_said),
+                                action, order))
         if severity != "ok":
             self.reported.add(path)
 
@@ -132,28 +142,23 @@ class _Examination(LogChecks):
         if kind is None:
             parent = next((p for p in self.root.parents if p.exists()), None)
             if parent is not None and not os.access(parent, os.W_OK | os.X_OK):
-                self.add(self.root, "error", f"the data home does not exist and {parent} is not writable, so "
-                         "artibot cannot create it", "choose another home (--home or ARTIBOT_HOME), or make "
-                         f"{parent} writable")
+                self.add(self.root, "error", Message("doctor.home_parent", parent=str(parent)),
+                         Message("doctor.home_parent_fix", parent=str(parent)))
                 return self.items
-            self.add(self.root, "ok", "the data home does not exist yet; artibot creates it on first use")
+            self.add(self.root, "ok", Message("doctor.home_not_yet"))
             return self.items
         if kind == "link":
-            self.add(self.root, "error", "the data home is a symbolic link; artibot never follows a link in place of it",
-                     "point ARTIBOT_HOME at the real directory, or replace the link with a directory")
+            self.add(self.root, "error", Message("doctor.home_link"), Message("doctor.home_link_fix"))
             return self.items
         if kind != "dir":
             # a plain file (or a FIFO, a device) where the folder should be: no link in sight
-            what = "a file" if kind == "file" else "a FIFO, socket or device"
-            self.add(self.root, "error", f"the data home is {what}, not a folder: artibot keeps its data in a folder",
-                     "move it aside (artibot never touches it), or choose another home (--home or ARTIBOT_HOME)")
+            what = Message("doctor.a_file" if kind == "file" else "doctor.a_special")
+            self.add(self.root, "error", Message("doctor.home_not_folder", what=what), Message("doctor.home_not_folder_fix"))
             return self.items
         if not os.access(self.root, os.W_OK | os.X_OK):
             # reading works, so every other check still runs; but nothing can be recorded or learned
             # a warning, not an error: every read command works on a read-only home
-            self.add(self.root, "warning", "the data home is not writable: experiences cannot be recorded "
-                     "and no round can be applied", "make it writable (chmod u+w, or remount it read-write), "
-                     "or choose another home (--home or ARTIBOT_HOME)")
+            self.add(self.root, "warning", Message("doctor.home_readonly"), Message("doctor.home_readonly_fix"))
         self.walk(self.root)
         self.experience_log()
         self.state_files()
@@ -183,9 +188,7 @@ class _Examination(LogChecks):
                     # (artibot only reads it), so a link to a dotfiles checkout is fine
                     if not in_quarantine and path != self.home.config_file:
                         target = os.readlink(path)
-                        self.add(path, "error", f"is a symbolic link (to {target}); artibot never follows links "
-                                 "planted in its data home",
-                                 "move the link itself aside into quarantine/; its target is not touched",
+                        self.add(path, "error", Message("doctor.link", target=target), Message("doctor.link_fix"),
                                  self.mover(path), _LINKS)
                 elif entry.is_dir(follow_symlinks=False):
                     self.walk(path)
@@ -193,22 +196,21 @@ class _Examination(LogChecks):
                     self.mode(path, FILE_MODE)
                     self.temp_file(path)
                 elif not in_quarantine:
-                    self.add(path, "error", "is not a regular file (a FIFO, socket or device)",
-                             "move it aside into quarantine/", self.mover(path), _LINKS)
+                    self.add(path, "error", Message("doctor.special"), "move it aside into quarantine/",
+                             self.mover(path), _LINKS)
 
     def mode(self, path: Path, wanted: int) -> None:
         have = stat.S_IMODE(os.lstat(path).st_mode)
         if have == wanted:
             return
-        what = "folder" if wanted == DIR_MODE else "file"
+        what = Message("doctor.folder" if wanted == DIR_MODE else "doctor.file")
 
         def chmod() -> None:
             if kind_of(path) == ("dir" if wanted == DIR_MODE else "file"):
                 os.chmod(path, wanted)
 
-        self.items.append(_Item(Finding(path, "warning", f"{what} mode is {have:04o}, expected {wanted:04o} "
-                                        "(only you may read artibot's data)", f"chmod {wanted:04o}"),
-                                chmod, _MODES))
+        said = Message("doctor.mode", what=what, have=f"{have:04o}", wanted=f"{wanted:04o}")
+        self.items.append(_Item(Finding(path, "warning", str(said), f"chmod {wanted:04o}", said=said), chmod, _MODES))
 
     def temp_file(self, path: Path) -> None:
         if self.home.quarantine_dir in path.parents or not is_dead_temp(path):
@@ -420,7 +422,7 @@ class _Examination(LogChecks):
         try:
             load_config_file(path)
         except ConfigError as exc:
-            self.add(path, "error", "; ".join(exc.problems),
+            self.add(path, "error", Message("doctor.problems", problems=exc.said_problems),
                      "edit the file: each problem names the key and what is allowed (doctor never changes your "
                      "configuration)")
             return

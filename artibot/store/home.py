@@ -38,9 +38,9 @@ class Home:
         from artibot.errors import NotAFolderError, NotFoundError
 
         if not self.root.exists():
-            raise NotFoundError(
-                f"the data home {self.root} does not exist: nothing has been recorded there. Check --home "
-                "(it goes before the command) or ARTIBOT_HOME; the first hook or `artibot collect` creates it")
+            from artibot.messages import Message
+
+            raise NotFoundError(Message("home.missing", root=str(self.root)))
         if folder and not self.root.is_dir():
             raise NotAFolderError(self.root)
         return self

@@ -37,6 +37,7 @@ from artibot.round import checkpoints as cp
 from artibot.round.checkpoints import final_actions
 from artibot.store.round.rounds import new_round_id
 from artibot.errors import ReviewError, TeamError, TeamUnavailable
+from artibot.messages import Message
 from artibot.learning.team_pool import CellStat, TeamState, parse_state, pool_number, propose_pooled, state_json
 from artibot.learning.team_patterns import HEX, ROUND_PATTERNS, PatternCount
 from artibot.learning.types import RoundProposal
@@ -120,6 +121,8 @@ class TeamRoundReport:
     held_out: dict[str, dict[str, int]] = field(default_factory=dict)
     """Per member: the new domains (and their rows) beyond what one member or a round may add."""
     answers: list[dict[str, Any]] = field(default_factory=list)
+    said: Message | None = None
+    """``message`` as a message, to be said in the session's language (None: worded in English only)."""
 
     def to_json(self) -> dict[str, Any]:
         changes = {d: {"old": o, "new": n} for d, (o, n) in self.proposal.net_changes().items()} \
@@ -292,9 +295,9 @@ def prepare(conn: Any, settings: Settings, *, flush: bool, dry_run: bool) -> Tea
                "learn yet (--flush learns them anyway)")
         return TeamRoundReport("nothing", None, why, set_aside=aside, held_out=held_report)
     status = "dry-run" if dry_run else "proposed"
-    return TeamRoundReport(status, round_id, "dry run: nothing was written" if dry_run else "", proposal,
-                           cp.all_evidence(proposal, round_id, settings.lang), set_aside=aside,
-                           held_out=held_report)
+    said = Message("round.dry_run") if dry_run else None
+    return TeamRoundReport(status, round_id, str(said or ""), proposal, cp.all_evidence(proposal, round_id, settings.lang),
+                           set_aside=aside, held_out=held_report, said=said)
 
 
 def _finish(conn: Any, round_id: str, status: str, log: Mapping[str, Any], proposal: RoundProposal | None = None

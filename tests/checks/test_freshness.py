@@ -41,19 +41,19 @@ def test_unused_pattern_falls_below_the_floor_after_ln_ratio_over_lambda_days():
     days = math.log(0.9 / 0.6) / 0.015  # 27.03
     assert demotion_reason(state(), 27 * DAY, RULES) is None
     reason = demotion_reason(state(), 28 * DAY, RULES)
-    assert reason is not None and reason.startswith("unused for 28 days") and days < 28
+    assert reason is not None and str(reason).startswith("unused for 28 days") and days < 28
 
 
 def test_recent_failures_are_the_reason_when_they_are_there():
     s = state(alpha=3, beta=2, recent="SFSSF", last_used=40 * DAY)
     reason = demotion_reason(s, 41 * DAY, RULES)
-    assert reason is not None and reason.startswith("2 failures in its last 5 uses")
+    assert reason is not None and str(reason).startswith("2 failures in its last 5 uses")
 
 
 def test_a_used_pattern_that_decayed_says_how():
     s = state(alpha=0, beta=1, recent="F", last_used=19 * DAY)
     reason = demotion_reason(s, 20 * DAY, RULES)
-    assert reason is not None and reason.startswith("confidence decayed over 20 days")
+    assert reason is not None and str(reason).startswith("confidence decayed over 20 days")
 
 
 @given(st.floats(0, 400), st.floats(0, 400), st.integers(0, 50), st.integers(0, 50), st.integers(0, 5))

@@ -188,29 +188,41 @@ def test_the_common_errors_in_korean(tmp_path: Path) -> None:
     """Each error people commonly meet, as the library words it, said in Korean whole."""
     import errno
 
-    from artibot.cli.words_errors import say
+    from artibot.cli.words_errors import say_error
     from artibot.config import settings_from_mapping
-    from artibot.errors import ArtibotError, StoreError
+    from artibot.errors import ArtibotError, GatewayError, StoreError, os_reason
+    from artibot.messages import Message
     from artibot.store.home import Home
 
-    errors: list[str] = []
+    errors: list[ArtibotError] = []
     for bad in ({"learning": {"lifelong": {"sytem2Cost": 0.05}}}, {"lang": "fr"},
-                {"learning": {"lifelong": {"batchSize": 0}}}, {"cognitive": {"router": {"threshold": "x"}}}):
+                {"learning": {"lifelong": {"batchSize": 0}}}, {"cognitive": {"router": {"threshold": "x"}}},
+                {"learning": {"lifelong": {"batch_size": 5}}},
+                {"cognitive": {"router": {"minThreshold": 0.9, "maxThreshold": 0.1}}}, [1],
+                {"gateway": {"profiles": {"system1": {"effort": "huge"}}}, "learning": {"checkpoints": {"x": 1}}}):
         try:
             settings_from_mapping(bad, source=tmp_path / "artibot.config.json")
         except ArtibotError as exc:
-            errors.append(str(exc))
+            errors.append(exc)
     try:
         Home(tmp_path / "typo").require()
     except ArtibotError as exc:
-        errors.append(str(exc))
-    for code in (errno.EROFS, errno.EACCES, errno.ENOSPC):
-        errors.append(str(StoreError.from_os(OSError(code, os.strerror(code), str(tmp_path / "x.json")))))
-    assert len(errors) == 8
-    for message in errors:
-        said = say("ko", message)
-        assert re.search("[가-힣]", said) and leftover_english(said) == [], (message, said)
-    assert "sytem2Cost" in say("ko", errors[0]) and "system2Cost" in say("ko", errors[0])  # keys as typed
+        errors.append(exc)
+    for code in (errno.EROFS, errno.EACCES, errno.ENOSPC, errno.EIO):
+        errors.append(StoreError.from_os(OSError(code, os.strerror(code), str(tmp_path / "x.json"))))
+    errors.append(StoreError.from_os(OSError(errno.EACCES, os.strerror(errno.EACCES)), tmp_path, "create the folder"))
+    failed = OSError(errno.EADDRINUSE, os.strerror(errno.EADDRINUSE))
+    errors.append(GatewayError(Message("gateway.cannot_listen", address="127.0.0.1:41470", reason=os_reason(failed))))
+    assert len(errors) == 15
+    for error in errors:
+        said = say_error("ko", error)
+        assert re.search("[가-힣]", said) and leftover_english(said) == [], (str(error), said)
+    assert "sytem2Cost" in say_error("ko", errors[0]) and "system2Cost" in say_error("ko", errors[0])  # as typed
+    assert "(받은 값: 0.9, 0.1)" in say_error("ko", errors[5])
+    assert str(errors[-1]) == ("the gateway cannot listen on 127.0.0.1:41470: Address already in use (another "
+                               "program uses the port? try --port)")
+    assert str(errors[9]) == (f"cannot write {tmp_path / 'x.json'}: Read-only file system; the file system is "
+                              "read-only: point ARTIBOT_HOME at a writable folder, or remount it")
 
 
 def test_the_library_sentences_in_korean() -> None:
@@ -229,21 +241,22 @@ def test_the_library_sentences_in_korean() -> None:
         "cut the torn tail into quarantine/ and restore the closing bracket (the next append does this by itself); "
         "only the interrupted append is lost",
         "3 record(s) break the schema, so `artibot learn` stops on them (first: line 4: input is required)",
-        "the data home is not writable: experiences cannot be recorded and no round can be applied",
-        "cognitive.router.minThreshold must be below cognitive.router.maxThreshold (got 0.9 and 0.1)",
         "learning.schedule.nightlyLearner must have 5 fields (minute hour day-of-month month day-of-week) (got 'x')",
         "gateway.profiles.system1.effort must be null (keep the client's) or one of low, medium, high, not 'huge'",
-        "round 'nope' is not an applied round; the applied rounds, oldest first: r1, r2 (and 3 earlier), or `last`",
-        "no applied round to roll back",
         "add 7 artibot hooks, replacing 7 from an earlier install (2 other hooks kept); the file is re-serialised, "
         "see the diff",
-        "the gateway cannot listen on 127.0.0.1:41470: Address already in use (another program uses the port? try "
-        "--port)",
     ]
     for sentence in sentences:
         said = say("ko", sentence)
         assert re.search("[가-힣]", said) and leftover_english(said) == [], (sentence, said)
-    assert "r1, r2" in say("ko", sentences[9]) and "`last`" in say("ko", sentences[9])
+    from artibot.messages import Message, render
+
+    choices = Message("rollback.choices_more", rounds="r1, r2", n=3)
+    for m in (Message("rollback.not_applied", round="'nope'", choices=choices), Message("rollback.none")):
+        assert re.search("[가-힣]", render(m, "ko")) and leftover_english(render(m, "ko")) == [], render(m, "ko")
+    assert str(Message("rollback.not_applied", round="'nope'", choices=choices)) == (
+        "round 'nope' is not an applied round; the applied rounds, oldest first: r1, r2 (and 3 earlier), or `last`")
+    assert "r1, r2" in render(choices, "ko") and "`last`" in render(choices, "ko")
     line = say_problems("ko", ["record 2: latency_ms must be a number >= 0, not -1", "line 3: not valid JSON (x)"],
                         "stdin")
     assert line == ("stdin: 레코드 2: latency_ms는 0 이상의 숫자여야 합니다 (-1은(는) 안 됨); 3번째 줄: 올바른 JSON이 "

@@ -85,7 +85,6 @@ def test_the_team_results_and_refusals_in_korean() -> None:
          ("12", "50", "--flush")),
         ("12 new pooled record(s), too few to learn from even with --flush; nothing to learn yet", ("12", "--flush")),
         ("no new pooled record: nothing to learn yet", ()),
-        ("dry run: nothing was written", ()),
         # artibot/team/round.py decide()
         (f"team round {RID} prepared and saved for review (checkpoint 2 needs a human): `artibot team review`",
          (RID, "2", "`artibot team review`")),

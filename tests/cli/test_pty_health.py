@@ -55,16 +55,19 @@ def test_a_round_rolled_back_twice_and_status_after_it(artibot_home: Path, cli) 
 
 def test_the_rollback_sentences_in_korean() -> None:
     from artibot.cli.words import w
-    from artibot.cli.words_errors import say
+    from artibot.messages import Message, render
+    from artibot.round.rollback import _rolled_back_sentence
     from tests.cli.test_korean import english_sentences
 
-    said = [say("ko", "round r20261203-1-ab was rolled back at 2026-12-03 14:52 UTC (`artibot history` shows it); "
-                      "nothing to roll back; no round is applied now"),
-            say("ko", "round r2 was rolled back (`artibot history` shows it); nothing to roll back; the applied "
-                      "rounds, oldest first: r1, or `last`"),
-            say("ko", "round 'r123' is not an applied round; no round is applied now (every applied round was "
-                      "rolled back; `artibot history` lists them)"),
-            w("ko", "st_last_round", round="r1") + " (적용" + w("ko", "st_rolled_back") + ")"]
+    first = _rolled_back_sentence("r20261203-1-ab", "2026-12-03T14:52:10+00:00", [])
+    second = _rolled_back_sentence("r2", "", ["r1"])
+    third = Message("rollback.not_applied", round="'r123'", choices=Message("rollback.none_now"))
+    assert str(first) == ("round r20261203-1-ab was rolled back at 2026-12-03 14:52 UTC (`artibot history` shows it); "
+                          "nothing to roll back; no round is applied now")
+    assert str(second) == ("round r2 was rolled back (`artibot history` shows it); nothing to roll back; the applied "
+                           "rounds, oldest first: r1, or `last`")
+    said = [render(m, "ko") for m in (first, second, third)]
+    said.append(w("ko", "st_last_round", round="r1") + " (적용" + w("ko", "st_rolled_back") + ")")
     assert english_sentences("\n".join(said)) == [], said
     assert all("r1" in s or "r2" in s or "r123" in s or "r20261203-1-ab" in s for s in said)
 
@@ -113,13 +116,12 @@ def test_a_misspelt_client_gets_a_did_you_mean(artibot_home: Path) -> None:
 def test_the_small_sentences_in_korean() -> None:
     from artibot.cli.words import w
     from artibot.cli.words_errors import say
+    from artibot.messages import Message, render
     from tests.cli.test_korean import english_sentences
 
-    said = [w("ko", "yn_again", answer="maybe", default=w("ko", "yn_no")),
-            say("ko", "the data home is a file, not a folder: artibot keeps its data in a folder"),
-            say("ko", "move it aside (artibot never touches it), or choose another home (--home or ARTIBOT_HOME)"),
-            say("ko", "no unprocessed experience: nothing to learn yet (your agent's next turns add them)"),
-            say("ko", "3 unprocessed experience(s), too few to learn from even with --flush; nothing to learn yet"),
+    messages = [Message("doctor.home_not_folder", what=Message("doctor.a_file")), Message("doctor.home_not_folder_fix"),
+                Message("round.nothing_none"), Message("round.nothing_flush", n=3)]
+    said = [w("ko", "yn_again", answer="maybe", default=w("ko", "yn_no")), *(render(m, "ko") for m in messages),
             say("ko", "unknown target 'claud-code': artibot installs into claude-code, gemini-cli, codex-cli or "
                       "cursor; did you mean 'claude-code'?")]
     names = ("maybe", "claude-code", "gemini-cli", "codex-cli", "cursor", "claud-code")  # the answer, the clients

@@ -97,8 +97,12 @@ def test_a_domain_with_too_little_evidence_moves_no_farther_than_its_prior_allow
 
 
 def test_checkpoint_2_says_a_cost_step_in_dollars_and_redos_in_either_language() -> None:
-    from artibot.cli.words import threshold_reason_ko
-    from artibot.learning.evidence_reason import reason
+    from artibot.learning.evidence_reason import reason, row_message
+    from artibot.messages import Message, render
+
+    def threshold_reason_ko(row: dict[str, object]) -> str | None:
+        message = row_message(row)
+        return render(message, "ko") if isinstance(message, Message) else None
 
     row = {"domain": "law", "gain": 0.25, "sd": 0.05, "price": 0.4, "source": "cost", "old": 0.4, "new": 0.5,
            "usd_per_100": -1.234, "redos_per_100": 6.0}

@@ -21,6 +21,7 @@ ALLOWED_IMPORTS = {
     "artibot.hookpath.names",  # names shared with the hooks (the cells' key prefix): constants only
     "artibot.shapes",  # the declared shapes (the experience record's fields): declarations only
     "artibot.gateway.price_table",  # the price table: constants and the config's rows over them
+    "artibot.messages",  # a result's meaning as an id and its values (a reason), said at the edge
     "importlib",  # the package loads its names on first use (import_module only)
 }
 # calls that read a clock, the environment or a random source owned by the process

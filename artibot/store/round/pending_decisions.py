@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from artibot.errors import NotFoundError
+from artibot.messages import Message
 from artibot.store.documents import read_document, write_document
 from artibot.store.fs import ensure_dir
 from artibot.store.home import Home
@@ -21,7 +22,7 @@ _ID = re.compile(r"^[A-Za-z0-9_.-]{1,200}$")
 
 def _path(home: Home, decision_id: str) -> Path:
     if not _ID.match(decision_id):
-        raise NotFoundError(f"{decision_id!r} is not a decision id (letters, digits, '.', '_' or '-')")
+        raise NotFoundError(Message("decision.bad_id", id=repr(decision_id)))
     return home.pending_dir / f"{decision_id}.json"
 
 
@@ -39,9 +40,9 @@ def load(home: Home, decision_id: str) -> dict[str, Any]:
     if doc is None:
         done = home.pending_dir / "done" / path.name
         if done.exists():
-            raise NotFoundError(f"decision {decision_id} already has its outcome")
-        raise NotFoundError(f"no pending decision {decision_id} in {home.pending_dir}; "
-                            "`artibot route TEXT --record` records one")
+            raise NotFoundError(Message("decision.done", id=decision_id))
+        raise NotFoundError(Message("decision.missing", id=decision_id, folder=str(home.pending_dir),
+                                    command="artibot route TEXT --record"))
     return doc
 
 
