@@ -105,7 +105,7 @@ def main(args: Args) -> dict:
         done = np.isfinite(days)
         streak = np.array([d if d is not None else np.inf for _, _, d in runs], dtype=float)
         reasons = [r for _, r, _ in runs if r]
-        first = reasons[0].split(" (")[0] if reasons else "—"
+        first = str(reasons[0]).split(" (")[0] if reasons else "—"
         med, p90, s_med = (float(np.quantile(x, q, method="inverted_cdf")) for x, q in ((days, 0.5), (days, 0.9), (streak, 0.5)))
         results[name] = {"demoted_within_horizon": float(done.mean()), "median_days": _finite(med),
                          "p90_days": _finite(p90), "example_reason": first,
