@@ -209,4 +209,14 @@ TEXTS: dict[str, str] = {
     "costs.redo_note": "a redo is a failed or escalated System 1 turn or a failed System 2 turn; System 2 alone "
                        "applies System 2's failure rate to every turn, but that rate is measured on the harder "
                        "prompts, so the extra redos lean low",
+    # --- the team's sentences (artibot.team)
+    # --- (end: team)
+    # --- doctor's findings on the data home's files (artibot.store.doctor)
+    # --- (end: doctor)
+    # --- a record's validation and the config's shared checks
+    # --- (end: validation)
+    # --- commands' arguments, collect, the installer's notes, the gateway, a turn's route reason
+    # --- (end: commands)
+    # --- the terminal's and the checkpoints' keyed words (artibot.cli.words.w, artibot.round.checkpoint_texts)
+    # --- (end: words)
 }

@@ -197,4 +197,14 @@ TEXTS: dict[str, str] = {
     "costs.redo_note": "재요청은 실패했거나 상향된 System 1 턴, 또는 실패한 System 2 턴입니다; System 2만 썼을 때는 System "
                        "2의 실패율을 모든 턴에 적용하지만, 그 실패율은 더 어려운 프롬프트에서 측정되므로 추가 재요청은 "
                        "낮게 나오는 편입니다",
+    # --- the team's sentences (artibot.team)
+    # --- (end: team)
+    # --- doctor's findings on the data home's files (artibot.store.doctor)
+    # --- (end: doctor)
+    # --- a record's validation and the config's shared checks
+    # --- (end: validation)
+    # --- commands' arguments, collect, the installer's notes, the gateway, a turn's route reason
+    # --- (end: commands)
+    # --- the terminal's and the checkpoints' keyed words (artibot.cli.words.w, artibot.round.checkpoint_texts)
+    # --- (end: words)
 }
