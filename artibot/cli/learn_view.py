@@ -51,20 +51,12 @@ def show_report(report: RoundReport, out: Console, lang: str = "en") -> None:
 
 
 def _message(report: RoundReport, lang: str) -> str:
-    """The round's closing line in the session's language (the library words it in English)."""
-    if lang == "en":
+    """The round's closing line in the session's language."""
+    if lang == "en" or report.said is None:
         return report.message
-    if report.status is not RoundStatus.APPLIED or not report.round_id:
-        from artibot.cli.words_errors import say_any
+    from artibot.cli.words_errors import say_any
 
-        return say_any(lang, report.said or report.message)
-    changes = report.threshold_changes.values()
-    moved = sum(1 for c in changes if abs(c["new"] - c["old"]) > 1e-12)
-    applied = any(c.get("applied") for c in changes) or not changes
-    thresholds = (w(lang, "thr_reverted") if not applied else w(lang, "thr_changed", n=moved) if moved
-                  else w(lang, "thr_none"))
-    return w(lang, "applied_message", round=report.round_id, n=report.processed, batches=report.batches,
-             thresholds=thresholds)
+    return say_any(lang, report.said)
 
 
 def run_learn(*, yes: bool = False, unattended: bool = False, dry_run: bool = False, flush: bool = False,

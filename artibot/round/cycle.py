@@ -443,14 +443,18 @@ def decide_and_commit(h: Home, settings: Settings, proposal: RoundProposal, own:
         item["final"] = final.get(item["key"], item["automatic"])
     for change in report.threshold_changes.values():
         change["applied"] = apply_thresholds
-    moved = [c for c in report.threshold_changes.values() if abs(c["new"] - c["old"]) > 1e-12]
-    thresholds = ("thresholds kept (reverted)" if not apply_thresholds
-                  else f"{len(moved)} threshold{'s' if len(moved) != 1 else ''} changed" if moved
-                  else "no threshold changed")
-    report.message = (f"round {context.round_id} applied: {report.processed} "
-                      f"experience{'s' if report.processed != 1 else ''} in {report.batches} "
-                      f"batch{'es' if report.batches != 1 else ''}; {thresholds}")
+    moved = sum(1 for c in report.threshold_changes.values() if abs(c["new"] - c["old"]) > 1e-12)
+    thresholds = (Message("round.thresholds_reverted") if not apply_thresholds
+                  else _count("round.thresholds_changed", moved) if moved else Message("round.thresholds_same"))
+    report.tell(Message("round.applied", round=context.round_id,
+                        processed=_count("round.experiences", report.processed),
+                        batches=_count("round.batches", report.batches), thresholds=thresholds))
     return report
+
+
+def _count(id: str, n: int) -> Message:
+    """``n`` things: the catalogue's ``<id>.one`` for one, ``<id>.many`` otherwise (English plurals)."""
+    return Message(f"{id}.{'one' if n == 1 else 'many'}", n=n)
 
 
 # --------------------------------------------------------------------- persistence

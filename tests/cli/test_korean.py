@@ -85,3 +85,15 @@ def test_ctrl_c_in_korean(artibot_home: Path) -> None:
     tail = term.screen().strip().splitlines()[-1]
     assert "중단됨" in tail and english_sentences(tail) == []
     time.sleep(0)
+
+
+def test_a_rounds_closing_line_counts_in_both_languages(artibot_home: Path) -> None:
+    from artibot.messages import render
+
+    korean_home(artibot_home)
+    report = learn(answers="defaults")
+    assert report.said is not None and str(report.said) == report.message
+    assert re.fullmatch(r"round \S+ applied: 150 experiences in \d+ batch(es)?; "
+                        r"(no threshold changed|1 threshold changed|\d+ thresholds changed)", report.message)
+    assert re.fullmatch(r"라운드 \S+ 적용: 경험 150개, 배치 \d+개; (바뀐 임계값 없음|임계값 \d+개 변경)",
+                        render(report.said, "ko"))
