@@ -185,7 +185,11 @@ def _active(state: dict[str, Any]) -> int:
 
 
 def team_status(home: HomeArg = None) -> dict[str, Any] | None:
-    """What ``artibot status`` shows of the team (None: not a member and never was)."""
+    """What ``artibot status`` shows of the team (None: not a member and never was).
+
+    The database and the last push's and pull's results are English sentences (``--json``
+    shows them); beside each, where this artibot wrote it, the same as a message's JSON
+    (``database_said``, ``said``) for the terminal to say in the session's language."""
     h = Home.of(home)
     try:
         member = files.read_membership(h)

@@ -213,3 +213,28 @@ def test_the_team_database_refusals_from_the_library(tmp_path) -> None:
     assert said.endswith("; 레코드는 대기열에 남아 나중에 보내집니다"), said
     assert str(refusals[1]).startswith("the team database (teamdb on 127.0.0.1) cannot be reached: ")
 
+
+
+def test_the_team_status_says_the_kept_messages_in_korean(tmp_path, monkeypatch) -> None:
+    """`team status` says the last push and pull from the messages their files keep beside the
+    English; a file an older artibot wrote (no message) is shown in its English."""
+    from artibot.cli.cmd_team import render_team
+    from artibot.cli.words import know_lang
+
+    monkeypatch.setenv("ARTIBOT_HOME", str(tmp_path))
+    know_lang("ko")
+    where = M("team.where", database="teamdb", host=M("team.local_socket"))
+    pushed = M("team.pushed", sent=3, stored=2, already=1)
+    pulled = M("team.no_state")
+    doc = {"member": True, "database": str(where), "database_said": where.to_json(), "queued": 0, "queue_full": False,
+           "last_push": {"at": "2026-11-27T21:00:00+00:00", "ok": True, "message": str(pushed),
+                         "said": pushed.to_json()},
+           "last_pull": {"at": "2026-11-27T21:00:00+00:00", "ok": True, "message": str(pulled),
+                         "said": pulled.to_json()}}
+    lines = "\n".join(render_team(doc))
+    assert "로컬 소켓의 teamdb" in lines and "레코드 3개 보냄, 팀에 새로 들어간 것 2개 (이미 있던 것 1개)" in lines, lines
+    assert "팀이 아직 게시한 상태가 없습니다" in lines and leftover_english(lines) == [], lines
+    older = {**doc, "last_push": {k: v for k, v in doc["last_push"].items() if k != "said"},
+             "last_pull": {**doc["last_pull"], "said": {"id": "team.from_a_newer_artibot", "params": {}}}}
+    lines = "\n".join(render_team(older))
+    assert str(pushed) in lines and str(pulled) in lines, lines
