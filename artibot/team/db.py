@@ -138,8 +138,8 @@ def require_schema(conn: psycopg.Connection[Any], url: str) -> None:
     if version == 0:
         raise TeamError(Message("team.no_schema", where=place(url)))
     if version != newest:
-        raise TeamError(Message("team.schema_other", version=version, newest=newest,
-                                then=Message("team.schema_run_init" if version < newest else "team.schema_upgrade_artibot")))
+        then = Message("team.schema_run_init" if version < newest else "team.schema_upgrade_artibot")
+        raise TeamError(Message("team.schema_other", version=version, newest=newest, then=then))
 
 
 def team_settings(conn: psycopg.Connection[Any]) -> dict[str, str]:

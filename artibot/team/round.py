@@ -38,7 +38,8 @@ from artibot.round.checkpoints import final_actions
 from artibot.store.round.rounds import new_round_id
 from artibot.errors import ReviewError, TeamError, TeamUnavailable
 from artibot.messages import Message
-from artibot.learning.team_pool import CellStat, TeamState, parse_state, pool_number, problem, propose_pooled, state_json
+from artibot.learning.team_pool import (CellStat, TeamState, parse_state, pool_number, problem, propose_pooled,
+                                        state_json)
 from artibot.learning.team_patterns import HEX, ROUND_PATTERNS, PatternCount
 from artibot.learning.types import RoundProposal
 from artibot.shapes import JsonValue
