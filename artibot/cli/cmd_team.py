@@ -13,17 +13,32 @@ from artibot.cli.checkpoint_prompts import TerminalCheckpoints
 from artibot.cli.checkpoint_view import evidence_table, threshold_result
 from artibot.cli.render import Hanging, console, emit_json, err_console
 from artibot.cli.words import session_lang, w
-from artibot.cli.words_errors import say_any
-from artibot.cli.words_team import say_where
+from artibot.cli.words_errors import say_any, say_error
 from artibot.config import load_settings
-from artibot.errors import InvalidInput
+from artibot.errors import ArtibotError, InvalidInput
 from artibot.hookpath.inert import terminal
 from artibot.messages import Message
 from artibot.store.home import Home
 
-def said(text: str | Message) -> str:
-    """A sentence or message of the team's library (a push's or pull's result, a problem) in the session's language."""
+def said(text: str | Message | ArtibotError) -> str:
+    """A message, error or sentence of the team's library (a push's or pull's result, a problem) in the session's
+    language."""
+    if isinstance(text, ArtibotError):
+        return say_error(session_lang(), text)
     return say_any(session_lang(), text)
+
+
+def said_kept(doc: dict[str, Any], english: str, message: str) -> str:
+    """A line the library kept in a file or a status document: its message (``doc[message]``,
+    as :meth:`Message.to_json` wrote it) in the session's language, else its English (``doc[english]``,
+    from an artibot that kept no message, or a message this one does not know)."""
+    kept = doc.get(message)
+    if isinstance(kept, dict):
+        try:
+            return said(Message.from_json(kept))
+        except ValueError:
+            pass
+    return str(doc.get(english, ""))
 
 
 team_app = typer.Typer(help="Learn as a team: pool experiences on a shared PostgreSQL, one reviewed round.",
@@ -49,7 +64,7 @@ def init_cmd(url: str = typer.Argument(..., help="postgresql://user@host/db?sslm
     with db.connect(url) as conn:
         applied = db.migrate(conn)
     lang = session_lang()
-    where = say_where(lang, db.where(url))
+    where = said(db.place(url))
     console.print(w(lang, "tm_schema", version=max(applied) if applied else w(lang, "tm_current"), where=where)
                   + (w(lang, "tm_applied", versions=", ".join(map(str, applied))) if applied
                      else w(lang, "tm_nothing_to_apply")))
@@ -74,9 +89,10 @@ def _try_pull() -> None:
     from artibot.team import member
 
     try:
-        console.print(terminal(said(member.pull().message)), markup=False, highlight=False)
+        report = member.pull()
+        console.print(terminal(said(report.said or report.message)), markup=False, highlight=False)
     except TeamError as exc:
-        err_console.print(w(session_lang(), "tm_not_pulled", why=said(str(exc))))
+        err_console.print(w(session_lang(), "tm_not_pulled", why=said(exc)))
 
 
 @team_app.command("push")
@@ -85,8 +101,8 @@ def push_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
     from artibot.team.push import push
 
     report = push()
-    emit_json(report.to_json()) if as_json else console.print(terminal(said(report.message)), markup=False,
-                                                              highlight=False)
+    emit_json(report.to_json()) if as_json else console.print(terminal(said(report.said or report.message)),
+                                                              markup=False, highlight=False)
 
 
 @team_app.command("pull")
@@ -109,7 +125,7 @@ def show_cmd() -> None:
 
 def _policy(yes: bool, unattended: bool, lang: str) -> cp.Checkpoints:
     if yes and unattended:
-        raise InvalidInput("--yes and --unattended exclude each other: choose who answers the checkpoints")
+        raise InvalidInput(Message("team.yes_and_unattended"))
     if yes:
         return cp.DefaultAnswers("pre-approved")
     if unattended or not sys.stdin.isatty():
@@ -256,7 +272,7 @@ def retention_cmd(months: Optional[int] = typer.Option(None, "--months", help="K
             return
         cutoff, results = retention.apply(conn, keep, dry_run=dry_run)
     for r in results:
-        console.print(said(f"{r.month} ({r.rows} row(s)): {r.reason}"), markup=False, highlight=False)
+        console.print(said(r.line()), markup=False, highlight=False)
     dropped = [r for r in results if r.dropped]
     console.print(w(lang, "tm_months", cutoff=cutoff, dropped=len(dropped), rows=sum(r.rows for r in dropped),
                     kept=sum(1 for r in results if not r.dropped)))
@@ -298,7 +314,7 @@ def render_team(doc: dict[str, Any]) -> list[str]:
     lang = session_lang()
     if not doc.get("member") and "state" not in doc:
         return [w(lang, "tm_not_member")]
-    lines = [w(lang, "tm_member", database=say_where(lang, doc["database"])) if doc.get("member")
+    lines = [w(lang, "tm_member", database=said_kept(doc, "database", "database_said")) if doc.get("member")
              else w(lang, "tm_left")]
     if doc.get("member"):
         full = w(lang, "tm_queue_full") if doc.get("queue_full") else ""
@@ -307,7 +323,8 @@ def render_team(doc: dict[str, Any]) -> list[str]:
                        ("tm_pull", doc.get("last_pull"))):
         if last:
             lines.append(w(lang, "tm_last", what=w(lang, what), at=last["at"],
-                           state=value(lang, "ok" if last["ok"] else "failed"), message=said(last["message"])))
+                           state=value(lang, "ok" if last["ok"] else "failed"),
+                           message=said_kept(last, "message", "said")))
     state = doc.get("state")
     if state:
         lines.append(w(lang, "tm_state", version=state["version"], round=state["round_id"], age=state["age_s"] / 3600,

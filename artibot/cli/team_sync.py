@@ -12,17 +12,18 @@ from artibot.cli.render import err_console
 def team_push(*, pull: bool = False) -> None:
     """A team member's records go to the pool once they are in the log (a failure leaves them
     queued); with ``pull``, the team's latest state comes back too."""
-    from artibot.team.push import try_push
+    from artibot.errors import TeamError
+    from artibot.team.push import push_if_member
 
-    result = try_push()
-    if isinstance(result, str):
+    try:
+        member = push_if_member() is not None
+    except TeamError as exc:  # the records stay queued
         from artibot.cli.quick import said
         from artibot.cli.words import session_lang, w
 
-        err_console.print(w(session_lang(), "tm_push_postponed", why=said(result)), markup=False, highlight=False)
-    if pull and result is not None:
-        from artibot.errors import TeamError
-
+        err_console.print(w(session_lang(), "tm_push_postponed", why=said(exc)), markup=False, highlight=False)
+        member = True  # the pull still runs
+    if pull and member:
         try:
             from artibot.team.member import pull as pull_state
 

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Callable, Union
 from artibot.cli.words_doctor import DOCTOR
 from artibot.cli.words_foreign import CLICK_ERRORS
 from artibot.cli.words_sentences import SENTENCES
-from artibot.cli.words_team import TEAM
 from artibot.errors import ArtibotError, ValidationError
 from artibot.messages import Message, render
 
@@ -57,7 +56,7 @@ _KO: list[tuple[str, _Replacement]] = [
     (r" \(see '(?P<c>[^']+)'\)$", r" ('\g<c>' 참고)"),
     (r"; --home goes before the command: (?P<c>.+)$", r"; --home은 명령 앞에 씁니다: \g<c>"),
 ]
-KO: list[_Rule] = [(re.compile(p), r) for p, r in SENTENCES + TEAM + DOCTOR + _KO + CLICK_ERRORS]
+KO: list[_Rule] = [(re.compile(p), r) for p, r in SENTENCES + DOCTOR + _KO + CLICK_ERRORS]
 """The specific sentences first; the parser's own, which only artibot's hints follow, last."""
 
 RULES: dict[str, list[_Rule]] = {"ko": KO}

@@ -148,11 +148,6 @@ SENTENCES: list[tuple[str, Replacement]] = [
     (r"^artibot model provider already installed$", "artibot 모델 제공자가 이미 설치됨"),
     # the gateway
     (r"^--port must be from 1 to 65535, not (?P<v>\S+)$", r"--port는 1부터 65535까지여야 합니다 (\g<v>은(는) 안 됨)"),
-    # the team
-    (r"^(?P<h>\S+) is not a team member: run `(?P<c>[^`]+)` first$",
-     r"\g<h>은(는) 팀 멤버가 아닙니다: 먼저 `\g<c>`을(를) 실행하세요"),
-    (r"^--yes and --unattended exclude each other: choose who answers the checkpoints$",
-     "--yes와 --unattended는 함께 쓸 수 없습니다: 체크포인트에 누가 답할지 고르세요"),
 ]
 
 _VALUE = {"deferred": "검토 대기", "reset": "초기화됨", "pending": "대기 중", "discarded": "버려짐",

@@ -20,7 +20,8 @@ than one person does.
 
 The published state (:func:`state_json`) carries the thresholds, the accumulated
 cells and the pattern decisions; :func:`parse_state` is what a member runs before using one (it raises ValueError
-naming the field; the member then keeps its previous state).
+naming the field, with a message where this module words it: :func:`problem`; the member then keeps its previous
+state).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from artibot.learning.columns import Batches, Table
 from artibot.learning.evidence import MODE, step_cells
 from artibot.learning.evidence_frame import group, interval
 from artibot.learning.round_params import Intervals, JSONObject, RoundParams, Scalar
+from artibot.messages import Message
 from artibot.learning.team_patterns import PatternCount, parse_patterns, pattern_round, patterns_json
 from artibot.learning.transfer import apply_decisions
 from artibot.learning.types import DomainStep, GroupResult, PatternStats, RoundProposal, Thresholds
@@ -166,35 +168,40 @@ def pool_number(params: RoundParams, name: str) -> int:
     pool = params.extra.get("pool")
     value = pool.get(name) if isinstance(pool, dict) else None
     if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"the team round's pool has no whole number {name!r}")
+        raise ValueError(Message("team.pool_number", name=repr(name)))
     return value
+
+
+def problem(exc: ValueError) -> Message | str:
+    """What a refused state's ValueError says: its message, or the sentence of a check that
+    words its own (the thresholds', the patterns')."""
+    return exc.args[0] if len(exc.args) == 1 and isinstance(exc.args[0], Message) else str(exc)
 
 
 def parse_state(doc: Any) -> TeamState:
     """A published state, checked field by field (ValueError names the first problem)."""
     if not isinstance(doc, Mapping):
-        raise ValueError(f"the team state must be a JSON object, not {type(doc).__name__}")
+        raise ValueError(Message("team.state_not_object", type=type(doc).__name__))
     if doc.get("schema") != STATE_SCHEMA:
-        raise ValueError(f"the team state's schema is {doc.get('schema')!r}; this artibot reads {STATE_SCHEMA}")
+        raise ValueError(Message("team.state_schema", schema=repr(doc.get("schema")), reads=STATE_SCHEMA))
     thresholds = Thresholds.from_json(doc.get("thresholds"))  # type: ignore[arg-type]  # it checks the type
     cells_doc = doc.get("cells")
     if not isinstance(cells_doc, Mapping):
-        raise ValueError("the team state's cells must be an object of domains")
+        raise ValueError(Message("team.state_cells"))
     cells: dict[str, np.ndarray] = {}
     for domain, rows in cells_doc.items():
         try:
             arr = np.asarray(rows, dtype=float)
         except (TypeError, ValueError):
-            raise ValueError(f"the team state's cells of {domain!r} are not numbers") from None
+            raise ValueError(Message("team.state_cells_numbers", domain=repr(domain))) from None
         if arr.shape != (bandit.BINS, 4) or not np.all(np.isfinite(arr)) or np.any(arr < 0) \
                 or np.any(arr[:, [K1, K2]] > arr[:, [N1, N2]] + 1e-9):
-            raise ValueError(f"the team state's cells of {domain!r} must be {bandit.BINS} rows of "
-                             "n1, k1, n2, k2 with 0 <= k <= n")
+            raise ValueError(Message("team.state_cells_shape", domain=repr(domain), bins=bandit.BINS))
         cells[str(domain)] = arr
     seq_to, records = doc.get("seq_to"), doc.get("records")
     for name, value in (("seq_to", seq_to), ("records", records)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise ValueError(f"the team state's {name} must be a whole number >= 0, not {value!r}")
+            raise ValueError(Message("team.state_count", name=name, value=repr(value)))
     patterns = parse_patterns(doc.get("patterns"))
     return TeamState(thresholds, cells, int(seq_to), int(records), patterns)  # type: ignore[arg-type]
 

@@ -219,6 +219,91 @@ TEXTS: dict[str, str] = {
                        "applies System 2's failure rate to every turn, but that rate is measured on the harder "
                        "prompts, so the extra redos lean low",
     # --- the team's sentences (artibot.team)
+    # a push (artibot.team.push) and what it records as the last push
+    "team.nothing_to_push": "nothing to push",
+    "team.pushed": "{sent} record(s) sent, {stored} new to the team ({already} already there)",
+    "team.pushed_refused": "{pushed}; {refused} refused by the team's database (a name outside its alphabet, see "
+                           "docs/team.md)",
+    "team.push_attempt_failed": "{sent} sent, {queued} queued: {why}",
+    "team.push_failed": "{why} ({sent} of {total} record(s) sent before it failed)",
+    "team.not_member": "{home} is not a team member: run `artibot team join URL` first",
+    "team.yes_and_unattended": "--yes and --unattended exclude each other: choose who answers the checkpoints",
+    # a pull (artibot.team.member)
+    "team.no_state": "the team has published no state yet",
+    "team.state_unusable": "the team's state version {version} (round {round}) cannot be used ({why}); this member "
+                           "keeps its previous state",
+    "team.pulled": "team state version {version} (round {round}) cached; {n} domain(s) start from the team's "
+                   "thresholds",
+    "team.pulled_aside": "{pulled}; {n} domain name(s) outside {alphabet} set aside",
+    # a published state's problems (artibot.learning.team_pool)
+    "team.state_not_object": "the team state must be a JSON object, not {type}",
+    "team.state_schema": "the team state's schema is {schema}; this artibot reads {reads}",
+    "team.state_cells": "the team state's cells must be an object of domains",
+    "team.state_cells_numbers": "the team state's cells of {domain} are not numbers",
+    "team.state_cells_shape": "the team state's cells of {domain} must be {bins} rows of n1, k1, n2, k2 with "
+                              "0 <= k <= n",
+    "team.state_count": "the team state's {name} must be a whole number >= 0, not {value}",
+    "team.pool_number": "the team round's pool has no whole number {name}",
+    # a team round (artibot.team.round) and the reviewers' lock
+    "team.round_busy": "another reviewer is running a team round ({holder}); only one round runs at a time: try "
+                       "again when it has finished",
+    "team.holder": "{user}, since {since} UTC",
+    "team.holder_unknown": "held by another session",
+    "team.lock_unreachable": "the team database cannot be reached for the round's lock: {why}",
+    "team.state_unreadable": "the team's published state version {version} (round {round}) cannot be read: {why}; "
+                             "`artibot team rollback` withdraws it",
+    "team.round_waiting": "team round {round} is waiting for review: `artibot team review` shows and answers it",
+    "team.too_few_even_flushed": "{n} new pooled record(s), too few to learn from even with --flush; nothing to "
+                                 "learn yet",
+    "team.no_new_record": "no new pooled record: nothing to learn yet",
+    "team.fewer_than_batch": "{n} new pooled record(s), fewer than a batch of {batch}; nothing to learn yet "
+                             "(--flush learns them anyway)",
+    "team.deferred": "team round {round} prepared and saved for review (checkpoint {checkpoint} needs a human): "
+                     "`artibot team review`",
+    "team.reset": "team round {round} reset: nothing published; the records stay unlearned",
+    "team.published": "team round {round} published as state version {version}: {records} pooled record(s); "
+                      "{thresholds}; {promoted} pattern(s) promoted, {demoted} demoted",
+    "team.thresholds_updated": "thresholds updated",
+    "team.thresholds_kept": "thresholds kept (reverted)",
+    "team.none_waiting": "no team round is waiting for review: `artibot team learn` prepares one",
+    "team.proposal_unreadable": "team round {round}'s saved proposal cannot be read ({why})",
+    "team.rollback_pending": "team round {round} is waiting for review and builds on the latest state: answer it "
+                             "(`artibot team review`) or reset it (`--answer 1=reset`) before rolling back",
+    "team.nothing_to_roll_back": "the team has no published state to roll back",
+    # retention (artibot.team.retention): the settings, and each month's line of `team retention`
+    "team.retention_not_whole": "the team's setting retention_months is {value}; it must be a whole number of "
+                                "months (1 or more)",
+    "team.retention_below_one": "the team's setting retention_months is {value}; it must be 1 or more",
+    "team.months_below_one": "--months must be 1 or more, not {value}",
+    "team.month": "{month} ({rows} row(s)): {reason}",
+    "team.month_kept": "{n} row(s) not learned yet by the team's latest state: kept",
+    "team.month_would_drop": "would be dropped (dry run)",
+    "team.month_dropped": "dropped",
+    # the team database (artibot.team.db): where it is, and its refusals
+    "team.where": "{database} on {host}",
+    "team.default_database": "the default database",
+    "team.local_socket": "the local socket",
+    "team.schema_lock_busy": "another session has held the schema's lock for {seconds} s (another `artibot team "
+                             "init`?): try again when it has finished",
+    "team.no_psycopg": "the team commands need psycopg 3, which this install lacks: pip install 'artibot[team]' "
+                       "(or pip install 'psycopg[binary]')",
+    "team.url_unparsed": "the team database URL {url} does not parse: {why}",
+    "team.url_password": "the team database URL carries a password; artibot stores no credentials: remove it from "
+                         "the URL and put it in ~/.pgpass, PGPASSWORD or a service file",
+    "team.unreachable": "the team database ({where}) cannot be reached: {why}; records stay queued and are sent "
+                        "later",
+    "team.no_answer": "the team database ({where}) did not answer within {seconds:g} s; records stay queued and "
+                      "are sent later",
+    "team.went_away": "the team database ({where}) went away: {why}",
+    "team.refused": "the team database refused: {why} (see docs/team.md for the roles: a member inserts "
+                    "experiences and reads states, only a reviewer runs rounds)",
+    "team.db_said": "the team database said: {why}",
+    "team.schema_newer": "the team database's schema is version {current}, newer than this artibot knows "
+                         "({newest}); upgrade artibot",
+    "team.no_schema": "{where} has no artibot team schema: run `artibot team init URL` first",
+    "team.schema_other": "the team database's schema is version {version}, this artibot expects {newest}: {then}",
+    "team.schema_run_init": "run `artibot team init URL` to upgrade it",
+    "team.schema_upgrade_artibot": "upgrade artibot",
     # --- (end: team)
     # --- doctor's findings on the data home's files (artibot.store.doctor)
     # --- (end: doctor)

@@ -207,6 +207,85 @@ TEXTS: dict[str, str] = {
                        "2의 실패율을 모든 턴에 적용하지만, 그 실패율은 더 어려운 프롬프트에서 측정되므로 추가 재요청은 "
                        "낮게 나오는 편입니다",
     # --- the team's sentences (artibot.team)
+    # a push and what it records as the last push
+    "team.nothing_to_push": "보낼 것 없음",
+    "team.pushed": "레코드 {sent}개 보냄, 팀에 새로 들어간 것 {stored}개 (이미 있던 것 {already}개)",
+    "team.pushed_refused": "{pushed}; {refused}개는 팀 데이터베이스가 거부했습니다 (알파벳 밖의 이름, docs/team.md 참고)",
+    "team.push_attempt_failed": "보냄 {sent}개, 대기 {queued}개: {why}",
+    "team.push_failed": "{why} (실패하기 전에 레코드 {total}개 중 {sent}개를 보냄)",
+    "team.not_member": "{home}은(는) 팀 멤버가 아닙니다: 먼저 `artibot team join URL`을(를) 실행하세요",
+    "team.yes_and_unattended": "--yes와 --unattended는 함께 쓸 수 없습니다: 체크포인트에 누가 답할지 고르세요",
+    # a pull
+    "team.no_state": "팀이 아직 게시한 상태가 없습니다",
+    "team.state_unusable": "팀의 상태 버전 {version} (라운드 {round})을(를) 쓸 수 없습니다 ({why}); 이 멤버는 이전 상태를 "
+                           "유지합니다",
+    "team.pulled": "팀 상태 버전 {version} (라운드 {round})을(를) 캐시했습니다; 도메인 {n}개가 팀의 임계값에서 시작합니다",
+    "team.pulled_aside": "{pulled}; {alphabet} 밖의 도메인 이름 {n}개는 따로 두었습니다",
+    # a published state's problems
+    "team.state_not_object": "팀 상태는 JSON 객체여야 합니다 ({type}은(는) 안 됨)",
+    "team.state_schema": "팀 상태의 스키마가 {schema}입니다; 이 artibot은 {reads}을(를) 읽습니다",
+    "team.state_cells": "팀 상태의 cells는 도메인마다의 객체여야 합니다",
+    "team.state_cells_numbers": "팀 상태의 {domain} cells가 숫자가 아닙니다",
+    "team.state_cells_shape": "팀 상태의 {domain} cells는 0 <= k <= n인 n1, k1, n2, k2의 행 {bins}개여야 합니다",
+    "team.state_count": "팀 상태의 {name}은(는) 0 이상의 정수여야 합니다 ({value}은(는) 안 됨)",
+    "team.pool_number": "팀 라운드의 풀에 정수 {name}이(가) 없습니다",
+    # a team round and the reviewers' lock
+    "team.round_busy": "다른 검토자가 팀 라운드를 진행 중입니다 ({holder}); 라운드는 한 번에 하나만 진행됩니다: 끝난 뒤 "
+                       "다시 시도하세요",
+    "team.holder": "{user}, {since} UTC부터",
+    "team.holder_unknown": "다른 세션이 잡고 있음",
+    "team.lock_unreachable": "라운드 잠금을 위해 팀 데이터베이스에 연결할 수 없습니다: {why}",
+    "team.state_unreadable": "팀이 게시한 상태 버전 {version} (라운드 {round})을(를) 읽을 수 없습니다: {why}; "
+                             "`artibot team rollback`으로 철회하세요",
+    "team.round_waiting": "팀 라운드 {round}이(가) 검토를 기다립니다: `artibot team review`로 보고 답하세요",
+    "team.too_few_even_flushed": "새로 모인 레코드 {n}개, --flush로도 학습하기에는 너무 적음; 아직 학습할 것 없음",
+    "team.no_new_record": "새로 모인 레코드 없음: 아직 학습할 것 없음",
+    "team.fewer_than_batch": "새로 모인 레코드 {n}개, 배치 크기 {batch}개보다 적음; 아직 학습할 것 없음 (--flush를 주면 "
+                             "그래도 학습)",
+    "team.deferred": "팀 라운드 {round}을(를) 준비해 검토용으로 저장했습니다 (체크포인트 {checkpoint}에 사람의 답이 필요): "
+                     "`artibot team review`",
+    "team.reset": "팀 라운드 {round} 초기화: 게시한 것 없음; 레코드는 학습되지 않은 채 남습니다",
+    "team.published": "팀 라운드 {round}을(를) 상태 버전 {version}(으)로 게시했습니다: 모인 레코드 {records}개; "
+                      "{thresholds}; 패턴 {promoted}개 승격, {demoted}개 강등",
+    "team.thresholds_updated": "임계값 갱신",
+    "team.thresholds_kept": "임계값 유지(되돌림)",
+    "team.none_waiting": "검토를 기다리는 팀 라운드가 없습니다: `artibot team learn`이 라운드를 준비합니다",
+    "team.proposal_unreadable": "팀 라운드 {round}의 저장된 제안을 읽을 수 없습니다 ({why})",
+    "team.rollback_pending": "팀 라운드 {round}이(가) 검토를 기다리고 있고 최신 상태를 바탕으로 합니다: 롤백하기 전에 "
+                             "답하거나(`artibot team review`) 초기화하세요(`--answer 1=reset`)",
+    "team.nothing_to_roll_back": "팀에 롤백할 게시된 상태가 없습니다",
+    # retention: the settings, and each month's line of `team retention`
+    "team.retention_not_whole": "팀 설정 retention_months가 {value}입니다; 1 이상의 정수(개월)여야 합니다",
+    "team.retention_below_one": "팀 설정 retention_months가 {value}입니다; 1 이상이어야 합니다",
+    "team.months_below_one": "--months는 1 이상이어야 합니다 ({value}은(는) 안 됨)",
+    "team.month": "{month} (행 {rows}개): {reason}",
+    "team.month_kept": "팀의 최신 상태가 아직 학습하지 않은 행 {n}개: 유지",
+    "team.month_would_drop": "지울 예정 (시험 실행)",
+    "team.month_dropped": "지움",
+    # the team database: where it is, and its refusals
+    "team.where": "{host}의 {database}",
+    "team.default_database": "기본 데이터베이스",
+    "team.local_socket": "로컬 소켓",
+    "team.schema_lock_busy": "다른 세션이 스키마 잠금을 {seconds}초 동안 잡고 있습니다 (다른 `artibot team init`?): 끝난 "
+                             "뒤 다시 시도하세요",
+    "team.no_psycopg": "팀 명령에는 psycopg 3이 필요한데 이 설치에는 없습니다: pip install 'artibot[team]' (또는 pip "
+                       "install 'psycopg[binary]')",
+    "team.url_unparsed": "팀 데이터베이스 URL {url}을(를) 해석할 수 없습니다: {why}",
+    "team.url_password": "팀 데이터베이스 URL에 비밀번호가 있습니다; artibot은 자격 증명을 저장하지 않습니다: URL에서 빼고 "
+                         "~/.pgpass, PGPASSWORD 또는 서비스 파일에 두세요",
+    "team.unreachable": "팀 데이터베이스({where})에 연결할 수 없습니다: {why}; 레코드는 대기열에 남아 나중에 보내집니다",
+    "team.no_answer": "팀 데이터베이스({where})가 {seconds:g}초 안에 답하지 않았습니다; 레코드는 대기열에 남아 나중에 "
+                      "보내집니다",
+    "team.went_away": "팀 데이터베이스({where})와의 연결이 끊겼습니다: {why}",
+    "team.refused": "팀 데이터베이스가 거부했습니다: {why} (역할은 docs/team.md 참고: 멤버는 경험을 넣고 상태를 읽으며, "
+                    "라운드는 검토자만 진행합니다)",
+    "team.db_said": "팀 데이터베이스의 응답: {why}",
+    "team.schema_newer": "팀 데이터베이스의 스키마 버전 {current}은(는) 이 artibot이 아는 버전({newest})보다 새롭습니다; "
+                         "artibot을 업그레이드하세요",
+    "team.no_schema": "{where}에 artibot 팀 스키마가 없습니다: 먼저 `artibot team init URL`을(를) 실행하세요",
+    "team.schema_other": "팀 데이터베이스의 스키마 버전은 {version}이고 이 artibot은 {newest}을(를) 기대합니다: {then}",
+    "team.schema_run_init": "`artibot team init URL`로 스키마를 올리세요",
+    "team.schema_upgrade_artibot": "artibot을 업그레이드하세요",
     # --- (end: team)
     # --- doctor's findings on the data home's files (artibot.store.doctor)
     # --- (end: doctor)

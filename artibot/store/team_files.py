@@ -6,7 +6,9 @@
 * ``team/pushed.json``: the ids of the records the team's database has acknowledged. The
   queue is the rest: every record of the log and of the archives not listed here. It
   lives in the log itself, so a database that is down for a week loses nothing; the
-  pusher sends it when the database is back.
+  pusher sends it when the database is back. Beside them, how the last push ended: its
+  sentence in English and the same as a message (``said``), which ``status`` says in the
+  session's language.
 * ``team/state.json``: the team's latest published state as this member last pulled it,
   with the server's age of it at the pull (a member's skewed clock does not change it).
   A pulled state that does not parse is never written here: the previous one stays.
@@ -17,9 +19,10 @@ Every file is a versioned document (:mod:`artibot.store.documents`), written ato
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Iterable, TypedDict
+from typing import Any, Iterable, NotRequired, TypedDict
 
 from artibot.errors import CorruptFileError
+from artibot.messages import Message
 from artibot.store.documents import read_document, write_document
 from artibot.store.fs import FileLock
 from artibot.store.home import Home
@@ -39,6 +42,14 @@ class PushAttempt(TypedDict):
     at: str
     ok: bool
     message: str
+    said: NotRequired[dict[str, Any]]
+    """``message`` as a message's JSON (:meth:`artibot.messages.Message.to_json`); absent in a
+    file an older artibot wrote."""
+
+
+def attempt(at: str, ok: bool, said: Message) -> PushAttempt:
+    """How a push ended, as ``pushed.json`` keeps it."""
+    return {"at": at, "ok": ok, "message": str(said), "said": said.to_json()}
 
 
 class CachedState(TypedDict):
@@ -130,7 +141,10 @@ def read_pushed(home: Home) -> set[str]:
 def last_push(home: Home) -> PushAttempt | None:
     last = _read_pushed_doc(home).get("last")
     if isinstance(last, dict) and isinstance(last.get("at"), str) and isinstance(last.get("ok"), bool):
-        return {"at": last["at"], "ok": last["ok"], "message": str(last.get("message", ""))}
+        out: PushAttempt = {"at": last["at"], "ok": last["ok"], "message": str(last.get("message", ""))}
+        if isinstance(last.get("said"), dict):
+            out["said"] = last["said"]
+        return out
     return None
 
 

@@ -16,13 +16,13 @@ from contextlib import contextmanager
 from typing import Any, Iterator
 
 from artibot.errors import InvalidInput, TeamError, TeamUnavailable
+from artibot.messages import Message
 
 try:
     import psycopg
     from psycopg import conninfo
 except ImportError:  # pragma: no cover - the `team` extra is not installed
-    raise TeamError("the team commands need psycopg 3, which this install lacks: "
-                    "pip install 'artibot[team]' (or pip install 'psycopg[binary]')") from None
+    raise TeamError(Message("team.no_psycopg")) from None
 from artibot.team.schema import INIT_LOCK, MIGRATIONS, SCHEMA
 
 CONNECT_TIMEOUT_S = 5
@@ -36,18 +36,23 @@ def check_url(url: str) -> str:
     try:
         params = conninfo.conninfo_to_dict(url)
     except psycopg.ProgrammingError as exc:
-        raise InvalidInput(f"the team database URL {url!r} does not parse: {exc}") from None
+        raise InvalidInput(Message("team.url_unparsed", url=repr(url), why=str(exc))) from None
     if params.get("password"):
-        raise InvalidInput("the team database URL carries a password; artibot stores no credentials: "
-                           "remove it from the URL and put it in ~/.pgpass, PGPASSWORD or a service file")
+        raise InvalidInput(Message("team.url_password"))
     return url
 
 
-def where(url: str) -> str:
+def place(url: str) -> Message:
     """The database a URL names, for messages (no secrets: a URL with one is refused)."""
     p = conninfo.conninfo_to_dict(url)
-    host = p.get("host") or os.environ.get("PGHOST") or "the local socket"
-    return f"{p.get('dbname') or p.get('service') or 'the default database'} on {host}"
+    host = p.get("host") or os.environ.get("PGHOST") or Message("team.local_socket")
+    database = p.get("dbname") or p.get("service") or Message("team.default_database")
+    return Message("team.where", database=database, host=host)
+
+
+def where(url: str) -> str:
+    """:func:`place` in English ("<database> on <host>")."""
+    return str(place(url))
 
 
 @contextmanager
@@ -63,21 +68,18 @@ def connect(url: str, *, timeout_s: float = CONNECT_TIMEOUT_S,
                                options=f"-c statement_timeout={int(statement_ms)}",
                                application_name="artibot", autocommit=True)
     except psycopg.OperationalError as exc:
-        raise TeamUnavailable(f"the team database ({where(url)}) cannot be reached: {_first_line(exc)}; "
-                              "records stay queued and are sent later") from None
+        raise TeamUnavailable(Message("team.unreachable", where=place(url), why=_first_line(exc))) from None
     try:
         with conn:
             yield conn
     except psycopg.errors.QueryCanceled:
-        raise TeamUnavailable(f"the team database ({where(url)}) did not answer within "
-                              f"{statement_ms / 1000:g} s; records stay queued and are sent later") from None
+        raise TeamUnavailable(Message("team.no_answer", where=place(url), seconds=statement_ms / 1000)) from None
     except psycopg.errors.InsufficientPrivilege as exc:
-        raise TeamError(f"the team database refused: {_first_line(exc)} (see docs/team.md for the roles: "
-                        "a member inserts experiences and reads states, only a reviewer runs rounds)") from None
+        raise TeamError(Message("team.refused", why=_first_line(exc))) from None
     except psycopg.OperationalError as exc:
-        raise TeamUnavailable(f"the team database ({where(url)}) went away: {_first_line(exc)}") from None
+        raise TeamUnavailable(Message("team.went_away", where=place(url), why=_first_line(exc))) from None
     except psycopg.Error as exc:
-        raise TeamError(f"the team database said: {_first_line(exc)}") from None
+        raise TeamError(Message("team.db_said", why=_first_line(exc))) from None
     finally:
         conn.close()
 
@@ -107,8 +109,7 @@ def migrate(conn: psycopg.Connection[Any]) -> list[int]:
             conn.execute("SET LOCAL lock_timeout = 0")
             _apply(conn, applied)
     except psycopg.errors.LockNotAvailable:
-        raise TeamError(f"another session has held the schema's lock for {INIT_WAIT_S} s (another `artibot team "
-                        "init`?): try again when it has finished") from None
+        raise TeamError(Message("team.schema_lock_busy", seconds=INIT_WAIT_S)) from None
     return applied
 
 
@@ -120,8 +121,7 @@ def _apply(conn: psycopg.Connection[Any], applied: list[int]) -> None:
     current = schema_version(conn)
     newest = max(m.version for m in MIGRATIONS)
     if current > newest:
-        raise TeamError(f"the team database's schema is version {current}, newer than this artibot "
-                        f"knows ({newest}); upgrade artibot")
+        raise TeamError(Message("team.schema_newer", current=current, newest=newest))
     for m in MIGRATIONS:
         if m.version > current:
             conn.execute(m.sql)  # our own constant text, no parameters
@@ -136,10 +136,10 @@ def require_schema(conn: psycopg.Connection[Any], url: str) -> None:
     version = schema_version(conn)
     newest = max(m.version for m in MIGRATIONS)
     if version == 0:
-        raise TeamError(f"{where(url)} has no artibot team schema: run `artibot team init URL` first")
+        raise TeamError(Message("team.no_schema", where=place(url)))
     if version != newest:
-        raise TeamError(f"the team database's schema is version {version}, this artibot expects {newest}: "
-                        + ("run `artibot team init URL` to upgrade it" if version < newest else "upgrade artibot"))
+        then = Message("team.schema_run_init" if version < newest else "team.schema_upgrade_artibot")
+        raise TeamError(Message("team.schema_other", version=version, newest=newest, then=then))
 
 
 def team_settings(conn: psycopg.Connection[Any]) -> dict[str, str]:

@@ -23,6 +23,7 @@ from typing import Any
 from artibot.errors import CorruptFileError, TeamError
 from artibot.hookpath.inert import DOMAIN_ALPHABET, is_domain
 from artibot.hookpath.router.thresholds import Thresholds
+from artibot.messages import Message
 from artibot.store import team_files as files
 from artibot.store.fs import FileLock
 from artibot.store.home import Home, HomeArg
@@ -62,10 +63,17 @@ class PullReport:
     round_id: str | None
     used: bool
     message: str
+    """The result in English (the sync's log and stamp keep it); :attr:`said` is the same to be
+    said in any language."""
+    said: Message | None = None
+
+
+def _report(version: int | None, round_id: str | None, used: bool, said: Message) -> PullReport:
+    return PullReport(version, round_id, used, str(said), said)
 
 
 def pull(*, home: HomeArg = None, timeout_s: float = 5.0) -> PullReport:
-    from artibot.learning.team_pool import parse_state  # scipy: here, not in `artibot status`
+    from artibot.learning.team_pool import parse_state, problem  # scipy: here, not in `artibot status`
     from artibot.team import db
 
     h = Home.of(home)
@@ -74,14 +82,14 @@ def pull(*, home: HomeArg = None, timeout_s: float = 5.0) -> PullReport:
         row = conn.execute(f"SELECT version, round_id, published_at, extract(epoch FROM now() - published_at), state "
                            f"FROM {SCHEMA}.states WHERE status = 'published' ORDER BY version DESC LIMIT 1").fetchone()
     if row is None:
-        return PullReport(None, None, False, "the team has published no state yet")
+        return _report(None, None, False, Message("team.no_state"))
     version, round_id = int(row[0]), str(row[1])
     doc, refused = names_only(row[4])
     try:
         state = parse_state(doc)
     except ValueError as exc:
-        return PullReport(version, round_id, False, f"the team's state version {version} (round {round_id}) cannot "
-                          f"be used ({exc}); this member keeps its previous state")
+        return _report(version, round_id, False, Message("team.state_unusable", version=version, round=round_id,
+                                                          why=problem(exc)))
     with FileLock(h.learner_lock, timeout=30.0, holder="the artibot learner"):
         previous, _problem = files.cached_state_or_problem(h)
         try:
@@ -92,9 +100,10 @@ def pull(*, home: HomeArg = None, timeout_s: float = 5.0) -> PullReport:
         files.write_cached_state(h, {"version": version, "round_id": round_id,
                                      "published_at": row[2].isoformat(), "age_s": float(row[3]),
                                      "pulled_at": _now(), "state": dict(doc), "team_domains": team_domains})
-    aside = f"; {len(refused)} domain name(s) outside {DOMAIN_ALPHABET} set aside" if refused else ""
-    return PullReport(version, round_id, True, f"team state version {version} (round {round_id}) cached; "
-                      f"{len(team_domains)} domain(s) start from the team's thresholds{aside}")
+    said = Message("team.pulled", version=version, round=round_id, n=len(team_domains))
+    if refused:
+        said = Message("team.pulled_aside", pulled=said, n=len(refused), alphabet=DOMAIN_ALPHABET)
+    return _report(version, round_id, True, said)
 
 
 def names_only(doc: Any) -> tuple[Any, list[str]]:
@@ -160,12 +169,12 @@ def age_s(cached: files.CachedState, now: datetime | None = None) -> float:
     return cached["age_s"] + max(0.0, since)
 
 
-def _where(url: str) -> str:
+def _where(url: str) -> Message | str:
     try:
         from artibot.team import db
     except TeamError:
         return url  # no psycopg to parse it; the URL has no password (join refuses one)
-    return db.where(url)
+    return db.place(url)
 
 
 def _active(state: dict[str, Any]) -> int:
@@ -176,7 +185,11 @@ def _active(state: dict[str, Any]) -> int:
 
 
 def team_status(home: HomeArg = None) -> dict[str, Any] | None:
-    """What ``artibot status`` shows of the team (None: not a member and never was)."""
+    """What ``artibot status`` shows of the team (None: not a member and never was).
+
+    The database and the last push's and pull's results are English sentences (``--json``
+    shows them); beside each, where this artibot wrote it, the same as a message's JSON
+    (``database_said``, ``said``) for the terminal to say in the session's language."""
     h = Home.of(home)
     try:
         member = files.read_membership(h)
@@ -187,7 +200,10 @@ def team_status(home: HomeArg = None) -> dict[str, Any] | None:
         return None
     out: dict[str, Any] = {"member": member is not None}
     if member is not None:
-        out["database"] = _where(member["url"])
+        where = _where(member["url"])
+        out["database"] = str(where)
+        if isinstance(where, Message):
+            out["database_said"] = where.to_json()
         waiting = queue_size(h)
         out["queued"] = waiting
         out["queue_full"] = waiting >= QUEUE_FULL
@@ -198,6 +214,8 @@ def team_status(home: HomeArg = None) -> dict[str, Any] | None:
     if isinstance(last_pull, dict) and {"at", "ok", "message"} <= set(last_pull):
         out["last_pull"] = {"at": str(last_pull["at"]), "ok": bool(last_pull["ok"]),
                             "message": str(last_pull["message"])}
+        if isinstance(last_pull.get("said"), dict):
+            out["last_pull"]["said"] = last_pull["said"]
     if cached is not None:
         out["state"] = {"version": cached["version"], "round_id": cached["round_id"],
                         "published_at": cached["published_at"], "age_s": round(age_s(cached), 1),

@@ -22,6 +22,7 @@ from datetime import datetime, timezone
 from typing import Any, Iterator, Mapping, Sequence
 
 from artibot.errors import TeamError, TeamUnavailable
+from artibot.messages import Message
 from artibot.store import archive
 from artibot.store import team_files as files
 from artibot.store.home import Home, HomeArg
@@ -53,6 +54,8 @@ class PushReport:
     queued: int
     """Records still waiting after this push."""
     message: str
+    """The result in English (``--json`` carries it); :attr:`said` is the same to be said in any language."""
+    said: Message | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"sent": self.sent, "stored": self.stored, "queued": self.queued, "message": self.message}
@@ -112,7 +115,7 @@ def last_record(home: Home) -> dict[str, Any] | None:
 def membership_or_raise(home: Home) -> files.Membership:
     member = files.read_membership(home)
     if member is None:
-        raise TeamError(f"{home.root} is not a team member: run `artibot team join URL` first")
+        raise TeamError(Message("team.not_member", home=str(home.root)))
     return member
 
 
@@ -135,8 +138,9 @@ def push(*, home: HomeArg = None, timeout_s: float = 5.0, statement_ms: int = 30
         batches = _batches(queued(h), BATCH)  # streamed: a push holds one batch, not its whole queue
         first = next(batches, None)
         if first is None:
-            files.add_pushed(h, (), {"at": _now(), "ok": True, "message": "nothing to push"})
-            return PushReport(0, 0, 0, "nothing to push")
+            nothing = Message("team.nothing_to_push")
+            files.add_pushed(h, (), files.attempt(_now(), True, nothing))
+            return PushReport(0, 0, 0, str(nothing), nothing)
         sent = stored = refused = 0
         try:
             with db.connect(member["url"], timeout_s=timeout_s, statement_ms=statement_ms) as conn:
@@ -156,23 +160,31 @@ def push(*, home: HomeArg = None, timeout_s: float = 5.0, statement_ms: int = 30
                     del rows, batch
         except TeamError as exc:
             left = queue_size(h)
-            files.add_pushed(h, (), {"at": _now(), "ok": False, "message": f"{sent} sent, {left} queued: {exc}"})
-            raise type(exc)(f"{exc} ({sent} of {sent + left} record(s) sent before it failed)") from None
-        msg = f"{sent} record(s) sent, {stored} new to the team ({sent - stored - refused} already there)"
+            why = exc.message or str(exc)
+            files.add_pushed(h, (), files.attempt(_now(), False, Message("team.push_attempt_failed", sent=sent,
+                                                                         queued=left, why=why)))
+            raise type(exc)(Message("team.push_failed", why=why, sent=sent, total=sent + left)) from None
+        msg = Message("team.pushed", sent=sent, stored=stored, already=sent - stored - refused)
         if refused:  # the database keeps them in `refused`, with this member's name, for the reviewer
-            msg += f"; {refused} refused by the team's database (a name outside its alphabet, see docs/team.md)"
-        files.add_pushed(h, (), {"at": _now(), "ok": True, "message": msg})
-        return PushReport(sent, stored, 0, msg)
+            msg = Message("team.pushed_refused", pushed=msg, refused=refused)
+        files.add_pushed(h, (), files.attempt(_now(), True, msg))
+        return PushReport(sent, stored, 0, str(msg), msg)
+
+
+def push_if_member(home: HomeArg = None, *, timeout_s: float = 3.0) -> PushReport | None:
+    """For ``collect`` and ``learn``: push when this home is a member (None when not), with
+    short timeouts; a failure raises TeamError (the records stay queued)."""
+    h = Home.of(home)
+    if files.read_membership(h) is None:
+        return None
+    return push(home=h, timeout_s=timeout_s, statement_ms=int(timeout_s * 4000))
 
 
 def try_push(home: HomeArg = None, *, timeout_s: float = 3.0) -> PushReport | str | None:
-    """For the learner and ``collect``: push when this home is a member; a failure is a
-    sentence (the records stay queued), never an exception; None when not a member."""
-    h = Home.of(home)
+    """For the detached sync: :func:`push_if_member`, with a failure as its English sentence
+    (the records stay queued), never an exception."""
     try:
-        if files.read_membership(h) is None:
-            return None
-        return push(home=h, timeout_s=timeout_s, statement_ms=int(timeout_s * 4000))
+        return push_if_member(home, timeout_s=timeout_s)
     except (TeamError, TeamUnavailable) as exc:
         return str(exc)
 

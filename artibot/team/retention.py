@@ -18,6 +18,7 @@ from datetime import date
 from typing import Any
 
 from artibot.errors import TeamError
+from artibot.messages import Message
 from artibot.team.schema import SCHEMA
 
 PARTS = f"""SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
@@ -31,7 +32,16 @@ class MonthResult:
     month: str
     rows: int
     dropped: bool
-    reason: str
+    said: Message
+    """What happened to the month and why (kept, dropped, would be dropped)."""
+
+    @property
+    def reason(self) -> str:
+        return str(self.said)
+
+    def line(self) -> Message:
+        """The month's line of ``artibot team retention``."""
+        return Message("team.month", month=self.month, rows=self.rows, reason=self.said)
 
 
 def months_setting(conn: Any) -> int | None:
@@ -41,10 +51,9 @@ def months_setting(conn: Any) -> int | None:
     try:
         months = int(row[0])
     except ValueError:
-        raise TeamError(f"the team's setting retention_months is {row[0]!r}; it must be a whole number of months "
-                        "(1 or more)") from None
+        raise TeamError(Message("team.retention_not_whole", value=repr(row[0]))) from None
     if months < 1:
-        raise TeamError(f"the team's setting retention_months is {months}; it must be 1 or more")
+        raise TeamError(Message("team.retention_below_one", value=months))
     return months
 
 
@@ -57,7 +66,7 @@ def apply(conn: Any, months: int, *, dry_run: bool = False) -> tuple[str, list[M
     """Drop the partitions of months older than ``months`` before this month (the server's
     clock); returns the cut-off month and what happened to each older partition."""
     if months < 1:
-        raise TeamError(f"--months must be 1 or more, not {months}")
+        raise TeamError(Message("team.months_below_one", value=months))
     cutoff = conn.execute("SELECT (date_trunc('month', now()) - make_interval(months => %s))::date",
                           (months,)).fetchone()[0]
     row = conn.execute(f"SELECT (state->>'seq_to')::bigint, state->>'snapshot' FROM {SCHEMA}.states "
@@ -76,12 +85,12 @@ def apply(conn: Any, months: int, *, dry_run: bool = False) -> tuple[str, list[M
                                        (snapshot or learned,)).fetchone()
         if unlearned:
             out.append(MonthResult(name, month.isoformat()[:7], int(rows), False,
-                                   f"{unlearned} row(s) not learned yet by the team's latest state: kept"))
+                                   Message("team.month_kept", n=int(unlearned))))
             continue
         if not dry_run:
             with conn.transaction():
                 conn.execute(f"ALTER TABLE {SCHEMA}.experiences DETACH PARTITION {part}")
                 conn.execute(f"DROP TABLE {part}")
         out.append(MonthResult(name, month.isoformat()[:7], int(rows), not dry_run,
-                               "would be dropped (dry run)" if dry_run else "dropped"))
+                               Message("team.month_would_drop" if dry_run else "team.month_dropped")))
     return cutoff.isoformat()[:7], out

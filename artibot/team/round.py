@@ -38,7 +38,8 @@ from artibot.round.checkpoints import final_actions
 from artibot.store.round.rounds import new_round_id
 from artibot.errors import ReviewError, TeamError, TeamUnavailable
 from artibot.messages import Message
-from artibot.learning.team_pool import CellStat, TeamState, parse_state, pool_number, propose_pooled, state_json
+from artibot.learning.team_pool import (CellStat, TeamState, parse_state, pool_number, problem, propose_pooled,
+                                        state_json)
 from artibot.learning.team_patterns import HEX, ROUND_PATTERNS, PatternCount
 from artibot.learning.types import RoundProposal
 from artibot.shapes import JsonValue
@@ -122,7 +123,12 @@ class TeamRoundReport:
     """Per member: the new domains (and their rows) beyond what one member or a round may add."""
     answers: list[dict[str, Any]] = field(default_factory=list)
     said: Message | None = None
-    """``message`` as a message, to be said in the session's language (None: worded in English only)."""
+    """``message`` as a message, to be said in the session's language (None: no message yet, a
+    round loaded for review)."""
+
+    def tell(self, said: Message) -> None:
+        """The report's result: ``said``, and its English as ``message``."""
+        self.said, self.message = said, str(said)
 
     def to_json(self) -> dict[str, Any]:
         changes = {d: {"old": o, "new": n} for d, (o, n) in self.proposal.net_changes().items()} \
@@ -150,17 +156,15 @@ class RoundLock:
         try:
             self.lock = psycopg.connect(self.conn.info.dsn, connect_timeout=5, application_name="artibot round lock")
         except psycopg.OperationalError as exc:
-            raise TeamUnavailable(f"the team database cannot be reached for the round's lock: "
-                                  f"{str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__}"
-                                  ) from None
+            why = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise TeamUnavailable(Message("team.lock_unreachable", why=why)) from None
         try:
             self.lock.execute("SET idle_in_transaction_session_timeout = 0")  # held while the round runs
             self.lock.execute(f"SET lock_timeout = {int(self.wait_s * 1000)}")
             self.lock.execute(f"SELECT 1 FROM {SCHEMA}.round_lock WHERE id = 1 FOR UPDATE")
         except psycopg.errors.LockNotAvailable:
             self.lock.close()
-            raise TeamError(f"another reviewer is running a team round ({holder(self.conn)}); only one round "
-                            "runs at a time: try again when it has finished") from None
+            raise TeamError(Message("team.round_busy", holder=holder(self.conn))) from None
         except BaseException:  # a member's role lacks UPDATE on round_lock: the connection's handler says so
             self.lock.close()
             raise
@@ -177,13 +181,13 @@ class RoundLock:
             self.lock.close()  # ends its transaction: the next reviewer's round may start
 
 
-def holder(conn: Any) -> str:
+def holder(conn: Any) -> Message:
     """Who holds the round, as the holder wrote it (a few words for the refusal)."""
     row = conn.execute(f"SELECT holder, since, what FROM {SCHEMA}.round_holder WHERE id = 1").fetchone()
     if row is None or row[0] is None or row[1] is None:
-        return "held by another session"
+        return Message("team.holder_unknown")
     since = row[1].astimezone(timezone.utc)
-    return f"{row[0]}, since {since:%Y-%m-%d %H:%M} UTC"
+    return Message("team.holder", user=str(row[0]), since=f"{since:%Y-%m-%d %H:%M}")
 
 
 def _snapshot_of(conn: Any, version: int) -> str | None:
@@ -201,8 +205,8 @@ def current_state(conn: Any) -> tuple[int, str, TeamState] | None:
     try:
         return int(row[0]), str(row[1]), parse_state(row[2])
     except ValueError as exc:
-        raise TeamError(f"the team's published state version {row[0]} (round {row[1]}) cannot be read: {exc}; "
-                        "`artibot team rollback` withdraws it") from None
+        raise TeamError(Message("team.state_unreadable", version=int(row[0]), round=str(row[1]),
+                                why=problem(exc))) from None
 
 
 def _sums(conn: Any, window: Mapping[str, Any]
@@ -252,8 +256,8 @@ def prepare(conn: Any, settings: Settings, *, flush: bool, dry_run: bool) -> Tea
     """Under the round lock: cut the window, set bad rows aside, sum the rest, propose."""
     pending = conn.execute(f"SELECT round_id FROM {SCHEMA}.rounds WHERE status = 'pending'").fetchone()
     if pending is not None:
-        return TeamRoundReport("pending", str(pending[0]), f"team round {pending[0]} is waiting for review: "
-                               "`artibot team review` shows and answers it")
+        waiting = Message("team.round_waiting", round=str(pending[0]))
+        return TeamRoundReport("pending", str(pending[0]), str(waiting), said=waiting)
     current = current_state(conn)
     lo = current[2].seq_to if current else 0
     prev = _snapshot_of(conn, current[0]) if current else None
@@ -289,11 +293,10 @@ def prepare(conn: Any, settings: Settings, *, flush: bool, dry_run: bool) -> Tea
         if not dry_run:
             _finish(conn, round_id, "nothing", {"records": records, "set_aside": aside, "held_out": held_report})
         # --flush is the way on only when it was not given and there is something for it
-        why = (f"{records} new pooled record(s), too few to learn from even with --flush; nothing to learn yet"
-               if flush and records else "no new pooled record: nothing to learn yet" if not records else
-               f"{records} new pooled record(s), fewer than a batch of {settings.lifelong.batch_size}; nothing to "
-               "learn yet (--flush learns them anyway)")
-        return TeamRoundReport("nothing", None, why, set_aside=aside, held_out=held_report)
+        why = (Message("team.too_few_even_flushed", n=records) if flush and records else
+               Message("team.no_new_record") if not records else
+               Message("team.fewer_than_batch", n=records, batch=settings.lifelong.batch_size))
+        return TeamRoundReport("nothing", None, str(why), set_aside=aside, held_out=held_report, said=why)
     status = "dry-run" if dry_run else "proposed"
     said = Message("round.dry_run") if dry_run else None
     return TeamRoundReport(status, round_id, str(said or ""), proposal, cp.all_evidence(proposal, round_id, settings.lang),
@@ -341,12 +344,12 @@ def decide(conn: Any, report: TeamRoundReport, policy: cp.Checkpoints) -> TeamRo
     except cp.Deferred as deferred:
         _finish(conn, rid, "pending", log, proposal)
         report.status = "deferred"
-        report.message = (f"team round {rid} prepared and saved for review (checkpoint {deferred.checkpoint} needs "
-                          "a human): `artibot team review`")
+        report.tell(Message("team.deferred", round=rid, checkpoint=deferred.checkpoint))
         return report
     if given.get(1) == "reset":
         _finish(conn, rid, "reset", log, proposal)
-        report.status, report.message = "reset", f"team round {rid} reset: nothing published; the records stay unlearned"
+        report.status = "reset"
+        report.tell(Message("team.reset", round=rid))
         return report
     apply = given.get(2) == "apply"
     final = final_actions(proposal, given.get(3) if isinstance(given.get(3), Mapping) else None)
@@ -367,20 +370,20 @@ def decide(conn: Any, report: TeamRoundReport, policy: cp.Checkpoints) -> TeamRo
                      (Jsonb({**log, "version": version, "thresholds_applied": apply}), Jsonb(proposal.to_json()), rid))
     report.status, report.version = "applied", version
     moved = log["transfers"]
-    report.message = (f"team round {rid} published as state version {version}: {log['records']} pooled record(s); "
-                      + ("thresholds updated" if apply else "thresholds kept (reverted)")
-                      + f"; {len(moved['promote'])} pattern(s) promoted, {len(moved['demote'])} demoted")
+    report.tell(Message("team.published", round=rid, version=version, records=log["records"],
+                        thresholds=Message("team.thresholds_updated" if apply else "team.thresholds_kept"),
+                        promoted=len(moved["promote"]), demoted=len(moved["demote"])))
     return report
 
 
 def load_pending(conn: Any, settings: Settings) -> TeamRoundReport:
     row = conn.execute(f"SELECT round_id, proposal, log FROM {SCHEMA}.rounds WHERE status = 'pending'").fetchone()
     if row is None:
-        raise ReviewError("no team round is waiting for review: `artibot team learn` prepares one")
+        raise ReviewError(Message("team.none_waiting"))
     try:
         proposal = RoundProposal.from_json(row[1])
     except (ValueError, TypeError, KeyError) as exc:
-        raise TeamError(f"team round {row[0]}'s saved proposal cannot be read ({exc})") from None
+        raise TeamError(Message("team.proposal_unreadable", round=str(row[0]), why=str(exc))) from None
     log = row[2] if isinstance(row[2], dict) else {}
     held: Any = log.get("held_out") or {}
     return TeamRoundReport("proposed", str(row[0]), "", proposal, cp.all_evidence(proposal, str(row[0]), settings.lang),
@@ -396,13 +399,12 @@ def rollback(conn: Any) -> tuple[tuple[int, str], tuple[int, str] | None]:
     where the state now current stopped)."""
     pending = conn.execute(f"SELECT round_id FROM {SCHEMA}.rounds WHERE status = 'pending'").fetchone()
     if pending is not None:  # its proposal builds on the state a rollback would withdraw
-        raise TeamError(f"team round {pending[0]} is waiting for review and builds on the latest state: answer it "
-                        "(`artibot team review`) or reset it (`--answer 1=reset`) before rolling back")
+        raise TeamError(Message("team.rollback_pending", round=str(pending[0])))
     with conn.transaction():
         row = conn.execute(f"SELECT version, round_id FROM {SCHEMA}.states WHERE status = 'published' "
                            "ORDER BY version DESC LIMIT 1 FOR UPDATE").fetchone()
         if row is None:
-            raise TeamError("the team has no published state to roll back")
+            raise TeamError(Message("team.nothing_to_roll_back"))
         conn.execute(f"UPDATE {SCHEMA}.states SET status = 'rolled_back' WHERE version = %s", (row[0],))
         conn.execute(f"UPDATE {SCHEMA}.rounds SET status = 'rolled_back', log = log || %s WHERE round_id = %s",
                      (Jsonb({"rolled_back_at": _now()}), row[1]))

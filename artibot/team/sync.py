@@ -14,7 +14,9 @@ gives up, never a session that waits. What SessionStart then routes by is the ca
 copy on disk, the only thing it reads.
 
 The stamp (``sessions/.team-sync.json``) holds when the last sync started and how the
-last one ended; ``artibot status`` shows it beside the cached state's round and age.
+last one ended (its pull's sentence in English, and the same as a message's JSON, ``said``,
+for ``artibot status`` to say in the session's language); ``artibot status`` shows it beside
+the cached state's round and age.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from artibot.hookpath.store import hookio
 
 TYPE_CHECKING = False  # not typing's: SessionStart imports this module on every session of a member
 if TYPE_CHECKING:
+    from artibot.messages import Message
     from artibot.store.home import Home
 
 SYNC_STAMP = ".team-sync.json"  # under sessions/
@@ -109,16 +112,22 @@ def run(home: "Home", *, timeout_s: float = PULL_TIMEOUT_S) -> list[str]:
     except ArtibotError as exc:
         lines.append(f"team push: {exc}")
     ok = False
+    pulled: Message | None = None
     try:
         report = pull(home=home, timeout_s=timeout_s)
         ok = report.used or report.version is None
         lines.append(f"team pull: {report.message}")
+        pulled = report.said
     except (ArtibotError, OSError) as exc:
         lines.append(f"team pull: {exc}")
+        pulled = exc.message if isinstance(exc, ArtibotError) else None
     root = str(home.root)
     stamp = read_stamp(root) or {}
-    stamp["last"] = {"at": datetime.now(timezone.utc).isoformat(timespec="seconds"), "ok": ok,
-                     "message": lines[-1].removeprefix("team pull: ")}
+    last: dict[str, object] = {"at": datetime.now(timezone.utc).isoformat(timespec="seconds"), "ok": ok,
+                               "message": lines[-1].removeprefix("team pull: ")}
+    if pulled is not None:
+        last["said"] = pulled.to_json()
+    stamp["last"] = last
     try:
         _write_stamp(root, stamp)
     except OSError as exc:

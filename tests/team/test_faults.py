@@ -37,6 +37,8 @@ def test_a_database_that_is_down_keeps_the_queue_and_loses_nothing(team, tmp_pat
     assert isinstance(push.try_push(home, timeout_s=1), str)  # the learner's way: a sentence, no exception
     status = member.team_status(home)
     assert status is not None and status["queued"] == 80 and status["last_push"]["ok"] is False
+    assert status["last_push"]["said"]["id"] == "team.push_attempt_failed"  # beside its English
+    assert status["last_push"]["message"].startswith("0 sent, 80 queued: the team database (x on ")
     assert not status["queue_full"]
     monkeypatch.setattr(member, "QUEUE_FULL", 50)
     from artibot.cli.cmd_team import render_team

@@ -92,6 +92,7 @@ def test_session_start_caches_the_team_state_in_a_detached_child(team, tmp_path)
     status = member.team_status(home)
     assert status is not None and status["state"]["version"] == version and status["state"]["age_s"] >= 0
     assert status["last_pull"]["ok"] is True
+    assert status["last_pull"]["said"]["id"] == "team.pulled"  # to be said in the session's language
     from artibot.cli.cmd_team import render_team
 
     assert any(f"team state: version {version}, round {cached['round_id']}" in line for line in render_team(status))
