@@ -62,14 +62,17 @@ def main(
 # The commands are in artibot.cli.lazy.COMMANDS: each module registers its own when used.
 
 def _usage_line(exc: click_exceptions.ClickException) -> str:
-    """A usage error as one line, like every other error, with where to look."""
+    """A usage error as one line, like every other error, with where to look: the parser's
+    words (:mod:`artibot.cli.words_foreign`), then artibot's own (a message)."""
+    from artibot.messages import Message
+
     ctx = getattr(exc, "ctx", None)
-    where = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
     message = exc.format_message()
+    where = Message("usage.see_help", command=ctx.command_path) if ctx is not None else None
     if "--home" in message and "No such option" in message and ctx is not None:
         # the one option of artibot itself that people put after the command
-        where = f"; --home goes before the command: artibot --home DIR {ctx.info_name} …"
-    return f"artibot: {said(message + where)}\n"
+        where = Message("usage.home_first", command=ctx.info_name)
+    return f"artibot: {said(message)}{said(where) if where is not None else ''}\n"
 
 
 def run(argv: list[str]) -> int:

@@ -11,6 +11,7 @@ from artibot.cli.install_view import learn_command, print_data_home, saved_home,
 from artibot.config import agent_user_dir, claude_project_dir
 from artibot.errors import InvalidInput
 from artibot.hookpath import clients
+from artibot.messages import Message
 
 TYPE_CHECKING = False  # typing is not needed at run time
 if TYPE_CHECKING:
@@ -21,16 +22,16 @@ def hook_file(agent: str, project_dir: Path, models: list[str] | None = None) ->
     """The client's :class:`~artibot.integrations.json_hooks.HookFile` (``models``: ``--model``,
     for a client that takes a model per route)."""
     if agent not in clients.adapted():
-        raise InvalidInput(f"unknown target {agent!r}: artibot installs into claude-code, "
-                           f"{', '.join(clients.adapted())}")
+        raise InvalidInput(Message("args.unknown_target", target=repr(agent),
+                                   clients=", ".join(("claude-code", *clients.adapted()))))
     installer = clients.module(agent, "installer")
     spec: HookFile
     if clients.CLIENTS[agent].route_models:
         spec = installer.hook_file(agent_user_dir(agent), project_dir, installer.parse_models(models))
         return spec
     if models:
-        raise InvalidInput(f"--model is for {', '.join(n for n, c in clients.CLIENTS.items() if c.route_models)}; "
-                           f"in {agent} the route is context only")
+        raise InvalidInput(Message("args.model_context", agent=agent,
+                                   clients=", ".join(n for n, c in clients.CLIENTS.items() if c.route_models)))
     spec = installer.hook_file(agent_user_dir(agent), project_dir)
     return spec
 
@@ -47,14 +48,14 @@ def run_agent_plan(agent: str, scope: str, dry_run: bool, *, install: bool, gate
         from artibot.integrations.codex_cli import provider as codex_provider
 
         if scope != "user":
-            raise InvalidInput("--gateway goes with the user scope: the model provider is in $CODEX_HOME/config.toml")
+            raise InvalidInput(Message("args.gateway_user", file="$CODEX_HOME/config.toml"))
         provider, gw = codex_provider.change(agent_user_dir(agent) / "config.toml", gateway_port, install=install)
         prefix = codex_provider.hook_env(gw) + prefix
         from artibot.store.home import Home
 
         kept = codex_provider.upstream_change(Home.of(None).root, gw, install=install)
     elif gateway_port is not None:
-        raise InvalidInput(f"--gateway is for claude-code and codex-cli; {agent} takes the route as context only")
+        raise InvalidInput(Message("args.gateway_clients", agent=agent))
     project = claude_project_dir() or Path.cwd()
     spec = hook_file(agent, project, models if install else None)
     plan = hook_files.plan(spec, scope, prefix, install=install, command=learn_command(), project_dir=project)

@@ -10,7 +10,8 @@ import orjson
 import typer
 
 from artibot.collector import collect, collect_lines, collect_many
-from artibot.errors import ValidationError
+from artibot.errors import InvalidInput, ValidationError
+from artibot.messages import Message
 from artibot.cli import completion
 from artibot.cli.render import console, emit_json
 from artibot.cli.team_sync import team_push
@@ -20,7 +21,7 @@ def parse_stdin(data: bytes) -> tuple[list[Any], str]:
     """Records from one JSON object, a JSON array, or JSON lines; returns (records, label)."""
     text = data.strip()
     if not text:
-        raise ValidationError(["stdin is empty: give one JSON object, a JSON array, or JSON lines"])
+        raise _refused(Message("collect.stdin_empty"))
     try:
         doc = orjson.loads(text)
     except orjson.JSONDecodeError:
@@ -42,7 +43,12 @@ def parse_stdin(data: bytes) -> tuple[list[Any], str]:
         return [doc], "record"
     if isinstance(doc, list):
         return doc, "record"
-    raise ValidationError([f"stdin holds a JSON {type(doc).__name__}; give an object, an array, or JSON lines"])
+    raise _refused(Message("collect.stdin_kind", kind=type(doc).__name__))
+
+
+def _refused(problem: Message) -> InvalidInput:
+    """The input as a whole refused (no record of it is at fault), before anything is written."""
+    return InvalidInput(Message("collect.refused", problem=problem))
 
 
 def json_lines(stream: BinaryIO) -> tuple[Callable[[], Iterable[bytes]] | None, bytes | None]:
@@ -117,7 +123,7 @@ def register(app: typer.Typer) -> None:
         settle_waiting_turns(str(Home.of(None).root))  # ended sessions' turns past their hold go first
         if stdin:
             if given:
-                raise ValidationError([f"--{next(iter(given)).replace('_', '-')} cannot be combined with --stdin"])
+                raise _refused(Message("collect.stdin_and_flag", option=f"--{next(iter(given)).replace('_', '-')}"))
             # a bulk import makes a few dicts per record, none in a cycle: the cyclic collector
             # would only walk them again and again (the CLI has loaded the learner already)
             from artibot.round.cycle import collector_paused

@@ -8,6 +8,7 @@ import typer
 
 from artibot.config import config_report
 from artibot.errors import InvalidInput
+from artibot.messages import Message
 from artibot.cli.render import emit_json
 
 
@@ -19,7 +20,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Print the effective configuration and the files it came from."""
         if action not in ("show", "path"):
-            raise InvalidInput(f"config takes show or path, not {action!r}")
+            raise InvalidInput(Message("args.takes", command="config", some="show", last="path", value=repr(action)))
         report = config_report()
         if as_json:
             emit_json(report if action == "show" else {k: report[k] for k in ("file", "files", "defaults")})

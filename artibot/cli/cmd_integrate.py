@@ -12,6 +12,7 @@ import typer
 from artibot.store.home import Home
 from artibot.config import claude_project_dir, claude_user_dir, load_settings
 from artibot.errors import IntegrationError, InvalidInput
+from artibot.messages import Message
 from artibot.cli import completion
 from artibot.cli.install_view import artibot_command, learn_command, print_data_home, saved_home, show_plan
 from artibot.cli.quick import said
@@ -50,13 +51,14 @@ def _run_plan(target: str, scope: str, dry_run: bool, install: bool, gateway_por
                             or load_settings(None).gateway_server.port)
         return run_agent_plan(target, scope, dry_run, install=install, gateway_port=gateway_port, models=models)
     if models:
-        raise InvalidInput(f"--model is for {_model_clients()}; claude-code takes its models from gateway.profiles")
+        raise InvalidInput(Message("args.model_claude", clients=_model_clients(), key="gateway.profiles"))
     if target not in CLIENTS:
         from difflib import get_close_matches
 
         guess = get_close_matches(target.lower(), list(CLIENTS), n=1, cutoff=0.6)
-        raise InvalidInput(f"unknown target {target!r}: artibot installs into {_known()}"
-                           + (f"; did you mean {guess[0]!r}?" if guess else ""))
+        raise InvalidInput(Message("args.unknown_target_guess", target=repr(target), clients=_known(),
+                                   guess=repr(guess[0])) if guess else
+                           Message("args.unknown_target", target=repr(target), clients=_known()))
     installed = _installed_port(scope)
     if gateway_port == KEEP_PORT:
         # --gateway without --port: the port already installed stays (moving it would leave
@@ -74,7 +76,7 @@ def _run_plan(target: str, scope: str, dry_run: bool, install: bool, gateway_por
 
     root = str(Home.of(None).root)
     stopped: list[int] = []
-    if any("no longer goes through the artibot gateway" in c.note for c in plan.changes):
+    if any(c.says("install.claude_gateway_off") for c in plan.changes):
         stopped = stop_all(root)
     elif installed is not None and gateway_port and gateway_port != installed:
         stopped = stop_port(root, installed)  # nothing sends to the old port any more
@@ -93,9 +95,9 @@ def _installed_port(scope: str) -> int | None:
                                   project_dir=claude_project_dir() or Path.cwd())
 
 
-def _known() -> str:
+def _known() -> Message:
     names = list(CLIENTS)
-    return ", ".join(names[:-1]) + " or " + names[-1]
+    return Message("args.clients_or", some=", ".join(names[:-1]), last=names[-1])
 
 
 def _model_clients() -> str:
@@ -105,7 +107,7 @@ def _model_clients() -> str:
 def register(app: typer.Typer) -> None:
     @app.command("install")
     def install_cmd(
-        target: str = typer.Argument(..., help=_known(),
+        target: str = typer.Argument(..., help=str(_known()),
                                      autocompletion=completion.agents),
         scope: str = typer.Option("user", "--scope", help="user, project or local."),
         dry_run: bool = typer.Option(False, "--dry-run", help="Show the changes; write nothing."),
@@ -128,7 +130,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("uninstall")
     def uninstall_cmd(
-        target: str = typer.Argument(..., help=_known(),
+        target: str = typer.Argument(..., help=str(_known()),
                                      autocompletion=completion.agents),
         scope: str = typer.Option("user", "--scope", help="user, project or local."),
         dry_run: bool = typer.Option(False, "--dry-run"),
@@ -145,7 +147,8 @@ def register(app: typer.Typer) -> None:
         from artibot.integrations import schedule
 
         if action not in ("show", "install", "remove"):
-            raise InvalidInput(f"schedule takes show, install or remove, not {action!r}")
+            raise InvalidInput(Message("args.takes", command="schedule", some="show, install", last="remove",
+                                           value=repr(action)))
         home = Home.of(None)
         settings = load_settings(home.root)
         crontab = schedule.SystemCrontab()
@@ -157,7 +160,7 @@ def register(app: typer.Typer) -> None:
         except IntegrationError as exc:
             if action == "show" or dry_run:
                 # showing what would be written needs no crontab; say why nothing is read
-                print(w(lang, "sc_note", note=said(str(exc))))
+                print(w(lang, "sc_note", note=said(exc)))
                 current = None
             else:
                 raise
@@ -173,7 +176,7 @@ def register(app: typer.Typer) -> None:
         lines = []
         if action == "install":
             if not settings.schedule.enabled and not dry_run:
-                raise InvalidInput("learning.schedule.enabled is false in the config; set it to true first")
+                raise InvalidInput(Message("args.schedule_disabled"))
             lines = wanted
         after = schedule.plan_schedule(current or "", lines)
         if dry_run:

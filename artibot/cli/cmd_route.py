@@ -14,6 +14,7 @@ from artibot.experience import OUTCOMES, now_iso
 from artibot.hookpath.record import experience_record, new_id
 from artibot.hookpath.privacy import anonymize
 from artibot.learned_router import Router
+from artibot.messages import Message
 from artibot.store.round import pending_decisions as pending
 from artibot.cli import completion
 from artibot.cli.render import console, emit_json, err_console, fmt
@@ -34,8 +35,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Score and route a request with the current thresholds and System 1 cache."""
         if not text.strip():
-            raise InvalidInput("the request text is empty: give the text to route, e.g. "
-                               "artibot route \"fix the login bug\"")
+            raise InvalidInput(Message("route.empty"))
         home = Home.of(None)
         router = Router.load(home)
         if domain is not None:

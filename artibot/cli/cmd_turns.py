@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import time
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
 from artibot.cli.render import Listing, console, emit_json, fmt
 from artibot.cli.words import session_lang, value, w
-from artibot.cli.words_errors import say
+from artibot.cli.words_errors import said_message, say
 from artibot.shapes import TurnLine
+
+if TYPE_CHECKING:
+    from artibot.reports.turns import SaidTurn
 
 FOLLOW_POLL_S = 1.0
 
@@ -29,8 +32,9 @@ WAITS = {"in progress": "t_wait_open", "next prompt": "t_wait_next", "resumed se
          "session end": "t_wait_queued"}
 
 
-def _notes(t: TurnLine, lang: str) -> list[str]:
-    why = w(lang, "t_why", route=t["route"] or w(lang, "t_no_route"), why=say(lang, t["why"]))
+def _notes(turn: SaidTurn, lang: str) -> list[str]:
+    t, why_said = turn
+    why = w(lang, "t_why", route=t["route"] or w(lang, "t_no_route"), why=said_message(lang, why_said))
     ended = f"; {value(lang, t['outcome'])}: {say(lang, t['outcome_reason'])}" if t["outcome_reason"] else ""
     notes = [f"“{t['prompt']}”", why + ended]
     waits = t.get("waits_for")
@@ -54,12 +58,12 @@ def register(app: typer.Typer) -> None:
         """The last turns: time, agent, prompt (anonymized), domain, complexity/threshold, route and why,
         the gateway's effort and model, outcome, tokens, cost."""
         from artibot.store.home import Home
-        from artibot.reports.turns import last_turns
+        from artibot.reports.turns import said_turns
 
         home = Home.of(None).require()
-        lines = last_turns(limit, session=session, home=home)
+        lines = said_turns(limit, session=session, home=home)
         if as_json and not follow:
-            emit_json(lines)
+            emit_json([line for line, _ in lines])
             return
         _show(lines, as_json, header=True)
         if not lines and not follow:
@@ -67,32 +71,32 @@ def register(app: typer.Typer) -> None:
             console.print(w(lang, "t_none_in", session=session) if session else w(lang, "t_none"))
         if not follow:
             return
-        shown = {(t["id"], t["outcome"]) for t in lines}
+        shown = {(t["id"], t["outcome"]) for t, _ in lines}
         try:
             while True:
                 time.sleep(FOLLOW_POLL_S)
-                fresh = [t for t in last_turns(limit, session=session, home=home)
+                fresh = [(t, why) for t, why in said_turns(limit, session=session, home=home)
                          if (t["id"], t["outcome"]) not in shown]
-                shown.update((t["id"], t["outcome"]) for t in fresh)
+                shown.update((t["id"], t["outcome"]) for t, _ in fresh)
                 _show(fresh, as_json, header=False)
         except KeyboardInterrupt:
             raise typer.Exit(0) from None
 
 
-def _show(lines: list[TurnLine], as_json: bool, *, header: bool) -> None:
+def _show(lines: list[SaidTurn], as_json: bool, *, header: bool) -> None:
     if as_json:
         import orjson
         import sys
 
-        for t in lines:
+        for t, _ in lines:
             sys.stdout.write(orjson.dumps(t).decode() + "\n")
         sys.stdout.flush()
         return
     if not lines:
         return
     lang = session_lang()
-    listing = Listing(None, [w(lang, c) for c in COLUMNS], [_row(t, lang) for t in lines],
-                      [_notes(t, lang) for t in lines])
+    listing = Listing(None, [w(lang, c) for c in COLUMNS], [_row(t, lang) for t, _ in lines],
+                      [_notes(turn, lang) for turn in lines])
     if header:
         console.print(listing)
         return

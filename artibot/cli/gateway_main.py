@@ -135,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.port is not None and not 1 <= args.port <= 65535:
-            raise InvalidInput(f"--port must be from 1 to 65535, not {args.port}")
+            raise InvalidInput(Message("gateway.port_range", port=args.port))
         config = config_from(args.port, args.upstream)
         counters = run(config, quiet=args.quiet, lang=session_lang())
     except ArtibotError as exc:

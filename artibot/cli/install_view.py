@@ -59,7 +59,7 @@ def show_plan(plan: InstallPlan, *, dry_run: bool, install: bool, note: Callable
     lang = session_lang()
     for line in plan.summary() if lang == "en" else _summary(plan, lang):
         print(line)
-    mentioned = tuple(c for c in plan.changes if "see the diff" in c.note)
+    mentioned = tuple(c for c in plan.changes if c.says("install.reserialised"))
     if not dry_run and mentioned:
         # the note points at the diff: a real install shows that file's diff too
         from dataclasses import replace
@@ -86,13 +86,13 @@ def _summary(plan: InstallPlan, lang: str) -> list[str]:
     """:meth:`InstallPlan.summary` in ``lang``: the same parts, the installer's notes reworded."""
     from artibot.cli.words import w
     from artibot.cli.words_commands import CHANGES
-    from artibot.cli.words_errors import say
+    from artibot.cli.words_errors import said_message, say
 
     lines = []
     for c in plan.changes:
         line = w(lang, "in_change", action=CHANGES.get(lang, {}).get(c.action, c.action), path=c.path)
-        if c.note:
-            line += w(lang, "in_note", note=say(lang, c.note))
+        if c.said is not None:
+            line += w(lang, "in_note", note=said_message(lang, c.said))
         if c.backup is not None:
             line += w(lang, "in_backup", name=c.backup.name)
         for gone in c.cleanup:

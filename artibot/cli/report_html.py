@@ -57,9 +57,9 @@ def _plt() -> Any:
         import matplotlib
     except ImportError:
         from artibot.errors import ArtibotError
+        from artibot.messages import Message
 
-        raise ArtibotError("the report draws its charts with matplotlib, which artibot's environment lacks: "
-                           f"{report_install_hint()}") from None
+        raise ArtibotError(Message("report.no_matplotlib", hint=report_install_hint())) from None
     matplotlib.use("svg")
     matplotlib.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "artibot", "font.size": 11,
                                 "axes.spines.top": False, "axes.spines.right": False})

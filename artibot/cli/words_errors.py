@@ -1,5 +1,5 @@
 """The errors people commonly meet, and the other sentences the library words in English (a
-doctor's finding, why a turn took its route), said in the configured language.
+doctor's finding), said in the configured language.
 
 An error or result that carries a :class:`~artibot.messages.Message` is said from the catalogues
 (:func:`say_error`, :func:`said_message`, :func:`say_any`). The library's sentences not converted
@@ -44,20 +44,9 @@ _KO: list[tuple[str, _Replacement]] = [
     (r"(?P<key>[\w.]+) must be one of (?P<opts>.+?), not (?P<v>[^;]+)",
      r"\g<key>은(는) \g<opts> 중 하나여야 합니다 (\g<v>은(는) 안 됨)"),
     (r"not valid JSON \((?P<why>.*)\)", r"올바른 JSON이 아닙니다 (\g<why>)"),
-    # why a turn took its route (artibot.reports.turns.route_reason)
-    (r"^explored: (?P<why>.+), sent the other way$", r"탐색: \g<why>, 반대 경로로 보냄"),
-    (r"complexity (?P<c>[\d.]+) (?P<s>[≥<]) threshold (?P<t>[\d.]+)", r"복잡도 \g<c> \g<s> 임계값 \g<t>"),
-    (r"^the request asks for deliberate thinking$", "요청이 깊은 사고를 요구합니다"),
-    (r"^pattern (?P<p>\S+) is in the System 1 cache$", r"패턴 \g<p>이(가) System 1 캐시에 있습니다"),
-    (r"^no threshold recorded$", "기록된 임계값 없음"),
-    # `artibot report` without its extra (artibot.cli.report_html)
-    (r"^the report draws its charts with matplotlib, which artibot's environment lacks: (?P<c>.+)$",
-     r"보고서는 matplotlib로 차트를 그리는데, artibot의 환경에 matplotlib가 없습니다: \g<c>"),
-    (r" \(see '(?P<c>[^']+)'\)$", r" ('\g<c>' 참고)"),
-    (r"; --home goes before the command: (?P<c>.+)$", r"; --home은 명령 앞에 씁니다: \g<c>"),
 ]
 KO: list[_Rule] = [(re.compile(p), r) for p, r in SENTENCES + DOCTOR + _KO + CLICK_ERRORS]
-"""The specific sentences first; the parser's own, which only artibot's hints follow, last."""
+"""The specific sentences first; the parser's own last."""
 
 RULES: dict[str, list[_Rule]] = {"ko": KO}
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from artibot.errors import IntegrationError, UnsafePathError
+from artibot.messages import Message
 from artibot.store.fs import atomic_write_bytes, ensure_dir, read_bytes
 
 BACKUP_SUFFIX = ".artibot-backup"
@@ -35,12 +36,35 @@ class Change:
     after: bytes | None
     backup: Path | None
     """Where ``before`` is saved when the change is applied (None: no backup)."""
-    note: str = ""
-    """What the change does, in words (for :meth:`InstallPlan.summary`)."""
+    said: Message | None = None
+    """What the change does, as a message (None: nothing to say); :attr:`note` is its English."""
     mode: int | None = None
     """File mode to write with (an existing file keeps its own)."""
     cleanup: tuple[Path, ...] = ()
     """Files deleted once the change is written (backups of a file uninstall restored)."""
+
+    @property
+    def note(self) -> str:
+        """What the change does, in English (for :meth:`InstallPlan.summary`)."""
+        return str(self.said) if self.said is not None else ""
+
+    def says(self, id: str) -> bool:
+        """Whether the note holds the message ``id`` (itself or among its parts)."""
+        def holds(m: Message) -> bool:
+            return m.id == id or any(holds(p) for v in m.params.values()
+                                     for p in (v if isinstance(v, tuple) else (v,)) if isinstance(p, Message))
+
+        return self.said is not None and holds(self.said)
+
+
+def notes(*parts: Message) -> Message:
+    """A change's note made of ``parts``, said in turn (joined by ``"; "``)."""
+    return parts[0] if len(parts) == 1 else Message("install.parts", parts=parts)
+
+
+def kept_note(hooks: Message, kept: int) -> Message:
+    """What happens to artibot's hooks (``hooks``), and how many of the file's other hooks stay."""
+    return Message("install.kept_one" if kept == 1 else "install.kept", change=hooks, n=kept)
 
 
 @dataclass(frozen=True)

@@ -31,8 +31,10 @@ from typing import Any
 
 from artibot.errors import ArtibotError, IntegrationError, InvalidInput
 from artibot.integrations.install_files import (
-    BACKUP_SUFFIX, NEW_COMMAND_MODE, NEW_SETTINGS_MODE, Change, InstallPlan, mode_of, new_mode, read, real_path,
+    BACKUP_SUFFIX, NEW_COMMAND_MODE, NEW_SETTINGS_MODE, Change, InstallPlan, kept_note, mode_of, new_mode, notes, read,
+    real_path,
 )
+from artibot.messages import Message
 from artibot.integrations.claude_code.settings_merge import Style, detect_style, dump_settings, parse_settings
 from artibot.integrations.claude_code.templates import check_command_prefix, is_artibot_learn, render_learn
 
@@ -228,21 +230,21 @@ def file_change(spec: HookFile, path: Path, prefix: str, *, install: bool) -> Ch
     merged, added, removed, kept = merge(spec, data, prefix, install=install)
     style = detect_style(before) if before and before.strip() else Style()
     if merged == data or (before is None and not install):
-        note = ("artibot hooks already installed" if install else "no artibot hooks found") if before is not None \
-            else "no hook file"
-        return Change(real, "unchanged", before, before, None, note)
+        said = Message(("install.hooks_present" if install else "install.hooks_absent") if before is not None
+                       else "install.no_hook_file")
+        return Change(real, "unchanged", before, before, None, said)
     after = dump_settings(merged, style)
-    others = f"({kept} other hook{'' if kept == 1 else 's'} kept)"
     if install:
-        note = f"add {added} artibot hooks" + (f", replacing {removed} from an earlier install" if removed else "")
+        hooks = (Message("install.add_replacing", n=added, old=removed) if removed else
+                 Message("install.add", n=added))
         backup = real.with_name(real.name + BACKUP_SUFFIX) if before is not None else None
-        return Change(real, "create" if before is None else "update", before, after, backup, f"{note} {others}",
+        return Change(real, "create" if before is None else "update", before, after, backup, kept_note(hooks, kept),
                       mode_of(real, NEW_SETTINGS_MODE))
-    note = f"remove {removed} artibot hooks {others}"
+    note = kept_note(Message("install.remove", n=removed), kept)
     old_backup = real.with_name(real.name + BACKUP_SUFFIX)
     cleanup = (old_backup,) if read(old_backup) is not None else ()
     if _created_by_install(spec, real, merged, prefix):
-        return Change(real, "remove", before, None, None, note + "; nothing else in it, artibot created it",
+        return Change(real, "remove", before, None, None, notes(note, Message("install.created_only")),
                       cleanup=cleanup)
     saved = read(old_backup)
     if saved is not None and _parses_to(old_backup, saved, merged):
@@ -265,16 +267,17 @@ def learn_change(learn: LearnFile, path: Path, command: str, *, install: bool) -
                 f"{real} exists and is not artibot's {learn.name} (it lacks the <!-- artibot:learn --> "
                 "line); artibot will not overwrite it. Rename or move it, then run the command again.")
         if before == after:
-            return Change(real, "unchanged", before, before, None, f"{learn.name} up to date")
+            return Change(real, "unchanged", before, before, None, Message("install.learn_current", command=learn.name))
         if before is None:
-            return Change(real, "create", None, after, None, f"the {learn.name} command", new_mode(NEW_COMMAND_MODE))
-        return Change(real, "update", before, after, backup, f"new version of {learn.name}",
+            return Change(real, "create", None, after, None, Message("install.learn", command=learn.name),
+                          new_mode(NEW_COMMAND_MODE))
+        return Change(real, "update", before, after, backup, Message("install.learn_new", command=learn.name),
                       mode_of(real, NEW_COMMAND_MODE))
     if before is None:
-        return Change(real, "unchanged", None, None, None, f"no {learn.name} command")
+        return Change(real, "unchanged", None, None, None, Message("install.learn_none", command=learn.name))
     if not is_artibot_learn(before):
-        return Change(real, "unchanged", before, before, None, f"not artibot's {learn.name}; left alone")
-    return Change(real, "remove", before, None, backup, f"the {learn.name} command")
+        return Change(real, "unchanged", before, before, None, Message("install.learn_foreign", command=learn.name))
+    return Change(real, "remove", before, None, backup, Message("install.learn", command=learn.name))
 
 
 def plan(spec: HookFile, scope: str, prefix: str, *, install: bool, command: str = "artibot",

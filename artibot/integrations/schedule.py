@@ -20,6 +20,7 @@ from typing import Protocol
 from artibot.config.settings import ScheduleSettings
 from artibot.config.validators import cron_problem
 from artibot.errors import IntegrationError, InvalidInput
+from artibot.messages import Message
 
 TAG = "# artibot:"
 _TAGGED = re.compile(r"#\s*artibot:[\w-]+\s*$")
@@ -43,11 +44,8 @@ class SystemCrontab:
             return subprocess.run([self.executable, *args], input=stdin, capture_output=True,
                                   text=True, timeout=self.timeout, check=False)
         except FileNotFoundError:
-            raise IntegrationError(
-                f"the `{self.executable}` command is not installed, so artibot cannot schedule "
-                "the nightly learner; install cron (e.g. the `cron` or `cronie` package) or run "
-                "`artibot learn --unattended` from another scheduler"
-            ) from None
+            raise IntegrationError(Message("args.no_crontab", executable=self.executable,
+                                           command="artibot learn --unattended")) from None
         except subprocess.TimeoutExpired:
             raise IntegrationError(f"`{self.executable} {' '.join(args)}` did not finish "
                                    f"within {self.timeout:g} s; nothing was changed") from None

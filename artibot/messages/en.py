@@ -310,6 +310,81 @@ TEXTS: dict[str, str] = {
     # --- a record's validation and the config's shared checks
     # --- (end: validation)
     # --- commands' arguments, collect, the installer's notes, the gateway, a turn's route reason
+    # `artibot collect` (artibot.cli.cmd_collect): refused before anything is written
+    "collect.refused": "{problem} (nothing was written)",
+    "collect.stdin_empty": "stdin is empty: give one JSON object, a JSON array, or JSON lines",
+    "collect.stdin_kind": "stdin holds a JSON {kind}; give an object, an array, or JSON lines",
+    "collect.stdin_and_flag": "{option} cannot be combined with --stdin",
+    # `artibot route` (artibot.cli.cmd_route)
+    "route.empty": "the request text is empty: give the text to route, e.g. artibot route \"fix the login bug\"",
+    # `artibot rollback` (artibot.round.rollback): a snapshot's status, as its manifest names it
+    "rollback.not_applied_status": "round {round} is {status}, not applied; nothing to roll back",
+    "rollback.status.applying": "applying", "rollback.status.interrupted": "interrupted",
+    # commands' arguments (artibot.cli)
+    "args.takes": "{command} takes {some} or {last}, not {value}",
+    "args.schedule_disabled": "learning.schedule.enabled is false in the config; set it to true first",
+    "args.unknown_target": "unknown target {target}: artibot installs into {clients}",
+    "args.unknown_target_guess": "unknown target {target}: artibot installs into {clients}; did you mean {guess}?",
+    "args.clients_or": "{some} or {last}",
+    "args.model_claude": "--model is for {clients}; claude-code takes its models from {key}",
+    "args.model_context": "--model is for {clients}; in {agent} the route is context only",
+    "args.gateway_clients": "--gateway is for claude-code and codex-cli; {agent} takes the route as context only",
+    "args.gateway_user": "--gateway goes with the user scope: the model provider is in {file}",
+    "args.no_crontab": "the `{executable}` command is not installed, so artibot cannot schedule the nightly learner; "
+                       "install cron (e.g. the `cron` or `cronie` package) or run `{command}` from another scheduler",
+    # Codex CLI's config.toml (artibot.integrations.codex_cli.provider)
+    "codex.not_toml": "{file} is not valid TOML ({error}); artibot left it untouched",
+    "codex.not_utf8": "{file} is not UTF-8 text; artibot left it untouched",
+    "codex.needs_url_key": "{file}: the provider {provider} needs base_url and env_key (the variable that holds its "
+                           "API key) for its requests to go through the gateway",
+    "codex.wire_api": "{file}: the provider {provider} speaks wire_api = {wire}; the gateway speaks the Responses API "
+                      "only (wire_api = \"responses\")",
+    "codex.not_provider": "{file}: model_provider {provider} is not a provider the gateway can forward to (define it "
+                          "under [model_providers] with base_url and env_key)",
+    "codex.already_selected": "{file}: model_provider is already {name} without artibot's block; set it back to your "
+                              "own provider first",
+    # the installer's notes (artibot.integrations): what a change does
+    "install.parts": "{parts}",
+    "install.hooks_present": "artibot hooks already installed", "install.hooks_absent": "no artibot hooks found",
+    "install.no_settings": "no settings file", "install.no_hook_file": "no hook file",
+    "install.add": "add {n} artibot hooks",
+    "install.add_replacing": "add {n} artibot hooks, replacing {old} from an earlier install",
+    "install.remove": "remove {n} artibot hooks",
+    "install.kept": "{change} ({n} other hooks kept)", "install.kept_one": "{change} ({n} other hook kept)",
+    "install.reserialised": "the file is re-serialised, see the diff",
+    "install.restored": "restored byte for byte from {file}",
+    "install.created_only": "nothing else in it, artibot created it",
+    "install.learn": "the {command} command", "install.learn_none": "no {command} command",
+    "install.learn_current": "{command} up to date", "install.learn_current_command": "{command} command up to date",
+    "install.learn_new": "new version of {command}", "install.learn_new_command": "new version of the {command} command",
+    "install.learn_foreign": "not artibot's {command}; left alone",
+    "install.learn_foreign_command": "not artibot's {command} command; left alone",
+    "install.claude_gateway_off": "Claude Code no longer goes through the artibot gateway (port {port})",
+    "install.claude_gateway_moves": "Claude Code's gateway moves from port {old} to port {new}: env {env}",
+    "install.claude_gateway_on": "Claude Code goes through the artibot gateway: env {env}",
+    "install.codex_gateway_off": "Codex CLI no longer goes through the artibot gateway (port {port})",
+    "install.codex_gateway_on": "Codex CLI goes through the artibot gateway: model_provider = {name}, base_url {url}, "
+                                "forwarding to {upstream} with the key in {key}",
+    "install.provider_kept": "model provider left as it is",
+    "install.provider_absent": "no artibot model provider",
+    "install.provider_present": "artibot model provider already installed",
+    "install.upstream_set": "the gateway forwards Codex CLI's requests to {url}",
+    "install.upstream_present": "OpenAI upstream kept already", "install.upstream_absent": "no OpenAI upstream kept",
+    "install.upstream": "the OpenAI upstream the gateway kept",
+    # the gateway (artibot.cli.gateway_main)
+    "gateway.port_range": "--port must be from 1 to 65535, not {port}",
+    # why a turn took its route (artibot.reports.turns.route_said)
+    "turn.explored": "explored: {why}, sent the other way",
+    "turn.compared": "complexity {complexity:.2f} {sign} threshold {threshold:.2f}",
+    "turn.forced": "the request asks for deliberate thinking",
+    "turn.cached": "pattern {pattern} is in the System 1 cache",
+    "turn.team_cached": "pattern {pattern} is in the team's System 1 table",
+    "turn.no_threshold": "no threshold recorded",
+    # `artibot report` without its extra (artibot.cli.report_html)
+    "report.no_matplotlib": "the report draws its charts with matplotlib, which artibot's environment lacks: {hint}",
+    # what artibot adds to the parser's usage error (artibot.cli.app)
+    "usage.see_help": " (see '{command} --help')",
+    "usage.home_first": "; --home goes before the command: artibot --home DIR {command} …",
     # --- (end: commands)
     # --- the terminal's and the checkpoints' keyed words (artibot.cli.words.w, artibot.round.checkpoint_texts)
     # --- (end: words)

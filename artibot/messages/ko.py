@@ -292,6 +292,81 @@ TEXTS: dict[str, str] = {
     # --- a record's validation and the config's shared checks
     # --- (end: validation)
     # --- commands' arguments, collect, the installer's notes, the gateway, a turn's route reason
+    # `artibot collect` (artibot.cli.cmd_collect): refused before anything is written
+    "collect.refused": "{problem} (아무것도 기록하지 않았습니다)",
+    "collect.stdin_empty": "stdin이 비어 있습니다: JSON 객체 하나, JSON 배열 또는 JSON 줄을 주세요",
+    "collect.stdin_kind": "stdin에 JSON {kind}이(가) 있습니다; 객체, 배열 또는 JSON 줄을 주세요",
+    "collect.stdin_and_flag": "{option}은(는) --stdin과 함께 쓸 수 없습니다",
+    # `artibot route` (artibot.cli.cmd_route)
+    "route.empty": "요청 텍스트가 비어 있습니다: 라우팅할 텍스트를 주세요. 예: artibot route \"로그인 버그 고치기\"",
+    # `artibot rollback` (artibot.round.rollback): a snapshot's status, as its manifest names it
+    "rollback.not_applied_status": "라운드 {round}은(는) 적용되지 않았습니다 (상태: {status}); 롤백할 것이 없습니다",
+    "rollback.status.applying": "적용 중", "rollback.status.interrupted": "중단됨",
+    # commands' arguments (artibot.cli)
+    "args.takes": "{command}에는 {some} 또는 {last}만 쓸 수 있습니다 ({value}은(는) 안 됨)",
+    "args.schedule_disabled": "설정의 learning.schedule.enabled가 false입니다; 먼저 true로 바꾸세요",
+    "args.unknown_target": "알 수 없는 대상 {target}: artibot은 {clients}에 설치합니다",
+    "args.unknown_target_guess": "알 수 없는 대상 {target}: artibot은 {clients}에 설치합니다; {guess}을(를) 뜻했나요?",
+    "args.clients_or": "{some}, {last}",
+    "args.model_claude": "--model은 {clients}용입니다; claude-code는 {key}에서 모델을 정합니다",
+    "args.model_context": "--model은 {clients}용입니다; {agent}에서 경로는 맥락으로만 전달됩니다",
+    "args.gateway_clients": "--gateway는 claude-code와 codex-cli용입니다; {agent}은(는) 경로를 맥락으로만 받습니다",
+    "args.gateway_user": "--gateway는 user 범위에서만 쓸 수 있습니다: 모델 제공자는 {file}에 있습니다",
+    "args.no_crontab": "`{executable}` 명령이 설치되어 있지 않아 artibot이 야간 학습을 예약할 수 없습니다; cron을 설치하거나 "
+                       "(예: `cron` 또는 `cronie` 패키지) 다른 스케줄러에서 `{command}`을(를) 실행하세요",
+    # Codex CLI's config.toml (artibot.integrations.codex_cli.provider)
+    "codex.not_toml": "{file}은(는) 올바른 TOML이 아닙니다 ({error}); artibot은 파일을 건드리지 않았습니다",
+    "codex.not_utf8": "{file}은(는) UTF-8 텍스트가 아닙니다; artibot은 파일을 건드리지 않았습니다",
+    "codex.needs_url_key": "{file}: 제공자 {provider}의 요청이 게이트웨이를 거치려면 base_url과 env_key(API 키를 담은 환경 "
+                           "변수)가 필요합니다",
+    "codex.wire_api": "{file}: 제공자 {provider}은(는) wire_api = {wire}을(를) 씁니다; 게이트웨이는 Responses API만 "
+                      "지원합니다 (wire_api = \"responses\")",
+    "codex.not_provider": "{file}: model_provider {provider}은(는) 게이트웨이가 전달할 수 있는 제공자가 아닙니다 "
+                          "([model_providers]에 base_url과 env_key로 정의하세요)",
+    "codex.already_selected": "{file}: artibot의 블록 없이 model_provider가 이미 {name}입니다; 먼저 원래 제공자로 "
+                              "되돌리세요",
+    # the installer's notes (artibot.integrations): what a change does
+    "install.parts": "{parts}",
+    "install.hooks_present": "artibot 훅이 이미 설치됨", "install.hooks_absent": "artibot 훅 없음",
+    "install.no_settings": "설정 파일 없음", "install.no_hook_file": "설정 파일 없음",
+    "install.add": "artibot 훅 {n}개 추가",
+    "install.add_replacing": "artibot 훅 {n}개 추가, 이전 설치의 훅 {old}개 교체",
+    "install.remove": "artibot 훅 {n}개 삭제",
+    "install.kept": "{change} (다른 훅 {n}개 유지)", "install.kept_one": "{change} (다른 훅 {n}개 유지)",
+    "install.reserialised": "파일을 다시 직렬화합니다, diff 참고",
+    "install.restored": "{file}에서 바이트 그대로 복원",
+    "install.created_only": "다른 내용이 없고 artibot이 만든 파일",
+    "install.learn": "{command} 명령", "install.learn_none": "{command} 명령 없음",
+    "install.learn_current": "{command} 명령 최신 상태", "install.learn_current_command": "{command} 명령 최신 상태",
+    "install.learn_new": "{command} 명령의 새 버전", "install.learn_new_command": "{command} 명령의 새 버전",
+    "install.learn_foreign": "artibot의 {command} 명령이 아님; 그대로 둠",
+    "install.learn_foreign_command": "artibot의 {command} 명령이 아님; 그대로 둠",
+    "install.claude_gateway_off": "Claude Code가 더 이상 artibot 게이트웨이(포트 {port})를 거치지 않음",
+    "install.claude_gateway_moves": "Claude Code의 게이트웨이가 포트 {old}에서 포트 {new}(으)로 옮겨감: env {env}",
+    "install.claude_gateway_on": "Claude Code가 artibot 게이트웨이를 거침: env {env}",
+    "install.codex_gateway_off": "Codex CLI가 더 이상 artibot 게이트웨이(포트 {port})를 거치지 않음",
+    "install.codex_gateway_on": "Codex CLI가 artibot 게이트웨이를 거침: model_provider = {name}, base_url {url}, 키는 "
+                                "{key}에 둔 채 {upstream}(으)로 전달",
+    "install.provider_kept": "모델 제공자는 그대로 둠",
+    "install.provider_absent": "artibot 모델 제공자 없음",
+    "install.provider_present": "artibot 모델 제공자가 이미 설치됨",
+    "install.upstream_set": "게이트웨이가 Codex CLI의 요청을 {url}(으)로 전달",
+    "install.upstream_present": "OpenAI 업스트림이 이미 기록됨", "install.upstream_absent": "기록된 OpenAI 업스트림 없음",
+    "install.upstream": "게이트웨이가 기록한 OpenAI 업스트림",
+    # the gateway (artibot.cli.gateway_main)
+    "gateway.port_range": "--port는 1부터 65535까지여야 합니다 ({port}은(는) 안 됨)",
+    # why a turn took its route (artibot.reports.turns.route_said)
+    "turn.explored": "탐색: {why}, 반대 경로로 보냄",
+    "turn.compared": "복잡도 {complexity:.2f} {sign} 임계값 {threshold:.2f}",
+    "turn.forced": "요청이 깊은 사고를 요구합니다",
+    "turn.cached": "패턴 {pattern}이(가) System 1 캐시에 있습니다",
+    "turn.team_cached": "패턴 {pattern}이(가) 팀의 System 1 표에 있습니다",
+    "turn.no_threshold": "기록된 임계값 없음",
+    # `artibot report` without its extra (artibot.cli.report_html)
+    "report.no_matplotlib": "보고서는 matplotlib로 차트를 그리는데, artibot의 환경에 matplotlib가 없습니다: {hint}",
+    # what artibot adds to the parser's usage error (artibot.cli.app)
+    "usage.see_help": " ('{command} --help' 참고)",
+    "usage.home_first": "; --home은 명령 앞에 씁니다: artibot --home DIR {command} …",
     # --- (end: commands)
     # --- the terminal's and the checkpoints' keyed words (artibot.cli.words.w, artibot.round.checkpoint_texts)
     # --- (end: words)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any, Iterable, Mapping
 
+from artibot.messages import Message
 from artibot.shapes import TurnLine
 from artibot.store import archive, sessions
 from artibot.store.home import Home, HomeArg
@@ -57,7 +58,7 @@ def _iso(ms: object) -> str | None:
 
 
 def route_reason(record: Mapping[str, Any]) -> str:
-    """Why the router chose the route: the reason it gave, else what the numbers say.
+    """Why the router chose the route, in English (``artibot turns --json``'s ``why``).
 
     >>> route_reason({"routed_to": "system2", "complexity": 0.72, "threshold": 0.4})
     'complexity 0.72 ≥ threshold 0.40'
@@ -66,24 +67,28 @@ def route_reason(record: Mapping[str, Any]) -> str:
     >>> route_reason({"routed_to": "system1", "pattern": "docs:fix:typo", "route_reason": "cache"})
     'pattern docs:fix:typo is in the System 1 cache'
     """
+    return str(route_said(record))
+
+
+def route_said(record: Mapping[str, Any]) -> Message:
+    """Why the router chose the route, as a message: the reason it gave, else what the numbers say."""
     given = record.get("route_reason")
     c, t = record.get("complexity"), record.get("threshold")
     if given == "forced":
-        return "the request asks for deliberate thinking"
+        return Message("turn.forced")
     if given == "team-cache":
-        return f"pattern {record.get('pattern')} is in the team's System 1 table"
+        return Message("turn.team_cached", pattern=str(record.get("pattern")))
     if given == "cache" or (given is None and record.get("pattern") and record.get("routed_to") == "system1"
                             and not _numbers(c, t)):
-        return f"pattern {record.get('pattern')} is in the System 1 cache"
+        return Message("turn.cached", pattern=str(record.get("pattern")))
     if not isinstance(c, (int, float)) or not isinstance(t, (int, float)):
-        return "no threshold recorded"
-    sign = "≥" if c >= t else "<"
-    why = f"complexity {c:.2f} {sign} threshold {t:.2f}"
+        return Message("turn.no_threshold")
+    why = Message("turn.compared", complexity=c, sign="≥" if c >= t else "<", threshold=t)
     greedy = "system2" if c >= t else "system1"
     propensity = record.get("propensity")
     explored = given == "explore" or (given is None and record.get("routed_to") not in (None, greedy)
                                       and isinstance(propensity, (int, float)) and propensity < 0.5)
-    return f"explored: {why}, sent the other way" if explored else why
+    return Message("turn.explored", why=why) if explored else why
 
 
 def _numbers(*values: Any) -> bool:
@@ -124,12 +129,20 @@ def line_of(record: Mapping[str, Any], *, pending: str | None = None, until: str
     }
 
 
-def _spool_turns(home: Home) -> Iterable[TurnLine]:
+SaidTurn = tuple[TurnLine, Message]
+"""A turn's line and why it took its route, as a message (the line's ``why`` is its English)."""
+
+
+def _said(record: Mapping[str, Any], *, pending: str | None = None, until: str | None = None) -> SaidTurn:
+    return line_of(record, pending=pending, until=until), route_said(record)
+
+
+def _spool_turns(home: Home) -> Iterable[SaidTurn]:
     for doc in sessions.spools(home):
         sid = doc.get("session_id") if isinstance(doc.get("session_id"), str) else None
         for record in doc.get("queue") or []:
             if isinstance(record, dict):
-                yield line_of(record, pending="session end")
+                yield _said(record, pending="session end")
         for key in ("done", "turn"):
             turn = doc.get(key)
             if not isinstance(turn, dict):
@@ -140,7 +153,7 @@ def _spool_turns(home: Home) -> Iterable[TurnLine]:
             started = turn.get("started_ms")
             stamp = (datetime.fromtimestamp(started / 1000, timezone.utc).isoformat(timespec="microseconds")
                      if isinstance(started, int) else "")
-            yield line_of({"id": turn.get("id"), "timestamp": stamp, "session_id": sid,
+            yield _said({"id": turn.get("id"), "timestamp": stamp, "session_id": sid,
                            "agent": turn.get("agent") or HOOK_AGENT,
                            "input": turn.get("input"), "domain": decision.get("domain"),
                            "complexity": decision.get("complexity"), "threshold": decision.get("threshold"),
@@ -152,23 +165,28 @@ def _spool_turns(home: Home) -> Iterable[TurnLine]:
 def last_turns(n: int | None = 20, *, session: str | None = None, home: HomeArg = None) -> list[TurnLine]:
     """The last ``n`` turns (all with None), oldest first; ``session``: only that session's
     (an id or its first characters)."""
+    return [line for line, _ in said_turns(n, session=session, home=home)]
+
+
+def said_turns(n: int | None = 20, *, session: str | None = None, home: HomeArg = None) -> list[SaidTurn]:
+    """:func:`last_turns`, each with why it took its route as a message (to be said in another language)."""
     h = Home.of(home)
 
-    def wanted(line: TurnLine) -> bool:
-        return session is None or (line["session_id"] or "").startswith(session)
+    def wanted(turn: SaidTurn) -> bool:
+        return session is None or (turn[0]["session_id"] or "").startswith(session)
 
-    found = [line for line in _spool_turns(h) if wanted(line)]
-    found += [line_of(r) for r in ExperienceLog(h).read() if wanted(line_of(r))]
+    found = [turn for turn in _spool_turns(h) if wanted(turn)]
+    found += [turn for turn in map(_said, ExperienceLog(h).read()) if wanted(turn)]
     for path in reversed(archive.live_paths(h)):
         if n is not None and len(found) >= n:
             break  # older rounds' turns are older than every one kept
         doc = archive.read_path(path)
-        found += [line for line in (line_of(r) for r in (doc or {}).get("records", [])) if wanted(line)]
+        found += [turn for turn in map(_said, (doc or {}).get("records", [])) if wanted(turn)]
     seen: set[str] = set()
     unique = []
-    for line in sorted(found, key=lambda x: (x["time"], x["id"]), reverse=True):
-        if line["id"] and line["id"] in seen:
+    for turn in sorted(found, key=lambda x: (x[0]["time"], x[0]["id"]), reverse=True):
+        if turn[0]["id"] and turn[0]["id"] in seen:
             continue  # a queued turn flushed between two reads
-        seen.add(line["id"])
-        unique.append(line)
+        seen.add(turn[0]["id"])
+        unique.append(turn)
     return list(reversed(unique[:n] if n is not None else unique))

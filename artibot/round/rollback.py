@@ -24,6 +24,10 @@ from artibot.store.fs import FileLock
 from artibot.store.home import Home, HomeArg
 from artibot.shapes import HistoryLine, RollbackEntry
 
+UNAPPLIED = ("applying", "interrupted")
+"""The statuses of a round's snapshot that was not applied (nor rolled back), each said by its
+message (``rollback.status.<status>``)."""
+
 
 def history(*, home: HomeArg = None) -> list[HistoryLine]:
     """One summary line per learning-log entry, oldest first."""
@@ -152,7 +156,9 @@ def _rounds_to_undo(h: Home, round_id: str) -> list[str]:
         at = manifest.get("rolled_back_at")
         raise ReviewError(_rolled_back_sentence(round_id, at if isinstance(at, str) else "", applied_in_order(h)))
     if manifest["status"] != "applied":
-        raise ReviewError(f"round {round_id} is {manifest['status']}, not applied; nothing to roll back")
+        status = str(manifest["status"])
+        raise ReviewError(Message("rollback.not_applied_status", round=round_id,
+                                  status=Message(f"rollback.status.{status}") if status in UNAPPLIED else status))
     applied = applied_in_order(h)
     if round_id not in applied:
         raise NotFoundError(Message("rollback.not_applied_plain", round=round_id))

@@ -67,9 +67,11 @@ def test_the_report_without_matplotlib_names_this_install_s_command(tmp_path: Pa
 
 
 def test_the_sentence_in_korean() -> None:
-    from artibot.cli.words_errors import say
+    from artibot.messages import Message, render
 
-    said = say("ko", "the report draws its charts with matplotlib, which artibot's environment lacks: "
-                     "/v/bin/python -m pip install -e '/src/artibot[report]'")
+    lacks = Message("report.no_matplotlib", hint="/v/bin/python -m pip install -e '/src/artibot[report]'")
+    assert str(lacks) == ("the report draws its charts with matplotlib, which artibot's environment lacks: "
+                          "/v/bin/python -m pip install -e '/src/artibot[report]'")
+    said = render(lacks, "ko")
     assert said == ("보고서는 matplotlib로 차트를 그리는데, artibot의 환경에 matplotlib가 없습니다: "
                     "/v/bin/python -m pip install -e '/src/artibot[report]'")

@@ -243,13 +243,17 @@ def test_the_library_sentences_in_korean() -> None:
         "3 record(s) break the schema, so `artibot learn` stops on them (first: line 4: input is required)",
         "learning.schedule.nightlyLearner must have 5 fields (minute hour day-of-month month day-of-week) (got 'x')",
         "gateway.profiles.system1.effort must be null (keep the client's) or one of low, medium, high, not 'huge'",
-        "add 7 artibot hooks, replacing 7 from an earlier install (2 other hooks kept); the file is re-serialised, "
-        "see the diff",
     ]
     for sentence in sentences:
         said = say("ko", sentence)
         assert re.search("[가-힣]", said) and leftover_english(said) == [], (sentence, said)
+    from artibot.integrations.install_files import kept_note, notes
     from artibot.messages import Message, render
+
+    note = notes(kept_note(Message("install.add_replacing", n=7, old=7), 2), Message("install.reserialised"))
+    assert str(note) == ("add 7 artibot hooks, replacing 7 from an earlier install (2 other hooks kept); the file is "
+                         "re-serialised, see the diff")
+    assert re.search("[가-힣]", render(note, "ko")) and leftover_english(render(note, "ko")) == [], render(note, "ko")
 
     choices = Message("rollback.choices_more", rounds="r1, r2", n=3)
     for m in (Message("rollback.not_applied", round="'nope'", choices=choices), Message("rollback.none")):

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from artibot import learn
 from artibot.collector import collect_many
 from tests.cli.test_pty import Terminal, assert_fits
@@ -114,16 +116,22 @@ def test_a_misspelt_client_gets_a_did_you_mean(artibot_home: Path) -> None:
 
 
 def test_the_small_sentences_in_korean() -> None:
+    from artibot.cli.cmd_integrate import _run_plan
     from artibot.cli.words import w
-    from artibot.cli.words_errors import say
+    from artibot.errors import InvalidInput
     from artibot.messages import Message, render
     from tests.cli.test_korean import english_sentences
 
+    with pytest.raises(InvalidInput) as refused:
+        _run_plan("claud-code", "user", True, install=True)
+    assert str(refused.value) == ("unknown target 'claud-code': artibot installs into claude-code, gemini-cli, "
+                                  "codex-cli or cursor; did you mean 'claude-code'?")
+    assert refused.value.message is not None
+    unknown = refused.value.message
     messages = [Message("doctor.home_not_folder", what=Message("doctor.a_file")), Message("doctor.home_not_folder_fix"),
                 Message("round.nothing_none"), Message("round.nothing_flush", n=3)]
     said = [w("ko", "yn_again", answer="maybe", default=w("ko", "yn_no")), *(render(m, "ko") for m in messages),
-            say("ko", "unknown target 'claud-code': artibot installs into claude-code, gemini-cli, codex-cli or "
-                      "cursor; did you mean 'claude-code'?")]
+            render(unknown, "ko")]
     names = ("maybe", "claude-code", "gemini-cli", "codex-cli", "cursor", "claud-code")  # the answer, the clients
     text = "\n".join(said)
     for name in names:

@@ -148,12 +148,14 @@ def test_only_a_home_other_than_the_default_is_saved(monkeypatch: pytest.MonkeyP
 
 def test_the_install_sentences_in_korean() -> None:
     from artibot.cli.words import w
-    from artibot.cli.words_errors import say
+    from artibot.messages import Message, render
     from tests.cli.test_korean import english_sentences
 
-    said = [w("ko", "in_home_saved", home="/data/x"),
-            say("ko", "Claude Code's gateway moves from port 41470 to port 41473: env "
-                      "ANTHROPIC_BASE_URL=http://127.0.0.1:41473"),
+    moves = Message("install.claude_gateway_moves", old="41470", new="41473",
+                    env="ANTHROPIC_BASE_URL=http://127.0.0.1:41473")
+    assert str(moves) == ("Claude Code's gateway moves from port 41470 to port 41473: env "
+                          "ANTHROPIC_BASE_URL=http://127.0.0.1:41473")
+    said = [w("ko", "in_home_saved", home="/data/x"), render(moves, "ko"),
             w("ko", "in_stopped", pids="12"), w("ko", "gw_blocked", port=1, holder=w("ko", "gw_held_home", pid=3)),
             w("ko", "gw_blocked_fix", what=w("ko", "gw_stop_pid", pid=3), free=2),
             w("ko", "gw_blocked", port=1, holder=w("ko", "gw_held_other")),

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from artibot.errors import IntegrationError
+from artibot.errors import IntegrationError, InvalidInput
 from artibot.integrations.codex_cli import provider
 
 MINE = (b'# my settings\nmodel = "gpt-6-astra"\nmodel_provider = "corp"   # the proxy\n\n'
@@ -108,7 +108,8 @@ def test_the_gateway_option_goes_with_the_user_scope(tmp_path: Path, codex: Path
 
 
 def test_the_codex_gateway_sentences_in_korean(tmp_path: Path) -> None:
-    from artibot.cli.words_errors import say
+    from artibot.cli.cmd_agents import run_agent_plan
+    from artibot.cli.words_errors import said_message
 
     path = tmp_path / "config.toml"
     path.write_text('model_provider = "chatgpt"\n[model_providers.chatgpt]\nbase_url = "https://x.example"\n')
@@ -121,10 +122,17 @@ def test_the_codex_gateway_sentences_in_korean(tmp_path: Path) -> None:
     added, _ = provider.change(path, 41470, install=True)
     path.write_bytes(added.after)
     removed, _ = provider.change(path, 0, install=True)
-    sentences = [str(refused.value), str(broken.value), added.note, removed.note,
-                 "--gateway goes with the user scope: the model provider is in $CODEX_HOME/config.toml",
-                 "--gateway is for claude-code and codex-cli; cursor takes the route as context only",
-                 "model provider left as it is"]
-    for sentence in sentences:
-        said = say("ko", sentence)
-        assert said != sentence and not any(w in said for w in (" needs ", "goes through", "left it", "not valid")), said
+    left, _ = provider.change(path, None, install=True)
+    with pytest.raises(InvalidInput) as scope:
+        run_agent_plan("codex-cli", "project", True, install=True, gateway_port=41470)
+    with pytest.raises(InvalidInput) as context:
+        run_agent_plan("cursor", "user", True, install=True, gateway_port=41470)
+    assert str(scope.value) == "--gateway goes with the user scope: the model provider is in $CODEX_HOME/config.toml"
+    assert str(context.value) == "--gateway is for claude-code and codex-cli; cursor takes the route as context only"
+    assert left.note == "model provider left as it is"
+    messages = [refused.value.message, broken.value.message, added.said, removed.said, scope.value.message,
+                context.value.message, left.said]
+    for message in messages:
+        assert message is not None
+        said = said_message("ko", message)
+        assert said != str(message) and not any(w in said for w in (" needs ", "goes through", "left it", "not valid")), said

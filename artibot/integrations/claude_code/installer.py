@@ -45,8 +45,10 @@ from artibot.integrations.claude_code.settings_merge import (
 )
 from artibot.integrations.claude_code.templates import check_command_prefix, is_artibot_learn, render_learn
 from artibot.integrations.install_files import (
-    BACKUP_SUFFIX, NEW_COMMAND_MODE, NEW_SETTINGS_MODE, Change, InstallPlan, apply, mode_of, new_mode, read, real_path,
+    BACKUP_SUFFIX, NEW_COMMAND_MODE, NEW_SETTINGS_MODE, Change, InstallPlan, apply, kept_note, mode_of, new_mode, notes,
+    read, real_path,
 )
+from artibot.messages import Message
 
 TYPE_CHECKING = False  # typing is not needed at run time
 if TYPE_CHECKING:
@@ -101,46 +103,46 @@ def _settings_change(path: Path, command: str, *, install: bool, gateway_port: i
     if before is not None and merged == data:
         after = before  # nothing of ours to change: never reformat someone's file
     if after == before:
-        note = "artibot hooks already installed" if install else "no artibot hooks found"
+        note = Message("install.hooks_present" if install else "install.hooks_absent")
         if before is None:
-            note = "no settings file"
+            note = Message("install.no_settings")
         return Change(real, "unchanged", before, before, None, note)
     if not count.added and not count.removed and env_note:
-        count_note = env_note
         if install:
             backup = _first_backup(real, before, data, hooks_by=command)
-            return Change(real, "create" if before is None else "update", before, after, backup, count_note,
+            return Change(real, "create" if before is None else "update", before, after, backup, env_note,
                           mode_of(real, NEW_SETTINGS_MODE))
     old = sorted({c for c in count.removed if c})
     replaced = [c for c in old if not c.startswith(command + " hook ")]
     if install:
-        note = f"add {count.added} artibot hooks"
-        if replaced:
-            note += f", replacing {len(count.removed)} from an earlier install"
+        hooks = (Message("install.add_replacing", n=count.added, old=len(count.removed)) if replaced else
+                 Message("install.add", n=count.added))
     else:
-        note = f"remove {len(count.removed)} artibot hooks"
-    note += f" ({count.kept} other hook{'' if count.kept == 1 else 's'} kept)"
+        hooks = Message("install.remove", n=len(count.removed))
+    parts = [kept_note(hooks, count.kept)]
     if env_note:
-        note += f"; {env_note}"
+        parts.append(env_note)
     if before is not None and before.strip() and dump_settings(data, style) != before:
-        note += "; the file is re-serialised, see the diff"
+        parts.append(Message("install.reserialised"))
     if install:
         action = "create" if before is None else "update"
         backup = _first_backup(real, before, data, hooks_by=command)
-        return Change(real, action, before, after, backup, note, mode_of(real, NEW_SETTINGS_MODE))
+        return Change(real, action, before, after, backup, notes(*parts), mode_of(real, NEW_SETTINGS_MODE))
     old_backup = real.with_name(real.name + BACKUP_SUFFIX)
     original = _original_bytes(old_backup, merged)
     if original is not None:
         # nothing but artibot changed the file since the install: its very bytes come back
-        return Change(real, "update", before, original, None, note + "; restored byte for byte from "
-                      + old_backup.name, mode_of(real, NEW_SETTINGS_MODE), cleanup=(old_backup,))
+        return Change(real, "update", before, original, None,
+                      notes(*parts, Message("install.restored", file=old_backup.name)),
+                      mode_of(real, NEW_SETTINGS_MODE), cleanup=(old_backup,))
     # The file changed since (another tool, the user): its content is kept as it is now, and
     # the backup stays beside it when it holds something the result does not.
     cleanup = (old_backup,) if _backup_redundant(old_backup, merged, command) else ()
     if merged == {} and _install_created(old_backup, command):
-        return Change(real, "remove", before, None, None, note + "; nothing else in it, artibot created it",
+        return Change(real, "remove", before, None, None, notes(*parts, Message("install.created_only")),
                       cleanup=cleanup)
-    return Change(real, "update", before, after, None, note, mode_of(real, NEW_SETTINGS_MODE), cleanup=cleanup)
+    return Change(real, "update", before, after, None, notes(*parts), mode_of(real, NEW_SETTINGS_MODE),
+                  cleanup=cleanup)
 
 
 def holds_ours(data: dict[str, Any], command: str) -> bool:
@@ -223,20 +225,21 @@ def gateway_ports(home: str, *, user_dir: Path, project_dir: Path, command: str 
     return ports
 
 
-def _env_note(before: object, after: object) -> str:
-    """The gateway's ``env`` change, in words ("" when there is none)."""
+def _env_note(before: object, after: object) -> Message | None:
+    """The gateway's ``env`` change (None when there is none)."""
     from artibot.integrations.claude_code.settings_merge import BASE_URL_KEY, GATEWAY_PORT_KEY
 
     old = before.get(GATEWAY_PORT_KEY) if isinstance(before, dict) else None
     new = after.get(GATEWAY_PORT_KEY) if isinstance(after, dict) else None
     if old == new:
-        return ""
+        return None
     if new is None:
-        return f"Claude Code no longer goes through the artibot gateway (port {old})"
+        return Message("install.claude_gateway_off", port=str(old))
     if old is not None:
         # the command stops this home's gateway on the old port, and says so when one ran
-        return f"Claude Code's gateway moves from port {old} to port {new}: env {BASE_URL_KEY}=http://127.0.0.1:{new}"
-    return f"Claude Code goes through the artibot gateway: env {BASE_URL_KEY}=http://127.0.0.1:{new}"
+        return Message("install.claude_gateway_moves", old=str(old), new=str(new),
+                       env=f"{BASE_URL_KEY}=http://127.0.0.1:{new}")
+    return Message("install.claude_gateway_on", env=f"{BASE_URL_KEY}=http://127.0.0.1:{new}")
 
 
 def _original_bytes(backup: Path, merged: dict[str, Any]) -> bytes | None:
@@ -310,16 +313,19 @@ def _learn_change(path: Path, command: str, *, install: bool) -> Change:
                 "move it, then run the command again."
             )
         if before == after:
-            return Change(real, "unchanged", before, before, None, "/learn command up to date")
+            return Change(real, "unchanged", before, before, None, Message("install.learn_current_command",
+                                                                           command="/learn"))
         if before is None:
-            return Change(real, "create", None, after, None, "the /learn command", new_mode(NEW_COMMAND_MODE))
-        return Change(real, "update", before, after, backup, "new version of the /learn command",
+            return Change(real, "create", None, after, None, Message("install.learn", command="/learn"),
+                          new_mode(NEW_COMMAND_MODE))
+        return Change(real, "update", before, after, backup, Message("install.learn_new_command", command="/learn"),
                       mode_of(real, NEW_COMMAND_MODE))
     if before is None:
-        return Change(real, "unchanged", None, None, None, "no /learn command")
+        return Change(real, "unchanged", None, None, None, Message("install.learn_none", command="/learn"))
     if not is_artibot_learn(before):
-        return Change(real, "unchanged", before, before, None, "not artibot's /learn command; left alone")
-    return Change(real, "remove", before, None, backup, "the /learn command")
+        return Change(real, "unchanged", before, before, None,
+                      Message("install.learn_foreign_command", command="/learn"))
+    return Change(real, "remove", before, None, backup, Message("install.learn", command="/learn"))
 
 
 # ---------------------------------------------------------------------------

@@ -32,7 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from artibot.errors import IntegrationError
-from artibot.integrations.install_files import BACKUP_SUFFIX, NEW_SETTINGS_MODE, Change, mode_of, read, real_path
+from artibot.integrations.install_files import BACKUP_SUFFIX, NEW_SETTINGS_MODE, Change, mode_of, notes, read, real_path
+from artibot.messages import Message
 
 NAME = "artibot"
 BEGIN = "# >>> artibot gateway: `artibot uninstall codex-cli` removes this block"
@@ -57,7 +58,7 @@ def _parse(path: Path, text: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise IntegrationError(f"{path} is not valid TOML ({exc}); artibot left it untouched") from None
+        raise IntegrationError(Message("codex.not_toml", file=str(path), error=str(exc))) from None
 
 
 def _block(gw: Gateway) -> str:
@@ -116,17 +117,14 @@ def selected(doc: dict[str, Any], path: Path) -> Gateway | None:
         key, url = provider.get("env_key"), provider.get("base_url")
         wire = provider.get("wire_api", "responses")
         if wire != "responses":
-            raise IntegrationError(f"{path}: the provider {name!r} speaks wire_api = {wire!r}; the gateway speaks "
-                                   "the Responses API only (wire_api = \"responses\")")
+            raise IntegrationError(Message("codex.wire_api", file=str(path), provider=repr(name), wire=repr(wire)))
         if not isinstance(key, str) or not key or not isinstance(url, str) or not url.startswith(("http://",
                                                                                                    "https://")):
-            raise IntegrationError(f"{path}: the provider {name!r} needs base_url and env_key (the variable that "
-                                   "holds its API key) for its requests to go through the gateway")
+            raise IntegrationError(Message("codex.needs_url_key", file=str(path), provider=repr(name)))
         return Gateway(0, url.rstrip("/"), key)
     if name == "openai":
         return Gateway(0, (os.environ.get("OPENAI_BASE_URL") or OPENAI_URL).rstrip("/"), OPENAI_KEY)
-    raise IntegrationError(f"{path}: model_provider {name!r} is not a provider the gateway can forward to "
-                           "(define it under [model_providers] with base_url and env_key)")
+    raise IntegrationError(Message("codex.not_provider", file=str(path), provider=repr(name)))
 
 
 def add(text: str, gw: Gateway) -> str:
@@ -173,12 +171,12 @@ def upstream_change(root: Path, gw: Gateway | None, *, install: bool) -> Change:
     if install and gw is not None:
         after = f"{gw.upstream}\n".encode("utf-8")
         if before == after:
-            return Change(path, "unchanged", before, before, None, "OpenAI upstream kept already")
+            return Change(path, "unchanged", before, before, None, Message("install.upstream_present"))
         return Change(path, "create" if before is None else "update", before, after, None,
-                      f"the gateway forwards Codex CLI's requests to {gw.upstream}", 0o600)
+                      Message("install.upstream_set", url=gw.upstream), 0o600)
     if before is None:
-        return Change(path, "unchanged", None, None, None, "no OpenAI upstream kept")
-    return Change(path, "remove", before, None, None, "the OpenAI upstream the gateway kept")
+        return Change(path, "unchanged", None, None, None, Message("install.upstream_absent"))
+    return Change(path, "remove", before, None, None, Message("install.upstream"))
 
 
 def change(path: Path, port: int | None, *, install: bool) -> tuple[Change, Gateway | None]:
@@ -189,43 +187,42 @@ def change(path: Path, port: int | None, *, install: bool) -> tuple[Change, Gate
     try:
         text = before.decode("utf-8") if before is not None else ""
     except UnicodeDecodeError:
-        raise IntegrationError(f"{real} is not UTF-8 text; artibot left it untouched") from None
+        raise IntegrationError(Message("codex.not_utf8", file=str(real))) from None
     _parse(real, text)  # a file that does not parse is refused before anything is planned
     now = current(text)
     if install and port is None:
-        return Change(real, "unchanged", before, before, None, "model provider left as it is"), now
+        return Change(real, "unchanged", before, before, None, Message("install.provider_kept")), now
     if not install or port == 0:
         if now is None:
-            return Change(real, "unchanged", before, before, None, "no artibot model provider"), None
+            return Change(real, "unchanged", before, before, None, Message("install.provider_absent")), None
         after_text = remove(text)
         _parse(real, after_text)
         kept = real.with_name(real.name + BACKUP_SUFFIX)
         saved = read(kept)
         after = after_text.encode("utf-8")
         cleanup: tuple[Path, ...] = ()
-        note = f"Codex CLI no longer goes through the artibot gateway (port {now.port})"
+        parts = [Message("install.codex_gateway_off", port=now.port)]
         if saved is not None and after in (saved, saved + b"\n"):  # the final newline install may have added
             after = saved
-            note += "; restored byte for byte from " + kept.name
+            parts.append(Message("install.restored", file=kept.name))
             cleanup = (kept,)
         if not after and before is not None and saved is None:
-            return Change(real, "remove", before, None, None, note + "; nothing else in it, artibot created it"), None
-        return Change(real, "update", before, after, None, note, mode_of(real, NEW_SETTINGS_MODE),
+            return Change(real, "remove", before, None, None, notes(*parts, Message("install.created_only"))), None
+        return Change(real, "update", before, after, None, notes(*parts), mode_of(real, NEW_SETTINGS_MODE),
                       cleanup=cleanup), None
     base = remove(text) if now is not None else text
     chosen = selected(_parse(real, base), real)
     if chosen is None:
-        raise IntegrationError(f"{real}: model_provider is already {NAME!r} without artibot's block; "
-                               "set it back to your own provider first")
+        raise IntegrationError(Message("codex.already_selected", file=str(real), name=repr(NAME)))
     assert port is not None
     gw = Gateway(port, chosen.upstream, chosen.env_key)
     after_text = add(base, gw)
     _parse(real, after_text)
     after = after_text.encode("utf-8")
     if after == before:
-        return Change(real, "unchanged", before, before, None, "artibot model provider already installed"), gw
-    note = (f"Codex CLI goes through the artibot gateway: model_provider = {NAME!r}, base_url "
-            f"http://127.0.0.1:{port}/openai, forwarding to {gw.upstream} with the key in ${gw.env_key}")
+        return Change(real, "unchanged", before, before, None, Message("install.provider_present")), gw
+    note = Message("install.codex_gateway_on", name=repr(NAME), url=f"http://127.0.0.1:{port}/openai",
+                   upstream=gw.upstream, key=f"${gw.env_key}")
     backup = real.with_name(real.name + BACKUP_SUFFIX) if before is not None and now is None else None
     return Change(real, "create" if before is None else "update", before, after, backup, note,
                   mode_of(real, NEW_SETTINGS_MODE)), gw
