@@ -20,7 +20,7 @@ The same catalogues hold the words the command line says by key: the screens' wo
 ``action.*``, ``status.*``, ``change.*``, ``counter.*``), the checkpoints' titles, questions
 and options (``checkpoint.*``, :mod:`artibot.round.checkpoint_texts`), the pending round's
 brief (``brief.*``) and each command's ``--help`` (``help.PATH.PARAM``, whose English is the
-command's own help). Nothing else holds a text of artibot's in a language.
+command's own help).
 
 Imported by :mod:`artibot.errors`, so it stays at the lowest floor: no artibot import, and no
 module the prompt hook would pay for (the catalogues load on the first render).
