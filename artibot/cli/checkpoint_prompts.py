@@ -12,7 +12,7 @@ from typing import Callable, Mapping
 
 from rich.console import Console
 
-from artibot.round.checkpoint_texts import texts
+from artibot.round.checkpoint_texts import default_word, mode, option, pattern_option, question
 from artibot.round.checkpoints import (
     CHOICES,
     default_of,
@@ -46,26 +46,24 @@ class TerminalCheckpoints:
 
     def _options(self, labels: list[tuple[str, str, str]], default_index: int) -> None:
         """The options, numbered, the default marked, each with its word (what ``--answer`` takes)."""
-        t = texts(self.lang)
         for i, (choice, label, meaning) in enumerate(labels, start=1):
-            mark = f" ({t['default']})" if i - 1 == default_index else ""
+            mark = f" ({default_word(self.lang)})" if i - 1 == default_index else ""
             self.console.print(Hanging(f"{label} [{choice}]{mark} — {meaning}", first=f"  {i}) "))
 
     def present(self, evidence: Evidence) -> None:
         """The checkpoint's screen and options as ``learn`` shows them, asking nothing (``review``
         without a terminal: the answers go on the command line)."""
         n = evidence.checkpoint
-        t = texts(self.lang)
         if n == 2 and not evidence.rows:
             self.console.print("\n" + w(self.lang, "no_move"))
         if n == 3 and not evidence.rows:
             return
         self._show(evidence, held=w(self.lang, "held_in_review"))
         if n == 3:  # the same two ways as learn's; by pattern, the answers go on the command line
-            auto, each = t["modes"]["auto"], t["modes"]["each"]
+            auto, each = mode("auto", self.lang), mode("each", self.lang)
             self._options([("auto", *auto), ("3.PATTERN=auto|promote|demote|hold", *each)], 0)
             return
-        self._options([(c, *t["options"][n][c]) for c in CHOICES[n]], CHOICES[n].index(default_of(evidence)))
+        self._options([(c, *option(n, c, self.lang)) for c in CHOICES[n]], CHOICES[n].index(default_of(evidence)))
 
     def _choose(self, n: int, labels: list[tuple[str, str, str]], default_index: int = 0) -> str:
         """``labels``: (choice, label, meaning). Returns the chosen choice."""
@@ -94,13 +92,12 @@ class TerminalCheckpoints:
                                         lang=self.lang):
                 self.console.print(part)
         self.console.print()
-        self.console.print(Hanging(texts(self.lang)["question"][evidence.checkpoint]))
+        self.console.print(Hanging(question(evidence.checkpoint, self.lang)))
 
     def _ask(self, evidence: Evidence) -> str:
         n = evidence.checkpoint
-        t = texts(self.lang)
         self._show(evidence)
-        labels = [(c, *t["options"][n][c]) for c in CHOICES[n]]
+        labels = [(c, *option(n, c, self.lang)) for c in CHOICES[n]]
         return self._choose(n, labels, CHOICES[n].index(default_of(evidence)))
 
     def groups(self, evidence: Evidence) -> GroupsChoice:
@@ -114,25 +111,24 @@ class TerminalCheckpoints:
     def transfers(self, evidence: Evidence) -> Mapping[str, TransferChoice] | None:
         if not evidence.rows:
             return None
-        t = texts(self.lang)
         holds = any(r["automatic"] == "hold" for r in evidence.rows)
         self._show(evidence, held=w(self.lang, "held_in_learn") if holds else None)
         modes = ("auto", "each", "list") if holds else ("auto", "each")
         while True:
             try:
-                mode = self._choose(3, [(m, *t["modes"][m]) for m in modes])
+                way = self._choose(3, [(m, *mode(m, self.lang)) for m in modes])
             except Deferred:
                 return None  # skippable: end of input means the automatic decisions
-            if mode != "list":
+            if way != "list":
                 break
             self.console.print()
             self.console.print(held_patterns(evidence))
             self.console.print()
             modes = ("auto", "each")
-        if mode == "auto":
+        if way == "auto":
             return None
         answers: dict[str, TransferChoice] = {}
-        labels = [(c, *(t["pattern_option"] if c == "auto" else t["options"][3])[c]) for c in CHOICES[3]]
+        labels = [(c, *pattern_option(c, self.lang)) for c in CHOICES[3]]
         for row in transfer_order(evidence.rows):
             self.console.print()
             self.console.print(Hanging(row["key"], first="pattern ", style="bold"))

@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from artibot.round.checkpoint_texts import direction, texts
+from artibot.round.checkpoint_texts import direction, explain, title
 from artibot.round.checkpoints import Evidence, reason_said
 from artibot.cli.words import action, price_said, status_word, w
 from artibot.cli.render import Hanging, Listing, fmt
@@ -61,10 +61,9 @@ def group_view(ev: Evidence) -> RenderableType:
     if with_interval:  # S2−S1 is this round's; the estimate rests on the cell's whole history
         caption += "; " + w(lang, "estimate_caption")
     by_domain = Listing(None, [w(lang, k) for k in ("domain", "groups", "s1", "s2", "mean")], _domain_rows(compared))
-    t = texts(lang)
     held = [Hanging(held_out_text(s["held_out"], s.get("held_out_limits") or ["?", "?"], lang))] \
         if s.get("held_out") else []
-    return Group(Text(t["title"][1], style="bold"), Hanging(t["explain"][1]),
+    return Group(Text(title(1, lang), style="bold"), Hanging(explain(1, lang)),
                  Listing(None, columns, rows, caption=caption), Text(""), by_domain, *held)
 
 
@@ -114,7 +113,7 @@ def threshold_view(ev: Evidence) -> RenderableType:
                        batches=summary.get("batches") or 1))
     if summary.get("money") and lang == "en":
         parts.append(str(summary["money"]))
-    return Listing(texts(lang)["title"][2], [w(lang, k) for k in ("domain", "old", "new", "change", "direction")],
+    return Listing(title(2, lang), [w(lang, k) for k in ("domain", "old", "new", "change", "direction")],
                    rows, notes, caption="; ".join(parts) or None)
 
 
@@ -176,13 +175,13 @@ def transfer_view(ev: Evidence, held: str | None = None) -> RenderableType:
         notes.append([numbers, w(lang, "why", reason=reason)])
     caption = w(lang, "patterns_caption", n=len(ordered), hold=counts["hold"], demote=counts["demote"],
                 promote=counts["promote"])
-    title = texts(lang)["title"][3]
+    heading = title(3, lang)
     if held is None or not counts["hold"]:
-        return Listing(title, [w(lang, "decision"), w(lang, "pattern")], rows, notes, caption=caption)
+        return Listing(heading, [w(lang, "decision"), w(lang, "pattern")], rows, notes, caption=caption)
     line = Hanging(w(lang, "held_line", n=counts["hold"], how=held))
     if not rows:
-        return Group(Text(title, style="bold"), line)
-    return Group(Listing(title, [w(lang, "decision"), w(lang, "pattern")], rows, notes), line)
+        return Group(Text(heading, style="bold"), line)
+    return Group(Listing(heading, [w(lang, "decision"), w(lang, "pattern")], rows, notes), line)
 
 
 def held_patterns(ev: Evidence) -> RenderableType:

@@ -25,9 +25,12 @@ def run_drift(as_json: bool = False) -> None:
             for d in report["domains"]]
     console.print(table(w(lang, "dr_title"), [w(lang, "domain"), w(lang, "dr_system"), w(lang, "dr_recent"),
                                               w(lang, "dr_history"), "p", w(lang, "dr_verdict")], rows))
-    if lang == "ko":
-        from artibot.cli.words_commands import drift_summary_ko
-
-        console.print(drift_summary_ko(report))
-    else:
+    if lang == "en":
         console.print(report["summary"])
+    else:  # the same line, from the report's rows, in the session's language
+        from artibot.learning.drift import summary
+        from artibot.messages import render
+
+        tested = [d for d in report["domains"] if d.get("tested", True)]
+        console.print(render(summary([f"{d['domain']}/{d['system']}" for d in report["domains"] if d["drift"]],
+                                     tested=len(tested), days=report["days"], alpha=report["alpha"]), lang))

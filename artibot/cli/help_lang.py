@@ -3,9 +3,11 @@
 The commands define their help in English (typer reads it from the signatures when a
 command's module loads). A help screen is rendered through :class:`LocalContext`, the
 context of ``artibot`` and of every command the lazy group loads: only when a screen is
-actually shown does it look up the language, put each text of
-:mod:`artibot.cli.words_help` in place for the rendering, and put the English back. A
-command that runs, and TAB completion, never come here, so they load nothing more.
+actually shown does it look up the language, put each help text the catalogue of that
+language has (:mod:`artibot.messages`, ids ``help.PATH.PARAM``) in place for the rendering,
+and put the English back. The English entries are the commands' own help (a test holds them
+equal), so a language's catalogue names every text it words. A command that runs, and TAB
+completion, never come here, so they load nothing more.
 """
 
 from __future__ import annotations
@@ -46,8 +48,6 @@ def localized(ctx: Context, render: Callable[[], str]) -> str:
         lang = "en"
     if lang == "en":
         return render()
-    from artibot.cli.words_help import headings, help_text
-
     path = " ".join(ctx.command_path.split(" ")[1:])
     saved: list[tuple[Any, str, Any]] = []
 
@@ -72,6 +72,29 @@ def localized(ctx: Context, render: Callable[[], str]) -> str:
         formatting.wrap_text = english_wrap
         for obj, attr, english in reversed(saved):
             setattr(obj, attr, english)
+
+
+def help_text(lang: str, key: str) -> str | None:
+    """The help of ``key`` (a command's path under ``artibot``, then a parameter: its first
+    option name or its argument's name; "" is ``artibot`` itself) in ``lang``: the catalogue's
+    ``help.PATH.PARAM`` (``help.team.learn.--yes``); None: as the command defines it."""
+    from artibot.messages import Message, catalogue, render
+
+    key = "help" + "".join(f".{part}" for part in key.split())
+    return render(Message(key), lang) if key in catalogue(lang) else None
+
+
+def headings(lang: str, text: str) -> str:
+    """A rendered help screen with the parser's own words (Usage, Options, [default: …], the
+    parameters' types) in ``lang``: click's and typer's English, not artibot's, so matched
+    (:data:`artibot.cli.words_foreign.CLICK_HELP`)."""
+    import re
+
+    from artibot.cli.words_foreign import CLICK_HELP
+
+    for pattern, replacement in CLICK_HELP.get(lang, ()):
+        text = re.sub(pattern, replacement, text, flags=re.MULTILINE)
+    return text
 
 
 def columns(text: str) -> int:

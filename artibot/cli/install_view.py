@@ -84,13 +84,12 @@ def show_plan(plan: InstallPlan, *, dry_run: bool, install: bool, note: Callable
 
 def _summary(plan: InstallPlan, lang: str) -> list[str]:
     """:meth:`InstallPlan.summary` in ``lang``: the same parts, the installer's notes reworded."""
-    from artibot.cli.words import w
-    from artibot.cli.words_commands import CHANGES
+    from artibot.cli.words import change_word, w
     from artibot.cli.words_errors import said_message, say
 
     lines = []
     for c in plan.changes:
-        line = w(lang, "in_change", action=CHANGES.get(lang, {}).get(c.action, c.action), path=c.path)
+        line = w(lang, "in_change", action=change_word(lang, c.action), path=c.path)
         if c.said is not None:
             line += w(lang, "in_note", note=said_message(lang, c.said))
         if c.backup is not None:

@@ -57,7 +57,7 @@ class LazyGroup(TyperGroup):
         limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
         lang = ctx.meta.get(LANG_KEY, "en")
         if lang != "en":
-            from artibot.cli.words_help import help_text as said
+            from artibot.cli.help_lang import help_text as said
 
             rows = [(name, _short((said(lang, name) or help_text).split("\n")[0], limit))
                     for name, (_module, help_text) in COMMANDS.items()]

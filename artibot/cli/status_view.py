@@ -29,7 +29,7 @@ def show_status(as_json: bool) -> None:
         return
     from artibot.cli.render import Hanging, Listing, console, fmt  # rich: for a person only
     from artibot.cli.render_round_checks import validation_block
-    from artibot.cli.words import price_said, value, w
+    from artibot.cli.words import counter, price_said, value, w
 
     lang = settings.lang
     from artibot.cli.render_costs import any_turns, cost_lines, lead_lines
@@ -74,12 +74,8 @@ def show_status(as_json: bool) -> None:
         line = w(lang, "st_gateway", port=gw["port"], state=value(lang, gw["state"]))
         if gw["state"] == "up":
             counters = gw["counters"] or {}
-            from artibot.cli.words_commands import COUNTERS
-
-            said = COUNTERS.get(lang, {})
             line += w(lang, "st_gateway_up", version=gw["version"], pid=gw["pid"], counters=", ".join(
-                f"{said[name]} {count}" if name in said else f"{count} {name.replace('_', ' ')}"
-                for name, count in counters.items()))
+                counter(lang, name, count) for name, count in counters.items()))
         from artibot.cli.render_health import blocked_sentences
 
         blocked = blocked_sentences(gw)

@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
+from artibot.messages import Message
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -144,13 +146,15 @@ def summarize(rows: Sequence[DriftRow], *, days: float, alpha: float) -> tuple[s
                  f"(p={r.p_value:.2g})" for r in drifted if r.domain == domain]
         proposed.append({"domain": domain, "action": "reset",
                          "reason": "; ".join(parts) + ": its learned threshold and evidence no longer describe it"})
+    return str(summary([r.domain + "/" + r.system for r in drifted], tested=len(tested), days=days,
+                       alpha=alpha)), proposed
+
+
+def summary(drifted: Sequence[str], *, tested: int, days: float, alpha: float) -> Message:
+    """The check's one line: ``drifted`` names each drifted pair as ``domain/system``, of
+    ``tested`` pairs tested over the last ``days`` days."""
     if not tested:
-        summary = f"nothing to test: no domain has both history and records from the last {days:g} days"
-    elif not drifted:
-        summary = (f"no drift: {len(tested)} domain/system pair(s) tested over the last {days:g} days "
-                   f"(Bonferroni, alpha={alpha:g})")
-    else:
-        names = ", ".join(f"{r.domain}/{r.system}" for r in drifted)
-        summary = (f"drift in {len(drifted)} of {len(tested)} domain/system pair(s) tested over the last "
-                   f"{days:g} days: {names}; a reset of those domains is proposed")
-    return summary, proposed
+        return Message("drift.summary.nothing", days=days)
+    if not drifted:
+        return Message("drift.summary.none", tested=tested, days=days, alpha=alpha)
+    return Message("drift.summary.found", drifted=len(drifted), tested=tested, days=days, names=", ".join(drifted))

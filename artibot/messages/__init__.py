@@ -15,6 +15,13 @@ is said part by part, joined by ``"; "``. Numbers are formatted by the template
 needs to read true), passed already formatted. tests/test_messages.py holds every language to
 every id and every parameter.
 
+The same catalogues hold the words the command line says by key: the screens' words
+(``w.KEY``, :func:`artibot.cli.words.w`) and the single values it shows (``value.*``,
+``action.*``, ``status.*``, ``change.*``, ``counter.*``), the checkpoints' titles, questions
+and options (``checkpoint.*``, :mod:`artibot.round.checkpoint_texts`), the pending round's
+brief (``brief.*``) and each command's ``--help`` (``help.PATH.PARAM``, whose English is the
+command's own help).
+
 Imported by :mod:`artibot.errors`, so it stays at the lowest floor: no artibot import, and no
 module the prompt hook would pay for (the catalogues load on the first render).
 """

@@ -21,6 +21,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import orjson
 
+from artibot.messages import Message, render
 from artibot.round import checkpoints as cp
 
 BUDGET = 16_000
@@ -33,40 +34,9 @@ PAGE_ROWS = 15
 MAX_DOMAINS = 8
 """Checkpoint 1's per-domain lines in the brief (the domains with most groups first)."""
 
-WORDS: dict[str, dict[str, str]] = {
-    "en": {
-        "groups": "{groups} groups in {batches} batch(es): {two} with both systems (compared), "
-                  "{one} with one system only (not used)",
-        "domain": "{domain}: {groups} group(s); System 1 succeeded {k1}/{n1}, System 2 {k2}/{n2}; "
-                  "System 2 ahead by {mean:+.2f} on average",
-        "more_domains": "{n} more domain(s): `{command}`",
-        "surely": "{s2} group(s) where System 2 is surely ahead (90% interval above 0), "
-                  "{s1} where System 1 is",
-        "nothing_moves": "no threshold moves in this round",
-        "held": "{n} pattern(s) held where they are: nothing changes for them; "
-                "to see them: `{command}`",
-        "none_held": "no pattern is held",
-        "shown": "the first {shown} of {total}; the rest: `{command}`",
-        "more": "every row of this checkpoint: `{command}`",
-    },
-    "ko": {
-        "groups": "그룹 {groups}개, 배치 {batches}개: 두 시스템 모두 있는 그룹 {two}개(비교함), "
-                  "한 시스템만 있는 그룹 {one}개(사용 안 함)",
-        "domain": "{domain}: 그룹 {groups}개; System 1 성공 {k1}/{n1}, System 2 {k2}/{n2}; "
-                  "System 2가 평균 {mean:+.2f} 앞섬",
-        "more_domains": "도메인 {n}개 더: `{command}`",
-        "surely": "System 2가 확실히 앞선 그룹 {s2}개(90% 구간이 0보다 위), System 1이 앞선 그룹 {s1}개",
-        "nothing_moves": "이번 라운드에서 움직이는 임계값 없음",
-        "held": "보류(현재 위치 유지) 패턴 {n}개: 바뀌는 것 없음; 보려면: `{command}`",
-        "none_held": "보류된 패턴 없음",
-        "shown": "{total}개 중 처음 {shown}개; 나머지: `{command}`",
-        "more": "이 체크포인트의 모든 행: `{command}`",
-    },
-}
-
-
 def _w(lang: str, key: str, **values: Any) -> str:
-    return WORDS.get(lang, WORDS["en"])[key].format(**values)
+    """A line of the brief in ``lang``: the catalogue's ``brief.KEY`` (:mod:`artibot.messages`)."""
+    return render(Message(f"brief.{key}", **values), lang)
 
 
 def page_command(n: int, page: int = 1) -> str:

@@ -21,7 +21,7 @@ from artibot.round.checkpoint_evidence import reason_said as reason_said
 from artibot.round.checkpoint_evidence import utility_check as utility_check
 from artibot.round.checkpoint_texts import direction as direction  # the words, in English and Korean
 from artibot.round.checkpoint_texts import money_line as money_line
-from artibot.round.checkpoint_texts import texts
+from artibot.round.checkpoint_texts import option, question, title
 from artibot.errors import ReviewError
 
 if TYPE_CHECKING:
@@ -55,16 +55,13 @@ def default_of(evidence: "Evidence") -> str:
 def question_json(evidence: Evidence, *, answered: Any = None) -> dict[str, Any]:
     """One open question for ``artibot review --json`` (its shape is a contract: ``/learn`` and other agents read it)."""
     n = evidence.checkpoint
-    t = texts(evidence.lang)
-    options = [
-        {"choice": c, "label": t["options"][n][c][0], "meaning": t["options"][n][c][1],
-         "default": c == default_of(evidence)}
-        for c in CHOICES[n]
-    ]
+    lang = evidence.lang
+    options = [{"choice": c, "label": option(n, c, lang)[0], "meaning": option(n, c, lang)[1],
+                "default": c == default_of(evidence)} for c in CHOICES[n]]
     out: dict[str, Any] = {
         "number": n,
-        "title": t["title"][n],
-        "question": t["question"][n],
+        "title": title(n, lang),
+        "question": question(n, lang),
         "skippable": SKIPPABLE[n],
         "options": options,
         "default": default_of(evidence),

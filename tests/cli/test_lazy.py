@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 
+from typing import Any
+
 import typer
 
 from artibot.cli.lazy import COMMANDS, LazyGroup
@@ -85,3 +87,29 @@ def test_learn_review_and_drift_with_nothing_to_do_load_no_numpy_or_scipy(tmp_pa
     loaded, out = _run_in(home, ["learn", "--flush", "--yes"])
     assert "applied: 20 experiences" in out, out
     assert {"numpy", "scipy"} <= loaded
+
+
+def test_the_catalogue_s_english_help_is_the_commands_own() -> None:
+    """``help.PATH.PARAM`` in English is the help the command defines (what ``--help`` shows in
+    English), so the catalogue's other languages translate the text a reader of the code sees."""
+    from artibot.cli.app import app
+    from artibot.messages import catalogue
+
+    root = typer.main.get_command(app)
+    ctx = root.context_class(root, info_name="artibot")
+    own: dict[str, str | None] = {}
+
+    def walk(command: Any, path: str) -> None:
+        own[path] = command.help
+        for p in command.params:
+            own[f"{path}.{p.opts[0] if p.param_type_name == 'option' else p.name}"] = getattr(p, "help", None)
+        for name, sub in getattr(command, "commands", {}).items():
+            walk(sub, f"{path}.{name}")
+
+    walk(root, "help")
+    for name in COMMANDS:
+        command = root.get_command(ctx, name)
+        assert command is not None
+        walk(command, f"help.{name}")
+    english = {k: v for k, v in catalogue("en").items() if k == "help" or k.startswith("help.")}
+    assert len(english) > 100 and {k: (v, own.get(k)) for k, v in english.items() if own.get(k) != v} == {}
