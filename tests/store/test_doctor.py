@@ -391,3 +391,52 @@ def test_a_bad_copy_with_a_loose_mode_is_private_once_kept_aside(home):
     done = by_path(doctor.repair(home), home.transfer_log)
     assert stat.S_IMODE(done.moved_to.stat().st_mode) == 0o600
     assert problems(doctor.check(home)) == []
+
+
+# ------------------------------------------------------------------ said in Korean
+def test_the_findings_are_said_in_korean_and_their_english_is_the_json_output(home):
+    from artibot.cli.words_errors import say_any
+    from artibot.store.log.experiences import MOVE_MARKER as MOVE
+
+    home.pattern_stats.unlink()
+    home.pattern_stats.mkdir(mode=0o700)
+    home.thresholds.write_bytes(b'{"schema_version": 99}')
+    home.experiences.write_bytes(render([make(2), {**make(3), "complexity": 7, "outcome": None}, make(2), make(4)]))
+    (home.archive_dir / MOVE).write_bytes(orjson.dumps({"archive": "round-0002.json"}))
+    (home.snapshots_dir / "round-0009").mkdir(mode=0o700)
+    (home.snapshots_dir / ".rollback-in-progress.json").write_bytes(b'{"rounds": ["round-0002", "round-0003"]}')
+    for path in (home.archive_dir / MOVE, home.snapshots_dir / ".rollback-in-progress.json"):
+        os.chmod(path, 0o600)
+    said = {(f.problem, f.fix): (say_any("ko", f.said or f.problem), say_any("ko", f.fix_said or f.fix))
+            for f in problems(doctor.check(home))}
+    assert said == {
+        ("is not a regular file", "move it aside into quarantine/; pattern streaks, counts and confidence restart "
+                                  "from zero; no snapshot holds a copy of it"):
+            ("일반 파일이 아닙니다", "quarantine/로 옮깁니다; 패턴의 연속 기록, 횟수, 신뢰도가 0부터 다시 시작합니다; 사본을 가진 "
+                                "스냅숏이 없습니다"),
+        ("was written by a newer artibot (schema_version 99; this one understands 1)",
+         "upgrade artibot; doctor leaves a newer artibot's file where it is"):
+            ("더 새 artibot이 쓴 파일입니다 (schema_version 99; 이 artibot은 1까지 압니다)",
+             "artibot을 업그레이드하세요; doctor는 더 새 artibot의 파일을 그대로 둡니다"),
+        ("1 record(s) break the schema, so `artibot learn` stops on them (first: line 3: outcome is required; "
+         "complexity must be a number from 0 to 1, not 7)",
+         "move those records into quarantine/ (the rest of the log stays as it is)"):
+            ("레코드 1개가 스키마에 맞지 않아 `artibot learn`이 멈춥니다 (첫 번째: 3번째 줄: outcome이(가) 필요합니다; "
+             "complexity은(는) 0부터 1까지의 숫자여야 합니다 (7은(는) 안 됨))",
+             "그 레코드들을 quarantine/로 옮깁니다 (로그의 나머지는 그대로)"),
+        ("1 record(s) repeat an id already in the log",
+         "move the later copies into quarantine/ (the first of each id stays)"):
+            ("레코드 1개가 로그에 이미 있는 id를 되풀이합니다", "나중 사본을 quarantine/로 옮깁니다 (id마다 첫 번째는 남습니다)"),
+        ("a move of processed experiences to archive/round-0002.json was interrupted",
+         "finish it: drop from the log the records already archived (the next write to the log does this by itself)"):
+            ("처리된 경험을 archive/round-0002.json(으)로 옮기는 작업이 중단되었습니다",
+             "마무리합니다: 이미 보관된 레코드를 로그에서 뺍니다 (다음에 로그에 쓸 때 저절로 됩니다)"),
+        ("this snapshot has no manifest.json (a round interrupted while taking it?); `artibot rollback` cannot use it",
+         "nothing to repair; leave it or move it by hand"):
+            ("이 스냅숏에는 manifest.json이 없습니다 (찍는 도중 중단된 라운드?); `artibot rollback`이 쓸 수 없습니다",
+             "복구할 것 없음; 그대로 두거나 직접 옮기세요"),
+        ("a rollback of round(s) round-0002, round-0003 was interrupted",
+         "run `artibot learn` or `artibot rollback` (or this repair): it finishes the rollback"):
+            ("라운드 round-0002, round-0003의 롤백이 중단되었습니다",
+             "`artibot learn`이나 `artibot rollback`을 실행하세요 (또는 이 복구): 롤백을 마무리합니다"),
+    }
