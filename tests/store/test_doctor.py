@@ -440,3 +440,26 @@ def test_the_findings_are_said_in_korean_and_their_english_is_the_json_output(ho
             ("라운드 round-0002, round-0003의 롤백이 중단되었습니다",
              "`artibot learn`이나 `artibot rollback`을 실행하세요 (또는 이 복구): 롤백을 마무리합니다"),
     }
+
+
+def test_what_was_said_in_english_only_is_said_in_korean_too(home):
+    from artibot.cli.words_errors import say_any
+
+    state = home.learner_state("evidence")
+    state.unlink()
+    state.mkdir(mode=0o700)
+    (home.quarantine_dir).mkdir(mode=0o700)
+    (home.quarantine_dir / "x").write_bytes(b"")
+    os.chmod(home.quarantine_dir / "x", 0o600)
+    findings = doctor.check(home)
+    found = by_path(findings, state)
+    assert found.fix == ("move it aside into quarantine/; the evidence learner's counts per domain and complexity "
+                         "restart from zero; no snapshot holds a copy of it")
+    assert say_any("ko", found.fix_said or found.fix) == ("quarantine/로 옮깁니다; 증거 학습기의 도메인별, 복잡도별 횟수가 "
+                                                          "0부터 다시 시작합니다; 사본을 가진 스냅숏이 없습니다")
+    ok = {f.problem: (say_any("ko", f.said or f.problem), say_any("ko", f.fix_said or f.fix))
+          for f in findings if f.severity == "ok"}
+    assert ok["valid"] == ("올바릅니다", "")
+    assert ok["4 unprocessed experience(s)"] == ("미처리 경험 4개", "")
+    assert ok["1 item(s) kept aside (cut log tails, bad copies)"] == (
+        "따로 보관된 항목 1개 (잘라 낸 로그 끝부분, 손상된 사본)", "살펴보고, 더 필요 없으면 직접 지우세요")
