@@ -299,6 +299,18 @@ TEXTS: dict[str, str] = {
     "doctor.in_archive": "{n} record(s) are both in the log and in a live archive, so the next round would learn them "
                          "twice (first: {first})",
     "doctor.in_archive_fix": "drop them from the log: the archived copy is the one a round processed",
+    # where the experience log is torn or damaged (artibot.store.log.log_scan, log_zeros)
+    "doctor.detail.no_header": "it does not start with the '[' line of an experience log",
+    "doctor.detail.bad_line": "line {line} is not a complete record",
+    "doctor.detail.not_array": "it is not a JSON array",
+    "doctor.detail.after_append": "{n} bytes after the last complete append",
+    "doctor.detail.after_record": "{n} bytes after the last complete record",
+    "doctor.detail.after_append_at": "{n} bytes after the last complete append ({where})",
+    "doctor.detail.after_record_at": "{n} bytes after the last complete record ({where})",
+    "doctor.detail.holds": "it holds {where}",
+    "doctor.detail.zeros": "{size} of zero bytes from byte {at}",
+    "doctor.detail.zeros_regions": "{size} of zero bytes from byte {at} in {regions} regions",
+    "doctor.detail.damage_from": "damage from byte {at}",
     # --- (end: doctor)
     # --- a record's validation and the config's shared checks
     # --- (end: validation)

@@ -277,6 +277,18 @@ TEXTS: dict[str, str] = {
     "doctor.duplicates_fix": "나중 사본을 quarantine/로 옮깁니다 (id마다 첫 번째는 남습니다)",
     "doctor.in_archive": "레코드 {n}개가 로그와 보관 파일 양쪽에 있어 다음 라운드가 두 번 학습합니다 (첫 번째: {first})",
     "doctor.in_archive_fix": "로그에서 뺍니다: 라운드가 처리한 것은 보관된 사본입니다",
+    # where the experience log is torn or damaged
+    "doctor.detail.no_header": "경험 로그의 '[' 줄로 시작하지 않습니다",
+    "doctor.detail.bad_line": "{line}번째 줄이 온전한 레코드가 아닙니다",
+    "doctor.detail.not_array": "JSON 배열이 아닙니다",
+    "doctor.detail.after_append": "마지막으로 온전히 추가된 뒤의 {n}바이트",
+    "doctor.detail.after_record": "마지막 온전한 레코드 뒤의 {n}바이트",
+    "doctor.detail.after_append_at": "마지막으로 온전히 추가된 뒤의 {n}바이트 ({where})",
+    "doctor.detail.after_record_at": "마지막 온전한 레코드 뒤의 {n}바이트 ({where})",
+    "doctor.detail.holds": "{where}이(가) 있습니다",
+    "doctor.detail.zeros": "바이트 {at}부터 0으로 채워진 {size}",
+    "doctor.detail.zeros_regions": "바이트 {at}부터 {regions}개 구간에 0으로 채워진 {size}",
+    "doctor.detail.damage_from": "바이트 {at}부터 손상",
     # --- (end: doctor)
     # --- a record's validation and the config's shared checks
     # --- (end: validation)

@@ -61,6 +61,13 @@ def by_path(findings, path: Path):
     return found[0]
 
 
+def render_said(finding) -> str:
+    """A finding's problem as the command line says it in Korean."""
+    from artibot.cli.words_errors import say_any
+
+    return say_any("ko", finding.said or finding.problem)
+
+
 def tree(root: Path) -> dict[str, tuple]:
     """Every entry under ``root``: kind, mode and bytes (links: their target)."""
     out = {}
@@ -183,6 +190,8 @@ def test_a_torn_tail_is_a_warning_and_repair_cuts_it_into_quarantine(home):
     path.write_bytes(path.read_bytes()[:-2] + torn)
     finding = by_path(doctor.check(home), path)
     assert finding.severity == "warning" and "interrupted" in finding.problem
+    assert finding.problem == "the last append was interrupted: 31 bytes after the last complete record"
+    assert render_said(finding) == "마지막 추가가 중단되었습니다: 마지막 온전한 레코드 뒤의 31바이트"
     done = by_path(doctor.repair(home), path)
     assert done.repaired and done.moved_to.read_bytes() == torn
     assert [r["id"] for r in ExperienceLog(home).read()] == ["r002", "r003", "r004", "r005"]
@@ -197,6 +206,7 @@ def test_damage_in_the_middle_is_an_error_and_repair_salvages_every_complete_lin
     path.write_bytes(bad)
     finding = by_path(doctor.check(home), path)
     assert finding.severity == "error" and "middle" in finding.problem and "line 3" in finding.problem
+    assert render_said(finding) == "손상되어 (3번째 줄이 온전한 레코드가 아닙니다) 읽을 수 없습니다"
     with pytest.raises(Exception):
         ExperienceLog(home).read()
     assert path.read_bytes() == bad
@@ -463,3 +473,10 @@ def test_what_was_said_in_english_only_is_said_in_korean_too(home):
     assert ok["4 unprocessed experience(s)"] == ("미처리 경험 4개", "")
     assert ok["1 item(s) kept aside (cut log tails, bad copies)"] == (
         "따로 보관된 항목 1개 (잘라 낸 로그 끝부분, 손상된 사본)", "살펴보고, 더 필요 없으면 직접 지우세요")
+
+
+def test_where_a_zero_filled_log_is_damaged_is_said_in_korean(home):
+    home.experiences.write_bytes(b"\x00" * 4096)
+    finding = by_path(doctor.check(home), home.experiences)
+    assert finding.problem == "is damaged (it holds 4.0 KiB of zero bytes from byte 0), so it cannot be read"
+    assert render_said(finding) == "손상되어 (바이트 0부터 0으로 채워진 4.0 KiB이(가) 있습니다) 읽을 수 없습니다"
