@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Callable, Union
 
-from artibot.cli.words_doctor import DOCTOR
 from artibot.cli.words_foreign import CLICK_ERRORS
 from artibot.cli.words_sentences import SENTENCES
 from artibot.errors import ArtibotError, ValidationError
@@ -27,17 +26,7 @@ _Replacement = Union[str, Callable[["re.Match[str]"], str]]
 _Rule = tuple["re.Pattern[str]", _Replacement]
 
 
-def _first_bad(m: re.Match[str]) -> str:
-    """doctor's count of records that break the schema, with the first one's problems said too."""
-    line, _, problems = m["f"].partition(": ")
-    where = f"{line[5:]}번째 줄: " if line.startswith("line ") and problems else ""
-    said = "; ".join(say("ko", p) for p in (problems if where else m["f"]).split("; "))
-    return f"레코드 {m['n']}개가 스키마에 맞지 않아 `artibot learn`이 멈춥니다 (첫 번째: {where}{said})"
-
-
 _KO: list[tuple[str, _Replacement]] = [
-    # sentences that hold others (said by this module's own rules)
-    (r"^(?P<n>\d+) record\(s\) break the schema, so `artibot learn` stops on them \(first: (?P<f>.+)\)$", _first_bad),
     # the library
     (r"(?P<key>[\w.]+) must be a number in (?P<range>[\[(][^\])]*[\])]), not (?P<v>[^;]+)",
      r"\g<key>은(는) \g<range> 범위의 숫자여야 합니다 (\g<v>은(는) 안 됨)"),
@@ -45,7 +34,7 @@ _KO: list[tuple[str, _Replacement]] = [
      r"\g<key>은(는) \g<opts> 중 하나여야 합니다 (\g<v>은(는) 안 됨)"),
     (r"not valid JSON \((?P<why>.*)\)", r"올바른 JSON이 아닙니다 (\g<why>)"),
 ]
-KO: list[_Rule] = [(re.compile(p), r) for p, r in SENTENCES + DOCTOR + _KO + CLICK_ERRORS]
+KO: list[_Rule] = [(re.compile(p), r) for p, r in SENTENCES + _KO + CLICK_ERRORS]
 """The specific sentences first; the parser's own last."""
 
 RULES: dict[str, list[_Rule]] = {"ko": KO}

@@ -309,6 +309,105 @@ TEXTS: dict[str, str] = {
     "team.schema_upgrade_artibot": "upgrade artibot",
     # --- (end: team)
     # --- doctor's findings on the data home's files (artibot.store.doctor)
+    # what a file is, and moving it aside
+    "doctor.not_regular": "is not a regular file",
+    "doctor.move_aside": "move it aside into quarantine/",
+    "doctor.move_aside_lost": "move it aside into quarantine/; {lost}",
+    "doctor.temp_file": "leftover temp file of a write interrupted by a crash (the file it was meant to replace is "
+                        "intact)",
+    "doctor.valid": "valid",
+    # a document: a newer artibot's, or a bad copy
+    "doctor.newer": "was written by a newer artibot (schema_version {version}; this one understands {known})",
+    "doctor.newer_fix": "upgrade artibot; doctor leaves a newer artibot's file where it is",
+    "doctor.bad_copy_fix": "move the bad copy to quarantine/ so the next run starts this file fresh: {lost}",
+    "doctor.move_then_run": "move it to quarantine/, then run `{command}` again",
+    # what is lost without the file
+    "doctor.lost.session": "the turn in progress of that session is forgotten (at most one experience)",
+    "doctor.lost.pending": "that recorded decision can no longer be completed with `artibot outcome`",
+    "doctor.lost.done": "nothing the learner needs: the decision's experience is already in the log",
+    "doctor.lost.learner_stamp": "the learner's start stamp is forgotten: the next session end may start the learner "
+                                 "again",
+    "doctor.lost.thresholds": "thresholds fall back to the configured default (cognitive.router.threshold) for every "
+                              "domain",
+    "doctor.lost.system1": "the System 1 cache starts empty until patterns are promoted again",
+    "doctor.lost.pattern_stats": "pattern streaks, counts and confidence restart from zero",
+    "doctor.lost.history": "`artibot history` no longer lists the rounds so far",
+    "doctor.lost.transfers": "the record of past promotions and demotions starts empty",
+    "doctor.lost.learner_state": "the evidence learner's counts per domain and complexity restart from zero",
+    "doctor.lost.pending_review": "the round waiting for review is dropped; its experiences stay unprocessed, so the "
+                                  "next `artibot learn` prepares it again",
+    "doctor.lost.archive": "the processed experiences in it are no longer replayed (the copy stays in quarantine/)",
+    "doctor.lost.snapshot": "`artibot rollback {round}` will stop, naming the missing copy",
+    "doctor.lost.log": "a fresh log starts with the next experience",
+    "doctor.lost_restore": "{lost}; restore from snapshots/{round}/ with `artibot rollback {round}`",
+    "doctor.lost_no_copy": "{lost}; no snapshot holds a copy of it",
+    # archives, rollbacks, a round's files, snapshots
+    "doctor.marker_unreadable": "unreadable marker of an interrupted archive move or restore",
+    "doctor.marker_unreadable_fix": "move the marker to quarantine/, then run `artibot doctor` again: it shows any "
+                                    "record left in both the log and archive/",
+    "doctor.move_interrupted": "a move of processed experiences to archive/{archive} was interrupted",
+    "doctor.move_finish": "finish it: drop from the log the records already archived (the next write to the log does "
+                          "this by itself)",
+    "doctor.restore_interrupted": "a rollback's restore of the experiences of archive/{archive} was interrupted",
+    "doctor.restore_finish": "finish it: put the records back into the log and retire the archive (the next write to "
+                             "the log does this by itself)",
+    "doctor.rollback_interrupted": "a rollback of round(s) {rounds} was interrupted",
+    "doctor.rollback_finish": "run `artibot learn` or `artibot rollback` (or this repair): it finishes the rollback",
+    "doctor.commit_unreadable_fix": "move {folder}/ to quarantine/, then run `artibot doctor` again",
+    "doctor.commit_unfinished": "a round's files were committed and not all put in place",
+    "doctor.commit_finish": "run `artibot learn` or `artibot rollback` (or this repair): it finishes the commit",
+    "doctor.commit_interrupted": "a commit of a round's files was interrupted before its commit point (the files are "
+                                 "unchanged)",
+    "doctor.commit_drop": "run `artibot learn` or `artibot rollback` (or this repair): it drops the uncommitted copies",
+    "doctor.no_manifest": "this snapshot has no manifest.json (a round interrupted while taking it?); `artibot "
+                          "rollback` cannot use it",
+    "doctor.no_manifest_fix": "nothing to repair; leave it or move it by hand",
+    # the config, quarantine/
+    "doctor.config_fix": "edit the file: each problem names the key and what is allowed (doctor never changes your "
+                         "configuration)",
+    "doctor.config_valid": "valid configuration",
+    "doctor.kept_aside": "{n} item(s) kept aside (cut log tails, bad copies)",
+    "doctor.kept_aside_fix": "inspect them; delete them by hand once you no longer need them",
+    # the experience log (artibot.store.log.doctor_log)
+    "doctor.unprocessed": "{n} unprocessed experience(s)",
+    "doctor.unchecked": "could not be checked: {why}",
+    "doctor.run_again": "run `artibot doctor` again",
+    "doctor.torn": "the last append was interrupted: {detail}",
+    "doctor.torn_fix": "cut the torn tail into quarantine/ and restore the closing bracket (the next append does this "
+                       "by itself); only the interrupted append is lost",
+    "doctor.torn_zeros_fix": "cut the torn tail into quarantine/ (zero-filled runs described there, not copied) and "
+                             "restore the closing bracket (the next append does this by itself); only the "
+                             "interrupted append is lost",
+    "doctor.layout": "is a valid JSON array but not one record per line as artibot writes it, so an interrupted "
+                     "append could not be cut off cleanly",
+    "doctor.layout_fix": "rewrite its {n} records in artibot's layout; the original goes to quarantine/",
+    "doctor.damaged_middle": "is damaged in the middle ({detail}), so it cannot be read",
+    "doctor.salvage_fix": "keep every complete record line ({n} records) in a fresh log and move the damaged copy to "
+                          "quarantine/ (records on damaged lines stay only there)",
+    "doctor.damaged": "is damaged ({detail}), so it cannot be read",
+    "doctor.salvage_zeros_fix": "keep every complete record ({n} records) in a fresh log and move the damaged copy to "
+                                "quarantine/, zero-filled runs described there, not copied (records on damaged lines "
+                                "stay only there)",
+    "doctor.schema_broken": "{n} record(s) break the schema, so `artibot learn` stops on them (first: line {line}: "
+                            "{problems})",
+    "doctor.schema_broken_fix": "move those records into quarantine/ (the rest of the log stays as it is)",
+    "doctor.duplicates": "{n} record(s) repeat an id already in the log",
+    "doctor.duplicates_fix": "move the later copies into quarantine/ (the first of each id stays)",
+    "doctor.in_archive": "{n} record(s) are both in the log and in a live archive, so the next round would learn them "
+                         "twice (first: {first})",
+    "doctor.in_archive_fix": "drop them from the log: the archived copy is the one a round processed",
+    # where the experience log is torn or damaged (artibot.store.log.log_scan, log_zeros)
+    "doctor.detail.no_header": "it does not start with the '[' line of an experience log",
+    "doctor.detail.bad_line": "line {line} is not a complete record",
+    "doctor.detail.not_array": "it is not a JSON array",
+    "doctor.detail.after_append": "{n} bytes after the last complete append",
+    "doctor.detail.after_record": "{n} bytes after the last complete record",
+    "doctor.detail.after_append_at": "{n} bytes after the last complete append ({where})",
+    "doctor.detail.after_record_at": "{n} bytes after the last complete record ({where})",
+    "doctor.detail.holds": "it holds {where}",
+    "doctor.detail.zeros": "{size} of zero bytes from byte {at}",
+    "doctor.detail.zeros_regions": "{size} of zero bytes from byte {at} in {regions} regions",
+    "doctor.detail.damage_from": "damage from byte {at}",
     # --- (end: doctor)
     # --- a record's validation and the config's shared checks
     # --- (end: validation)

@@ -288,6 +288,95 @@ TEXTS: dict[str, str] = {
     "team.schema_upgrade_artibot": "artibot을 업그레이드하세요",
     # --- (end: team)
     # --- doctor's findings on the data home's files (artibot.store.doctor)
+    # what a file is, and moving it aside
+    "doctor.not_regular": "일반 파일이 아닙니다",
+    "doctor.move_aside": "quarantine/로 옮깁니다",
+    "doctor.move_aside_lost": "quarantine/로 옮깁니다; {lost}",
+    "doctor.temp_file": "충돌로 중단된 쓰기가 남긴 임시 파일입니다 (바꾸려던 파일은 온전합니다)",
+    "doctor.valid": "올바릅니다",
+    # a document: a newer artibot's, or a bad copy
+    "doctor.newer": "더 새 artibot이 쓴 파일입니다 (schema_version {version}; 이 artibot은 {known}까지 압니다)",
+    "doctor.newer_fix": "artibot을 업그레이드하세요; doctor는 더 새 artibot의 파일을 그대로 둡니다",
+    "doctor.bad_copy_fix": "다음 실행이 이 파일을 새로 시작하도록 손상된 사본을 quarantine/로 옮깁니다: {lost}",
+    "doctor.move_then_run": "quarantine/로 옮긴 뒤 `{command}`을(를) 다시 실행하세요",
+    # what is lost without the file
+    "doctor.lost.session": "그 세션의 진행 중인 턴을 잊습니다 (경험 최대 1개)",
+    "doctor.lost.pending": "기록된 그 결정은 더 이상 `artibot outcome`으로 완료할 수 없습니다",
+    "doctor.lost.done": "학습에 필요한 것은 없습니다: 그 결정의 경험은 이미 로그에 있습니다",
+    "doctor.lost.learner_stamp": "학습기의 시작 기록을 잊습니다: 다음 세션이 끝날 때 학습기가 다시 시작될 수 있습니다",
+    "doctor.lost.thresholds": "모든 도메인의 임계값이 설정된 기본값(cognitive.router.threshold)으로 돌아갑니다",
+    "doctor.lost.system1": "패턴이 다시 승격될 때까지 System 1 캐시는 비어 있습니다",
+    "doctor.lost.pattern_stats": "패턴의 연속 기록, 횟수, 신뢰도가 0부터 다시 시작합니다",
+    "doctor.lost.history": "`artibot history`에 지금까지의 라운드가 나오지 않습니다",
+    "doctor.lost.transfers": "지난 승격과 강등의 기록이 빈 상태로 시작합니다",
+    "doctor.lost.learner_state": "증거 학습기의 도메인별, 복잡도별 횟수가 0부터 다시 시작합니다",
+    "doctor.lost.pending_review": "검토를 기다리는 라운드는 버려집니다; 그 경험은 미처리로 남으므로 다음 `artibot learn`이 다시 "
+                                  "준비합니다",
+    "doctor.lost.archive": "그 안의 처리된 경험은 더 이상 재생되지 않습니다 (사본은 quarantine/에 남습니다)",
+    "doctor.lost.snapshot": "`artibot rollback {round}`은(는) 빠진 사본을 밝히며 멈춥니다",
+    "doctor.lost.log": "다음 경험부터 새 로그가 시작됩니다",
+    "doctor.lost_restore": "{lost}; `artibot rollback {round}`(으)로 snapshots/{round}/에서 복원할 수 있습니다",
+    "doctor.lost_no_copy": "{lost}; 사본을 가진 스냅숏이 없습니다",
+    # archives, rollbacks, a round's files, snapshots
+    "doctor.marker_unreadable": "중단된 보관 이동이나 복원의 표식을 읽을 수 없습니다",
+    "doctor.marker_unreadable_fix": "표식을 quarantine/로 옮긴 뒤 `artibot doctor`를 다시 실행하세요: 로그와 archive/ 양쪽에 "
+                                    "남은 레코드를 보여 줍니다",
+    "doctor.move_interrupted": "처리된 경험을 archive/{archive}(으)로 옮기는 작업이 중단되었습니다",
+    "doctor.move_finish": "마무리합니다: 이미 보관된 레코드를 로그에서 뺍니다 (다음에 로그에 쓸 때 저절로 됩니다)",
+    "doctor.restore_interrupted": "롤백이 archive/{archive}의 경험을 복원하는 작업이 중단되었습니다",
+    "doctor.restore_finish": "마무리합니다: 레코드를 로그에 되돌리고 그 보관 파일을 정리합니다 (다음에 로그에 쓸 때 저절로 "
+                             "됩니다)",
+    "doctor.rollback_interrupted": "라운드 {rounds}의 롤백이 중단되었습니다",
+    "doctor.rollback_finish": "`artibot learn`이나 `artibot rollback`을 실행하세요 (또는 이 복구): 롤백을 마무리합니다",
+    "doctor.commit_unreadable_fix": "{folder}/를 quarantine/로 옮긴 뒤 `artibot doctor`를 다시 실행하세요",
+    "doctor.commit_unfinished": "라운드의 파일이 커밋되었지만 모두 제자리에 놓이지는 않았습니다",
+    "doctor.commit_finish": "`artibot learn`이나 `artibot rollback`을 실행하세요 (또는 이 복구): 커밋을 마무리합니다",
+    "doctor.commit_interrupted": "라운드 파일의 커밋이 커밋 지점 전에 중단되었습니다 (파일은 바뀌지 않았습니다)",
+    "doctor.commit_drop": "`artibot learn`이나 `artibot rollback`을 실행하세요 (또는 이 복구): 커밋되지 않은 사본을 버립니다",
+    "doctor.no_manifest": "이 스냅숏에는 manifest.json이 없습니다 (찍는 도중 중단된 라운드?); `artibot rollback`이 쓸 수 "
+                          "없습니다",
+    "doctor.no_manifest_fix": "복구할 것 없음; 그대로 두거나 직접 옮기세요",
+    # the config, quarantine/
+    "doctor.config_fix": "파일을 고치세요: 문제마다 키와 허용되는 값을 밝힙니다 (doctor는 설정을 바꾸지 않습니다)",
+    "doctor.config_valid": "올바른 설정입니다",
+    "doctor.kept_aside": "따로 보관된 항목 {n}개 (잘라 낸 로그 끝부분, 손상된 사본)",
+    "doctor.kept_aside_fix": "살펴보고, 더 필요 없으면 직접 지우세요",
+    # the experience log
+    "doctor.unprocessed": "미처리 경험 {n}개",
+    "doctor.unchecked": "검사할 수 없었습니다: {why}",
+    "doctor.run_again": "`artibot doctor`를 다시 실행하세요",
+    "doctor.torn": "마지막 추가가 중단되었습니다: {detail}",
+    "doctor.torn_fix": "찢어진 끝부분을 quarantine/로 잘라 내고 닫는 괄호를 되살립니다 (다음 추가가 저절로 합니다); 중단된 "
+                       "추가만 잃습니다",
+    "doctor.torn_zeros_fix": "찢어진 끝부분을 quarantine/로 잘라 내고 (0으로 채워진 구간은 복사하지 않고 설명만 남김) 닫는 "
+                             "괄호를 되살립니다 (다음 추가가 저절로 합니다); 중단된 추가만 잃습니다",
+    "doctor.layout": "올바른 JSON 배열이지만 artibot이 쓰는 한 줄에 레코드 하나 형식이 아니어서, 중단된 추가를 깔끔하게 잘라 낼 "
+                     "수 없습니다",
+    "doctor.layout_fix": "레코드 {n}개를 artibot의 형식으로 다시 씁니다; 원본은 quarantine/로 갑니다",
+    "doctor.damaged_middle": "손상되어 ({detail}) 읽을 수 없습니다",
+    "doctor.salvage_fix": "온전한 레코드({n}개)를 모두 새 로그에 두고 손상된 사본은 quarantine/로 옮깁니다 (손상된 줄의 레코드는 "
+                          "그곳에만 남습니다)",
+    "doctor.damaged": "손상되어 ({detail}) 읽을 수 없습니다",
+    "doctor.salvage_zeros_fix": "온전한 레코드({n}개)를 모두 새 로그에 두고 손상된 사본은 quarantine/로 옮깁니다, 0으로 채워진 "
+                                "구간은 복사하지 않고 설명만 남김 (손상된 줄의 레코드는 그곳에만 남습니다)",
+    "doctor.schema_broken": "레코드 {n}개가 스키마에 맞지 않아 `artibot learn`이 멈춥니다 (첫 번째: {line}번째 줄: {problems})",
+    "doctor.schema_broken_fix": "그 레코드들을 quarantine/로 옮깁니다 (로그의 나머지는 그대로)",
+    "doctor.duplicates": "레코드 {n}개가 로그에 이미 있는 id를 되풀이합니다",
+    "doctor.duplicates_fix": "나중 사본을 quarantine/로 옮깁니다 (id마다 첫 번째는 남습니다)",
+    "doctor.in_archive": "레코드 {n}개가 로그와 보관 파일 양쪽에 있어 다음 라운드가 두 번 학습합니다 (첫 번째: {first})",
+    "doctor.in_archive_fix": "로그에서 뺍니다: 라운드가 처리한 것은 보관된 사본입니다",
+    # where the experience log is torn or damaged
+    "doctor.detail.no_header": "경험 로그의 '[' 줄로 시작하지 않습니다",
+    "doctor.detail.bad_line": "{line}번째 줄이 온전한 레코드가 아닙니다",
+    "doctor.detail.not_array": "JSON 배열이 아닙니다",
+    "doctor.detail.after_append": "마지막으로 온전히 추가된 뒤의 {n}바이트",
+    "doctor.detail.after_record": "마지막 온전한 레코드 뒤의 {n}바이트",
+    "doctor.detail.after_append_at": "마지막으로 온전히 추가된 뒤의 {n}바이트 ({where})",
+    "doctor.detail.after_record_at": "마지막 온전한 레코드 뒤의 {n}바이트 ({where})",
+    "doctor.detail.holds": "{where}이(가) 있습니다",
+    "doctor.detail.zeros": "바이트 {at}부터 0으로 채워진 {size}",
+    "doctor.detail.zeros_regions": "바이트 {at}부터 {regions}개 구간에 0으로 채워진 {size}",
+    "doctor.detail.damage_from": "바이트 {at}부터 손상",
     # --- (end: doctor)
     # --- a record's validation and the config's shared checks
     # --- (end: validation)

@@ -26,7 +26,7 @@ from artibot.hookpath import names
 from artibot.config import load_config_file
 from artibot.errors import ArtibotError, ConfigError, CorruptFileError, UnsafePathError
 from artibot.messages import Message
-from artibot.store.log.doctor_log import LOCK_WAIT_S, LogChecks
+from artibot.store.log.doctor_log import LOCK_WAIT_S, LogChecks, why
 from artibot.store import archive
 from artibot.store.round import commit as round_commit
 from artibot.store.round import recovery
@@ -93,9 +93,8 @@ def repair(home: Home, *, finish_rollback: Callable[[Home], object] | None = Non
         try:
             moved = item.action()
         except (ArtibotError, OSError) as exc:
-            said = item.finding.fix_said
-            results[index] = replace(item.finding, fix=f"{item.finding.fix} — the repair failed: {exc}",
-                                     fix_said=Message("doctor.repair_failed", fix=said, why=str(exc)) if said else None)
+            failed = Message("doctor.repair_failed", fix=item.finding.fix_said or item.finding.fix, why=why(exc))
+            results[index] = replace(item.finding, fix=str(failed), fix_said=failed)
             continue
         results[index] = replace(item.finding, repaired=True, moved_to=moved)
     return results
@@ -166,12 +165,9 @@ class _Examination(LogChecks):
         self.snapshots()
         self.rollback_plan()
         self.round_files_commit()
-        self.spools(self.home.sessions_dir, "session",
-                    "the turn in progress of that session is forgotten (at most one experience)")
-        self.spools(self.home.pending_dir, "pending-decision",
-                    "that recorded decision can no longer be completed with `artibot outcome`")
-        self.spools(self.home.pending_dir / "done", "pending-decision",
-                    "nothing the learner needs: the decision's experience is already in the log")
+        self.spools(self.home.sessions_dir, "session", Message("doctor.lost.session"))
+        self.spools(self.home.pending_dir, "pending-decision", Message("doctor.lost.pending"))
+        self.spools(self.home.pending_dir / "done", "pending-decision", Message("doctor.lost.done"))
         self.config()
         self.quarantine_summary()
         return self.items
@@ -196,7 +192,7 @@ class _Examination(LogChecks):
                     self.mode(path, FILE_MODE)
                     self.temp_file(path)
                 elif not in_quarantine:
-                    self.add(path, "error", Message("doctor.special"), "move it aside into quarantine/",
+                    self.add(path, "error", Message("doctor.special"), Message("doctor.move_aside"),
                              self.mover(path), _LINKS)
 
     def mode(self, path: Path, wanted: int) -> None:
@@ -217,8 +213,8 @@ class _Examination(LogChecks):
             return
         if path.parent == round_commit.staging_dir(self.home):
             return  # an interrupted commit's own: reported (and finished) as one, by round_files_commit
-        self.add(path, "warning", "leftover temp file of a write interrupted by a crash (the file it was "
-                 "meant to replace is intact)", "move it aside into quarantine/", self.mover(path), _CONTENT)
+        self.add(path, "warning", Message("doctor.temp_file"), Message("doctor.move_aside"), self.mover(path),
+                 _CONTENT)
 
     def mover(self, path: Path, lock: Path | None = None, still_bad: Callable[[], bool] | None = None) -> Action:
         def act() -> Path | None:
@@ -230,11 +226,11 @@ class _Examination(LogChecks):
                 return move_aside(self.home, path)
         return act
 
-    def regular(self, path: Path, lost: str) -> bool:
+    def regular(self, path: Path, lost: Message) -> bool:
         """True for a regular file; reports a folder or device planted in its place (links: see walk)."""
         kind = kind_of(path)
         if kind in ("dir", "other") and path not in self.reported:
-            self.add(path, "error", "is not a regular file", f"move it aside into quarantine/; {lost}",
+            self.add(path, "error", Message("doctor.not_regular"), Message("doctor.move_aside_lost", lost=lost),
                      self.mover(path), _LINKS)
         return kind == "file"
 
@@ -242,36 +238,29 @@ class _Examination(LogChecks):
     # ------------------------------------------------------------------ state documents
     def state_files(self) -> None:
         home = self.home
-        table: list[tuple[Path, str, Callable[[Home], object], str]] = [
-            (home.thresholds, "thresholds", state.read_thresholds,
-             "thresholds fall back to the configured default (cognitive.router.threshold) for every domain"),
-            (home.system1_patterns, "system1-patterns", state.read_system1_patterns,
-             "the System 1 cache starts empty until patterns are promoted again"),
-            (home.pattern_stats, "pattern-stats", state.read_pattern_stats,
-             "pattern streaks, counts and confidence restart from zero"),
-            (home.learning_log, "learning-log", state.read_learning_log,
-             "`artibot history` no longer lists the rounds so far"),
-            (home.transfer_log, "transfer-log", state.read_transfer_log,
-             "the record of past promotions and demotions starts empty"),
+        table: list[tuple[Path, str, Callable[[Home], object], Message]] = [
+            (home.thresholds, "thresholds", state.read_thresholds, Message("doctor.lost.thresholds")),
+            (home.system1_patterns, "system1-patterns", state.read_system1_patterns, Message("doctor.lost.system1")),
+            (home.pattern_stats, "pattern-stats", state.read_pattern_stats, Message("doctor.lost.pattern_stats")),
+            (home.learning_log, "learning-log", state.read_learning_log, Message("doctor.lost.history")),
+            (home.transfer_log, "transfer-log", state.read_transfer_log, Message("doctor.lost.transfers")),
             (home.learner_state("evidence"), "learner-state", partial(read_learner_state, mode="evidence"),
-             "the evidence learner's counts per domain and complexity restart from zero"),
-            (home.pending_review, "pending-review", state.read_pending,
-             "the round waiting for review is dropped; its experiences stay unprocessed, so the next "
-             "`artibot learn` prepares it again"),
+             Message("doctor.lost.learner_state")),
+            (home.pending_review, "pending-review", state.read_pending, Message("doctor.lost.pending_review")),
         ]
         for path, kind, reader, lost in table:
-            lost = f"{lost}{self.restore_hint(path)}"
-            self.document(path, kind, partial(reader, self.home), lost, lock=home.state_lock)
+            self.document(path, kind, partial(reader, self.home), self.restore_hint(path, lost), lock=home.state_lock)
 
-    def restore_hint(self, path: Path) -> str:
+    def restore_hint(self, path: Path, lost: Message) -> Message:
+        """What is lost without ``path``, and the snapshot that can bring it back (if any holds it)."""
         name = self.rel(path).replace("/", "__")
         folder = self.home.snapshots_dir
         rounds = sorted(p.name for p in folder.iterdir() if (p / name).is_file()) if kind_of(folder) == "dir" else []
         if rounds:
-            return f"; restore from snapshots/{rounds[-1]}/ with `artibot rollback {rounds[-1]}`"
-        return "; no snapshot holds a copy of it"
+            return Message("doctor.lost_restore", lost=lost, round=rounds[-1])
+        return Message("doctor.lost_no_copy", lost=lost)
 
-    def document(self, path: Path, kind: str, read: Callable[[], Any], lost: str, *, lock: Path | None = None,
+    def document(self, path: Path, kind: str, read: Callable[[], Any], lost: Message, *, lock: Path | None = None,
                  order: int = _CONTENT) -> None:
         """Check one JSON document with ``read``; a bad copy is moved aside, a newer artibot's file is not."""
         if not self.regular(path, lost):
@@ -283,9 +272,8 @@ class _Examination(LogChecks):
         except CorruptFileError as exc:
             version = _foreign_version(path, kind)
             if version is not None:
-                self.add(path, "error", f"was written by a newer artibot (schema_version {version}; this one "
-                         f"understands {CURRENT_VERSION[kind]})",
-                         "upgrade artibot; doctor leaves a newer artibot's file where it is")
+                self.add(path, "error", Message("doctor.newer", version=version, known=CURRENT_VERSION[kind]),
+                         Message("doctor.newer_fix"))
                 return
 
             def still_bad() -> bool:
@@ -295,11 +283,10 @@ class _Examination(LogChecks):
                     return True
                 return False
 
-            self.add(path, "error", exc.problem,
-                     f"move the bad copy to quarantine/ so the next run starts this file fresh: {lost}",
+            self.add(path, "error", exc.problem, Message("doctor.bad_copy_fix", lost=lost),
                      self.mover(path, lock or self.home.state_lock, still_bad), order)
             return
-        self.add(path, "ok", "valid")
+        self.add(path, "ok", Message("doctor.valid"))
 
     def archives(self) -> None:
         folder = self.home.archive_dir
@@ -308,28 +295,24 @@ class _Examination(LogChecks):
         for path in sorted(folder.glob("*.json")):
             if path.name in archive.MARKERS:
                 continue
-            self.document(path, "archive", partial(archive.read_path, path),
-                          "the processed experiences in it are no longer replayed (the copy stays in quarantine/)",
+            self.document(path, "archive", partial(archive.read_path, path), Message("doctor.lost.archive"),
                           lock=self.home.experiences_lock)
-        for name, what, finish in (
-                (archive.MOVE_MARKER, "a move of processed experiences to", "drop from the log the records "
-                 "already archived"),
-                (archive.RESTORE_MARKER, "a rollback's restore of the experiences of", "put the records back "
-                 "into the log and retire the archive")):
+        for name in archive.MARKERS:
             marker = folder / name
             if kind_of(marker) != "file":
                 continue
             try:
                 info = archive.read_marker(self.home, name)
             except CorruptFileError:
-                self.add(marker, "error", "unreadable marker of an interrupted archive move or restore",
-                         "move the marker to quarantine/, then run `artibot doctor` again: it shows any record "
-                         "left in both the log and archive/", self.mover(marker, self.home.experiences_lock),
-                         _AFTER_LOG)
+                self.add(marker, "error", Message("doctor.marker_unreadable"), Message("doctor.marker_unreadable_fix"),
+                         self.mover(marker, self.home.experiences_lock), _AFTER_LOG)
                 continue
-            self.add(marker, "warning", f"{what} archive/{info['archive'] if info else '?'} was interrupted",
-                     f"finish it: {finish} (the next write to the log does this by itself)", self.finish_move,
-                     _AFTER_LOG)
+            which = info["archive"] if info else "?"
+            if name == archive.MOVE_MARKER:
+                what, finish = Message("doctor.move_interrupted", archive=which), Message("doctor.move_finish")
+            else:
+                what, finish = Message("doctor.restore_interrupted", archive=which), Message("doctor.restore_finish")
+            self.add(marker, "warning", what, finish, self.finish_move, _AFTER_LOG)
 
     def rollback_plan(self) -> None:
         path = self.home.snapshots_dir / rollback_journal.NAME
@@ -338,12 +321,11 @@ class _Examination(LogChecks):
         try:
             plan = rollback_journal.read(self.home)
         except CorruptFileError as exc:
-            self.add(path, "error", exc.problem, "move it to quarantine/, then run `artibot rollback <round>` "
-                     "again", self.mover(path, self.home.learner_lock), _AFTER_LOG)
+            self.add(path, "error", exc.problem, Message("doctor.move_then_run", command="artibot rollback <round>"),
+                     self.mover(path, self.home.learner_lock), _AFTER_LOG)
             return
         rounds = ", ".join(plan["rounds"]) if plan else "?"
-        self.add(path, "warning", f"a rollback of round(s) {rounds} was interrupted",
-                 "run `artibot learn` or `artibot rollback` (or this repair): it finishes the rollback",
+        self.add(path, "warning", Message("doctor.rollback_interrupted", rounds=rounds), Message("doctor.rollback_finish"),
                  self.finish_rollback if self.recover_rollback is not None else None, _AFTER_LOG)
 
     def round_files_commit(self) -> None:
@@ -355,14 +337,14 @@ class _Examination(LogChecks):
         try:
             journaled = round_commit.read_journal(self.home) is not None
         except CorruptFileError as exc:
-            self.add(folder, "error", exc.problem, f"move {round_commit.STAGING}/ to quarantine/, then run "
-                     "`artibot doctor` again", self.mover(folder, self.home.learner_lock), _AFTER_LOG)
+            self.add(folder, "error", exc.problem, Message("doctor.commit_unreadable_fix", folder=round_commit.STAGING),
+                     self.mover(folder, self.home.learner_lock), _AFTER_LOG)
             return
-        what = ("a round's files were committed and not all put in place" if journaled
-                else "a commit of a round's files was interrupted before its commit point (the files are unchanged)")
-        self.add(folder, "warning", what, "run `artibot learn` or `artibot rollback` (or this repair): it "
-                 + ("finishes the commit" if journaled else "drops the uncommitted copies"),
-                 self.finish_round_commit, _AFTER_LOG)
+        if journaled:
+            what, fix = Message("doctor.commit_unfinished"), Message("doctor.commit_finish")
+        else:
+            what, fix = Message("doctor.commit_interrupted"), Message("doctor.commit_drop")
+        self.add(folder, "warning", what, fix, self.finish_round_commit, _AFTER_LOG)
 
     def finish_round_commit(self) -> None:
         with FileLock(self.home.learner_lock, timeout=LOCK_WAIT_S, holder="another artibot learner"):
@@ -384,12 +366,11 @@ class _Examination(LogChecks):
             return
         for snap in sorted(p for p in folder.iterdir() if kind_of(p) == "dir"):
             if kind_of(snap / "manifest.json") is None:
-                self.add(snap, "warning", "this snapshot has no manifest.json (a round interrupted while taking "
-                         "it?); `artibot rollback` cannot use it", "nothing to repair; leave it or move it by hand")
+                self.add(snap, "warning", Message("doctor.no_manifest"), Message("doctor.no_manifest_fix"))
             for path in sorted(snap.rglob("*.json")):
                 kind = _SNAPSHOT_KINDS.get(path.name)
                 self.document(path, kind or "snapshot", partial(self.parse, path, kind),
-                              f"`artibot rollback {snap.name}` will stop, naming the missing copy")
+                              Message("doctor.lost.snapshot", round=snap.name))
 
     @staticmethod
     def parse(path: Path, kind: str | None) -> None:
@@ -402,7 +383,7 @@ class _Examination(LogChecks):
         except orjson.JSONDecodeError as exc:
             raise CorruptFileError(path, f"not valid JSON ({exc})") from None
 
-    def spools(self, folder: Path, kind: str, lost: str) -> None:
+    def spools(self, folder: Path, kind: str, lost: Message) -> None:
         if kind_of(folder) != "dir":
             return
         for path in sorted(folder.glob("*.json")):
@@ -410,8 +391,7 @@ class _Examination(LogChecks):
                 continue  # rebuilt by the hooks whenever it does not parse (see names.HOOK_CACHES)
             hidden = path.name.startswith(".")  # sessions/.learner-stamp.json
             self.document(path, kind, partial(self.parse, path, kind),
-                          "the learner's start stamp is forgotten: the next session end may start the learner "
-                          "again" if hidden else lost,
+                          Message("doctor.lost.learner_stamp") if hidden else lost,
                           lock=folder / f".{path.stem}.lock" if kind == "session" and not hidden else None)
 
     # ------------------------------------------------------------------ config and quarantine
@@ -422,16 +402,13 @@ class _Examination(LogChecks):
         try:
             load_config_file(path)
         except ConfigError as exc:
-            self.add(path, "error", Message("doctor.problems", problems=exc.said_problems),
-                     "edit the file: each problem names the key and what is allowed (doctor never changes your "
-                     "configuration)")
+            self.add(path, "error", Message("doctor.problems", problems=exc.said_problems), Message("doctor.config_fix"))
             return
-        self.add(path, "ok", "valid configuration")
+        self.add(path, "ok", Message("doctor.config_valid"))
 
     def quarantine_summary(self) -> None:
         folder = self.home.quarantine_dir
         if kind_of(folder) == "dir":
             count = sum(1 for _ in folder.iterdir())
             if count:
-                self.add(folder, "ok", f"{count} item(s) kept aside (cut log tails, bad copies)",
-                         "inspect them; delete them by hand once you no longer need them")
+                self.add(folder, "ok", Message("doctor.kept_aside", n=count), Message("doctor.kept_aside_fix"))

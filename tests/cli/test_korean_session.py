@@ -229,18 +229,29 @@ def test_the_library_sentences_in_korean() -> None:
     """The sentences the library words in English that the session above does not meet:
     doctor's findings, the config's cross-key checks, rollback's refusals, the installer's
     notes -- each said in Korean whole, keys, ids and paths as they were."""
-    from artibot.cli.words_errors import say, say_problems
+    from artibot.cli.words_errors import say, say_problems, said_message
+    from artibot.messages import Message, render
 
-    sentences = [
+    findings = {  # doctor's, each with its English sentence (the --json output's)
         "move it aside into quarantine/; the System 1 cache starts empty until patterns are promoted again; "
-        "no snapshot holds a copy of it",
-        "was written by a newer artibot (schema_version 9; this one understands 2)",
+        "no snapshot holds a copy of it":
+            Message("doctor.move_aside_lost", lost=Message("doctor.lost_no_copy", lost=Message("doctor.lost.system1"))),
+        "was written by a newer artibot (schema_version 9; this one understands 2)":
+            Message("doctor.newer", version=9, known=2),
         "move the bad copy to quarantine/ so the next run starts this file fresh: thresholds fall back to the "
         "configured default (cognitive.router.threshold) for every domain; restore from snapshots/r1/ with "
-        "`artibot rollback r1`",
+        "`artibot rollback r1`":
+            Message("doctor.bad_copy_fix", lost=Message("doctor.lost_restore", lost=Message("doctor.lost.thresholds"),
+                                                        round="r1")),
         "cut the torn tail into quarantine/ and restore the closing bracket (the next append does this by itself); "
-        "only the interrupted append is lost",
-        "3 record(s) break the schema, so `artibot learn` stops on them (first: line 4: input is required)",
+        "only the interrupted append is lost": Message("doctor.torn_fix"),
+        "3 record(s) break the schema, so `artibot learn` stops on them (first: line 4: input is required)":
+            Message("doctor.schema_broken", n=3, line=4, problems=("input is required",)),
+    }
+    for sentence, message in findings.items():
+        said = said_message("ko", message)
+        assert str(message) == sentence and re.search("[가-힣]", said) and leftover_english(said) == [], (sentence, said)
+    sentences = [
         "learning.schedule.nightlyLearner must have 5 fields (minute hour day-of-month month day-of-week) (got 'x')",
         "gateway.profiles.system1.effort must be null (keep the client's) or one of low, medium, high, not 'huge'",
     ]
@@ -248,7 +259,6 @@ def test_the_library_sentences_in_korean() -> None:
         said = say("ko", sentence)
         assert re.search("[가-힣]", said) and leftover_english(said) == [], (sentence, said)
     from artibot.integrations.install_files import kept_note, notes
-    from artibot.messages import Message, render
 
     note = notes(kept_note(Message("install.add_replacing", n=7, old=7), 2), Message("install.reserialised"))
     assert str(note) == ("add 7 artibot hooks, replacing 7 from an earlier install (2 other hooks kept); the file is "

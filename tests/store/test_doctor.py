@@ -61,6 +61,13 @@ def by_path(findings, path: Path):
     return found[0]
 
 
+def render_said(finding) -> str:
+    """A finding's problem as the command line says it in Korean."""
+    from artibot.cli.words_errors import say_any
+
+    return say_any("ko", finding.said or finding.problem)
+
+
 def tree(root: Path) -> dict[str, tuple]:
     """Every entry under ``root``: kind, mode and bytes (links: their target)."""
     out = {}
@@ -183,6 +190,8 @@ def test_a_torn_tail_is_a_warning_and_repair_cuts_it_into_quarantine(home):
     path.write_bytes(path.read_bytes()[:-2] + torn)
     finding = by_path(doctor.check(home), path)
     assert finding.severity == "warning" and "interrupted" in finding.problem
+    assert finding.problem == "the last append was interrupted: 31 bytes after the last complete record"
+    assert render_said(finding) == "마지막 추가가 중단되었습니다: 마지막 온전한 레코드 뒤의 31바이트"
     done = by_path(doctor.repair(home), path)
     assert done.repaired and done.moved_to.read_bytes() == torn
     assert [r["id"] for r in ExperienceLog(home).read()] == ["r002", "r003", "r004", "r005"]
@@ -197,6 +206,7 @@ def test_damage_in_the_middle_is_an_error_and_repair_salvages_every_complete_lin
     path.write_bytes(bad)
     finding = by_path(doctor.check(home), path)
     assert finding.severity == "error" and "middle" in finding.problem and "line 3" in finding.problem
+    assert render_said(finding) == "손상되어 (3번째 줄이 온전한 레코드가 아닙니다) 읽을 수 없습니다"
     with pytest.raises(Exception):
         ExperienceLog(home).read()
     assert path.read_bytes() == bad
@@ -391,3 +401,82 @@ def test_a_bad_copy_with_a_loose_mode_is_private_once_kept_aside(home):
     done = by_path(doctor.repair(home), home.transfer_log)
     assert stat.S_IMODE(done.moved_to.stat().st_mode) == 0o600
     assert problems(doctor.check(home)) == []
+
+
+# ------------------------------------------------------------------ said in Korean
+def test_the_findings_are_said_in_korean_and_their_english_is_the_json_output(home):
+    from artibot.cli.words_errors import say_any
+    from artibot.store.log.experiences import MOVE_MARKER as MOVE
+
+    home.pattern_stats.unlink()
+    home.pattern_stats.mkdir(mode=0o700)
+    home.thresholds.write_bytes(b'{"schema_version": 99}')
+    home.experiences.write_bytes(render([make(2), {**make(3), "complexity": 7, "outcome": None}, make(2), make(4)]))
+    (home.archive_dir / MOVE).write_bytes(orjson.dumps({"archive": "round-0002.json"}))
+    (home.snapshots_dir / "round-0009").mkdir(mode=0o700)
+    (home.snapshots_dir / ".rollback-in-progress.json").write_bytes(b'{"rounds": ["round-0002", "round-0003"]}')
+    for path in (home.archive_dir / MOVE, home.snapshots_dir / ".rollback-in-progress.json"):
+        os.chmod(path, 0o600)
+    said = {(f.problem, f.fix): (say_any("ko", f.said or f.problem), say_any("ko", f.fix_said or f.fix))
+            for f in problems(doctor.check(home))}
+    assert said == {
+        ("is not a regular file", "move it aside into quarantine/; pattern streaks, counts and confidence restart "
+                                  "from zero; no snapshot holds a copy of it"):
+            ("일반 파일이 아닙니다", "quarantine/로 옮깁니다; 패턴의 연속 기록, 횟수, 신뢰도가 0부터 다시 시작합니다; 사본을 가진 "
+                                "스냅숏이 없습니다"),
+        ("was written by a newer artibot (schema_version 99; this one understands 1)",
+         "upgrade artibot; doctor leaves a newer artibot's file where it is"):
+            ("더 새 artibot이 쓴 파일입니다 (schema_version 99; 이 artibot은 1까지 압니다)",
+             "artibot을 업그레이드하세요; doctor는 더 새 artibot의 파일을 그대로 둡니다"),
+        ("1 record(s) break the schema, so `artibot learn` stops on them (first: line 3: outcome is required; "
+         "complexity must be a number from 0 to 1, not 7)",
+         "move those records into quarantine/ (the rest of the log stays as it is)"):
+            ("레코드 1개가 스키마에 맞지 않아 `artibot learn`이 멈춥니다 (첫 번째: 3번째 줄: outcome이(가) 필요합니다; "
+             "complexity은(는) 0부터 1까지의 숫자여야 합니다 (7은(는) 안 됨))",
+             "그 레코드들을 quarantine/로 옮깁니다 (로그의 나머지는 그대로)"),
+        ("1 record(s) repeat an id already in the log",
+         "move the later copies into quarantine/ (the first of each id stays)"):
+            ("레코드 1개가 로그에 이미 있는 id를 되풀이합니다", "나중 사본을 quarantine/로 옮깁니다 (id마다 첫 번째는 남습니다)"),
+        ("a move of processed experiences to archive/round-0002.json was interrupted",
+         "finish it: drop from the log the records already archived (the next write to the log does this by itself)"):
+            ("처리된 경험을 archive/round-0002.json(으)로 옮기는 작업이 중단되었습니다",
+             "마무리합니다: 이미 보관된 레코드를 로그에서 뺍니다 (다음에 로그에 쓸 때 저절로 됩니다)"),
+        ("this snapshot has no manifest.json (a round interrupted while taking it?); `artibot rollback` cannot use it",
+         "nothing to repair; leave it or move it by hand"):
+            ("이 스냅숏에는 manifest.json이 없습니다 (찍는 도중 중단된 라운드?); `artibot rollback`이 쓸 수 없습니다",
+             "복구할 것 없음; 그대로 두거나 직접 옮기세요"),
+        ("a rollback of round(s) round-0002, round-0003 was interrupted",
+         "run `artibot learn` or `artibot rollback` (or this repair): it finishes the rollback"):
+            ("라운드 round-0002, round-0003의 롤백이 중단되었습니다",
+             "`artibot learn`이나 `artibot rollback`을 실행하세요 (또는 이 복구): 롤백을 마무리합니다"),
+    }
+
+
+def test_what_was_said_in_english_only_is_said_in_korean_too(home):
+    from artibot.cli.words_errors import say_any
+
+    state = home.learner_state("evidence")
+    state.unlink()
+    state.mkdir(mode=0o700)
+    (home.quarantine_dir).mkdir(mode=0o700)
+    (home.quarantine_dir / "x").write_bytes(b"")
+    os.chmod(home.quarantine_dir / "x", 0o600)
+    findings = doctor.check(home)
+    found = by_path(findings, state)
+    assert found.fix == ("move it aside into quarantine/; the evidence learner's counts per domain and complexity "
+                         "restart from zero; no snapshot holds a copy of it")
+    assert say_any("ko", found.fix_said or found.fix) == ("quarantine/로 옮깁니다; 증거 학습기의 도메인별, 복잡도별 횟수가 "
+                                                          "0부터 다시 시작합니다; 사본을 가진 스냅숏이 없습니다")
+    ok = {f.problem: (say_any("ko", f.said or f.problem), say_any("ko", f.fix_said or f.fix))
+          for f in findings if f.severity == "ok"}
+    assert ok["valid"] == ("올바릅니다", "")
+    assert ok["4 unprocessed experience(s)"] == ("미처리 경험 4개", "")
+    assert ok["1 item(s) kept aside (cut log tails, bad copies)"] == (
+        "따로 보관된 항목 1개 (잘라 낸 로그 끝부분, 손상된 사본)", "살펴보고, 더 필요 없으면 직접 지우세요")
+
+
+def test_where_a_zero_filled_log_is_damaged_is_said_in_korean(home):
+    home.experiences.write_bytes(b"\x00" * 4096)
+    finding = by_path(doctor.check(home), home.experiences)
+    assert finding.problem == "is damaged (it holds 4.0 KiB of zero bytes from byte 0), so it cannot be read"
+    assert render_said(finding) == "손상되어 (바이트 0부터 0으로 채워진 4.0 KiB이(가) 있습니다) 읽을 수 없습니다"

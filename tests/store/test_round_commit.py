@@ -313,6 +313,13 @@ def test_doctor_reports_an_interrupted_commit_and_its_repair_finishes_it(scratch
     found = [f for f in doctor.check(home) if f.severity != "ok"]
     assert [(f.path.name, f.severity) for f in found] == [(rc.STAGING, "warning")]
     assert ("finishes the commit" if past_commit_point else "drops the uncommitted copies") in found[0].fix
+    from artibot.cli.words_errors import say_any
+
+    assert say_any("ko", found[0].said or found[0].problem) == (
+        "라운드의 파일이 커밋되었지만 모두 제자리에 놓이지는 않았습니다" if past_commit_point
+        else "라운드 파일의 커밋이 커밋 지점 전에 중단되었습니다 (파일은 바뀌지 않았습니다)")
+    assert say_any("ko", found[0].fix_said or found[0].fix) == "`artibot learn`이나 `artibot rollback`을 실행하세요 (또는 " \
+        "이 복구): " + ("커밋을 마무리합니다" if past_commit_point else "커밋되지 않은 사본을 버립니다")
     doctor.repair(home)
     assert [f for f in doctor.check(home) if f.severity != "ok"] == []
     assert all_or_none(home, before, change, "after doctor --repair") == ("new" if past_commit_point else "old")

@@ -9,12 +9,13 @@ import time
 from array import array
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import orjson
 
-from artibot.errors import CorruptFileError, LockTimeout, StoreError
+from artibot.errors import ArtibotError, CorruptFileError, LockTimeout, StoreError
+from artibot.messages import Message
 from artibot.store import archive
 from artibot.store.log import log_tail, log_zeros
 from artibot.store.log import log_journal
@@ -28,7 +29,17 @@ from artibot.store.log.log_layout import (EMPTY, FOOTER, HEADER, TAIL, record_on
 from artibot.store.log.log_scan import scan_log
 from artibot.store.quarantine import kind_of, stamp
 
+if TYPE_CHECKING:
+    from artibot.messages import Param
+
 LOCK_WAIT_S = 10.0
+
+
+def why(exc: Exception) -> Param:
+    """Why a check or a repair failed: the error's message, else its sentence as a one-part
+    tuple (a part that is a sentence, not a message, is said by the command line's rules)."""
+    message = exc.message if isinstance(exc, ArtibotError) else None
+    return message if message is not None else (str(exc),)
 
 
 class LogChecks:
@@ -37,16 +48,16 @@ class LogChecks:
 
     home: Home
     add: Callable[..., None]
-    regular: Callable[[Path, str], bool]
+    regular: Callable[[Path, Message], bool]
 
     def experience_log(self) -> None:
         path = self.home.experiences
-        if not self.regular(path, "a fresh log starts with the next experience"):
+        if not self.regular(path, Message("doctor.lost.log")):
             return
         lock_path = self.home.experiences_lock
         healthy = self.healthy_log(path, lock_path)
         if healthy is not None:
-            self.add(path, "ok", f"{healthy} unprocessed experience(s)")
+            self.add(path, "ok", Message("doctor.unprocessed", n=healthy))
             return
         if self.zero_filled_log(path, lock_path):
             return
@@ -61,26 +72,21 @@ class LogChecks:
                 if lock:
                     lock.release()
         except LockTimeout as exc:
-            self.add(path, "warning", f"could not be checked: {exc}", "run `artibot doctor` again")
+            self.add(path, "warning", Message("doctor.unchecked", why=why(exc)), Message("doctor.run_again"))
             return
         scan = scan_log(data, journal)
         if scan.state == "ok":
             self.log_records(path, scan.records)
         elif scan.state == "torn":
-            self.add(path, "warning", f"the last append was interrupted: {scan.detail}",
-                     "cut the torn tail into quarantine/ and restore the closing bracket (the next append does "
-                     "this by itself); only the interrupted append is lost", self.cut_tail)
+            self.add(path, "warning", Message("doctor.torn", detail=scan.detail), Message("doctor.torn_fix"),
+                     self.cut_tail)
             self.log_records(path, self.before_tail(path, data, lock_path), torn=True)
         elif scan.state == "layout":
-            self.add(path, "warning", "is a valid JSON array but not one record per line as artibot writes it, so "
-                     "an interrupted append could not be cut off cleanly",
-                     f"rewrite its {len(scan.records)} records in artibot's layout; the original goes to quarantine/",
+            self.add(path, "warning", Message("doctor.layout"), Message("doctor.layout_fix", n=len(scan.records)),
                      self.salvage)
         else:
-            self.add(path, "error", f"is damaged in the middle ({scan.detail}), so it cannot be read",
-                     f"keep every complete record line ({len(scan.records)} records) in a fresh log and move the "
-                     "damaged copy to quarantine/ (records on damaged lines stay only there)",
-                     self.salvage)
+            self.add(path, "error", Message("doctor.damaged_middle", detail=scan.detail),
+                     Message("doctor.salvage_fix", n=len(scan.records)), self.salvage)
 
     def zero_filled_log(self, path: Path, lock_path: Path) -> bool:
         """The findings for a log that holds zero bytes (a hole where records should be), read
@@ -90,7 +96,7 @@ class LogChecks:
             if lock:
                 lock.acquire()
         except LockTimeout as exc:
-            self.add(path, "warning", f"could not be checked: {exc}", "run `artibot doctor` again")
+            self.add(path, "warning", Message("doctor.unchecked", why=why(exc)), Message("doctor.run_again"))
             return True
         try:
             fd = open_fd(path, os.O_RDONLY)
@@ -100,16 +106,12 @@ class LogChecks:
                     return False
                 scan = log_zeros.scan(fd, size, self.unlanded_at(fd, size, lock.fd if lock else None, lock_path))
                 if scan.state == "torn":
-                    self.add(path, "warning", f"the last append was interrupted: {scan.detail}",
-                             "cut the torn tail into quarantine/ (zero-filled runs described there, not copied) and "
-                             "restore the closing bracket (the next append does this by itself); only the "
-                             "interrupted append is lost", self.cut_tail)
+                    self.add(path, "warning", Message("doctor.torn", detail=scan.detail),
+                             Message("doctor.torn_zeros_fix"), self.cut_tail)
                     self.log_records(path, log_zeros.records(fd, len(HEADER), scan.cut_at), torn=True)
                 else:
-                    self.add(path, "error", f"is damaged ({scan.detail}), so it cannot be read",
-                             f"keep every complete record ({scan.records} records) in a fresh log and move the "
-                             "damaged copy to quarantine/, zero-filled runs described there, not copied (records "
-                             "on damaged lines stay only there)", self.salvage)
+                    self.add(path, "error", Message("doctor.damaged", detail=scan.detail),
+                             Message("doctor.salvage_zeros_fix", n=scan.records), self.salvage)
             finally:
                 os.close(fd)
         finally:
@@ -221,34 +223,34 @@ class LogChecks:
         return [r for r in (record_on(line) for line in seen.split(b"\n")[1:-2]) if r is not None]
 
     def log_records(self, path: Path, records: Iterable[dict[str, Any]], *, torn: bool = False) -> None:
-        invalid: list[str] = []
+        invalid = 0
+        first_line = 0  # the first record that breaks the schema: its line and its problems
+        first_problems: tuple[str | Message, ...] = ()
         seen: set[Any] = set()
         duplicates = 0
         count = 0
         for i, record in enumerate(records):
             count += 1
             problems = record_problems(record)
-            if problems:
-                invalid.append(f"line {i + 2}: {'; '.join(problems)}")  # line 1 is the '['
+            if problems and not invalid:
+                first_line, first_problems = i + 2, tuple(problems)  # line 1 is the '['
+            invalid += bool(problems)
             duplicates += record.get("id") in seen
             seen.add(record.get("id"))
         if invalid:
-            self.add(path, "error", f"{len(invalid)} record(s) break the schema, so `artibot learn` stops on them "
-                     f"(first: {invalid[0]})",
-                     "move those records into quarantine/ (the rest of the log stays as it is)",
-                     self.quarantine_records)
+            # the first record's problems are said one by one, as a record's validation words them
+            self.add(path, "error", Message("doctor.schema_broken", n=invalid, line=first_line, problems=first_problems),
+                     Message("doctor.schema_broken_fix"), self.quarantine_records)
         if duplicates:
-            self.add(path, "warning", f"{duplicates} record(s) repeat an id already in the log",
-                     "move the later copies into quarantine/ (the first of each id stays)",
+            self.add(path, "warning", Message("doctor.duplicates", n=duplicates), Message("doctor.duplicates_fix"),
                      self.quarantine_records)
         both = self.in_live_archive(seen)
         if both:
-            self.add(path, "error", f"{len(both)} record(s) are both in the log and in a live archive, so the "
-                     f"next round would learn them twice (first: {sorted(both)[0]!r})",
-                     "drop them from the log: the archived copy is the one a round processed",
+            self.add(path, "error", Message("doctor.in_archive", n=len(both), first=repr(sorted(both)[0])),
+                     Message("doctor.in_archive_fix"),
                      lambda: ExperienceLog(self.home, lock_timeout=LOCK_WAIT_S).drop_archived() and None)
         if not invalid and not duplicates and not both and not torn:
-            self.add(path, "ok", f"{count} unprocessed experience(s)")
+            self.add(path, "ok", Message("doctor.unprocessed", n=count))
 
     def in_live_archive(self, ids: set[Any]) -> set[Any]:
         """The ids also in a live archive (none while a move or restore is unfinished: the

@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 import orjson
 
+from artibot.messages import Message
 from artibot.store.log.log_layout import HEADER
 
 
@@ -19,7 +20,8 @@ class LogScan:
     state: Literal["ok", "layout", "torn", "damaged"]
     records: list[dict[str, Any]]
     """Every record the file holds (ok/layout) or every complete record line (salvage)."""
-    detail: str = ""
+    detail: Message | None = None
+    """Where it is torn or damaged (None when it is not)."""
 
 
 def _record(line: bytes, *, first: bool | None = None) -> dict[str, Any] | None:
@@ -55,21 +57,22 @@ def scan_log(data: bytes, journal: int | None = None) -> LogScan:
         in_layout = data.startswith(HEADER) and data.endswith(b"\n]\n") and data.count(b"\n") == len(doc) + 2
         return LogScan("ok" if in_layout else "layout", doc)
     if not data.startswith(HEADER):
-        return LogScan("damaged", _salvage(data), "it does not start with the '[' line of an experience log")
+        return LogScan("damaged", _salvage(data), Message("doctor.detail.no_header"))
     lines = data[len(HEADER):].split(b"\n")
     complete = lines[:-1]
     first_bad = next((i for i, line in enumerate(complete) if _record(line, first=(i == 0)) is None), None)
-    where = f"line {first_bad + 2} is not a complete record" if first_bad is not None else "it is not a JSON array"
+    where = Message("doctor.detail.bad_line", line=first_bad + 2) if first_bad is not None else \
+        Message("doctor.detail.not_array")
     # an append the journal names that is not all there (any of its pages may be missing,
     # whatever the tail looks like): the whole append goes, as the log's own repair does
     if journal is not None and len(HEADER) <= journal <= len(data) and data[journal - 1:journal] == b"\n":
         head = data[len(HEADER):journal].split(b"\n")[:-1]
         if all(_record(line, first=(i == 0)) is not None for i, line in enumerate(head)):
-            return LogScan("torn", _salvage(data), f"{len(data) - journal} bytes after the last complete append")
+            return LogScan("torn", _salvage(data), Message("doctor.detail.after_append", n=len(data) - journal))
         return LogScan("damaged", _salvage(data), where)
     if data.endswith(b"\n]\n"):  # the appender sees an intact tail here: only a salvage can help
         return LogScan("damaged", _salvage(data), where)
     if first_bad is not None and any(_record(line) is not None for line in complete[first_bad + 1:]):
         return LogScan("damaged", _salvage(data), where)
     keep = len(HEADER) + sum(len(line) + 1 for line in complete[:first_bad])
-    return LogScan("torn", _salvage(data), f"{len(data) - keep} bytes after the last complete record")
+    return LogScan("torn", _salvage(data), Message("doctor.detail.after_record", n=len(data) - keep))

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from hashlib import blake2b
 from typing import Any, Iterator, Literal
 
+from artibot.messages import Message
 from artibot.store.log import log_tail
 from artibot.store.log.log_layout import FOOTER, HEADER, TAIL, encode, record_on
 
@@ -133,7 +134,8 @@ class ZeroScan:
     """Records a salvage keeps (first copy of each id)."""
     cut_at: int
     """Just past the last complete record line before the first damage."""
-    detail: str
+    detail: Message
+    """Where it is torn or damaged, and the zero-filled runs."""
 
 
 def scan(fd: int, size: int, journal: int | None = None) -> ZeroScan:
@@ -165,15 +167,21 @@ def scan(fd: int, size: int, journal: int | None = None) -> ZeroScan:
     if zeros and (first_bad is None or zeros[0][0] < first_bad):
         first_bad = zeros[0][0]
     bad = first_bad if first_bad is not None else size
-    where = (f"{size_text(sum(n for _, n in zeros))} of zero bytes from byte {zeros[0][0]:,}"
-             + (f" in {len(zeros)} regions" if len(zeros) > 1 else "") if zeros else f"damage from byte {bad:,}")
+    if not zeros:
+        where = Message("doctor.detail.damage_from", at=f"{bad:,}")
+    elif len(zeros) > 1:
+        where = Message("doctor.detail.zeros_regions", size=size_text(sum(n for _, n in zeros)), at=f"{zeros[0][0]:,}",
+                        regions=len(zeros))
+    else:
+        where = Message("doctor.detail.zeros", size=size_text(zeros[0][1]), at=f"{zeros[0][0]:,}")
     intact = size >= len(TAIL) and os.pread(fd, len(TAIL), size - len(TAIL)) == TAIL
     if good and journal is not None and len(HEADER) <= journal <= bad:
-        return ZeroScan("torn", len(seen), journal,
-                        f"{size - journal:,} bytes after the last complete append ({where})")
+        return ZeroScan("torn", len(seen), journal, Message("doctor.detail.after_append_at", n=f"{size - journal:,}",
+                                                            where=where))
     if good and not intact and not record_after_bad:
-        return ZeroScan("torn", len(seen), good, f"{size - good:,} bytes after the last complete record ({where})")
-    return ZeroScan("damaged", len(seen), good, f"it holds {where}")
+        return ZeroScan("torn", len(seen), good, Message("doctor.detail.after_record_at", n=f"{size - good:,}",
+                                                         where=where))
+    return ZeroScan("damaged", len(seen), good, Message("doctor.detail.holds", where=where))
 
 
 def salvaged(fd: int, size: int) -> Iterator[bytes]:
