@@ -14,6 +14,7 @@ from rich.text import Text
 
 from artibot.round.checkpoint_texts import direction, explain, title
 from artibot.round.checkpoints import Evidence, reason_said
+from artibot.messages import Message, render
 from artibot.cli.words import action, price_said, status_word, w
 from artibot.cli.render import Hanging, Listing, fmt
 
@@ -208,15 +209,22 @@ def threshold_result(changes: Mapping[str, Mapping[str, Any]], lang: str = "en")
     return Listing(w(lang, "thresholds"), [w(lang, k) for k in ("domain", "old", "new", "direction", "applied")], rows)
 
 
-def transfer_result(transfers: Sequence[Mapping[str, Any]], lang: str = "en") -> RenderableType:
-    """After a round: each pattern that moves (or was overridden), with its automatic decision and why."""
+def transfer_result(transfers: Sequence[Mapping[str, Any]], lang: str = "en",
+                    said: Mapping[str, Message] | None = None) -> RenderableType:
+    """After a round: each pattern that moves (or was overridden), with its automatic decision
+    and why; ``said``: each pattern's reason as a message, to say it in ``lang`` (a round's
+    report read back from its JSON has only the English reason, said in English or, in another
+    language, as the decision alone)."""
     rows = [[action(lang, t["final"]), t["key"]] for t in transfers]
 
     def why(t: Mapping[str, Any]) -> str:
-        if lang == "ko":  # the learner's reason is in English: the decision in words instead
-            return ("자동 결정 그대로" if t["final"] == t["automatic"]
-                    else f"재지정됨 (자동 결정: {action(lang, t['automatic'])})")
-        return (w(lang, "why", reason="") if t["final"] == t["automatic"]
-                else w(lang, "overridden", action=action(lang, t["automatic"]))) + str(t["reason"])
+        kept = t["final"] == t["automatic"]
+        if said and t["key"] in said:
+            reason = render(said[t["key"]], lang)
+        elif lang == "en":
+            reason = str(t["reason"])
+        else:
+            return w(lang, "decision_kept") if kept else w(lang, "decision_overridden", action=action(lang, t["automatic"]))
+        return (w(lang, "why", reason="") if kept else w(lang, "overridden", action=action(lang, t["automatic"]))) + reason
 
     return Listing(w(lang, "transfer"), [w(lang, "final"), w(lang, "pattern")], rows, [[why(t)] for t in transfers])

@@ -45,7 +45,9 @@ def show_report(report: RoundReport, out: Console, lang: str = "en") -> None:
         out.print()
     moved = [t for t in report.transfers if t["final"] != "hold" or t["final"] != t["automatic"]]
     if moved and report.status in (RoundStatus.APPLIED, RoundStatus.DRY_RUN):
-        out.print(transfer_result(moved, lang))
+        said = ({d.key: d.message for d in report.proposal.decisions if d.message is not None}
+                if report.proposal is not None else None)
+        out.print(transfer_result(moved, lang, said))
         out.print()
     out.print(Hanging(_message(report, lang)))
 

@@ -541,6 +541,7 @@ TEXTS: dict[str, str] = {
     "w.reverted": "reverted",
     "w.transfer": "Knowledge transfer",
     "w.final": "final",
+    "w.decision_kept": "the automatic decision, kept", "w.decision_overridden": "overridden (automatic: {action})",
     "w.overridden": "overridden; the automatic {action} was for: ",
     "w.applied_message": "round {round} applied: {n} experience(s) in {batches} batch(es); {thresholds}",
     "w.thr_reverted": "thresholds kept (reverted)",

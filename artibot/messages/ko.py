@@ -507,6 +507,7 @@ TEXTS: dict[str, str] = {
     "w.reverted": "되돌림",
     "w.transfer": "지식 이전",
     "w.final": "최종",
+    "w.decision_kept": "자동 결정 그대로", "w.decision_overridden": "재지정됨 (자동 결정: {action})",
     "w.overridden": "재지정됨; 자동 {action}의 이유: ",
     "w.applied_message": "라운드 {round} 적용: 경험 {n}개, 배치 {batches}개; {thresholds}",
     "w.thr_reverted": "임계값 유지(되돌림)",

@@ -63,3 +63,25 @@ def test_drift_s_summary_in_each_language(rows: list[str], english: str, korean:
     assert summarize(drift_rows, days=7.0, alpha=0.05)[0] == english
     drifted = [f"{r.domain}/{r.system}" for r in drift_rows if r.drift]
     assert render(summary(drifted, tested=len(drift_rows), days=7.0, alpha=0.05), "ko") == korean
+
+
+def test_a_rounds_pattern_decisions_say_their_reason_in_the_sessions_language() -> None:
+    from rich.console import Console
+
+    from artibot.cli.checkpoint_view import transfer_result
+    from artibot.messages import Message
+
+    def shown(lang: str, said: dict[str, Message] | None) -> str:
+        out = Console(record=True, width=200)
+        out.print(transfer_result(rows, lang, said))
+        return out.export_text()
+
+    reason = Message("transfer.promote", streak=3, needed=3, c="0.90", bar="0.80")
+    rows = [{"key": "docs:fix:typo", "automatic": "promote", "final": "promote", "reason": str(reason)},
+            {"key": "docs:add:comment", "automatic": "hold", "final": "demote", "reason": "promotion streak 1 of 3"}]
+    said = {"docs:fix:typo": reason}
+    assert "why: 3 consecutive System 2 successes (>= 3) and confidence 0.90 > 0.80" in shown("en", said)
+    assert "the automatic hold was for: promotion streak 1 of 3" in shown("en", None)
+    korean = shown("ko", said)
+    assert "이유: " + render(reason, "ko") in korean and "재지정됨 (자동 결정: 보류)" in korean
+    assert "자동 결정 그대로" in shown("ko", None)
