@@ -14,6 +14,7 @@ from artibot.experience import OUTCOMES, now_iso
 from artibot.hookpath.record import experience_record, new_id
 from artibot.hookpath.privacy import anonymize
 from artibot.learned_router import Router
+from artibot.messages import Message
 from artibot.store.round import pending_decisions as pending
 from artibot.cli import completion
 from artibot.cli.render import console, emit_json, err_console, fmt
@@ -72,7 +73,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Complete a recorded decision into an experience."""
         if outcome not in OUTCOMES:
-            raise ValidationError([f"outcome must be one of {', '.join(map(repr, OUTCOMES))}, not {outcome!r}"])
+            raise ValidationError([Message("value.one_of", key="outcome", options=", ".join(map(repr, OUTCOMES)),
+                                           value=repr(outcome))])
         home = Home.of(None)
         doc = pending.load(home, decision_id)
         d = doc["decision"]

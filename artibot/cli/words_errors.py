@@ -18,7 +18,7 @@ from artibot.cli.words_doctor import DOCTOR
 from artibot.cli.words_foreign import CLICK_ERRORS
 from artibot.cli.words_sentences import SENTENCES
 from artibot.cli.words_team import TEAM
-from artibot.errors import ArtibotError, ValidationError
+from artibot.errors import ArtibotError
 from artibot.messages import Message, render
 
 if TYPE_CHECKING:
@@ -40,11 +40,6 @@ _KO: list[tuple[str, _Replacement]] = [
     # sentences that hold others (said by this module's own rules)
     (r"^(?P<n>\d+) record\(s\) break the schema, so `artibot learn` stops on them \(first: (?P<f>.+)\)$", _first_bad),
     # the library
-    (r"(?P<key>[\w.]+) must be a number in (?P<range>[\[(][^\])]*[\])]), not (?P<v>[^;]+)",
-     r"\g<key>은(는) \g<range> 범위의 숫자여야 합니다 (\g<v>은(는) 안 됨)"),
-    (r"(?P<key>[\w.]+) must be one of (?P<opts>.+?), not (?P<v>[^;]+)",
-     r"\g<key>은(는) \g<opts> 중 하나여야 합니다 (\g<v>은(는) 안 됨)"),
-    (r"not valid JSON \((?P<why>.*)\)", r"올바른 JSON이 아닙니다 (\g<why>)"),
     # why a turn took its route (artibot.reports.turns.route_reason)
     (r"^explored: (?P<why>.+), sent the other way$", r"탐색: \g<why>, 반대 경로로 보냄"),
     (r"complexity (?P<c>[\d.]+) (?P<s>[≥<]) threshold (?P<t>[\d.]+)", r"복잡도 \g<c> \g<s> 임계값 \g<t>"),
@@ -61,11 +56,6 @@ KO: list[_Rule] = [(re.compile(p), r) for p, r in SENTENCES + TEAM + DOCTOR + _K
 """The specific sentences first; the parser's own, which only artibot's hints follow, last."""
 
 RULES: dict[str, list[_Rule]] = {"ko": KO}
-
-_PROBLEM_AT = re.compile(r"^(?P<what>record|line) (?P<n>\d+): ")
-PROBLEM_AT = {"ko": {"record": "레코드 {n}: ", "line": "{n}번째 줄: "}}
-NOTHING_WRITTEN = {"en": " (nothing was written)", "ko": " (아무것도 기록하지 않았습니다)"}
-
 
 def said_message(lang: str, message: Message) -> str:
     """A library message in ``lang``; the sentences among its parts that are not messages yet
@@ -85,12 +75,9 @@ def _bridged(lang: str, message: Message) -> Message:
 
 
 def say_error(lang: str, error: ArtibotError) -> str:
-    """An error's line (without ``artibot:``) in ``lang``: its message, else its sentence (a
-    record's validation problems one by one)."""
+    """An error's line (without ``artibot:``) in ``lang``: its message, else its sentence."""
     if error.message is not None:
         return said_message(lang, error.message)
-    if isinstance(error, ValidationError):
-        return say_problems(lang, error.problems, error.where)
     return say(lang, str(error))
 
 
@@ -105,13 +92,3 @@ def say(lang: str, message: str) -> str:
         message = pattern.sub(replacement, message)
     return message
 
-
-def say_problems(lang: str, problems: list[str], where: str | None) -> str:
-    """A :class:`~artibot.errors.ValidationError`'s line in ``lang``, said one problem at a time
-    (each names its record or line first, as the library words it)."""
-    said = []
-    for problem in problems:
-        m = _PROBLEM_AT.match(problem)
-        head = PROBLEM_AT.get(lang, {}).get(m["what"], m.group()).format(n=m["n"]) if m else ""
-        said.append(head + say(lang, problem[m.end():] if m else problem))
-    return (f"{where}: " if where else "") + "; ".join(said) + NOTHING_WRITTEN.get(lang, NOTHING_WRITTEN["en"])

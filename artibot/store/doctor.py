@@ -295,7 +295,7 @@ class _Examination(LogChecks):
                     return True
                 return False
 
-            self.add(path, "error", exc.problem,
+            self.add(path, "error", exc.said_problem,
                      f"move the bad copy to quarantine/ so the next run starts this file fresh: {lost}",
                      self.mover(path, lock or self.home.state_lock, still_bad), order)
             return
@@ -400,7 +400,7 @@ class _Examination(LogChecks):
         try:
             orjson.loads(data)
         except orjson.JSONDecodeError as exc:
-            raise CorruptFileError(path, f"not valid JSON ({exc})") from None
+            raise CorruptFileError(path, Message("json.invalid", reason=str(exc))) from None
 
     def spools(self, folder: Path, kind: str, lost: str) -> None:
         if kind_of(folder) != "dir":

@@ -21,6 +21,7 @@ from typing import Any, Mapping, Sequence
 import orjson
 
 from artibot.errors import CorruptFileError, ValidationError
+from artibot.messages import Message
 
 HEADER = b"[\n"
 FOOTER = b"]\n"
@@ -90,7 +91,7 @@ def parse_records(data: bytes | memoryview, path: Path) -> list[dict[str, Any]]:
     try:
         records = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
-        raise CorruptFileError(path, f"not valid JSON ({exc})") from None
+        raise CorruptFileError(path, Message("json.invalid", reason=str(exc))) from None
     if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
         raise CorruptFileError(path, "expected a JSON array of objects")
     check_records(records, path)
@@ -98,15 +99,21 @@ def parse_records(data: bytes | memoryview, path: Path) -> list[dict[str, Any]]:
 
 
 def record_problems(record: Mapping[str, Any]) -> list[str]:
+    """What is wrong with a stored record (empty when nothing), in English: :func:`said_record_problems`."""
+    return [str(p) for p in said_record_problems(record)]
+
+
+def said_record_problems(record: Mapping[str, Any]) -> list[str | Message]:
     """What is wrong with a stored record (empty when nothing): the schema, and the two fields
-    assigned at collection, which a stored record must carry."""
+    assigned at collection, which a stored record must carry; a message each."""
     from artibot.experience import validate  # the schema; imported late (experience imports nothing of store)
 
-    problems = [f"{name} is required" for name in ("id", "timestamp") if record.get(name) is None]
+    problems: list[str | Message] = [Message("record.required", field=name) for name in ("id", "timestamp")
+                                     if record.get(name) is None]
     try:
         validate(record, assign=False)
     except ValidationError as exc:
-        problems.extend(exc.problems)
+        problems.extend(exc.said_problems)
     return problems
 
 
