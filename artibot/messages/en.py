@@ -221,6 +221,8 @@ TEXTS: dict[str, str] = {
     "record.twice": "id {id} appears twice in this batch",
     "record.already_stored": "id {ids} is already stored (in the log or archive/); ids must be unique: leave the id "
                              "out and artibot assigns one",
+    "record.stored_bad": "line {line}: record {id}: {problems}; learning stops until it is fixed or moved aside",
+    "record.stored_bad_anon": "line {line}: a record: {problems}; learning stops until it is fixed or moved aside",
     "record.required": "{field} is required",
     "record.required_unit": "{field} is required: a number from 0 to 1",
     "record.unit": "{field} must be a number from 0 to 1, not {value}",

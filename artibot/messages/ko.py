@@ -209,6 +209,8 @@ TEXTS: dict[str, str] = {
     "record.twice": "id {id}이(가) 이 배치에 두 번 있습니다",
     "record.already_stored": "id {ids}은(는) 이미 저장되어 있습니다 (로그 또는 archive/); id는 고유해야 합니다: id를 빼면 "
                              "artibot이 하나를 정합니다",
+    "record.stored_bad": "{line}번째 줄: 레코드 {id}: {problems}; 고치거나 다른 곳으로 옮길 때까지 학습이 멈춥니다",
+    "record.stored_bad_anon": "{line}번째 줄: 레코드 하나: {problems}; 고치거나 다른 곳으로 옮길 때까지 학습이 멈춥니다",
     "record.required": "{field}이(가) 필요합니다",
     "record.required_unit": "{field}이(가) 필요합니다: 0부터 1까지의 숫자",
     "record.unit": "{field}은(는) 0부터 1까지의 숫자여야 합니다 ({value}은(는) 안 됨)",

@@ -183,3 +183,24 @@ def test_a_damaged_file_in_korean(tmp_path) -> None:
                                        "command again.")
     said = say_error("ko", refused.value)
     assert "settings.json은(는) 올바른 JSON이 아닙니다 (" in said and "artibot은 파일을 건드리지 않았습니다" in said, said
+
+
+def test_a_stored_record_that_breaks_the_schema_in_korean(tmp_path) -> None:
+    import orjson
+
+    from artibot.errors import CorruptFileError
+    from artibot.store.log.log_layout import parse_records
+
+    path = tmp_path / "daily-experiences.json"
+    for record, english, korean in (
+            ({**GOOD, "id": "r-1", "timestamp": "2026-01-31T09:30:00+09:00", "latency_ms": -1},
+             "line 2: record 'r-1': latency_ms must be a number >= 0, not -1; learning stops until it is fixed or "
+             "moved aside", "2번째 줄: 레코드 'r-1': latency_ms는 0 이상의 숫자여야 합니다 (-1은(는) 안 됨); 고치거나 다른 "
+             "곳으로 옮길 때까지 학습이 멈춥니다"),
+            ({**GOOD, "timestamp": "2026-01-31T09:30:00+09:00"},
+             "line 2: a record: id is required; learning stops until it is fixed or moved aside",
+             "2번째 줄: 레코드 하나: id이(가) 필요합니다; 고치거나 다른 곳으로 옮길 때까지 학습이 멈춥니다")):
+        with pytest.raises(CorruptFileError) as info:
+            parse_records(orjson.dumps([record]), path)
+        assert info.value.problem == english
+        assert say_error("ko", info.value).startswith(f"{path}: {korean}. 파일은 그대로 두었습니다")

@@ -124,17 +124,18 @@ def check_records(records: list[dict[str, Any]], path: Path, first_line: int = 2
     Record ``i`` sits on line ``first_line + i`` of the file (line 1 is the ``[``).
     """
     for i, record in enumerate(records):
-        problems = record_problems(record)
+        problems = said_record_problems(record)
         if problems:
             raise _bad_record(path, first_line + i, record, problems)
     upgrade(records, path, first_line)
 
 
-def _bad_record(path: Path, line: int, record: Mapping[str, Any], problems: Sequence[str]) -> CorruptFileError:
+def _bad_record(path: Path, line: int, record: Mapping[str, Any], problems: Sequence[str | Message]
+                ) -> CorruptFileError:
     rid = record.get("id")
-    who = f"record {rid!r}" if isinstance(rid, str) else "a record"
-    return CorruptFileError(path, f"line {line}: {who}: {'; '.join(problems)}; "
-                            "learning stops until it is fixed or moved aside")
+    return CorruptFileError(path, Message("record.stored_bad", line=line, id=repr(rid), problems=tuple(problems))
+                            if isinstance(rid, str) else
+                            Message("record.stored_bad_anon", line=line, problems=tuple(problems)))
 
 
 def upgrade(records: list[dict[str, Any]], path: Path, first_line: int = 2) -> None:
@@ -156,10 +157,9 @@ def upgrade(records: list[dict[str, Any]], path: Path, first_line: int = 2) -> N
             continue
         new = migrate(record)
         if version_of(new) != SCHEMA_VERSION:
-            allowed = f"an integer from 1 to {SCHEMA_VERSION}"
             version = version_of(record)
-            problem = (f"schema_version {version!r} is newer than this artibot understands ({SCHEMA_VERSION}); "
-                       "upgrade artibot" if type(version) is int and version > SCHEMA_VERSION
-                       else f"schema_version must be {allowed}, not {version!r}")
+            problem = (Message("record.version_newer", version=version, current=SCHEMA_VERSION)
+                       if type(version) is int and version > SCHEMA_VERSION
+                       else Message("record.version", current=SCHEMA_VERSION, value=repr(version)))
             raise _bad_record(path, first_line + i, record, [problem])
         records[i] = new
