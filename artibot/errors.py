@@ -134,6 +134,12 @@ class CorruptFileError(StoreError):
         super().__init__(Message("file.corrupt", path=str(path), problem=problem))
 
 
+def problem_of(exc: Exception) -> str | Message:
+    """What a check's exception says is wrong: its message when it was raised with one (a pure
+    check's ``ValueError(Message(...))``), else its text."""
+    return exc.args[0] if len(exc.args) == 1 and isinstance(exc.args[0], Message) else str(exc)
+
+
 class UnsafePathError(StoreError):
     """A data file is a symlink or not a regular file; artibot will not follow it."""
 

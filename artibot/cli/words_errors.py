@@ -91,4 +91,3 @@ def say(lang: str, message: str) -> str:
     for pattern, replacement in RULES.get(lang, ()):
         message = pattern.sub(replacement, message)
     return message
-

@@ -204,3 +204,17 @@ def test_a_stored_record_that_breaks_the_schema_in_korean(tmp_path) -> None:
             parse_records(orjson.dumps([record]), path)
         assert info.value.problem == english
         assert say_error("ko", info.value).startswith(f"{path}: {korean}. 파일은 그대로 두었습니다")
+
+
+def test_a_state_file_s_value_out_of_its_choices_in_korean(tmp_path) -> None:
+    from artibot.errors import CorruptFileError, problem_of
+    from artibot.learning.learner_state import state_from_json
+
+    with pytest.raises(ValueError) as info:
+        state_from_json("nope", {})
+    assert str(info.value) == "learner state: mode must be one of seed, evidence, not 'nope'"
+    error = CorruptFileError(tmp_path / "state.json", problem_of(info.value))
+    assert error.problem == str(info.value)
+    assert say_error("ko", error).startswith(f"{tmp_path / 'state.json'}: learner state: mode은(는) seed, evidence 중 "
+                                             "하나여야 합니다 ('nope'은(는) 안 됨). 파일은 그대로 두었습니다")
+    assert problem_of(OSError("plain")) == "plain"
