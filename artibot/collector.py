@@ -24,6 +24,7 @@ from typing import Any, Callable, Iterable, Mapping, cast
 from artibot.errors import ValidationError
 from artibot.experience import FIELDS, FREE_TEXT, MAX_INPUT_CHARS, now_iso, validate
 from artibot.hookpath.privacy import anonymize, anonymize_many, anonymize_prefix
+from artibot.messages import Message
 from artibot.store.log.experiences import ExperienceLog
 from artibot.store.home import Home, HomeArg
 
@@ -89,17 +90,17 @@ def prepare_many(records: Iterable[Any], *, label: str = "record", input_anonymi
     """
     prepared: list[dict[str, Any]] = []
     given: list[str] = []
-    problems: list[str] = []
+    problems: list[Message] = []
     seen: set[str] = set()
     now = now_iso()  # a batch is collected at one instant
     for i, record in enumerate(records, start=1):
         try:
             item = cast("dict[str, Any]", validate(record, now=now))
         except ValidationError as exc:
-            problems.extend(f"{label} {i}: {p}" for p in exc.problems)
+            problems.extend(Message(f"record.at_{label}", n=i, problem=p) for p in exc.said_problems)
             continue
         if item["id"] in seen:
-            problems.append(f"{label} {i}: id {item['id']!r} appears twice in this batch")
+            problems.append(Message(f"record.at_{label}", n=i, problem=Message("record.twice", id=repr(item["id"]))))
         seen.add(item["id"])
         if (type(record) is dict or isinstance(record, Mapping)) and record.get("id") is not None:
             given.append(item["id"])
@@ -115,6 +116,11 @@ def prepare_many(records: Iterable[Any], *, label: str = "record", input_anonymi
             item["input"] = anonymize_input(item["input"])
     memo: dict[str, str] = {}
     return [_scrub_fields(item, memo) for item in prepared], given
+
+
+def first_problems(problems: list[Message], shown: int = 20) -> list[Message]:
+    """The first ``shown`` problems of an input, and how many more there are: a line says them all."""
+    return problems[:shown] + ([Message("record.more", n=len(problems) - shown)] if len(problems) > shown else [])
 
 
 def collect(record: Mapping[str, Any], *, home: HomeArg = None) -> dict[str, Any]:
@@ -164,7 +170,7 @@ def collect_lines(lines: Callable[[], Iterable[bytes]], *, home: HomeArg = None,
     batch holding it refuse, with the earlier batches stored.)"""
     import orjson
 
-    problems: list[str] = []
+    problems: list[Message] = []
     seen: set[str] = set()
     given: list[str] = []
     now = now_iso()
@@ -175,25 +181,24 @@ def collect_lines(lines: Callable[[], Iterable[bytes]], *, home: HomeArg = None,
         try:
             record = orjson.loads(line)
         except orjson.JSONDecodeError as exc:
-            problems.append(f"line {line_no}: not valid JSON ({exc})")
+            problems.append(Message("record.at_line", n=line_no, problem=Message("json.invalid", reason=str(exc))))
             continue
         n += 1
         try:
             item = validate(record, now=now)
         except ValidationError as exc:
-            problems.extend(f"line {n}: {p}" for p in exc.problems)
+            problems.extend(Message("record.at_line", n=n, problem=p) for p in exc.said_problems)
             continue
         rid = item["id"]
         if rid in seen:
-            problems.append(f"line {n}: id {rid!r} appears twice in this batch")
+            problems.append(Message("record.at_line", n=n, problem=Message("record.twice", id=repr(rid))))
         seen.add(rid)
         if isinstance(record, Mapping) and record.get("id") is not None:
             given.append(rid)
         if len(problems) > 100:
             break
     if problems:
-        raise ValidationError(problems[:20] + ([f"… and {len(problems) - 20} more"] if len(problems) > 20 else []),
-                          where="stdin")
+        raise ValidationError(first_problems(problems), where="stdin")
     del seen
     log = ExperienceLog(Home.of(home))
     log.refuse_stored(given)  # before the first batch: an id already stored refuses the whole input

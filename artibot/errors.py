@@ -67,13 +67,17 @@ class ConfigError(InvalidInput):
 
 
 class ValidationError(InvalidInput):
-    """An experience record breaks the schema. ``problems`` holds one message per field."""
+    """An experience record breaks the schema. ``problems`` holds one sentence per field, in
+    English; ``said_problems`` the same problems as given (a message each where the check words
+    one), which the command line says in the session's language."""
 
-    def __init__(self, problems: Iterable[str], where: str | None = None):
-        self.problems = list(problems)
+    def __init__(self, problems: Iterable[str | Message], where: str | None = None):
+        said = tuple(problems)
+        self.said_problems = said
+        self.problems = [str(p) for p in said]
         self.where = where
-        prefix = f"{where}: " if where else ""
-        super().__init__(prefix + "; ".join(self.problems) + " (nothing was written)")
+        super().__init__(Message("record.invalid_in", where=where, problems=said) if where else
+                         Message("record.invalid", problems=said))
 
 
 class StoreError(ArtibotError):
@@ -122,14 +126,18 @@ def os_strerror(number: int) -> str:
 class CorruptFileError(StoreError):
     """A state file does not parse or fails its schema. It is left untouched."""
 
-    def __init__(self, path: Path | str, problem: str):
+    def __init__(self, path: Path | str, problem: str | Message):
         self.path = _as_path(path)
-        self.problem = problem
-        super().__init__(
-            f"{path}: {problem}. The file was left untouched; "
-            "run `artibot doctor` to see the problem and `artibot doctor --repair` "
-            "to move the bad copy aside."
-        )
+        self.said_problem = problem
+        """The problem as given: a message where the check words one."""
+        self.problem = str(problem)
+        super().__init__(Message("file.corrupt", path=str(path), problem=problem))
+
+
+def problem_of(exc: Exception) -> str | Message:
+    """What a check's exception says is wrong: its message when it was raised with one (a pure
+    check's ``ValueError(Message(...))``), else its text."""
+    return exc.args[0] if len(exc.args) == 1 and isinstance(exc.args[0], Message) else str(exc)
 
 
 class UnsafePathError(StoreError):

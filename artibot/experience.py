@@ -24,6 +24,7 @@ from typing import Any, Callable, Mapping
 from artibot.errors import ValidationError
 from artibot.hookpath.names import MAX_ROUTED_CHARS
 from artibot.hookpath.record import new_id
+from artibot.messages import Message
 from artibot.shapes import EXPERIENCE_FIELDS, ExperienceRecord
 
 __all__ = ["FIELDS", "OUTCOMES", "REQUIRED", "SCHEMA_VERSION", "SYSTEMS", "learnable", "migrate", "new_id", "version_of",
@@ -71,25 +72,25 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def _check_unit(problems: list[str], record: Mapping[str, Any], name: str, *, nullable: bool,
+def _check_unit(problems: list[Message], record: Mapping[str, Any], name: str, *, nullable: bool,
                 lo_open: bool = False) -> None:
     value = record.get(name)
     if value is None:
         if not nullable and name in REQUIRED:
-            problems.append(f"{name} is required: a number from 0 to 1")
+            problems.append(Message("record.required_unit", field=name))
         return
-    allowed = "a number in (0, 1]" if lo_open else "a number from 0 to 1"
+    allowed = "record.open_unit" if lo_open else "record.unit"
     if not _is_number(value):
-        problems.append(f"{name} must be {allowed}{' or null' if nullable else ''}, not {value!r}")
+        problems.append(Message(allowed + ("_or_null" if nullable else ""), field=name, value=repr(value)))
     elif not (0 < value <= 1 if lo_open else 0 <= value <= 1):
-        problems.append(f"{name} must be {allowed}, not {value!r}")
+        problems.append(Message(allowed, field=name, value=repr(value)))
 
 
 MAX_DEPTH = 64
 """How deeply an extra field may nest (the JSON encoder stops at 254 levels)."""
 
 
-def _plain(value: Any, path: str, problems: list[str], depth: int = 0) -> Any:
+def _plain(value: Any, path: str, problems: list[Message], depth: int = 0) -> Any:
     """``value`` as plain JSON data (numpy scalars become int/float), or a problem naming ``path``.
 
     Without this a record could pass validation and still fail to encode (a 2**70, a numpy
@@ -99,9 +100,9 @@ def _plain(value: Any, path: str, problems: list[str], depth: int = 0) -> Any:
     if kind is float or kind is int:  # the common cases first: this runs on every hook's record
         if kind is float and not math.isfinite(value) and path not in FIELDS:
             # (non-finite values of the table's own fields are reported by their own checks)
-            problems.append(f"{path} must be a finite number, not {value!r}")
+            problems.append(Message("record.finite", field=path, value=repr(value)))
         elif kind is int and not -(2**63) <= value < 2**64:
-            problems.append(f"{path} must be an integer that fits in 64 bits, not {value!r}")
+            problems.append(Message("record.int64", field=path, value=repr(value)))
         return value
     if value is None or kind is bool:
         return value
@@ -110,19 +111,19 @@ def _plain(value: Any, path: str, problems: list[str], depth: int = 0) -> Any:
             try:
                 value.encode("utf-8")
             except UnicodeEncodeError:
-                problems.append(f"{path} must be valid Unicode text (it contains a lone surrogate)")
+                problems.append(Message("record.surrogate", field=path))
         return value
     if isinstance(value, numbers.Integral):
         if not -(2**63) <= int(value) < 2**64:
-            problems.append(f"{path} must be an integer that fits in 64 bits, not {value!r}")
+            problems.append(Message("record.int64", field=path, value=repr(value)))
         return int(value)
     if isinstance(value, numbers.Real):
         number = float(value)
         if not math.isfinite(number) and path not in FIELDS:
-            problems.append(f"{path} must be a finite number, not {value!r}")
+            problems.append(Message("record.finite", field=path, value=repr(value)))
         return number
     if depth >= MAX_DEPTH:
-        problems.append(f"{path} nests deeper than {MAX_DEPTH} levels")
+        problems.append(Message("record.deep", field=path, n=MAX_DEPTH))
         return None
     if isinstance(value, (list, tuple)):
         return [_plain(v, f"{path}[{i}]", problems, depth + 1) for i, v in enumerate(value)]
@@ -130,12 +131,11 @@ def _plain(value: Any, path: str, problems: list[str], depth: int = 0) -> Any:
         out = {}
         for key, v in value.items():
             if not isinstance(key, str):
-                problems.append(f"{path} has a key {key!r} that is not a string")
+                problems.append(Message("record.key_not_text", field=path, key=repr(key)))
                 continue
             out[key] = _plain(v, f"{path}.{key}", problems, depth + 1)
         return out
-    problems.append(f"{path} must be JSON data (null, true/false, a number, a string, a list or an object), "
-                    f"not {type(value).__name__}")
+    problems.append(Message("record.not_data", field=path, type=type(value).__name__))
     return None
 
 
@@ -155,12 +155,13 @@ def _is_text(value: Any) -> bool:
 
 
 # A declared field's kind of check (RecordField.check) -> (check of a value that is not None,
-# what is allowed). The same check serves both paths of validate, so the fast one cannot miss it.
+# the id of the problem that says what is allowed). The same check serves both paths of
+# validate, so the fast one cannot miss it.
 _CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {
-    "text": (_is_text, "a string or null"),
-    "count": (_is_count, "an integer >= 0 or null"),
-    "flag": (lambda v: type(v) is bool, "true, false or null"),
-    "object": (lambda v: isinstance(v, dict), "a JSON object or null"),
+    "text": (_is_text, "record.text_or_null"),
+    "count": (_is_count, "record.count_or_null"),
+    "flag": (lambda v: type(v) is bool, "record.flag_or_null"),
+    "object": (lambda v: isinstance(v, dict), "record.object_or_null"),
 }
 _TURN_FACTS = {name: _CHECKS[field.check] for name, field in EXPERIENCE_FIELDS.items() if field.check}
 _OBJECTS = frozenset(name for name, field in EXPERIENCE_FIELDS.items() if field.check == "object")
@@ -263,18 +264,17 @@ def migrate(record: dict[str, Any]) -> dict[str, Any]:
     return record
 
 
-def _check_version(problems: list[str], out: dict[str, Any]) -> dict[str, Any]:
+def _check_version(problems: list[Message], out: dict[str, Any]) -> dict[str, Any]:
     version = version_of(out)
     if type(version) is not int or not 1 <= version <= SCHEMA_VERSION:
         if type(version) is int and version > SCHEMA_VERSION:
-            problems.append(f"schema_version {version} is newer than this artibot understands "
-                            f"({SCHEMA_VERSION}); upgrade artibot")
+            problems.append(Message("record.version_newer", version=version, current=SCHEMA_VERSION))
         else:
-            problems.append(f"schema_version must be an integer from 1 to {SCHEMA_VERSION}, not {version!r}")
+            problems.append(Message("record.version", current=SCHEMA_VERSION, value=repr(version)))
         return out
     out = migrate(out)
     if version_of(out) != SCHEMA_VERSION:
-        problems.append(f"schema_version {version} has no migration to {SCHEMA_VERSION}")
+        problems.append(Message("record.version_no_migration", version=version, current=SCHEMA_VERSION))
     return out
 
 
@@ -289,52 +289,51 @@ def validate(record: Any, *, assign: bool = True, now: str | None = None) -> Exp
         if fast is not None:
             return fast
     if not isinstance(record, Mapping):
-        raise ValidationError([f"an experience must be a JSON object, not {type(record).__name__}"])
-    problems: list[str] = []
+        raise ValidationError([Message("record.not_object", type=type(record).__name__)])
+    problems: list[Message] = []
     out: dict[str, Any] = {}
     for key, value in record.items():
         if not isinstance(key, str):
-            problems.append(f"field name {key!r} is not a string")
+            problems.append(Message("record.field_name", key=repr(key)))
             continue
         out[key] = _plain(value, key, problems)
     out = _check_version(problems, out)
 
     for name in REQUIRED:
         if out.get(name) is None and name not in ("complexity", "confidence"):
-            problems.append(f"{name} is required")
+            problems.append(Message("record.required", field=name))
 
     rid = out.get("id")
     if rid is None:
         if assign:
             out["id"] = new_id()
     elif not isinstance(rid, str) or not rid.strip() or len(rid) > 200:
-        problems.append(f"id must be a non-empty string of at most 200 characters, not {rid!r}")
+        problems.append(Message("record.id", value=repr(rid)))
 
     ts = out.get("timestamp")
     if ts is None:
         if assign:
             out["timestamp"] = now or now_iso()
     elif not isinstance(ts, str):
-        problems.append(f"timestamp must be an ISO 8601 string with a timezone, not {ts!r}")
+        problems.append(Message("record.timestamp_type", value=repr(ts)))
     else:
         try:
             parse_timestamp(ts)
         except ValueError:
-            problems.append(
-                f"timestamp must be ISO 8601 with a timezone (e.g. 2026-01-31T09:30:00+09:00), not {ts!r}")
+            problems.append(Message("record.timestamp", example="2026-01-31T09:30:00+09:00", value=repr(ts)))
 
     sid = out.get("session_id")
     if sid is not None and not isinstance(sid, str):
-        problems.append(f"session_id must be a string or null, not {sid!r}")
+        problems.append(Message("record.session_id", value=repr(sid)))
 
     text = out.get("input")
     if text is not None and not isinstance(text, str):
-        problems.append(f"input must be a string, not {type(text).__name__}")
+        problems.append(Message("record.input", type=type(text).__name__))
 
     domain = out.get("domain")
     if domain is not None and (not isinstance(domain, str) or not domain.strip() or len(domain) > 64):
-        problems.append(f"domain must be a non-empty string of at most 64 characters (e.g. frontend, backend, "
-                        f"security, data, general), not {domain!r}")
+        problems.append(Message("record.domain", examples="frontend, backend, security, data, general",
+                                value=repr(domain)))
 
     _check_unit(problems, out, "complexity", nullable=False)
     _check_unit(problems, out, "confidence", nullable=False)
@@ -343,24 +342,24 @@ def validate(record: Any, *, assign: bool = True, now: str | None = None) -> Exp
 
     routed = out.get("routed_to")
     if routed is not None and routed not in SYSTEMS:
-        problems.append(f"routed_to must be one of 'system1', 'system2', not {routed!r}")
+        problems.append(Message("value.one_of", key="routed_to", options=_listed(SYSTEMS), value=repr(routed)))
 
     outcome = out.get("outcome")
     if outcome is not None and outcome not in OUTCOMES:
-        problems.append(f"outcome must be one of {', '.join(repr(o) for o in OUTCOMES)}, not {outcome!r}")
+        problems.append(Message("value.one_of", key="outcome", options=_listed(OUTCOMES), value=repr(outcome)))
 
     latency = out.get("latency_ms")
     if latency is not None and (not _is_number(latency) or latency < 0):
-        problems.append(f"latency_ms must be a number >= 0, not {latency!r}")
+        problems.append(Message("record.latency", value=repr(latency)))
 
     pattern = out.get("pattern")
     if pattern is not None and (not isinstance(pattern, str) or not pattern or len(pattern) > 200):
-        problems.append(f"pattern must be a non-empty string of at most 200 characters or null, not {pattern!r}")
+        problems.append(Message("record.pattern", value=repr(pattern)))
 
     for name, (check, allowed) in _TURN_FACTS.items():
         value = out.get(name)
         if value is not None and not check(value):
-            problems.append(f"{name} must be {allowed}, not {value!r}")
+            problems.append(Message(allowed, field=name, value=repr(value)))
 
     if problems:
         raise ValidationError(problems)
@@ -370,6 +369,10 @@ def validate(record: Any, *, assign: bool = True, now: str | None = None) -> Exp
     for name in ("session_id", "pattern", "threshold", "propensity"):
         out.setdefault(name, None)
     return out  # type: ignore[return-value]  # every field checked above
+
+
+def _listed(options: tuple[str, ...]) -> str:
+    return ", ".join(repr(o) for o in options)
 
 
 def learnable(record: Mapping[str, Any]) -> bool:

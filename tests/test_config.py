@@ -204,7 +204,7 @@ def test_domains_extension_is_normalised():
 
 @pytest.mark.parametrize("expr", ["3 2 * * *", "*/15 * * * *", "0 9-17 * * 1-5", "0,30 * 1,15 * 0", "0 0 * * 7"])
 def test_valid_cron_expressions(expr):
-    assert cron_problem(expr) is None
+    assert cron_problem(expr, "learning.schedule.nightlyLearner") is None
 
 
 # ------------------------------------------------------------------ lookup order

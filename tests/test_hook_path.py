@@ -81,6 +81,7 @@ COLD: dict[tuple[str, str], str] = {
     ("artibot.hookpath.router.domains", "artibot.errors"): "a domains file that does not validate",
     ("artibot.hookpath.router.domains", "collections"): "a domains file being validated, as above",
     ("artibot.hookpath.router.policy", "artibot.errors"): "a policy document that does not validate",
+    ("artibot.hookpath.router.policy", "artibot.messages"): "a policy document that does not validate, as above",
 }
 """``(module, imported)`` -> why that late import (of ``imported`` or a submodule) is off the
 warm hook path; only imports inside functions can be doors."""

@@ -9,7 +9,7 @@ from typing import Any, BinaryIO, Callable, Iterable, Optional
 import orjson
 import typer
 
-from artibot.collector import collect, collect_lines, collect_many
+from artibot.collector import collect, collect_lines, collect_many, first_problems
 from artibot.errors import InvalidInput, ValidationError
 from artibot.messages import Message
 from artibot.cli import completion
@@ -27,17 +27,16 @@ def parse_stdin(data: bytes) -> tuple[list[Any], str]:
     except orjson.JSONDecodeError:
         doc = None
         records = []
-        problems = []
+        problems: list[Message] = []
         for n, line in enumerate(text.split(b"\n"), start=1):
             if not line.strip():
                 continue
             try:
                 records.append(orjson.loads(line))
             except orjson.JSONDecodeError as exc:
-                problems.append(f"line {n}: not valid JSON ({exc})")
+                problems.append(Message("record.at_line", n=n, problem=Message("json.invalid", reason=str(exc))))
         if problems:
-            raise ValidationError(problems[:20] + ([f"… and {len(problems) - 20} more"] if len(problems) > 20 else []),
-                                  where="stdin")
+            raise ValidationError(first_problems(problems), where="stdin")
         return records, "line"
     if isinstance(doc, dict):
         return [doc], "record"

@@ -23,10 +23,11 @@ def register(app: typer.Typer) -> None:
             raise InvalidInput(Message("args.takes", command="config", some="show", last="path", value=repr(action)))
         report = config_report()
         if as_json:
-            emit_json(report if action == "show" else {k: report[k] for k in ("file", "files", "defaults")})
+            emit_json({**report, "warnings": [str(m) for m in report["warnings"]]} if action == "show" else
+                      {k: report[k] for k in ("file", "files", "defaults")})
             return
         from artibot.cli.words import session_lang, w
-        from artibot.cli.words_errors import say
+        from artibot.cli.words_errors import said_message
 
         lang = session_lang()
         # plain print: paths must never be wrapped or read as markup
@@ -40,7 +41,7 @@ def register(app: typer.Typer) -> None:
                      state=state))
         print(w(lang, "cf_defaults", path=report["defaults"]))
         for warning in report["warnings"]:
-            print(w(lang, "cf_warning", warning=say(lang, warning)))
+            print(w(lang, "cf_warning", warning=said_message(lang, warning)))
         import json
 
         sys.stdout.write(json.dumps(report["effective"], indent=2, ensure_ascii=False) + "\n")

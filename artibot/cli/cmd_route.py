@@ -72,7 +72,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Complete a recorded decision into an experience."""
         if outcome not in OUTCOMES:
-            raise ValidationError([f"outcome must be one of {', '.join(map(repr, OUTCOMES))}, not {outcome!r}"])
+            raise ValidationError([Message("value.one_of", key="outcome", options=", ".join(map(repr, OUTCOMES)),
+                                           value=repr(outcome))])
         home = Home.of(None)
         doc = pending.load(home, decision_id)
         d = doc["decision"]

@@ -271,11 +271,12 @@ def settings_from_mapping(data: Mapping[str, Any], source: Path | None = None) -
         problems.append(Message("config.price_twice"))
     if problems:
         raise ConfigError(problems, source)
-    warnings = tuple(f"{key} is not a key artibot reads (known: {', '.join(TOP_LEVEL)}); it is ignored"
-                     for key in data if key not in TOP_LEVEL and not str(key).startswith("$"))
-    for warning in warnings:
+    said = tuple(Message("config.not_read", key=str(key), known=", ".join(TOP_LEVEL))
+                 for key in data if key not in TOP_LEVEL and not str(key).startswith("$"))
+    for warning in said:
         log.warning("%s%s", f"{source}: " if source else "", warning)
-    return Settings(lang=str(lang), source=source, warnings=warnings, **kwargs)
+    return Settings(lang=str(lang), source=source, warnings=tuple(str(w) for w in said), said_warnings=said,
+                    **kwargs)
 
 
 _DEFAULTS_CACHE: dict[str, Any] | None = None
@@ -306,7 +307,7 @@ def load_config_file(path: Path) -> Settings:
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
-        raise ConfigError([f"not valid JSON ({exc})"], path) from exc
+        raise ConfigError([Message("json.invalid", reason=str(exc))], path) from exc
     return settings_from_mapping(data, source=path)
 
 
@@ -340,7 +341,8 @@ def config_report(home: str | os.PathLike[str] | None = None) -> dict[str, Any]:
 
     ``files`` lists every place looked at, in lookup order, with whether it exists and
     which one is in use; ``effective`` is the shipped defaults with that file merged over
-    them (validated: an invalid file raises as it would for any command).
+    them (validated: an invalid file raises as it would for any command); ``warnings`` the
+    keys ignored, a :class:`~artibot.messages.Message` each.
     """
     home_path = resolve_home(home)
     settings = load_settings(home_path)
@@ -354,7 +356,7 @@ def config_report(home: str | os.PathLike[str] | None = None) -> dict[str, Any]:
              for i, path in enumerate(config_candidates(home_path))]
     return {"effective": effective, "file": str(used) if used else None, "files": files,
             "defaults": str(shipped_config_dir() / CONFIG_NAME), "home": str(home_path),
-            "warnings": list(settings.warnings)}
+            "warnings": list(settings.said_warnings)}
 
 
 def default_settings() -> Settings:

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
+from artibot.messages import Message
+
 
 @dataclass(frozen=True)
 class RouterSettings:
@@ -166,3 +168,5 @@ class Settings:
     """The config file these settings came from (None: shipped defaults only)."""
     warnings: tuple[str, ...] = ()
     """Keys that were ignored, in words (``artibot config show`` lists them)."""
+    said_warnings: tuple[Message, ...] = ()
+    """The same warnings, a message each (said in the session's language)."""

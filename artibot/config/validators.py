@@ -1,7 +1,6 @@
 """The checkers of ``artibot.config.json``'s values: each takes the key path and the value
 and returns ``(value, None)`` or ``(None, problem)``: a :class:`~artibot.messages.Message` naming
-the key and what is allowed (its English sentence is ``str()``), or that sentence itself for a
-check not worded as a message yet.
+the key and what is allowed (its English sentence is ``str()``).
 
 :mod:`artibot.config` holds the table of which key gets which checker.
 """
@@ -23,10 +22,10 @@ def number(lo: float, hi: float, *, lo_open: bool = False, hi_open: bool = False
 
     def check(path: str, value: Any) -> tuple[Any, Message | None]:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            return None, Message("config.number", key=path, range=allowed, value=f"{type(value).__name__} {value!r}")
+            return None, Message("value.number_in", key=path, range=allowed, value=f"{type(value).__name__} {value!r}")
         v = float(value)
         if v != v or (v < lo or (lo_open and v == lo)) or (v > hi or (hi_open and v == hi)):
-            return None, Message("config.number", key=path, range=allowed, value=repr(value))
+            return None, Message("value.number_in", key=path, range=allowed, value=repr(value))
         return v, None
 
     return check
@@ -44,7 +43,7 @@ def integer(lo: int, hi: int) -> Checker:
 def choice(*options: str) -> Checker:
     def check(path: str, value: Any) -> tuple[Any, Message | None]:
         if value not in options:
-            return None, Message("config.choice", key=path, options=", ".join(repr(o) for o in options),
+            return None, Message("value.one_of", key=path, options=", ".join(repr(o) for o in options),
                                  value=repr(value))
         return value, None
 
@@ -61,32 +60,35 @@ CRON_FIELD = re.compile(r"^(\*|\d+(-\d+)?)(/\d+)?(,(\*|\d+(-\d+)?)(/\d+)?)*$")
 CRON_RANGES = ((0, 59), (0, 23), (1, 31), (1, 12), (0, 7))
 
 
-def cron_problem(expr: Any) -> str | None:
-    """Why ``expr`` is not a 5-field cron expression, or None if it is one."""
+def cron_problem(expr: Any, key: str) -> Message | None:
+    """Why ``expr``, the value of ``key``, is not a 5-field cron expression (the value named
+    after the reason), or None if it is one."""
+    problem = _cron_reason(expr, key)
+    return Message("config.got", problem=problem, value=repr(expr)) if problem else None
+
+
+def _cron_reason(expr: Any, key: str) -> Message | None:
     if not isinstance(expr, str):
-        return "must be a string"
+        return Message("config.cron_string", key=key)
     fields = expr.split()
     if len(fields) != 5:
-        return "must have 5 fields (minute hour day-of-month month day-of-week)"
+        return Message("config.cron_fields", key=key)
     names = ("minute", "hour", "day-of-month", "month", "day-of-week")
     for text, (lo, hi), name in zip(fields, CRON_RANGES, names):
         if not CRON_FIELD.match(text):
-            return f"field {name} {text!r} is not a number, range, list, step or *"
+            return Message("config.cron_syntax", key=key, field=name, text=repr(text))
         for num in re.findall(r"\d+", re.sub(r"/\d+", "", text)):
             if not lo <= int(num) <= hi:
-                return f"field {name} value {num} is outside {lo}-{hi}"
+                return Message("config.cron_outside", key=key, field=name, value=num, range=f"{lo}-{hi}")
         if any(int(step) == 0 for step in re.findall(r"/(\d+)", text)):
-            return f"field {name} {text!r} has a step of 0"
+            return Message("config.cron_step", key=key, field=name, text=repr(text))
         if any(int(a) > int(b) for a, b in re.findall(r"(\d+)-(\d+)", text)):
-            return f"field {name} {text!r} has a range that runs backwards"
+            return Message("config.cron_backwards", key=key, field=name, text=repr(text))
     return None
 
 
-def cron(path: str, value: Any) -> tuple[Any, str | None]:
-    problem = cron_problem(value)
-    if problem:
-        return None, f"{path} {problem} (got {value!r})"
-    return value, None
+def cron(path: str, value: Any) -> tuple[Any, Message | None]:
+    return (None, problem) if (problem := cron_problem(value, path)) else (value, None)
 
 
 def optional(inner: Checker) -> Checker:
@@ -122,17 +124,18 @@ EFFORTS = ("low", "medium", "high", "max")
 that every command's config check does not load the gateway (``artibot status`` starts faster)."""
 
 
-def profile(path: str, value: Any) -> tuple[Any, str | None]:
+def profile(path: str, value: Any) -> tuple[Any, Message | None]:
     """A route profile: ``{"effort": null|"low"|"medium"|"high"|"max", "model": null|str}``, as the
     pair ``(effort, model)``; :meth:`artibot.config.settings.GatewayProfileSettings.profiles` makes the
     gateway's profiles of it."""
     if not isinstance(value, dict) or not set(value) <= {"effort", "model"}:
-        return None, f'{path} must be an object with "effort" and/or "model", not {value!r}'
+        return None, Message("config.profile", key=path, value=repr(value))
     effort, model = value.get("effort"), value.get("model")
     if effort is not None and effort not in EFFORTS:
-        return None, f"{path}.effort must be null (keep the client's) or one of {', '.join(EFFORTS)}, not {effort!r}"
+        return None, Message("config.profile_effort", key=f"{path}.effort", efforts=Message("config.efforts"),
+                             value=repr(effort))
     if model is not None and (not isinstance(model, str) or not model.strip() or len(model) > 200):
-        return None, f"{path}.model must be null (keep the client's) or a model name, not {model!r}"
+        return None, Message("config.profile_model", key=f"{path}.model", value=repr(model))
     return (effort, model), None
 
 

@@ -72,9 +72,9 @@ def _cron_escape(text: str) -> str:
 
 
 def _check(expr: str, key: str) -> None:
-    problem = cron_problem(expr)
+    problem = cron_problem(expr, f"learning.schedule.{key}")
     if problem:
-        raise InvalidInput(f"learning.schedule.{key} {problem} (got {expr!r})")
+        raise InvalidInput(problem)
 
 
 def schedule_lines(settings: ScheduleSettings, command: str, home: Path, *,

@@ -23,6 +23,7 @@ from artibot.learning.frame import Frame
 from artibot.learning.learner_state import EvidenceState, LearnerState, SeedState
 from artibot.learning.types import PatternStats, RoundProposal, Thresholds
 from artibot.config.settings import Settings
+from artibot.messages import Message
 
 T = TypeVar("T", SeedState, EvidenceState)
 
@@ -74,7 +75,7 @@ def learner_for(mode: str) -> Learner:
     """The learner of ``mode`` (ValueError naming the modes when it is none of them)."""
     home = LEARNERS.get(mode)
     if home is None:
-        raise ValueError(f"learning mode must be one of {', '.join(LEARNERS)}, not {mode!r}")
+        raise ValueError(Message("value.one_of", key="learning mode", options=", ".join(LEARNERS), value=repr(mode)))
     learner: Learner = getattr(import_module(home), "LEARNER")
     return learner
 

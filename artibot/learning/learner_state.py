@@ -21,6 +21,7 @@ import numpy as np
 from artibot.learning.bandit import BINS, N1, N2, SCALE
 from artibot.learning.types import PatternStats
 from artibot.hookpath.names import CELL_PREFIX
+from artibot.messages import Message
 
 JSONScalar = Union[str, int, float, bool, None]
 CellJSON = dict[str, JSONScalar]
@@ -176,7 +177,7 @@ def state_from_json(mode: str, d: object) -> LearnerState:
     """The state of ``mode`` from its file form (ValueError naming the field when it is wrong)."""
     kind = STATES.get(mode)
     if kind is None:
-        raise ValueError(f"learner state: mode must be one of {', '.join(STATES)}, not {mode!r}")
+        raise ValueError(Message("value.one_of", key="learner state: mode", options=", ".join(STATES), value=repr(mode)))
     return kind.from_json(d)
 
 

@@ -35,6 +35,7 @@ from typing import Mapping
 
 from artibot.config.settings import Settings
 from artibot.shapes import JsonValue
+from artibot.messages import Message
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -142,7 +143,8 @@ class Price:
 
     def __post_init__(self) -> None:
         if self.source not in SOURCES:
-            raise ValueError(f"price: source must be one of {', '.join(SOURCES)}, not {self.source!r}")
+            raise ValueError(Message("value.one_of", key="price: source", options=", ".join(SOURCES),
+                                     value=repr(self.source)))
 
     @property
     def cascade(self) -> bool:

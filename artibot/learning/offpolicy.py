@@ -200,7 +200,7 @@ def evaluate(window: LoggedWindow, current: Sequence[float], proposed: Sequence[
     ``current`` and ``proposed`` are per-domain thresholds indexed like ``window.domains``.
     """
     if method not in METHODS:
-        raise ValueError(f"off-policy method must be one of {', '.join(METHODS)}, not {method!r}")
+        raise ValueError(Message("value.one_of", key="off-policy method", options=", ".join(METHODS), value=repr(method)))
     n = len(window)
     z = float(_z(level))
     p = np.where(np.isnan(window.propensity), 1.0, window.propensity)

@@ -150,7 +150,8 @@ def apply_decisions(patterns: Mapping[str, PatternStats], actions: Mapping[str, 
     out = {key: patterns[key] for key in sorted(patterns)}
     for key, action in actions.items():
         if action not in ACTIONS:
-            raise ValueError(f"action for pattern {key!r} must be one of {', '.join(ACTIONS)}, not {action!r}")
+            raise ValueError(Message("value.one_of", key=f"action for pattern {key!r}", options=", ".join(ACTIONS),
+                                     value=repr(action)))
         if key not in out:
             raise ValueError(f"no pattern {key!r} to {action}")
         if action != "hold":

@@ -106,8 +106,8 @@ class PatternStats:
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
-            raise ValueError(f"pattern {self.key!r}: status must be one of {', '.join(STATUSES)}, "
-                             f"not {self.status!r}")
+            raise ValueError(Message("value.one_of", key=f"pattern {self.key!r}: status",
+                                     options=", ".join(STATUSES), value=repr(self.status)))
 
     @property
     def confidence(self) -> float:
@@ -160,7 +160,8 @@ class TransferDecision:
         spec = {"key": "str", "action": "str", "reason": "str", "code": "str"}
         values = check_fields(d, spec, "decision")
         if values["action"] not in ACTIONS:
-            raise ValueError(f"decision: action must be one of {', '.join(ACTIONS)}, not {values['action']!r}")
+            raise ValueError(Message("value.one_of", key="decision: action", options=", ".join(ACTIONS),
+                                     value=repr(values["action"])))
         said = d.get("message")
         message = Message.from_json(said) if said is not None else None
         return cls(stats=PatternStats.from_json(get_object(d, "stats", "decision")), message=message, **values)

@@ -283,7 +283,7 @@ class _Examination(LogChecks):
                     return True
                 return False
 
-            self.add(path, "error", exc.problem, Message("doctor.bad_copy_fix", lost=lost),
+            self.add(path, "error", exc.said_problem, Message("doctor.bad_copy_fix", lost=lost),
                      self.mover(path, lock or self.home.state_lock, still_bad), order)
             return
         self.add(path, "ok", Message("doctor.valid"))
@@ -381,7 +381,7 @@ class _Examination(LogChecks):
         try:
             orjson.loads(data)
         except orjson.JSONDecodeError as exc:
-            raise CorruptFileError(path, f"not valid JSON ({exc})") from None
+            raise CorruptFileError(path, Message("json.invalid", reason=str(exc))) from None
 
     def spools(self, folder: Path, kind: str, lost: Message) -> None:
         if kind_of(folder) != "dir":

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 import orjson
 
 from artibot.errors import CorruptFileError
+from artibot.messages import Message
 from artibot.store.fs import atomic_write_bytes, read_bytes
 
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ def parse_document(data: bytes, path: Path, kind: str) -> dict[str, Any]:
     try:
         doc = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
-        raise CorruptFileError(path, f"not valid JSON ({exc})") from None
+        raise CorruptFileError(path, Message("json.invalid", reason=str(exc))) from None
     if not isinstance(doc, dict):
         raise CorruptFileError(path, f"expected a JSON object, found {type(doc).__name__}")
     version = doc.get("schema_version")

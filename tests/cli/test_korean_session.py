@@ -229,7 +229,8 @@ def test_the_library_sentences_in_korean() -> None:
     """The sentences the library words in English that the session above does not meet:
     doctor's findings, the config's cross-key checks, rollback's refusals, the installer's
     notes -- each said in Korean whole, keys, ids and paths as they were."""
-    from artibot.cli.words_errors import say, say_problems, said_message
+    from artibot.cli.words_errors import say_error, said_message
+    from artibot.errors import ValidationError
     from artibot.messages import Message, render
 
     findings = {  # doctor's, each with its English sentence (the --json output's)
@@ -246,18 +247,11 @@ def test_the_library_sentences_in_korean() -> None:
         "cut the torn tail into quarantine/ and restore the closing bracket (the next append does this by itself); "
         "only the interrupted append is lost": Message("doctor.torn_fix"),
         "3 record(s) break the schema, so `artibot learn` stops on them (first: line 4: input is required)":
-            Message("doctor.schema_broken", n=3, line=4, problems=("input is required",)),
+            Message("doctor.schema_broken", n=3, line=4, problems=(Message("record.required", field="input"),)),
     }
     for sentence, message in findings.items():
         said = said_message("ko", message)
         assert str(message) == sentence and re.search("[가-힣]", said) and leftover_english(said) == [], (sentence, said)
-    sentences = [
-        "learning.schedule.nightlyLearner must have 5 fields (minute hour day-of-month month day-of-week) (got 'x')",
-        "gateway.profiles.system1.effort must be null (keep the client's) or one of low, medium, high, not 'huge'",
-    ]
-    for sentence in sentences:
-        said = say("ko", sentence)
-        assert re.search("[가-힣]", said) and leftover_english(said) == [], (sentence, said)
     from artibot.integrations.install_files import kept_note, notes
 
     note = notes(kept_note(Message("install.add_replacing", n=7, old=7), 2), Message("install.reserialised"))
@@ -271,8 +265,12 @@ def test_the_library_sentences_in_korean() -> None:
     assert str(Message("rollback.not_applied", round="'nope'", choices=choices)) == (
         "round 'nope' is not an applied round; the applied rounds, oldest first: r1, r2 (and 3 earlier), or `last`")
     assert "r1, r2" in render(choices, "ko") and "`last`" in render(choices, "ko")
-    line = say_problems("ko", ["record 2: latency_ms must be a number >= 0, not -1", "line 3: not valid JSON (x)"],
-                        "stdin")
+    bad = ValidationError([Message("record.at_record", n=2, problem=Message("record.latency", value="-1")),
+                           Message("record.at_line", n=3, problem=Message("json.invalid", reason="x"))], "stdin")
+    assert str(bad) == ("stdin: record 2: latency_ms must be a number >= 0, not -1; line 3: not valid JSON (x) "
+                        "(nothing was written)")
+    line = say_error("ko", bad)
     assert line == ("stdin: 레코드 2: latency_ms는 0 이상의 숫자여야 합니다 (-1은(는) 안 됨); 3번째 줄: 올바른 JSON이 "
                     "아닙니다 (x) (아무것도 기록하지 않았습니다)"), line
-    assert say_problems("en", ["record 2: id is required"], None) == "record 2: id is required (nothing was written)"
+    one = ValidationError([Message("record.at_record", n=2, problem=Message("record.required", field="id"))])
+    assert say_error("en", one) == "record 2: id is required (nothing was written)"

@@ -20,6 +20,7 @@ ALLOWED_IMPORTS = {
     "artibot.hookpath.frozen",  # immutable records without dataclasses (pure, stdlib-free)
     "artibot.hookpath.regex",  # re.compile without importing re (pure: programs come in as arguments)
     "artibot.shapes",  # the JSON shapes, imported for the type checker only
+    "artibot.messages",  # a refused policy's problems by id (imports nothing)
 }
 
 

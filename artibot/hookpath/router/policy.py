@@ -142,29 +142,31 @@ class RoutingPolicy:
     the prompt hook's cache brings it along instead of building it."""
 
     def __post_init__(self) -> None:
-        problems = []
+        problems = []  # (id, its parameters): the messages are made only when one is raised
         if not (_finite(self.min_threshold) and _finite(self.max_threshold)
                 and 0 <= self.min_threshold < self.max_threshold <= 1):
-            problems.append(f"min_threshold and max_threshold must satisfy 0 <= min < max <= 1 "
-                            f"(got {self.min_threshold!r} and {self.max_threshold!r})")
+            problems.append(("policy.min_max", {"lo": repr(self.min_threshold), "hi": repr(self.max_threshold)}))
         if not (_finite(self.default_threshold) and 0 <= self.default_threshold <= 1):
-            problems.append(f"default_threshold must be a number in [0, 1], not {self.default_threshold!r}")
+            problems.append(("value.number_in", {"key": "default_threshold", "range": "[0, 1]",
+                                                 "value": repr(self.default_threshold)}))
         for name, value in self.domain_thresholds.items():
             if not (_finite(value) and 0 <= value <= 1):
-                problems.append(f"the threshold of domain {name!r} must be a number in [0, 1], not {value!r}")
+                problems.append(("policy.domain_threshold", {"domain": repr(name), "value": repr(value)}))
         for name, value in (("exploration", self.exploration), ("domain_exploration", self.domain_exploration)):
             if not (_finite(value) and 0 <= value <= MAX_EXPLORATION):
-                problems.append(f"{name} must be a number in [0, {MAX_EXPLORATION}], not {value!r}")
+                problems.append(("value.number_in", {"key": name, "range": f"[0, {MAX_EXPLORATION}]",
+                                                     "value": repr(value)}))
         for name, value in self.domain_rates.items():
             if not (_finite(value) and 0 <= value <= MAX_EXPLORATION):
-                problems.append(f"the exploration rate of domain {name!r} must be a number in "
-                                f"[0, {MAX_EXPLORATION}], not {value!r}")
+                problems.append(("policy.domain_rate", {"domain": repr(name), "most": f"{MAX_EXPLORATION}",
+                                                        "value": repr(value)}))
         if self.team_key and (len(self.team_key) % 2 or not set(self.team_key.lower()) <= set("0123456789abcdef")):
-            problems.append("team_key must be the team's pattern key in hex digits")
+            problems.append(("policy.team_key", {}))
         if problems:
             from artibot.errors import InvalidInput  # errors.py loads enum: not at import
+            from artibot.messages import Message
 
-            raise InvalidInput("invalid routing policy: " + "; ".join(problems))
+            raise InvalidInput(Message("policy.invalid", problems=tuple(Message(i, **p) for i, p in problems)))
         object.__setattr__(self, "domain_thresholds", dict(self.domain_thresholds))
         object.__setattr__(self, "domain_rates", dict(self.domain_rates))
         object.__setattr__(self, "cache", frozenset(self.cache))

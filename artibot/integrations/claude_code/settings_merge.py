@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from artibot.errors import IntegrationError
+from artibot.messages import Message
 from artibot.integrations.claude_code.templates import HOOKS, hook_group, is_artibot_hook
 
 
@@ -46,10 +47,7 @@ def parse_settings(path: Path, raw: bytes | None) -> dict[str, Any]:
     except UnicodeDecodeError as exc:
         raise IntegrationError(f"{path} is not UTF-8 text ({exc}); it was left untouched") from exc
     except json.JSONDecodeError as exc:
-        raise IntegrationError(
-            f"{path} is not valid JSON ({exc}); it was left untouched. "
-            "Fix the file (or move it aside), then run the command again."
-        ) from exc
+        raise IntegrationError(Message("json.file_invalid", path=str(path), reason=str(exc))) from exc
     if not isinstance(data, dict):
         raise IntegrationError(f"{path}: the top level must be a JSON object; the file was left untouched")
     hooks = data.get("hooks")

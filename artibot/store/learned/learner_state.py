@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from artibot.errors import CorruptFileError
+from artibot.errors import CorruptFileError, problem_of
 from artibot.hookpath.names import CELL_PREFIX
+from artibot.messages import Message
 from artibot.store.documents import read_document, write_document
 from artibot.store.fs import ensure_dir
 from artibot.store.home import Home
@@ -46,7 +47,7 @@ def load_learner_state(home: Home, mode: str) -> LearnerState:
     from artibot.learning.learner_state import SeedState, state_from_json
 
     if mode not in MODES:
-        raise ValueError(f"learning mode must be one of {', '.join(MODES)}, not {mode!r}")
+        raise ValueError(Message("value.one_of", key="learning mode", options=", ".join(MODES), value=repr(mode)))
     if mode == SeedState.MODE:
         return SeedState()
     path = home.learner_state(mode)
@@ -56,7 +57,7 @@ def load_learner_state(home: Home, mode: str) -> LearnerState:
     try:
         return state_from_json(mode, doc)
     except ValueError as exc:
-        raise CorruptFileError(path, str(exc)) from None
+        raise CorruptFileError(path, problem_of(exc)) from None
 
 
 def write_learner_state(home: Home, state: LearnerState, *, into: RoundCommit | None = None) -> None:
@@ -80,7 +81,7 @@ def legacy_cells(home: Home) -> EvidenceState:
     try:
         stats = {k: PatternStats.from_json(entries[k]) for k in sorted(entries)}
     except ValueError as exc:
-        raise CorruptFileError(home.pattern_stats, str(exc)) from None
+        raise CorruptFileError(home.pattern_stats, problem_of(exc)) from None
     return EvidenceState.from_legacy(stats)[0]
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
 
-from artibot.errors import CorruptFileError
+from artibot.errors import CorruptFileError, problem_of
 from artibot.hookpath.names import CELL_PREFIX
 from artibot.learning.types import PatternStats, TransferDecision
 from artibot.store.documents import list_field, read_document, write_document
@@ -46,7 +46,7 @@ def load_pattern_stats(home: Home) -> dict[str, PatternStats]:
     try:
         return {k: PatternStats.from_json(entries[k]) for k in sorted(entries)}
     except ValueError as exc:
-        raise CorruptFileError(home.pattern_stats, str(exc)) from None
+        raise CorruptFileError(home.pattern_stats, problem_of(exc)) from None
 
 
 def write_pattern_stats(home: Home, stats: Mapping[str, PatternStats], *, into: RoundCommit | None = None) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from artibot.errors import CorruptFileError
+from artibot.errors import CorruptFileError, problem_of
 from artibot.hookpath.router.thresholds import Thresholds
 from artibot.store.documents import read_document, write_document
 from artibot.store.home import Home
@@ -42,7 +42,7 @@ def read_thresholds(home: Home) -> Thresholds | None:
     try:
         return Thresholds.from_json(doc)
     except ValueError as exc:
-        raise CorruptFileError(home.thresholds, str(exc)) from None
+        raise CorruptFileError(home.thresholds, problem_of(exc)) from None
 
 
 def load_thresholds(home: Home, default: float) -> Thresholds:

@@ -25,7 +25,7 @@ from artibot.store.fs import (FileLock, atomic_write_bytes, atomic_write_chunks,
 from artibot.store.log.id_index import IdIndex, fingerprint
 from artibot.store.home import Home
 from artibot.store.log.log_layout import (EMPTY, FOOTER, HEADER, TAIL, record_on, record_problems, render,
-                                      render_lines)
+                                      render_lines, said_record_problems)
 from artibot.store.log.log_scan import scan_log
 from artibot.store.quarantine import kind_of, stamp
 
@@ -231,7 +231,7 @@ class LogChecks:
         count = 0
         for i, record in enumerate(records):
             count += 1
-            problems = record_problems(record)
+            problems = said_record_problems(record)
             if problems and not invalid:
                 first_line, first_problems = i + 2, tuple(problems)  # line 1 is the '['
             invalid += bool(problems)

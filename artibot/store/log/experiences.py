@@ -28,6 +28,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 import orjson
 
 from artibot.errors import CorruptFileError, StoreError, ValidationError
+from artibot.messages import Message
 from artibot.store import archive
 from artibot.store.log import log_journal, log_tail
 from artibot.store.fs import FileLock, atomic_write_bytes, atomic_write_chunks, check_regular, open_fd
@@ -329,7 +330,7 @@ class ExperienceLog:
             records: list[dict[str, Any]] = orjson.loads(self._bytes_locked())
             return records
         except orjson.JSONDecodeError as exc:
-            raise CorruptFileError(self.path, f"not valid JSON ({exc})") from None
+            raise CorruptFileError(self.path, Message("json.invalid", reason=str(exc))) from None
 
     def _rewrite(self, data: bytes | Iterable[bytes]) -> None:
         """Replace the log (same ids overall, counting the live archives: the id index follows
@@ -453,5 +454,4 @@ class ExperienceLog:
 
 def _already_stored(stored: set[str]) -> ValidationError:
     shown = ", ".join(repr(i) for i in sorted(stored)[:5]) + (" …" if len(stored) > 5 else "")
-    return ValidationError([f"id {shown} is already stored (in the log or archive/); ids must "
-                            "be unique: leave the id out and artibot assigns one"])
+    return ValidationError([Message("record.already_stored", ids=shown)])

@@ -21,6 +21,7 @@ from typing import Any, Mapping, Sequence
 import orjson
 
 from artibot.errors import CorruptFileError, ValidationError
+from artibot.messages import Message
 
 HEADER = b"[\n"
 FOOTER = b"]\n"
@@ -90,7 +91,7 @@ def parse_records(data: bytes | memoryview, path: Path) -> list[dict[str, Any]]:
     try:
         records = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
-        raise CorruptFileError(path, f"not valid JSON ({exc})") from None
+        raise CorruptFileError(path, Message("json.invalid", reason=str(exc))) from None
     if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
         raise CorruptFileError(path, "expected a JSON array of objects")
     check_records(records, path)
@@ -98,15 +99,21 @@ def parse_records(data: bytes | memoryview, path: Path) -> list[dict[str, Any]]:
 
 
 def record_problems(record: Mapping[str, Any]) -> list[str]:
+    """What is wrong with a stored record (empty when nothing), in English: :func:`said_record_problems`."""
+    return [str(p) for p in said_record_problems(record)]
+
+
+def said_record_problems(record: Mapping[str, Any]) -> list[str | Message]:
     """What is wrong with a stored record (empty when nothing): the schema, and the two fields
-    assigned at collection, which a stored record must carry."""
+    assigned at collection, which a stored record must carry; a message each."""
     from artibot.experience import validate  # the schema; imported late (experience imports nothing of store)
 
-    problems = [f"{name} is required" for name in ("id", "timestamp") if record.get(name) is None]
+    problems: list[str | Message] = [Message("record.required", field=name) for name in ("id", "timestamp")
+                                     if record.get(name) is None]
     try:
         validate(record, assign=False)
     except ValidationError as exc:
-        problems.extend(exc.problems)
+        problems.extend(exc.said_problems)
     return problems
 
 
@@ -117,17 +124,18 @@ def check_records(records: list[dict[str, Any]], path: Path, first_line: int = 2
     Record ``i`` sits on line ``first_line + i`` of the file (line 1 is the ``[``).
     """
     for i, record in enumerate(records):
-        problems = record_problems(record)
+        problems = said_record_problems(record)
         if problems:
             raise _bad_record(path, first_line + i, record, problems)
     upgrade(records, path, first_line)
 
 
-def _bad_record(path: Path, line: int, record: Mapping[str, Any], problems: Sequence[str]) -> CorruptFileError:
+def _bad_record(path: Path, line: int, record: Mapping[str, Any], problems: Sequence[str | Message]
+                ) -> CorruptFileError:
     rid = record.get("id")
-    who = f"record {rid!r}" if isinstance(rid, str) else "a record"
-    return CorruptFileError(path, f"line {line}: {who}: {'; '.join(problems)}; "
-                            "learning stops until it is fixed or moved aside")
+    return CorruptFileError(path, Message("record.stored_bad", line=line, id=repr(rid), problems=tuple(problems))
+                            if isinstance(rid, str) else
+                            Message("record.stored_bad_anon", line=line, problems=tuple(problems)))
 
 
 def upgrade(records: list[dict[str, Any]], path: Path, first_line: int = 2) -> None:
@@ -149,10 +157,9 @@ def upgrade(records: list[dict[str, Any]], path: Path, first_line: int = 2) -> N
             continue
         new = migrate(record)
         if version_of(new) != SCHEMA_VERSION:
-            allowed = f"an integer from 1 to {SCHEMA_VERSION}"
             version = version_of(record)
-            problem = (f"schema_version {version!r} is newer than this artibot understands ({SCHEMA_VERSION}); "
-                       "upgrade artibot" if type(version) is int and version > SCHEMA_VERSION
-                       else f"schema_version must be {allowed}, not {version!r}")
+            problem = (Message("record.version_newer", version=version, current=SCHEMA_VERSION)
+                       if type(version) is int and version > SCHEMA_VERSION
+                       else Message("record.version", current=SCHEMA_VERSION, value=repr(version)))
             raise _bad_record(path, first_line + i, record, [problem])
         records[i] = new

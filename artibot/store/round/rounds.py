@@ -17,7 +17,7 @@ from typing import Any, Iterable, Mapping, TypeGuard
 
 import orjson
 
-from artibot.errors import CorruptFileError
+from artibot.errors import CorruptFileError, problem_of
 from artibot.learning.types import PatternStats, RoundProposal
 from artibot.shapes import LogEntry, RoundEntry
 from artibot.store.documents import list_field, read_document, write_document
@@ -126,7 +126,7 @@ class PendingRound:
         try:
             proposal = RoundProposal.from_json(self.proposal_json)
         except ValueError as exc:
-            raise CorruptFileError(self.path, str(exc)) from None
+            raise CorruptFileError(self.path, problem_of(exc)) from None
         if not any(k.startswith(CELL_PREFIX) for k in (*proposal.patterns_before, *proposal.patterns_after)):
             return proposal
         return replace(proposal, patterns_before=_plain(proposal.patterns_before),

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Mapping, cast, get_args
 
 from artibot.errors import CorruptFileError, NotFoundError, StoreError
+from artibot.messages import Message
 from artibot.store.documents import read_document, write_document
 from artibot.store.fs import atomic_write_bytes, ensure_dir, fsync_dir, read_bytes
 from artibot.store.home import Home
@@ -59,8 +60,8 @@ class Manifest:
         if not isinstance(doc.get("round_id"), str):
             raise CorruptFileError(path, '"round_id" must be a string')
         if status not in get_args(SnapshotStatus):
-            raise CorruptFileError(path, f'"status" must be one of {", ".join(get_args(SnapshotStatus))}, '
-                                         f"not {status!r}")
+            raise CorruptFileError(path, Message("value.one_of", key='"status"',
+                                                 options=", ".join(get_args(SnapshotStatus)), value=repr(status)))
         if not isinstance(files, dict) or not all(isinstance(v, bool) for v in files.values()):
             raise CorruptFileError(path, '"files" must map each state file to true or false')
         seq = doc.get("seq")
