@@ -80,6 +80,7 @@ COLD: dict[tuple[str, str], str] = {
     ("artibot.hookpath.router.team_table", "hashlib"): "an interpreter without its built-in SHA-256 module",
     ("artibot.hookpath.router.domains", "artibot.errors"): "a domains file that does not validate",
     ("artibot.hookpath.router.domains", "collections"): "a domains file being validated, as above",
+    ("artibot.hookpath.router.domains", "artibot.messages"): "a domains file that does not validate, as above",
     ("artibot.hookpath.router.policy", "artibot.errors"): "a policy document that does not validate",
     ("artibot.hookpath.router.policy", "artibot.messages"): "a policy document that does not validate, as above",
 }

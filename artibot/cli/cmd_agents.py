@@ -68,8 +68,8 @@ def run_agent_plan(agent: str, scope: str, dry_run: bool, *, install: bool, gate
     if install:
         print_data_home()
     from artibot.cli.words import session_lang, w
-    from artibot.cli.words_errors import say
+    from artibot.cli.words_errors import said_message
 
     lang = session_lang()
-    print(w(lang, "in_done") + (w(lang, "in_restart", hint=say(lang, spec.restart_hint))
-                                if install and spec.restart_hint else ""))
+    print(w(lang, "in_done") + (w(lang, "in_restart", hint=said_message(lang, spec.restart_hint))
+                                if install and spec.restart_hint is not None else ""))

@@ -85,7 +85,7 @@ def show_plan(plan: InstallPlan, *, dry_run: bool, install: bool, note: Callable
 def _summary(plan: InstallPlan, lang: str) -> list[str]:
     """:meth:`InstallPlan.summary` in ``lang``: the same parts, the installer's notes reworded."""
     from artibot.cli.words import change_word, w
-    from artibot.cli.words_errors import said_message, say
+    from artibot.cli.words_errors import said_message
 
     lines = []
     for c in plan.changes:
@@ -97,7 +97,7 @@ def _summary(plan: InstallPlan, lang: str) -> list[str]:
         for gone in c.cleanup:
             line += w(lang, "in_cleanup", name=gone.name)
         lines.append(line)
-    return lines + [w(lang, "in_warning", warning=say(lang, warning)) for warning in plan.warnings]
+    return lines + [w(lang, "in_warning", warning=said_message(lang, warning)) for warning in plan.said_warnings]
 
 
 def print_data_home() -> None:

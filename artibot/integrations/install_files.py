@@ -73,9 +73,15 @@ class InstallPlan:
     settings_path: Path
     command_path: Path
     changes: tuple[Change, ...]
-    warnings: tuple[str, ...] = field(default=())
+    said_warnings: tuple[Message, ...] = field(default=())
+    """What the user should know beside the changes, a message each; :attr:`warnings` is their English."""
     empty_dirs: tuple[Path, ...] = field(default=())
     """Directories removed after the changes if they are then empty (uninstall)."""
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """The warnings in English (for :meth:`summary`)."""
+        return tuple(str(m) for m in self.said_warnings)
 
     @property
     def changed(self) -> bool:
@@ -83,7 +89,7 @@ class InstallPlan:
 
     def with_changes(self, *extra: Change) -> "InstallPlan":
         """This plan with ``extra`` changes after its own (a client's files beyond its hook file)."""
-        return InstallPlan(self.scope, self.settings_path, self.command_path, self.changes + extra, self.warnings,
+        return InstallPlan(self.scope, self.settings_path, self.command_path, self.changes + extra, self.said_warnings,
                            self.empty_dirs)
 
     def summary(self) -> list[str]:
@@ -132,10 +138,7 @@ def real_path(path: Path) -> Path:
         return path
     target = path.resolve()
     if not target.is_file():
-        raise IntegrationError(
-            f"{path} is a symbolic link to {target}, which is not a regular file; "
-            "fix the link, then run the command again"
-        )
+        raise IntegrationError(Message("installers.link_not_file", path=str(path), target=str(target)))
     return target
 
 
@@ -143,9 +146,9 @@ def read(path: Path) -> bytes | None:
     try:
         return read_bytes(path)
     except UnsafePathError as exc:
-        raise IntegrationError(f"{path} is not a regular file; move it aside, then run the command again") from exc
+        raise IntegrationError(Message("installers.not_regular", path=str(path))) from exc
     except OSError as exc:
-        raise IntegrationError(f"cannot read {path}: {exc.strerror or exc}") from exc
+        raise IntegrationError(Message("installers.cannot_read", path=str(path), reason=exc.strerror or str(exc))) from exc
 
 
 def mode_of(path: Path, default: int) -> int:
@@ -168,10 +171,7 @@ def apply(plan: InstallPlan) -> None:
         if change.action == "unchanged":
             continue
         if read(change.path) != change.before:
-            raise IntegrationError(
-                f"{change.path} changed since the plan was made; nothing more was written. "
-                "Run the command again."
-            )
+            raise IntegrationError(Message("installers.changed_since", path=str(change.path)))
     for change in plan.changes:
         if change.action == "unchanged":
             continue
@@ -186,7 +186,8 @@ def apply(plan: InstallPlan) -> None:
             mode = change.mode if change.mode is not None else new_mode(NEW_SETTINGS_MODE)
             atomic_write_bytes(change.path, change.after or b"", mode=mode)
         except OSError as exc:
-            raise IntegrationError(f"cannot write {change.path}: {exc.strerror or exc}") from exc
+            raise IntegrationError(Message("installers.cannot_write", path=str(change.path),
+                                           reason=exc.strerror or str(exc))) from exc
         finally:
             _cleanup(change)
     for directory in plan.empty_dirs:
@@ -205,4 +206,4 @@ def _cleanup(change: Change) -> None:
         except FileNotFoundError:
             pass
         except OSError as exc:
-            raise IntegrationError(f"cannot remove {path}: {exc.strerror or exc}") from exc
+            raise IntegrationError(Message("installers.cannot_remove", path=str(path), reason=exc.strerror or str(exc))) from exc

@@ -73,7 +73,7 @@ class LearnFile:
         path = shipped_config_dir() / self.template
         data = read(path)
         if data is None:
-            raise IntegrationError(f"the shipped {self.name} template {path} is missing; reinstall artibot")
+            raise IntegrationError(Message("installers.template_missing_named", name=self.name, path=str(path)))
         return data.decode("utf-8")
 
     def pristine(self, data: bytes, template: str) -> bool:
@@ -100,13 +100,15 @@ class HookFile:
     """Top-level keys a new file needs (Cursor: ``{"version": 1}``)."""
     named: bool = False
     """Give each entry a ``name`` (Gemini CLI shows and toggles hooks by name)."""
-    restart_hint: str = ""
+    restart_hint: Message | None = None
+    """What to do for the client to load the hooks (said after an install)."""
     learn: LearnFile | None = None
     """The client's ``/learn`` equivalent, when it has one."""
 
     def path(self, scope: str) -> Path:
         if scope not in SCOPES:
-            raise InvalidInput(f"unknown scope {scope!r} for {self.agent}; use one of: {', '.join(SCOPES)}")
+            raise InvalidInput(Message("installers.unknown_scope_for", scope=repr(scope), agent=self.agent,
+                                       scopes=", ".join(SCOPES)))
         return self.user_path if scope == "user" else self.project_path
 
     def command(self, prefix: str, hook: Hook) -> str:
@@ -138,8 +140,8 @@ class HookFile:
 def _check(path: Path, data: dict[str, Any]) -> None:
     for event, entries in (data.get("hooks") or {}).items():
         if not isinstance(entries, list):
-            raise IntegrationError(f"{path}: \"hooks.{event}\" must be a list, not a "
-                                   f"{type(entries).__name__}; the file was left untouched")
+            raise IntegrationError(Message("installers.event_not_list", path=str(path), event=str(event),
+                                           type=type(entries).__name__))
 
 
 def _without_ours(spec: HookFile, entries: list[Any]) -> tuple[list[Any], int, int]:
@@ -263,9 +265,7 @@ def learn_change(learn: LearnFile, path: Path, command: str, *, install: bool) -
     if install:
         after = render_learn(command, template)
         if before is not None and not is_artibot_learn(before):
-            raise IntegrationError(
-                f"{real} exists and is not artibot's {learn.name} (it lacks the <!-- artibot:learn --> "
-                "line); artibot will not overwrite it. Rename or move it, then run the command again.")
+            raise IntegrationError(Message("installers.learn_foreign_named", path=str(real), name=learn.name))
         if before == after:
             return Change(real, "unchanged", before, before, None, Message("install.learn_current", command=learn.name))
         if before is None:
@@ -292,7 +292,7 @@ def plan(spec: HookFile, scope: str, prefix: str, *, install: bool, command: str
     check_command_prefix(command)
     path = spec.path(scope)
     if scope == "project" and project_dir is not None and not project_dir.is_dir():
-        raise IntegrationError(f"the project directory {project_dir} does not exist")
+        raise IntegrationError(Message("installers.no_project_dir", path=str(project_dir)))
     extra: tuple[Change, ...] = ()
     if spec.learn is not None:
         extra = (learn_change(spec.learn, spec.learn.path(scope), command, install=install),)

@@ -47,8 +47,8 @@ class SystemCrontab:
             raise IntegrationError(Message("args.no_crontab", executable=self.executable,
                                            command="artibot learn --unattended")) from None
         except subprocess.TimeoutExpired:
-            raise IntegrationError(f"`{self.executable} {' '.join(args)}` did not finish "
-                                   f"within {self.timeout:g} s; nothing was changed") from None
+            raise IntegrationError(Message("installers.crontab_timeout", command=f"{self.executable} {' '.join(args)}",
+                                           seconds=f"{self.timeout:g}")) from None
 
     def read(self) -> str:
         proc = self._run(["-l"])
@@ -56,15 +56,14 @@ class SystemCrontab:
             return proc.stdout
         if "no crontab" in proc.stderr.lower():
             return ""
-        raise IntegrationError(f"`{self.executable} -l` failed: {proc.stderr.strip() or proc.returncode}")
+        raise IntegrationError(Message("installers.crontab_list_failed", executable=self.executable,
+                                       reason=proc.stderr.strip() or str(proc.returncode)))
 
     def write(self, text: str) -> None:
         proc = self._run(["-"], stdin=text)
         if proc.returncode != 0:
-            raise IntegrationError(
-                f"`{self.executable} -` refused the new crontab: {proc.stderr.strip() or proc.returncode}; "
-                "the old crontab is still in place"
-            )
+            raise IntegrationError(Message("installers.crontab_refused", executable=self.executable,
+                                           reason=proc.stderr.strip() or str(proc.returncode)))
 
 
 def _cron_escape(text: str) -> str:
@@ -87,7 +86,7 @@ def schedule_lines(settings: ScheduleSettings, command: str, home: Path, *,
     _check(settings.nightly_learner, "nightlyLearner")
     _check(settings.drift_check, "driftCheck")
     if not command.strip() or "\n" in command or TAG in command:
-        raise InvalidInput(f"the artibot command prefix {command!r} cannot go into a crontab line")
+        raise InvalidInput(Message("installers.cron_prefix", command=repr(command)))
     env = f"ARTIBOT_HOME={shlex.quote(str(home))}"
     if config is not None:
         env += f" ARTIBOT_CONFIG={shlex.quote(str(config))}"
@@ -106,7 +105,7 @@ def plan_schedule(current: str, lines: list[str]) -> str:
     """``current`` with artibot's lines replaced by ``lines`` (at the place of the first old one)."""
     for line in lines:
         if not is_ours(line) or "\n" in line:
-            raise InvalidInput(f"not an artibot crontab line (it must end in '{TAG}<name>'): {line!r}")
+            raise InvalidInput(Message("installers.not_cron_line", tag=TAG, line=repr(line)))
     kept: list[str] = []
     insert_at: int | None = None
     for line in current.splitlines(keepends=True):

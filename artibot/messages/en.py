@@ -1118,4 +1118,56 @@ TEXTS: dict[str, str] = {
     "help.team.status": "Membership, the push queue, and the cached team state's round and age.",
     "help.team.status.--rounds": "Also list the team's rounds (a database read).",
     # --- (end: words)
+    # --- the installers' and the hook path's own refusals
+    "installers.unknown_scope": "unknown scope {scope}; use one of: {scopes}",
+    "installers.unknown_scope_for": "unknown scope {scope} for {agent}; use one of: {scopes}",
+    "installers.no_project_dir": "the project directory {path} does not exist",
+    "installers.learn_foreign": "{path} exists and is not artibot's /learn command (it lacks the "
+                                "<!-- artibot:learn --> line); artibot will not overwrite it. Rename or move it, then "
+                                "run the command again.",
+    "installers.learn_foreign_named": "{path} exists and is not artibot's {name} (it lacks the <!-- artibot:learn --> "
+                                      "line); artibot will not overwrite it. Rename or move it, then run the command "
+                                      "again.",
+    "installers.other_scope": "{path} also registers artibot hooks ({scope} scope); experiences may be recorded twice. "
+                              "Run `artibot uninstall claude-code --scope {scope}` if you want only this one.",
+    "installers.not_utf8": "{path} is not UTF-8 text ({reason}); it was left untouched",
+    "installers.top_not_object": "{path}: the top level must be a JSON object; the file was left untouched",
+    "installers.hooks_not_object": "{path}: \"hooks\" must be an object mapping event names to lists, not a {type}; "
+                                   "the file was left untouched",
+    "installers.event_not_groups": "{path}: \"hooks.{event}\" must be a list of matcher groups, not a {type}; the file "
+                                   "was left untouched",
+    "installers.event_not_list": "{path}: \"hooks.{event}\" must be a list, not a {type}; the file was left untouched",
+    "installers.prefix_empty": "the artibot command prefix is empty",
+    "installers.prefix_bad": "the artibot command prefix {command} contains {bad}, which cannot be written into the "
+                             "/learn command file; install artibot at a path without it",
+    "installers.template_missing": "the shipped /learn template {path} is missing; reinstall artibot",
+    "installers.template_missing_named": "the shipped {name} template {path} is missing; reinstall artibot",
+    "installers.template_no_marker": "the shipped /learn template lacks the {marker} marker; reinstall artibot",
+    "installers.gemini_model": "--model takes ROUTE=MODEL with ROUTE system1 or system2, not {value}",
+    "installers.link_not_file": "{path} is a symbolic link to {target}, which is not a regular file; fix the link, "
+                                "then run the command again",
+    "installers.not_regular": "{path} is not a regular file; move it aside, then run the command again",
+    "installers.cannot_read": "cannot read {path}: {reason}",
+    "installers.cannot_write": "cannot write {path}: {reason}",
+    "installers.cannot_remove": "cannot remove {path}: {reason}",
+    "installers.changed_since": "{path} changed since the plan was made; nothing more was written. Run the command "
+                                "again.",
+    "installers.crontab_timeout": "`{command}` did not finish within {seconds} s; nothing was changed",
+    "installers.crontab_list_failed": "`{executable} -l` failed: {reason}",
+    "installers.crontab_refused": "`{executable} -` refused the new crontab: {reason}; the old crontab is still in "
+                                  "place",
+    "installers.cron_prefix": "the artibot command prefix {command} cannot go into a crontab line",
+    "installers.not_cron_line": "not an artibot crontab line (it must end in '{tag}<name>'): {line}",
+    "installers.restart_gemini": "start a new Gemini CLI session (or run /hooks panel) to load the hooks; /learn "
+                                 "reviews rounds",
+    "installers.restart_codex": "start a new Codex CLI session and trust the hooks in /hooks; $learn reviews rounds",
+    "installers.restart_cursor": "Cursor reloads hooks.json on save; check Settings > Hooks",
+    "installers.domains_invalid": "invalid domain keywords: {problems}",
+    "installers.domains_not_map": "{source} must map a domain name to a list of keywords",
+    "installers.domain_name": "{source}: domain name {name} must be lower-case letters, digits, - or _ (at most 40)",
+    "installers.domain_words": "{source}.{key} must be a list of keywords",
+    "installers.domain_keyword": "{source}.{key}: keyword {word} has no letters or digits",
+    "installers.domains_version": "domains.json: schema_version must be 1, not {version}",
+    "installers.domains_object": "domains.json: \"domains\" must map a domain name to a list of keywords",
+    # --- (end: installers)
 }

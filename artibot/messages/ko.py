@@ -1045,4 +1045,57 @@ TEXTS: dict[str, str] = {
     "help.team.status": "멤버 여부, 전송 대기열, 캐시된 팀 상태의 라운드와 나이.",
     "help.team.status.--rounds": "팀의 라운드도 나열합니다 (데이터베이스를 읽음).",
     # --- (end: words)
+    # --- the installers' and the hook path's own refusals
+    "installers.unknown_scope": "알 수 없는 범위 {scope}; 다음 중 하나를 쓰세요: {scopes}",
+    "installers.unknown_scope_for": "{agent}에 알 수 없는 범위 {scope}; 다음 중 하나를 쓰세요: {scopes}",
+    "installers.no_project_dir": "프로젝트 디렉터리 {path}이(가) 없습니다",
+    "installers.learn_foreign": "{path}이(가) 있지만 artibot의 /learn 명령이 아닙니다 (<!-- artibot:learn --> 줄이 "
+                                "없음); artibot은 덮어쓰지 않습니다. 이름을 바꾸거나 옮긴 뒤 명령을 다시 실행하세요.",
+    "installers.learn_foreign_named": "{path}이(가) 있지만 artibot의 {name}이(가) 아닙니다 (<!-- artibot:learn --> 줄이 "
+                                      "없음); artibot은 덮어쓰지 않습니다. 이름을 바꾸거나 옮긴 뒤 명령을 다시 "
+                                      "실행하세요.",
+    "installers.other_scope": "{path}에도 artibot 훅이 등록되어 있습니다 ({scope} 범위); 경험이 두 번 기록될 수 "
+                              "있습니다. 이 범위만 쓰려면 `artibot uninstall claude-code --scope {scope}`을(를) "
+                              "실행하세요.",
+    "installers.not_utf8": "{path}은(는) UTF-8 텍스트가 아닙니다 ({reason}); 파일은 그대로 두었습니다",
+    "installers.top_not_object": "{path}: 최상위는 JSON 객체여야 합니다; 파일은 그대로 두었습니다",
+    "installers.hooks_not_object": "{path}: \"hooks\"는 이벤트 이름을 목록에 대응시키는 객체여야 합니다 ({type}은(는) "
+                                   "안 됨); 파일은 그대로 두었습니다",
+    "installers.event_not_groups": "{path}: \"hooks.{event}\"는 matcher 그룹의 목록이어야 합니다 ({type}은(는) 안 됨); "
+                                   "파일은 그대로 두었습니다",
+    "installers.event_not_list": "{path}: \"hooks.{event}\"는 목록이어야 합니다 ({type}은(는) 안 됨); 파일은 그대로 "
+                                 "두었습니다",
+    "installers.prefix_empty": "artibot 명령 접두사가 비어 있습니다",
+    "installers.prefix_bad": "artibot 명령 접두사 {command}에 {bad}이(가) 있어 /learn 명령 파일에 쓸 수 없습니다; "
+                             "그 문자가 없는 경로에 artibot을 설치하세요",
+    "installers.template_missing": "함께 배포된 /learn 템플릿 {path}이(가) 없습니다; artibot을 다시 설치하세요",
+    "installers.template_missing_named": "함께 배포된 {name} 템플릿 {path}이(가) 없습니다; artibot을 다시 설치하세요",
+    "installers.template_no_marker": "함께 배포된 /learn 템플릿에 {marker} 표시가 없습니다; artibot을 다시 설치하세요",
+    "installers.gemini_model": "--model은 ROUTE=MODEL 형식이고 ROUTE는 system1 또는 system2입니다 ({value}은(는) 안 됨)",
+    "installers.link_not_file": "{path}은(는) {target}을(를) 가리키는 심볼릭 링크인데, 그것은 일반 파일이 아닙니다; "
+                                "링크를 고친 뒤 명령을 다시 실행하세요",
+    "installers.not_regular": "{path}은(는) 일반 파일이 아닙니다; 다른 곳으로 옮긴 뒤 명령을 다시 실행하세요",
+    "installers.cannot_read": "{path}을(를) 읽을 수 없습니다: {reason}",
+    "installers.cannot_write": "{path}에 쓸 수 없습니다: {reason}",
+    "installers.cannot_remove": "{path}을(를) 지울 수 없습니다: {reason}",
+    "installers.changed_since": "계획을 세운 뒤 {path}이(가) 바뀌었습니다; 더 쓰지 않았습니다. 명령을 다시 실행하세요.",
+    "installers.crontab_timeout": "`{command}`이(가) {seconds}초 안에 끝나지 않았습니다; 아무것도 바꾸지 않았습니다",
+    "installers.crontab_list_failed": "`{executable} -l` 실패: {reason}",
+    "installers.crontab_refused": "`{executable} -`이(가) 새 crontab을 거부했습니다: {reason}; 이전 crontab이 그대로 "
+                                  "있습니다",
+    "installers.cron_prefix": "artibot 명령 접두사 {command}은(는) crontab 줄에 넣을 수 없습니다",
+    "installers.not_cron_line": "artibot의 crontab 줄이 아닙니다 ('{tag}<name>'(으)로 끝나야 함): {line}",
+    "installers.restart_gemini": "훅을 불러오려면 Gemini CLI 세션을 새로 시작하세요 (또는 /hooks panel 실행); /learn으로 "
+                                 "라운드를 검토합니다",
+    "installers.restart_codex": "Codex CLI 세션을 새로 시작하고 /hooks에서 훅을 신뢰하세요; $learn으로 라운드를 "
+                                "검토합니다",
+    "installers.restart_cursor": "Cursor는 저장하면 hooks.json을 다시 불러옵니다; Settings > Hooks에서 확인하세요",
+    "installers.domains_invalid": "도메인 키워드가 잘못되었습니다: {problems}",
+    "installers.domains_not_map": "{source}은(는) 도메인 이름을 키워드 목록에 대응시켜야 합니다",
+    "installers.domain_name": "{source}: 도메인 이름 {name}은(는) 소문자, 숫자, - 또는 _여야 합니다 (최대 40자)",
+    "installers.domain_words": "{source}.{key}은(는) 키워드 목록이어야 합니다",
+    "installers.domain_keyword": "{source}.{key}: 키워드 {word}에 글자나 숫자가 없습니다",
+    "installers.domains_version": "domains.json: schema_version은 1이어야 합니다 ({version}은(는) 안 됨)",
+    "installers.domains_object": "domains.json: \"domains\"는 도메인 이름을 키워드 목록에 대응시켜야 합니다",
+    # --- (end: installers)
 }

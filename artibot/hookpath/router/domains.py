@@ -280,32 +280,32 @@ class DomainTable:
         from collections.abc import Mapping, Sequence  # not at import: the prompt hook loads a built table
 
         from artibot.errors import InvalidInput
+        from artibot.messages import Message
 
         merged: dict[str, list[str]] = {}
-        problems: list[str] = []
+        problems: list[Message] = []
         for source, mapping in (("domains", shipped), ("cognitive.router.domains", extra or {})):
             if not isinstance(mapping, Mapping):
-                problems.append(f"{source} must map a domain name to a list of keywords")
+                problems.append(Message("installers.domains_not_map", source=source))
                 continue
             for name, words in mapping.items():
                 key = name.strip().lower() if isinstance(name, str) else name
                 if not isinstance(key, str) or not _DOMAIN_NAME.fullmatch(key):
-                    problems.append(f"{source}: domain name {name!r} must be lower-case letters, "
-                                    "digits, - or _ (at most 40)")
+                    problems.append(Message("installers.domain_name", source=source, name=repr(name)))
                     continue
                 if isinstance(words, str) or not isinstance(words, Sequence):
-                    problems.append(f"{source}.{key} must be a list of keywords")
+                    problems.append(Message("installers.domain_words", source=source, key=key))
                     continue
                 bucket = merged.setdefault(key, [])
                 for word in words:
                     if not isinstance(word, str) or not tokenize(normalize(word)):
-                        problems.append(f"{source}.{key}: keyword {word!r} has no letters or digits")
+                        problems.append(Message("installers.domain_keyword", source=source, key=key, word=repr(word)))
                         continue
                     word = " ".join(normalize(word).split())
                     if word not in bucket:
                         bucket.append(word)
         if problems:
-            raise InvalidInput("invalid domain keywords: " + "; ".join(problems))
+            raise InvalidInput(Message("installers.domains_invalid", problems=tuple(problems)))
         return cls({name: tuple(words) for name, words in merged.items()})
 
     @classmethod
@@ -315,13 +315,14 @@ class DomainTable:
         from collections.abc import Mapping
 
         from artibot.errors import InvalidInput
+        from artibot.messages import Message
 
         version = document.get("schema_version") if isinstance(document, Mapping) else None
         if version != 1:
-            raise InvalidInput(f"domains.json: schema_version must be 1, not {version!r}")
+            raise InvalidInput(Message("installers.domains_version", version=repr(version)))
         domains = document.get("domains")
         if not isinstance(domains, Mapping):
-            raise InvalidInput("domains.json: \"domains\" must map a domain name to a list of keywords")
+            raise InvalidInput(Message("installers.domains_object"))
         return cls.from_mapping(domains, extra)
 
     @property

@@ -66,7 +66,7 @@ SCOPES = ("user", "project", "local")
 
 def _check_scope(scope: str) -> None:
     if scope not in SCOPES:
-        raise InvalidInput(f"unknown scope {scope!r}; use one of: {', '.join(SCOPES)}")
+        raise InvalidInput(Message("installers.unknown_scope", scope=repr(scope), scopes=", ".join(SCOPES)))
 
 
 def settings_path_for(scope: str, *, user_dir: Path, project_dir: Path) -> Path:
@@ -307,11 +307,7 @@ def _learn_change(path: Path, command: str, *, install: bool) -> Change:
     if install:
         after = render_learn(command)
         if before is not None and not is_artibot_learn(before):
-            raise IntegrationError(
-                f"{real} exists and is not artibot's /learn command (it lacks the "
-                "<!-- artibot:learn --> line); artibot will not overwrite it. Rename or "
-                "move it, then run the command again."
-            )
+            raise IntegrationError(Message("installers.learn_foreign", path=str(real)))
         if before == after:
             return Change(real, "unchanged", before, before, None, Message("install.learn_current_command",
                                                                            command="/learn"))
@@ -332,9 +328,9 @@ def _learn_change(path: Path, command: str, *, install: bool) -> Change:
 # Public API
 
 
-def _other_scope_warnings(scope: str, *, user_dir: Path, project_dir: Path, command: str) -> tuple[str, ...]:
+def _other_scope_warnings(scope: str, *, user_dir: Path, project_dir: Path, command: str) -> tuple[Message, ...]:
     """Hooks registered in two scopes both run, unless their commands are identical."""
-    warnings = []
+    warnings: list[Message] = []
     mine = settings_path_for(scope, user_dir=user_dir, project_dir=project_dir).resolve()
     for other in SCOPES:
         path = settings_path_for(other, user_dir=user_dir, project_dir=project_dir)
@@ -347,11 +343,7 @@ def _other_scope_warnings(scope: str, *, user_dir: Path, project_dir: Path, comm
         found = [h.get("command") for groups in (data.get("hooks") or {}).values()
                  for g in groups for h in (handlers_of(g) or []) if is_ours(h, command)]
         if found:
-            warnings.append(
-                f"{path} also registers artibot hooks ({other} scope); experiences may be "
-                f"recorded twice. Run `artibot uninstall claude-code --scope {other}` if you "
-                "want only this one."
-            )
+            warnings.append(Message("installers.other_scope", path=str(path), scope=other))
     return tuple(warnings)
 
 
@@ -362,7 +354,7 @@ def _plan(scope: str, user_dir: Path, project_dir: Path, command: str, *, instal
     hooks_by = hook_prefix or command
     check_command_prefix(hooks_by)
     if scope != "user" and not Path(project_dir).is_dir():
-        raise IntegrationError(f"the project directory {project_dir} does not exist")
+        raise IntegrationError(Message("installers.no_project_dir", path=str(project_dir)))
     settings = settings_path_for(scope, user_dir=user_dir, project_dir=project_dir)
     learn = commands_dir_for(scope, user_dir=user_dir, project_dir=project_dir) / "learn.md"
     changes = (

@@ -45,23 +45,18 @@ def parse_settings(path: Path, raw: bytes | None) -> dict[str, Any]:
     try:
         data = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
-        raise IntegrationError(f"{path} is not UTF-8 text ({exc}); it was left untouched") from exc
+        raise IntegrationError(Message("installers.not_utf8", path=str(path), reason=str(exc))) from exc
     except json.JSONDecodeError as exc:
         raise IntegrationError(Message("json.file_invalid", path=str(path), reason=str(exc))) from exc
     if not isinstance(data, dict):
-        raise IntegrationError(f"{path}: the top level must be a JSON object; the file was left untouched")
+        raise IntegrationError(Message("installers.top_not_object", path=str(path)))
     hooks = data.get("hooks")
     if hooks is not None and not isinstance(hooks, dict):
-        raise IntegrationError(
-            f"{path}: \"hooks\" must be an object mapping event names to lists, "
-            f"not a {type(hooks).__name__}; the file was left untouched"
-        )
+        raise IntegrationError(Message("installers.hooks_not_object", path=str(path), type=type(hooks).__name__))
     for event, groups in (hooks or {}).items():
         if not isinstance(groups, list):
-            raise IntegrationError(
-                f"{path}: \"hooks.{event}\" must be a list of matcher groups, "
-                f"not a {type(groups).__name__}; the file was left untouched"
-            )
+            raise IntegrationError(Message("installers.event_not_groups", path=str(path), event=str(event),
+                                           type=type(groups).__name__))
     return data
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from artibot.config import shipped_config_dir
 from artibot.errors import IntegrationError, InvalidInput
+from artibot.messages import Message
 from artibot.store.fs import read_bytes
 
 TYPE_CHECKING = False  # typing is not needed at run time
@@ -219,20 +220,17 @@ _COMMAND_REF = re.compile(r"(?<![\w./-])artibot(?= (?:" + "|".join(_SUBCOMMANDS)
 def check_command_prefix(command: str) -> None:
     """Refuse a prefix that cannot be written into settings JSON, YAML front matter and Markdown."""
     if not command.strip():
-        raise InvalidInput("the artibot command prefix is empty")
+        raise InvalidInput(Message("installers.prefix_empty"))
     bad = [c for c in ("\n", "\r", "`", ": ", " #") if c in command]
     if bad:
-        raise InvalidInput(
-            f"the artibot command prefix {command!r} contains {bad[0]!r}, which cannot be "
-            "written into the /learn command file; install artibot at a path without it"
-        )
+        raise InvalidInput(Message("installers.prefix_bad", command=repr(command), bad=repr(bad[0])))
 
 
 def learn_template() -> str:
     path = shipped_config_dir() / TEMPLATE_DIR / LEARN_TEMPLATE
     data = read_bytes(path)
     if data is None:
-        raise IntegrationError(f"the shipped /learn template {path} is missing; reinstall artibot")
+        raise IntegrationError(Message("installers.template_missing", path=str(path)))
     return data.decode("utf-8")
 
 
@@ -245,7 +243,7 @@ def render_learn(command: str, template: str | None = None) -> bytes:
     check_command_prefix(command)
     text = learn_template() if template is None else template
     if LEARN_MARKER not in text:
-        raise IntegrationError(f"the shipped /learn template lacks the {LEARN_MARKER} marker; reinstall artibot")
+        raise IntegrationError(Message("installers.template_no_marker", marker=LEARN_MARKER))
     if command != "artibot":
         text = _COMMAND_REF.sub(lambda _m: command, text)
     return text.encode("utf-8")

@@ -20,6 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from artibot.integrations.json_hooks import Hook, HookFile, LearnFile
+from artibot.messages import Message
 
 HOOKS = (
     Hook("SessionStart", 10),
@@ -37,4 +38,4 @@ def hook_file(user_dir: Path, project_dir: Path) -> HookFile:
                       r"(?m)^ {6}(.+) review --json --prepare$", "$learn")
     return HookFile("codex-cli", "Codex CLI", user_dir / "hooks.json", project_dir / ".codex" / "hooks.json",
                     HOOKS, grouped=True, learn=learn,
-                    restart_hint="start a new Codex CLI session and trust the hooks in /hooks; $learn reviews rounds")
+                    restart_hint=Message("installers.restart_codex"))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from artibot.integrations.json_hooks import Hook, HookFile
+from artibot.messages import Message
 
 HOOKS = tuple(Hook(event) for event in (
     "sessionStart", "beforeSubmitPrompt", "postToolUse", "postToolUseFailure", "stop", "sessionEnd"))
@@ -17,4 +18,4 @@ HOOKS = tuple(Hook(event) for event in (
 def hook_file(user_dir: Path, project_dir: Path) -> HookFile:
     return HookFile("cursor", "Cursor", user_dir / "hooks.json", project_dir / ".cursor" / "hooks.json",
                     HOOKS, grouped=False, new_file_keys={"version": 1},
-                    restart_hint="Cursor reloads hooks.json on save; check Settings > Hooks")
+                    restart_hint=Message("installers.restart_cursor"))

@@ -27,6 +27,7 @@ from pathlib import Path
 from artibot.errors import InvalidInput
 from artibot.integrations.gemini_cli.events import MODEL_ENV
 from artibot.integrations.json_hooks import Hook, HookFile, LearnFile
+from artibot.messages import Message
 
 HOOKS = (
     Hook("SessionStart", 10_000),
@@ -43,7 +44,7 @@ def parse_models(values: list[str] | None) -> dict[str, str]:
     for value in values or []:
         route, _, model = value.partition("=")
         if route not in MODEL_ENV or not model.strip() or any(c.isspace() for c in model.strip()):
-            raise InvalidInput(f"--model takes ROUTE=MODEL with ROUTE system1 or system2, not {value!r}")
+            raise InvalidInput(Message("installers.gemini_model", value=repr(value)))
         models[route] = model.strip()
     return models
 
@@ -57,5 +58,4 @@ def hook_file(user_dir: Path, project_dir: Path, models: dict[str, str] | None =
                       project_dir / ".gemini" / "commands" / "learn.toml", r"!\{(.+) review --json --prepare\}", "/learn")
     return HookFile("gemini-cli", "Gemini CLI", user_dir / "settings.json", project_dir / ".gemini" / "settings.json",
                     hooks, grouped=True, named=True, learn=learn,
-                    restart_hint="start a new Gemini CLI session (or run /hooks panel) to load the hooks; "
-                                 "/learn reviews rounds")
+                    restart_hint=Message("installers.restart_gemini"))
