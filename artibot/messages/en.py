@@ -1177,5 +1177,18 @@ TEXTS: dict[str, str] = {
     "snapshot.none": "no snapshot for round {round} in {where}; `artibot history` lists the rounds that can be rolled "
                      "back",
     "snapshot.copy_missing": "snapshot {folder} lacks its copy of {file}",
+    "columns.must_be": "{what} must be {kind}, not {value}",
+    "columns.kind.int": "a whole number", "columns.kind.float": "a finite number",
+    "columns.kind.float_or_null": "a finite number or null", "columns.kind.str": "a string",
+    "columns.kind.str_or_null": "a string or null", "columns.kind.bool": "true or false",
+    "columns.not_object": "{what} must be a JSON object, not {type}",
+    "columns.missing": "{what}: missing field {field}",
+    "columns.object": "{what} must be a JSON object",
+    "columns.list": "{what} must be a list",
+    "columns.lengths": "{kind} columns differ in length",
+    "columns.items": "{what}: every item must be a JSON object",
+    "columns.item_lacks": "{what}: an item lacks field {field}",
+    "columns.batch_sizes": "batch sizes add up to {total}, not to {groups} groups",
+    "columns.batches": "{what}: every batch must be a list of groups",
     # --- (end: refusals)
 }

@@ -1099,5 +1099,18 @@ TEXTS: dict[str, str] = {
     "snapshot.bad_seq": "\"seq\"는 1 이상의 정수여야 합니다 ({seq}은(는) 안 됨)",
     "snapshot.none": "{where}에 라운드 {round}의 스냅샷이 없습니다; `artibot history`가 롤백할 수 있는 라운드를 나열합니다",
     "snapshot.copy_missing": "스냅샷 {folder}에 {file}의 사본이 없습니다",
+    "columns.must_be": "{what}은(는) {kind}여야 합니다 ({value}은(는) 안 됨)",
+    "columns.kind.int": "정수", "columns.kind.float": "유한한 숫자",
+    "columns.kind.float_or_null": "유한한 숫자나 null", "columns.kind.str": "문자열",
+    "columns.kind.str_or_null": "문자열이나 null", "columns.kind.bool": "true나 false",
+    "columns.not_object": "{what}은(는) JSON 객체여야 합니다 ({type}은(는) 안 됨)",
+    "columns.missing": "{what}: 필드 {field}이(가) 없습니다",
+    "columns.object": "{what}은(는) JSON 객체여야 합니다",
+    "columns.list": "{what}은(는) 목록이어야 합니다",
+    "columns.lengths": "{kind}의 열 길이가 서로 다릅니다",
+    "columns.items": "{what}: 모든 항목이 JSON 객체여야 합니다",
+    "columns.item_lacks": "{what}: 필드 {field}이(가) 없는 항목이 있습니다",
+    "columns.batch_sizes": "배치 크기의 합이 {total}입니다 (그룹 {groups}개여야 함)",
+    "columns.batches": "{what}: 모든 배치가 그룹의 목록이어야 합니다",
     # --- (end: refusals)
 }

@@ -102,3 +102,21 @@ def test_the_config_s_refusals_in_korean(tmp_path: Path, artibot_home: Path, mon
         load_settings(artibot_home)
     assert info.value.problems == [f"$ARTIBOT_CONFIG points to {tmp_path / 'none.json'}, which does not exist"]
     assert f"$ARTIBOT_CONFIG이(가) 가리키는 {tmp_path / 'none.json'}이(가) 없습니다" in say_error("ko", info.value)
+
+
+def test_a_learning_type_s_column_check_in_korean(tmp_path: Path) -> None:
+    from artibot.errors import problem_of
+    from artibot.learning.columns import check_fields, get_list
+
+    for call, english, said in (
+            (lambda: check_fields({"n": "x"}, {"n": "int"}, "round.step"), "round.step.n must be a whole number, not 'x'",
+             "round.step.n은(는) 정수여야 합니다 ('x'은(는) 안 됨)"),
+            (lambda: check_fields({}, {"n": "float?"}, "round.step"), "round.step: missing field 'n'",
+             "round.step: 필드 'n'이(가) 없습니다"),
+            (lambda: get_list({}, "groups", "round"), "round.groups must be a list", "round.groups은(는) 목록이어야 합니다")):
+        with pytest.raises(ValueError) as info:
+            call()
+        assert str(info.value) == english
+        error = CorruptFileError(tmp_path / "pending-round.json", problem_of(info.value))
+        assert error.problem == english
+        assert say_error("ko", error).startswith(f"{tmp_path / 'pending-round.json'}: {said}. 파일은 그대로")
