@@ -112,3 +112,19 @@ def test_an_error_with_a_message_keeps_its_english_sentence(tmp_path) -> None:
                                              "--record`로 결정을 기록하세요")
     with pytest.raises(NotFoundError, match=r"^'a b' is not a decision id"):
         pending_decisions.load(home, "a b")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_id_is_written_twice_in_a_catalogue(lang: str) -> None:
+    # a dict literal keeps the last of two equal keys without a word: the first text would be lost unseen
+    import ast
+    import collections
+    from pathlib import Path
+
+    import artibot.messages
+
+    tree = ast.parse((Path(artibot.messages.__file__).parent / f"{lang}.py").read_text(encoding="utf-8"))
+    texts = next(n.value for n in tree.body if isinstance(n, ast.AnnAssign) and getattr(n.target, "id", "") == "TEXTS")
+    assert isinstance(texts, ast.Dict)
+    counts = collections.Counter(k.value for k in texts.keys if isinstance(k, ast.Constant))
+    assert [k for k, n in counts.items() if n > 1] == []

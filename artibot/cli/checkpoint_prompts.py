@@ -24,6 +24,7 @@ from artibot.round.checkpoints import (
     TransferChoice,
 )
 from artibot.errors import InvalidInput
+from artibot.messages import Message
 from artibot.cli.checkpoint_view import evidence_table, held_patterns, transfer_order
 from artibot.cli.render import Hanging
 from artibot.cli.words import action, w
@@ -82,7 +83,7 @@ class TerminalCheckpoints:
                 if line.lower() == choice:  # the word shown in [ ], as review --answer takes it
                     return choice
             self.console.print(w(self.lang, "retry", n=len(labels)))
-        raise InvalidInput(f"checkpoint {n}: no valid answer after {MAX_TRIES} tries; nothing was applied")
+        raise InvalidInput(Message("answers.no_valid", n=n, tries=MAX_TRIES))
 
     def _show(self, evidence: Evidence, held: str | None = None) -> None:
         self.console.print()

@@ -65,7 +65,7 @@ def run_learn(*, yes: bool = False, unattended: bool = False, dry_run: bool = Fa
               as_json: bool = False, quiet: bool = False) -> None:
     """``artibot learn`` with its options."""
     if yes and unattended:
-        raise InvalidInput("--yes and --unattended exclude each other: choose who answers the checkpoints")
+        raise InvalidInput(Message("learn.yes_unattended"))
     home = Home.of(None)
     settings = load_settings(home.root)
     out = err_console if as_json else console
@@ -209,10 +209,10 @@ def _evidence_part(home: Home, question: int | None, page: int, pattern: str | N
     from artibot.round import brief as review_brief
 
     if question is not None and pattern is not None:
-        raise InvalidInput("--question and --pattern exclude each other: --pattern is one row of --question 3")
+        raise InvalidInput(Message("review.question_pattern"))
     found = all_open_evidence(home)
     if found is None:
-        raise InvalidInput("no round is waiting for review; `artibot learn` starts one")
+        raise InvalidInput(Message("review.none_start"))
     evidence = found[question or 3]
     if pattern is not None:
         return review_brief.pattern(evidence, pattern)
@@ -228,7 +228,7 @@ def _evidence_screen(home: Home, question: int | None, pattern: str | None) -> A
 
     found = all_open_evidence(home)
     if found is None:
-        raise InvalidInput("no round is waiting for review; `artibot learn` starts one")
+        raise InvalidInput(Message("review.none_start"))
     if pattern is not None:
         row = review_brief.pattern(found[3], pattern)  # the error names the near keys
         return evidence_table(Evidence(3, found[3].round_id, found[3].lang, rows=[row], summary=found[3].summary))

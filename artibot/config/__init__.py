@@ -43,7 +43,7 @@ def shipped_config_dir() -> Path:
     for candidate in (here.parent / "config", here / "_config"):
         if (candidate / CONFIG_NAME).is_file():
             return candidate
-    raise ConfigError([f"shipped defaults {CONFIG_NAME} not found next to the artibot package"])
+    raise ConfigError([Message("config.no_shipped", name=CONFIG_NAME)])
 
 
 # ---------------------------------------------------------------------------
@@ -64,9 +64,9 @@ def resolve_home(home: str | os.PathLike[str] | None = None) -> Path:
     try:
         str(path).encode("utf-8")
     except UnicodeEncodeError:
-        where = "the data home given" if home is not None else "$ARTIBOT_HOME" if env else "the home folder"
-        raise InvalidInput(f"{where} ({ascii(str(path))}) is not valid UTF-8; artibot needs a data home whose "
-                           "path it can write into its JSON files: set ARTIBOT_HOME to another folder") from None
+        where = Message("config.home_given") if home is not None else "$ARTIBOT_HOME" if env else \
+            Message("config.home_folder")
+        raise InvalidInput(Message("config.home_not_utf8", where=where, path=ascii(str(path)))) from None
     if os.path.islink(path):
         return Path(os.path.realpath(path))
     return path
@@ -296,8 +296,7 @@ def load_config_file(path: Path) -> Settings:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
         try:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise ConfigError(["not a regular file (a FIFO, socket or device); replace it with the "
-                                   "JSON config file or remove it"], path)
+                raise ConfigError([Message("config.not_regular")], path)
             with os.fdopen(os.dup(fd), "rb") as fh:
                 raw = fh.read()
         finally:
@@ -319,7 +318,7 @@ def load_settings(home: str | os.PathLike[str] | None = None) -> Settings:
         if path.exists() and not path.is_dir():  # a FIFO or device is refused by name, not skipped
             return load_config_file(path)
         if env and path == Path(env).expanduser():
-            raise ConfigError([f"$ARTIBOT_CONFIG points to {path}, which does not exist"])
+            raise ConfigError([Message("config.env_missing", path=str(path))])
     return settings_from_mapping({})
 
 
@@ -376,7 +375,7 @@ def load_domain_keywords() -> dict[str, list[str]]:
             doc = orjson.loads(path.read_bytes())
             domains = doc["domains"]
         except (OSError, orjson.JSONDecodeError, KeyError, TypeError) as exc:
-            raise ConfigError([f"shipped domain table is unreadable ({exc})"], path) from exc
+            raise ConfigError([Message("config.domains_unreadable", reason=str(exc))], path) from exc
         _DOMAINS_CACHE = domains
     return _DOMAINS_CACHE
 

@@ -17,10 +17,12 @@ import math
 from operator import itemgetter
 from typing import Any, ClassVar, Generic, Iterable, Iterator, Mapping, Protocol, Sequence, TypeVar
 
+from artibot.messages import Message
+
 _TYPES: dict[str, set[type]] = {"int": {int}, "float": {float, int}, "float?": {float, int, type(None)},
           "str": {str}, "str?": {str, type(None)}, "bool": {bool}}
-_WORDS = {"int": "a whole number", "float": "a finite number", "float?": "a finite number or null",
-          "str": "a string", "str?": "a string or null", "bool": "true or false"}
+_WORDS = {"int": "int", "float": "float", "float?": "float_or_null", "str": "str", "str?": "str_or_null", "bool": "bool"}
+"""Each JSON kind's words, by id (``columns.kind.<id>``)."""
 
 
 def check_column(kind: str, values: list[Any], what: str) -> list[Any]:
@@ -32,7 +34,8 @@ def check_column(kind: str, values: list[Any], what: str) -> list[Any]:
     finite = not (typed and numbers) or all(map(math.isfinite, (v for v in values if v is not None)))
     if not typed or not finite:
         example = next(v for v in values if type(v) not in allowed or (type(v) is float and not math.isfinite(v)))
-        raise ValueError(f"{what} must be {_WORDS[kind]}, not {example!r}")
+        raise ValueError(Message("columns.must_be", what=what, kind=Message(f"columns.kind.{_WORDS[kind]}"),
+                                 value=repr(example)))
     if numbers and int in found:
         return [v if v is None else float(v) for v in values]
     return values
@@ -41,24 +44,24 @@ def check_column(kind: str, values: list[Any], what: str) -> list[Any]:
 def check_fields(d: Any, spec: Mapping[str, str], what: str) -> dict[str, Any]:
     """The fields ``spec`` names, each checked against its kind."""
     if not isinstance(d, Mapping):
-        raise ValueError(f"{what} must be a JSON object, not {type(d).__name__}")
+        raise ValueError(Message("columns.not_object", what=what, type=type(d).__name__))
     missing = [name for name in spec if name not in d]
     if missing:
-        raise ValueError(f"{what}: missing field {missing[0]!r}")
+        raise ValueError(Message("columns.missing", what=what, field=repr(missing[0])))
     return {name: check_column(kind, [d[name]], f"{what}.{name}")[0] for name, kind in spec.items()}
 
 
 def get_object(d: Mapping[str, Any], name: str, what: str) -> Any:
     value = d.get(name) if isinstance(d, Mapping) else None
     if not isinstance(value, Mapping):
-        raise ValueError(f"{what}.{name} must be a JSON object")
+        raise ValueError(Message("columns.object", what=f"{what}.{name}"))
     return value
 
 
 def get_list(d: Mapping[str, Any], name: str, what: str) -> list[Any]:
     value = d.get(name) if isinstance(d, Mapping) else None
     if not isinstance(value, list):
-        raise ValueError(f"{what}.{name} must be a list")
+        raise ValueError(Message("columns.list", what=f"{what}.{name}"))
     return value
 
 
@@ -83,7 +86,7 @@ class Table(Sequence[R], Generic[R]):
         self.kind = kind
         self.columns = {name: tuple(columns[name]) for name in kind.JSON}
         if len({len(c) for c in self.columns.values()}) > 1:
-            raise ValueError(f"{kind.__name__} columns differ in length")
+            raise ValueError(Message("columns.lengths", kind=kind.__name__))
         self._rows: tuple[R, ...] | None = None
 
     @classmethod
@@ -123,13 +126,13 @@ class Table(Sequence[R], Generic[R]):
     @classmethod
     def from_json(cls, kind: type[R], items: list[Any], what: str) -> Table[R]:
         if not all(isinstance(item, Mapping) for item in items):
-            raise ValueError(f"{what}: every item must be a JSON object")
+            raise ValueError(Message("columns.items", what=what))
         columns: dict[str, list[Any]] = {}
         for name, spec in kind.JSON.items():
             try:
                 values = list(map(itemgetter(name), items))
             except KeyError:
-                raise ValueError(f"{what}: an item lacks field {name!r}") from None
+                raise ValueError(Message("columns.item_lacks", what=what, field=repr(name))) from None
             columns[name] = check_column(spec, values, f"{what}.{name}")
         return cls(kind, columns)
 
@@ -146,7 +149,7 @@ class Batches(Sequence[tuple[Any, ...]]):
         for size in sizes:
             bounds.append(bounds[-1] + size)
         if bounds[-1] != len(groups):
-            raise ValueError(f"batch sizes add up to {bounds[-1]}, not to {len(groups)} groups")
+            raise ValueError(Message("columns.batch_sizes", total=bounds[-1], groups=len(groups)))
         self.bounds = tuple(bounds)
 
     @classmethod
@@ -186,5 +189,5 @@ class Batches(Sequence[tuple[Any, ...]]):
     @classmethod
     def from_json(cls, kind: type[Row], items: list[Any], what: str) -> Batches:
         if not all(isinstance(b, list) for b in items):
-            raise ValueError(f"{what}: every batch must be a list of groups")
+            raise ValueError(Message("columns.batches", what=what))
         return cls(Table.from_json(kind, [g for b in items for g in b], what), [len(b) for b in items])

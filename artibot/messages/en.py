@@ -305,7 +305,6 @@ TEXTS: dict[str, str] = {
     "team.schema_other": "the team database's schema is version {version}, this artibot expects {newest}: {then}",
     "team.schema_run_init": "run `artibot team init URL` to upgrade it",
     "team.schema_upgrade_artibot": "upgrade artibot",
-    # --- (end: team)
     # --- doctor's findings on the data home's files (artibot.store.doctor)
     # what a file is, and moving it aside
     "doctor.not_regular": "is not a regular file",
@@ -406,7 +405,6 @@ TEXTS: dict[str, str] = {
     "doctor.detail.zeros": "{size} of zero bytes from byte {at}",
     "doctor.detail.zeros_regions": "{size} of zero bytes from byte {at} in {regions} regions",
     "doctor.detail.damage_from": "damage from byte {at}",
-    # --- (end: doctor)
     # --- a record's validation and the config's shared checks
     "record.invalid": "{problems} (nothing was written)",
     "record.invalid_in": "{where}: {problems} (nothing was written)",
@@ -474,7 +472,6 @@ TEXTS: dict[str, str] = {
     "config.efforts": "low, medium, high, max",
     "config.profile_model": "{key} must be null (keep the client's) or a model name, not {value}",
     "config.not_read": "{key} is not a key artibot reads (known: {known}); it is ignored",
-    # --- (end: validation)
     # --- commands' arguments, collect, the installer's notes, the gateway, a turn's route reason
     # `artibot collect` (artibot.cli.cmd_collect): refused before anything is written
     "collect.refused": "{problem} (nothing was written)",
@@ -551,7 +548,6 @@ TEXTS: dict[str, str] = {
     # what artibot adds to the parser's usage error (artibot.cli.app)
     "usage.see_help": " (see '{command} --help')",
     "usage.home_first": "; --home goes before the command: artibot --home DIR {command} …",
-    # --- (end: commands)
     # --- the terminal's and the checkpoints' keyed words (artibot.cli.words.w, artibot.round.checkpoint_texts)
     # the words around the checkpoints' questions, and the closing summary (artibot.cli.checkpoint_view, learn_view)
     "w.domain": "domain",
@@ -1117,7 +1113,6 @@ TEXTS: dict[str, str] = {
     "help.team.leave": "Stop being a member; your own thresholds, cells and records stay as they are.",
     "help.team.status": "Membership, the push queue, and the cached team state's round and age.",
     "help.team.status.--rounds": "Also list the team's rounds (a database read).",
-    # --- (end: words)
     # --- the installers' and the hook path's own refusals
     "installers.unknown_scope": "unknown scope {scope}; use one of: {scopes}",
     "installers.unknown_scope_for": "unknown scope {scope} for {agent}; use one of: {scopes}",
@@ -1169,5 +1164,76 @@ TEXTS: dict[str, str] = {
     "installers.domain_keyword": "{source}.{key}: keyword {word} has no letters or digits",
     "installers.domains_version": "domains.json: schema_version must be 1, not {version}",
     "installers.domains_object": "domains.json: \"domains\" must map a domain name to a list of keywords",
-    # --- (end: installers)
+    # --- the rounds', the store's and the config's own refusals
+    "answers.no_valid": "checkpoint {n}: no valid answer after {tries} tries; nothing was applied",
+    "answers.no_pattern": "checkpoint 3 has no pattern {key}; patterns in this round: {keys}",
+    "answers.no_patterns": "none",
+    "answers.where": "answer {answer}",
+    "answers.bad_choice": "{where}: checkpoint {n} takes {choices}, not {choice}",
+    "answers.shape": "answer {item} must look like N=CHOICE (e.g. 1=accept, 2=apply, 3=auto, 3.PATTERN=hold)",
+    "answers.unknown_checkpoint": "answer {answer}: the checkpoints are 1, 2 and 3 (or 3.PATTERN)",
+    "answers.bad_kind": "answers must be 'defaults', 'defer', 'unattended' or a mapping, not {answers}",
+    "learn.yes_unattended": "--yes and --unattended exclude each other: choose who answers the checkpoints",
+    "review.question_pattern": "--question and --pattern exclude each other: --pattern is one row of --question 3",
+    "review.none_start": "no round is waiting for review; `artibot learn` starts one",
+    "review.none_waiting": "no round is waiting for review",
+    "review.thresholds_changed": "the thresholds changed since round {round} was prepared (a rollback?); discard it "
+                                 "with `artibot review --discard` and run `artibot learn`",
+    "review.page_range": "--page {page}: checkpoint {checkpoint} has page(s) 1 to {pages} ({rows} row(s), {per} a "
+                         "page)",
+    "review.no_pattern_near": "--pattern {key}: checkpoint 3 of the pending round has no such pattern; did you mean "
+                              "{near}?",
+    "review.no_pattern_count": "--pattern {key}: checkpoint 3 of the pending round has no such pattern ({n} "
+                               "pattern(s) in it)",
+    "round.waiting_answer": "round {round} is waiting for review: `artibot review` shows it, `artibot review --answer "
+                            "1=accept --answer 2=apply --answer 3=auto` answers it",
+    "rollback.same_seq": "rounds {first} and {second} carry the same sequence number ({seq}) in {where}, so the order "
+                         "they were applied in is unknown and a rollback could not be exact; nothing was changed (was "
+                         "a snapshot folder copied by hand?)",
+    "rollback.no_seq": "round {round} has no sequence number in its snapshot and no entry in {log}, so the order it "
+                       "was applied in is unknown and a rollback could not be exact; nothing was changed",
+    "rollback.copy_missing": "the snapshot of round {round} lacks its copy of {file} (in {where}), so the state before "
+                             "it cannot be restored exactly; nothing was changed",
+    "rollback.archive_missing": "round {round} processed {n} experience(s) but {path} is missing, so they cannot be "
+                                "put back; nothing was changed (restore that file, or `artibot doctor` to look)",
+    "config.no_shipped": "shipped defaults {name} not found next to the artibot package",
+    "config.home_given": "the data home given",
+    "config.home_folder": "the home folder",
+    "config.home_not_utf8": "{where} ({path}) is not valid UTF-8; artibot needs a data home whose path it can write "
+                            "into its JSON files: set ARTIBOT_HOME to another folder",
+    "config.not_regular": "not a regular file (a FIFO, socket or device); replace it with the JSON config file or "
+                          "remove it",
+    "config.env_missing": "$ARTIBOT_CONFIG points to {path}, which does not exist",
+    "config.domains_unreadable": "shipped domain table is unreadable ({reason})",
+    "archive.exists": "{path} already exists; refusing to overwrite an archive",
+    "archive.bad_marker": "unreadable marker of an interrupted archive move or restore",
+    "export.no_folder": "cannot write {path}: the folder {folder} does not exist",
+    "log.bad_header": "does not start with the '[' line of an artibot experience log",
+    "commit.outside": "{path} is outside the data home {root}; a round commits only its own files",
+    "commit.staging": "{path} is the commit's own staging folder, not a state file",
+    "commit.lost": "the committed contents of {file} are neither staged nor in place; move {staging}/ aside into "
+                   "quarantine/ and run `artibot doctor`",
+    "commit.mismatch": "does not hold what the commit journal says it does (for {file}); move {staging}/ aside into "
+                       "quarantine/ and run `artibot doctor`",
+    "commit.bad_journal": "unreadable journal of an interrupted commit of a round's files; move {staging}/ aside into "
+                          "quarantine/ and run `artibot doctor`",
+    "snapshot.bad_round_id": "\"round_id\" must be a string",
+    "snapshot.bad_files": "\"files\" must map each state file to true or false",
+    "snapshot.bad_seq": "\"seq\" must be a whole number from 1, not {seq}",
+    "snapshot.none": "no snapshot for round {round} in {where}; `artibot history` lists the rounds that can be rolled "
+                     "back",
+    "snapshot.copy_missing": "snapshot {folder} lacks its copy of {file}",
+    "columns.must_be": "{what} must be {kind}, not {value}",
+    "columns.kind.int": "a whole number", "columns.kind.float": "a finite number",
+    "columns.kind.float_or_null": "a finite number or null", "columns.kind.str": "a string",
+    "columns.kind.str_or_null": "a string or null", "columns.kind.bool": "true or false",
+    "columns.not_object": "{what} must be a JSON object, not {type}",
+    "columns.missing": "{what}: missing field {field}",
+    "columns.object": "{what} must be a JSON object",
+    "columns.list": "{what} must be a list",
+    "columns.lengths": "{kind} columns differ in length",
+    "columns.items": "{what}: every item must be a JSON object",
+    "columns.item_lacks": "{what}: an item lacks field {field}",
+    "columns.batch_sizes": "batch sizes add up to {total}, not to {groups} groups",
+    "columns.batches": "{what}: every batch must be a list of groups",
 }

@@ -284,7 +284,6 @@ TEXTS: dict[str, str] = {
     "team.schema_other": "팀 데이터베이스의 스키마 버전은 {version}이고 이 artibot은 {newest}을(를) 기대합니다: {then}",
     "team.schema_run_init": "`artibot team init URL`로 스키마를 올리세요",
     "team.schema_upgrade_artibot": "artibot을 업그레이드하세요",
-    # --- (end: team)
     # --- doctor's findings on the data home's files (artibot.store.doctor)
     # what a file is, and moving it aside
     "doctor.not_regular": "일반 파일이 아닙니다",
@@ -375,7 +374,6 @@ TEXTS: dict[str, str] = {
     "doctor.detail.zeros": "바이트 {at}부터 0으로 채워진 {size}",
     "doctor.detail.zeros_regions": "바이트 {at}부터 {regions}개 구간에 0으로 채워진 {size}",
     "doctor.detail.damage_from": "바이트 {at}부터 손상",
-    # --- (end: doctor)
     # --- a record's validation and the config's shared checks
     "record.invalid": "{problems} (아무것도 기록하지 않았습니다)",
     "record.invalid_in": "{where}: {problems} (아무것도 기록하지 않았습니다)",
@@ -443,7 +441,6 @@ TEXTS: dict[str, str] = {
     "config.efforts": "`low`, `medium`, `high`, `max`",
     "config.profile_model": "{key}은(는) null(클라이언트의 값 유지)이나 모델 이름이어야 합니다 ({value}은(는) 안 됨)",
     "config.not_read": "{key}은(는) artibot이 읽는 키가 아닙니다 (알려진 키: {known}); 무시합니다",
-    # --- (end: validation)
     # --- commands' arguments, collect, the installer's notes, the gateway, a turn's route reason
     # `artibot collect` (artibot.cli.cmd_collect): refused before anything is written
     "collect.refused": "{problem} (아무것도 기록하지 않았습니다)",
@@ -520,7 +517,6 @@ TEXTS: dict[str, str] = {
     # what artibot adds to the parser's usage error (artibot.cli.app)
     "usage.see_help": " ('{command} --help' 참고)",
     "usage.home_first": "; --home은 명령 앞에 씁니다: artibot --home DIR {command} …",
-    # --- (end: commands)
     # --- the terminal's and the checkpoints' keyed words (artibot.cli.words.w, artibot.round.checkpoint_texts)
     # the words around the checkpoints' questions, and the closing summary (artibot.cli.checkpoint_view, learn_view)
     "w.domain": "도메인",
@@ -1044,7 +1040,6 @@ TEXTS: dict[str, str] = {
     "help.team.leave": "멤버를 그만둡니다; 자신의 임계값, 셀, 레코드는 그대로 남습니다.",
     "help.team.status": "멤버 여부, 전송 대기열, 캐시된 팀 상태의 라운드와 나이.",
     "help.team.status.--rounds": "팀의 라운드도 나열합니다 (데이터베이스를 읽음).",
-    # --- (end: words)
     # --- the installers' and the hook path's own refusals
     "installers.unknown_scope": "알 수 없는 범위 {scope}; 다음 중 하나를 쓰세요: {scopes}",
     "installers.unknown_scope_for": "{agent}에 알 수 없는 범위 {scope}; 다음 중 하나를 쓰세요: {scopes}",
@@ -1097,5 +1092,71 @@ TEXTS: dict[str, str] = {
     "installers.domain_keyword": "{source}.{key}: 키워드 {word}에 글자나 숫자가 없습니다",
     "installers.domains_version": "domains.json: schema_version은 1이어야 합니다 ({version}은(는) 안 됨)",
     "installers.domains_object": "domains.json: \"domains\"는 도메인 이름을 키워드 목록에 대응시켜야 합니다",
-    # --- (end: installers)
+    # --- the rounds', the store's and the config's own refusals
+    "answers.no_valid": "체크포인트 {n}: {tries}번 시도했지만 올바른 답이 없었습니다; 아무것도 적용하지 않았습니다",
+    "answers.no_pattern": "체크포인트 3에 패턴 {key}이(가) 없습니다; 이 라운드의 패턴: {keys}",
+    "answers.no_patterns": "없음",
+    "answers.where": "답 {answer}",
+    "answers.bad_choice": "{where}: 체크포인트 {n}은(는) {choices} 중 하나를 받습니다 ({choice}은(는) 안 됨)",
+    "answers.shape": "답 {item}은(는) N=선택 꼴이어야 합니다 (예: 1=accept, 2=apply, 3=auto, 3.PATTERN=hold)",
+    "answers.unknown_checkpoint": "답 {answer}: 체크포인트는 1, 2, 3 (또는 3.PATTERN)입니다",
+    "answers.bad_kind": "answers는 'defaults', 'defer', 'unattended' 또는 매핑이어야 합니다 ({answers}은(는) 안 됨)",
+    "learn.yes_unattended": "--yes와 --unattended는 함께 쓸 수 없습니다: 체크포인트에 누가 답할지 고르세요",
+    "review.question_pattern": "--question과 --pattern은 함께 쓸 수 없습니다: --pattern은 --question 3의 한 행입니다",
+    "review.none_start": "검토를 기다리는 라운드가 없습니다; `artibot learn`이 라운드를 시작합니다",
+    "review.none_waiting": "검토를 기다리는 라운드가 없습니다",
+    "review.thresholds_changed": "라운드 {round}을(를) 준비한 뒤 임계값이 바뀌었습니다 (롤백?); `artibot review --discard`로 "
+                                 "버리고 `artibot learn`을 실행하세요",
+    "review.page_range": "--page {page}: 체크포인트 {checkpoint}의 페이지는 1부터 {pages}까지입니다 (행 {rows}개, 페이지당 "
+                         "{per}개)",
+    "review.no_pattern_near": "--pattern {key}: 대기 중인 라운드의 체크포인트 3에 그런 패턴이 없습니다; 혹시 {near}인가요?",
+    "review.no_pattern_count": "--pattern {key}: 대기 중인 라운드의 체크포인트 3에 그런 패턴이 없습니다 (패턴 {n}개)",
+    "round.waiting_answer": "라운드 {round}이(가) 검토를 기다리고 있습니다: `artibot review`로 보고, `artibot review --answer "
+                            "1=accept --answer 2=apply --answer 3=auto`로 답하세요",
+    "rollback.same_seq": "라운드 {first}와(과) {second}이(가) {where}에서 같은 순번({seq})을 가지고 있어 적용된 순서를 알 수 "
+                         "없고 롤백이 정확할 수 없습니다; 아무것도 바꾸지 않았습니다 (스냅샷 폴더를 손으로 복사했나요?)",
+    "rollback.no_seq": "라운드 {round}은(는) 스냅샷에 순번이 없고 {log}에도 항목이 없어 적용된 순서를 알 수 없고 롤백이 정확할 수 "
+                       "없습니다; 아무것도 바꾸지 않았습니다",
+    "rollback.copy_missing": "라운드 {round}의 스냅샷에 {file}의 사본이 없어 ({where}) 그 이전 상태를 정확히 되돌릴 수 "
+                             "없습니다; 아무것도 바꾸지 않았습니다",
+    "rollback.archive_missing": "라운드 {round}은(는) 경험 {n}개를 처리했지만 {path}이(가) 없어 되돌려 놓을 수 없습니다; "
+                                "아무것도 바꾸지 않았습니다 (그 파일을 복원하거나 `artibot doctor`로 살펴보세요)",
+    "config.no_shipped": "기본 설정 {name}이(가) artibot 패키지 옆에 없습니다",
+    "config.home_given": "주어진 데이터 홈",
+    "config.home_folder": "홈 폴더",
+    "config.home_not_utf8": "{where} ({path})은(는) 올바른 UTF-8이 아닙니다; artibot에는 JSON 파일에 쓸 수 있는 경로의 데이터 "
+                            "홈이 필요합니다: ARTIBOT_HOME을 다른 폴더로 설정하세요",
+    "config.not_regular": "일반 파일이 아닙니다 (FIFO, 소켓 또는 장치); JSON 설정 파일로 바꾸거나 지우세요",
+    "config.env_missing": "$ARTIBOT_CONFIG이(가) 가리키는 {path}이(가) 없습니다",
+    "config.domains_unreadable": "기본 도메인 표를 읽을 수 없습니다 ({reason})",
+    "archive.exists": "{path}이(가) 이미 있습니다; 보관 파일은 덮어쓰지 않습니다",
+    "archive.bad_marker": "중단된 보관 이동이나 복원의 표시 파일을 읽을 수 없습니다",
+    "export.no_folder": "{path}에 쓸 수 없습니다: 폴더 {folder}이(가) 없습니다",
+    "log.bad_header": "artibot 경험 로그의 '[' 줄로 시작하지 않습니다",
+    "commit.outside": "{path}은(는) 데이터 홈 {root} 밖에 있습니다; 라운드는 자신의 파일만 커밋합니다",
+    "commit.staging": "{path}은(는) 커밋 자체의 준비 폴더이지 상태 파일이 아닙니다",
+    "commit.lost": "커밋된 {file}의 내용이 준비 폴더에도 제자리에도 없습니다; {staging}/을(를) quarantine/으로 옮기고 "
+                   "`artibot doctor`를 실행하세요",
+    "commit.mismatch": "커밋 저널이 말하는 내용과 다릅니다 ({file}의 것); {staging}/을(를) quarantine/으로 옮기고 "
+                       "`artibot doctor`를 실행하세요",
+    "commit.bad_journal": "라운드 파일의 중단된 커밋 저널을 읽을 수 없습니다; {staging}/을(를) quarantine/으로 옮기고 "
+                          "`artibot doctor`를 실행하세요",
+    "snapshot.bad_round_id": "\"round_id\"는 문자열이어야 합니다",
+    "snapshot.bad_files": "\"files\"는 각 상태 파일을 true나 false에 대응시켜야 합니다",
+    "snapshot.bad_seq": "\"seq\"는 1 이상의 정수여야 합니다 ({seq}은(는) 안 됨)",
+    "snapshot.none": "{where}에 라운드 {round}의 스냅샷이 없습니다; `artibot history`가 롤백할 수 있는 라운드를 나열합니다",
+    "snapshot.copy_missing": "스냅샷 {folder}에 {file}의 사본이 없습니다",
+    "columns.must_be": "{what}은(는) {kind}여야 합니다 ({value}은(는) 안 됨)",
+    "columns.kind.int": "정수", "columns.kind.float": "유한한 숫자",
+    "columns.kind.float_or_null": "유한한 숫자나 null", "columns.kind.str": "문자열",
+    "columns.kind.str_or_null": "문자열이나 null", "columns.kind.bool": "true나 false",
+    "columns.not_object": "{what}은(는) JSON 객체여야 합니다 ({type}은(는) 안 됨)",
+    "columns.missing": "{what}: 필드 {field}이(가) 없습니다",
+    "columns.object": "{what}은(는) JSON 객체여야 합니다",
+    "columns.list": "{what}은(는) 목록이어야 합니다",
+    "columns.lengths": "{kind}의 열 길이가 서로 다릅니다",
+    "columns.items": "{what}: 모든 항목이 JSON 객체여야 합니다",
+    "columns.item_lacks": "{what}: 필드 {field}이(가) 없는 항목이 있습니다",
+    "columns.batch_sizes": "배치 크기의 합이 {total}입니다 (그룹 {groups}개여야 함)",
+    "columns.batches": "{what}: 모든 배치가 그룹의 목록이어야 합니다",
 }

@@ -174,8 +174,8 @@ def page(ev: cp.Evidence, number: int) -> dict[str, Any]:
     if not 1 <= number <= pages:
         from artibot.errors import ReviewError
 
-        raise ReviewError(f"--page {number}: checkpoint {ev.checkpoint} has page(s) 1 to {pages} "
-                          f"({len(rows)} row(s), {PAGE_ROWS} a page)")
+        raise ReviewError(Message("review.page_range", page=number, checkpoint=ev.checkpoint, pages=pages,
+                                  rows=len(rows), per=PAGE_ROWS))
     part = rows[(number - 1) * PAGE_ROWS:number * PAGE_ROWS]
     full = cp.question_json(ev)
     full["evidence"] = {"rows": [cp.json_row(r) for r in part], "summary": full["evidence"]["summary"]}
@@ -198,5 +198,5 @@ def pattern(ev: cp.Evidence, key: str) -> dict[str, Any]:
 
     keys = sorted(str(r["key"]) for r in ev.rows)
     near = [k for k in keys if key.lower() in k.lower()][:5]
-    raise ReviewError(f"--pattern {key!r}: checkpoint 3 of the pending round has no such pattern"
-                      + (f"; did you mean {', '.join(near)}?" if near else f" ({len(keys)} pattern(s) in it)"))
+    raise ReviewError(Message("review.no_pattern_near", key=repr(key), near=", ".join(near)) if near else
+                      Message("review.no_pattern_count", key=repr(key), n=len(keys)))

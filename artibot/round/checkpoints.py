@@ -23,6 +23,7 @@ from artibot.round.checkpoint_texts import direction as direction  # the words, 
 from artibot.round.checkpoint_texts import money_line as money_line
 from artibot.round.checkpoint_texts import option, question, title
 from artibot.errors import ReviewError
+from artibot.messages import Message
 
 if TYPE_CHECKING:
     from artibot.learning.types import RoundProposal
@@ -156,8 +157,8 @@ class ScriptedAnswers:
         keys = {r["key"] for r in evidence.rows}
         unknown = set(self.answers.per_pattern) - keys
         if unknown:
-            raise ReviewError(f"checkpoint 3 has no pattern {sorted(unknown)[0]!r}; "
-                              f"patterns in this round: {', '.join(sorted(keys)) or 'none'}")
+            raise ReviewError(Message("answers.no_pattern", key=repr(sorted(unknown)[0]),
+                                      keys=", ".join(sorted(keys)) or Message("answers.no_patterns")))
         if self.answers.transfers is None and not self.answers.per_pattern:
             return None
         base = self.answers.transfers or "auto"
@@ -174,22 +175,23 @@ class Answers:
     per_pattern: dict[str, TransferChoice] = field(default_factory=dict)
 
 
-def _check_choice(n: int, value: Any, where: str) -> str:
+def _check_choice(n: int, value: Any, where: Message) -> str:
     choice = str(value).strip().lower()
     if choice not in CHOICES[n]:
-        raise ReviewError(f"{where}: checkpoint {n} takes {'|'.join(CHOICES[n])}, not {choice!r}")
+        raise ReviewError(Message("answers.bad_choice", where=where, n=n, choices="|".join(CHOICES[n]),
+                                  choice=repr(choice)))
     return choice
 
 
-def _groups_choice(value: Any, where: str) -> GroupsChoice:
+def _groups_choice(value: Any, where: Message) -> GroupsChoice:
     return cast(GroupsChoice, _check_choice(1, value, where))
 
 
-def _thresholds_choice(value: Any, where: str) -> ThresholdsChoice:
+def _thresholds_choice(value: Any, where: Message) -> ThresholdsChoice:
     return cast(ThresholdsChoice, _check_choice(2, value, where))
 
 
-def _transfer_choice(value: Any, where: str) -> TransferChoice:
+def _transfer_choice(value: Any, where: Message) -> TransferChoice:
     return cast(TransferChoice, _check_choice(3, value, where))
 
 
@@ -208,25 +210,24 @@ def parse_answers(items: Any) -> Answers:
     else:
         for item in items:
             if not isinstance(item, str) or "=" not in item:
-                raise ReviewError(f"answer {item!r} must look like N=CHOICE (e.g. 1=accept, 2=apply, 3=auto, "
-                                  "3.PATTERN=hold)")
+                raise ReviewError(Message("answers.shape", item=repr(item)))
             key, _, value = item.partition("=")
             pairs.append((key.strip(), value))
     for key, value in pairs:
         if key == "1":
-            answers.groups = _groups_choice(value, f"answer {key}={value}")
+            answers.groups = _groups_choice(value, Message("answers.where", answer=f"{key}={value}"))
         elif key == "2":
-            answers.thresholds = _thresholds_choice(value, f"answer {key}={value}")
+            answers.thresholds = _thresholds_choice(value, Message("answers.where", answer=f"{key}={value}"))
         elif key == "3":
             if isinstance(value, Mapping):
                 for k, v in value.items():
-                    answers.per_pattern[str(k)] = _transfer_choice(v, f"answer 3.{k}={v}")
+                    answers.per_pattern[str(k)] = _transfer_choice(v, Message("answers.where", answer=f"3.{k}={v}"))
             else:
-                answers.transfers = _transfer_choice(value, f"answer {key}={value}")
+                answers.transfers = _transfer_choice(value, Message("answers.where", answer=f"{key}={value}"))
         elif key.startswith("3."):
-            answers.per_pattern[key[2:]] = _transfer_choice(value, f"answer {key}={value}")
+            answers.per_pattern[key[2:]] = _transfer_choice(value, Message("answers.where", answer=f"{key}={value}"))
         else:
-            raise ReviewError(f"answer {key}={value}: the checkpoints are 1, 2 and 3 (or 3.PATTERN)")
+            raise ReviewError(Message("answers.unknown_checkpoint", answer=f"{key}={value}"))
     return answers
 
 
@@ -243,7 +244,7 @@ def policy_for(answers: AnswersArg, settings: "Settings", channel: str = "api") 
             if settings.checkpoints.unattended == "defaults":
                 return DefaultAnswers("unattended-defaults")
             return DeferAnswers()
-        raise ReviewError(f"answers must be 'defaults', 'defer', 'unattended' or a mapping, not {answers!r}")
+        raise ReviewError(Message("answers.bad_kind", answers=repr(answers)))
     given = answers if isinstance(answers, Answers) else parse_answers(answers)
     return ScriptedAnswers(given, channel=channel)
 

@@ -195,8 +195,7 @@ def learn(*, home: HomeArg = None, answers: cp.AnswersArg = "defaults", checkpoi
                 return RoundReport(RoundStatus.PENDING, pending.round_id, said=Message("round.waiting"))
             if isinstance(policy, cp.DeferAnswers):
                 return RoundReport(RoundStatus.PENDING, pending.round_id, said=Message("round.already_waiting"))
-            raise ReviewError(f"round {pending.round_id} is waiting for review: `artibot review` shows it, "
-                              "`artibot review --answer 1=accept --answer 2=apply --answer 3=auto` answers it")
+            raise ReviewError(Message("round.waiting_answer", round=pending.round_id))
         say(Message("progress.loading"))
         # Fewer experiences than a batch (and no --flush) make no round whatever they hold: they
         # are read and checked (a bad record still raises) without the round's arithmetic.

@@ -96,11 +96,10 @@ def answer_pending(*, home: HomeArg = None, answers: cp.AnswersArg | None = None
         recover_interrupted(h)  # a rollback killed mid-way is finished before anything is decided
         pending = rounds.load_pending(h)
         if pending is None:
-            raise ReviewError("no round is waiting for review; `artibot learn` starts one")
+            raise ReviewError(Message("review.none_start"))
         proposal = pending.proposal()
         if load_thresholds(h, settings.router.threshold) != proposal.old:
-            raise ReviewError(f"the thresholds changed since round {pending.round_id} was prepared "
-                              "(a rollback?); discard it with `artibot review --discard` and run `artibot learn`")
+            raise ReviewError(Message("review.thresholds_changed", round=pending.round_id))
         return decide_and_commit(h, settings, proposal, pending.learned(), pending.context, policy, pending.answers,
                                  lambda _m: None)
 
@@ -112,7 +111,7 @@ def discard_pending(*, home: HomeArg = None) -> str:
         recover_interrupted(h)
         pending = rounds.load_pending(h)
         if pending is None:
-            raise ReviewError("no round is waiting for review")
+            raise ReviewError(Message("review.none_waiting"))
         files = RoundCommit(h)
         rounds.append_round(h, rounds.round_entry(pending.proposal(), pending.context, "discarded",
                                                   pending.answers, _now()), into=files)

@@ -69,18 +69,15 @@ def applied_in_order(h: Home) -> list[str]:
     if len(set(seqs)) != len(seqs):
         twice = next(seq for seq in seqs if seqs.count(seq) > 1)
         both = [rid for seq, rid in numbered if seq == twice]
-        raise ReviewError(f"rounds {both[0]} and {both[1]} carry the same sequence number ({twice}) in "
-                          f"{h.snapshots_dir}, so the order they were applied in is unknown and a rollback could "
-                          "not be exact; nothing was changed (was a snapshot folder copied by hand?)")
+        raise ReviewError(Message("rollback.same_seq", first=both[0], second=both[1], seq=twice,
+                                  where=str(h.snapshots_dir)))
     legacy = [rid for rid, m in applied.items() if m.seq is None]
     if legacy:
         logged = [e.get("round_id") for e in rounds.read_learning_log(h)
                   if e.get("type", "round") == "round" and e.get("status") == "applied"]
         unknown = sorted(rid for rid in legacy if rid not in logged)
         if unknown:
-            raise ReviewError(f"round {unknown[0]} has no sequence number in its snapshot and no entry in "
-                              f"{h.learning_log}, so the order it was applied in is unknown and a rollback could "
-                              "not be exact; nothing was changed")
+            raise ReviewError(Message("rollback.no_seq", round=unknown[0], log=str(h.learning_log)))
         legacy.sort(key=logged.index)
     return legacy + [rid for _, rid in numbered]
 
@@ -89,16 +86,14 @@ def _refuse_inexact(h: Home, undo: list[str]) -> None:
     """Refuse, before any step, a rollback that could not put back exactly what was there."""
     missing = snapshots.missing_copies(h, undo[0])
     if missing:
-        raise ReviewError(f"the snapshot of round {undo[0]} lacks its copy of {missing[0]} (in "
-                          f"{snapshots.snapshot_dir(h, undo[0])}), so the state before it cannot be restored "
-                          "exactly; nothing was changed")
+        raise ReviewError(Message("rollback.copy_missing", round=undo[0], file=str(missing[0]),
+                                  where=str(snapshots.snapshot_dir(h, undo[0]))))
     processed = {e["round_id"]: e["inputs"]["processed"] if "inputs" in e else None
                  for e in rounds.read_learning_log(h) if rounds.is_round(e)}
     for rid in undo:
         if processed.get(rid) and archive.read(h, rid) is None:
-            raise ReviewError(f"round {rid} processed {processed[rid]} experience(s) but {archive.path_of(h, rid)} "
-                              "is missing, so they cannot be put back; nothing was changed (restore that file, "
-                              "or `artibot doctor` to look)")
+            raise ReviewError(Message("rollback.archive_missing", round=rid, n=processed[rid],
+                                      path=str(archive.path_of(h, rid))))
 
 
 def resolve_round(h: Home, round_id: str) -> str:

@@ -23,6 +23,7 @@ from typing import Any, Iterator, Mapping, Sequence
 import orjson
 
 from artibot.errors import CorruptFileError, StoreError
+from artibot.messages import Message
 from artibot.store.documents import CURRENT_VERSION, read_document
 from artibot.store.fs import atomic_write_bytes, atomic_write_chunks, check_regular, ensure_dir, fsync_dir, read_bytes
 from artibot.store.home import Home
@@ -65,7 +66,7 @@ def write(home: Home, name: str, data: Any) -> Path:
     target = path_of(home, name)
     ensure_dir(home.archive_dir)
     if check_regular(target):
-        raise StoreError(f"{target} already exists; refusing to overwrite an archive")
+        raise StoreError(Message("archive.exists", path=str(target)))
     if isinstance(data, (bytes, bytearray, memoryview)):
         atomic_write_bytes(target, bytes(data))
     else:  # chunks: the lines copied from the log a block at a time
@@ -153,7 +154,7 @@ def read_marker(home: Home, marker: str) -> dict[str, Any] | None:
         info: dict[str, Any] = orjson.loads(raw)
         info["archive"] = Path(info["archive"]).name
     except (orjson.JSONDecodeError, KeyError, TypeError):
-        raise CorruptFileError(path, "unreadable marker of an interrupted archive move or restore") from None
+        raise CorruptFileError(path, Message("archive.bad_marker")) from None
     return info
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from artibot.errors import StoreError
+from artibot.messages import Message
 from artibot.store.fs import atomic_write_bytes
 
 
@@ -16,7 +17,7 @@ def write_export(path: Path, data: bytes) -> Path:
     """Write ``data`` to ``path`` (its folder must exist); every OSError becomes a sentence."""
     target = Path(path).expanduser().resolve()
     if not target.parent.is_dir():
-        raise StoreError(f"cannot write {target}: the folder {target.parent} does not exist")
+        raise StoreError(Message("export.no_folder", path=str(target), folder=str(target.parent)))
     try:
         atomic_write_bytes(target, data, durable=False)
     except OSError as exc:

@@ -180,7 +180,7 @@ class ExperienceLog:
     def _ensure_intact(self, fd: int, size: int) -> int:
         """Return the size of an intact file, repairing a torn tail first (caller holds the lock exclusively)."""
         if os.pread(fd, len(HEADER), 0) != HEADER:
-            raise CorruptFileError(self.path, "does not start with the '[' line of an artibot experience log")
+            raise CorruptFileError(self.path, Message("log.bad_header"))
         assert self._held is not None and self._held.fd is not None
         if size >= len(EMPTY) and os.pread(fd, 3, size - 3) == TAIL and not self._unlanded(fd, size, self._held.fd):
             return size
@@ -372,8 +372,7 @@ class ExperienceLog:
                 return 0
             pos, build, kept = plan
             if check_regular(archive.path_of(self.home, name)):
-                raise StoreError(f"{archive.path_of(self.home, name)} already exists; refusing to overwrite "
-                                 "an archive")
+                raise StoreError(Message("archive.exists", path=str(archive.path_of(self.home, name))))
             # The marker goes first: a crash right after the archive write must still let the
             # next open drop the archived records from the log (else they would be in both).
             archive.write_marker(self.home, archive.MOVE_MARKER, {"archive": f"{name}.json"})

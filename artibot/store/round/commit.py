@@ -37,6 +37,7 @@ from typing import Any
 import orjson
 
 from artibot.errors import CorruptFileError, NotAFolderError, StoreError, UnsafePathError
+from artibot.messages import Message
 from artibot.store.fs import atomic_write_bytes, check_regular, ensure_dir, fsync_dir, open_fd, read_bytes
 from artibot.store.home import Home
 
@@ -74,10 +75,9 @@ class RoundCommit:
         try:
             rel = Path(path).relative_to(self.home.root).as_posix()
         except ValueError:
-            raise StoreError(f"{path} is outside the data home {self.home.root}; a round commits only its "
-                             "own files") from None
+            raise StoreError(Message("commit.outside", path=str(path), root=str(self.home.root))) from None
         if rel.split("/")[0] == STAGING or rel in ("", "."):
-            raise StoreError(f"{path} is the commit's own staging folder, not a state file")
+            raise StoreError(Message("commit.staging", path=str(path)))
         return rel
 
     def write(self, path: Path, data: bytes) -> None:
@@ -182,13 +182,11 @@ def _finish(home: Home, entries: list[dict[str, Any]]) -> None:
         if data is None:  # removed after every target was synced: each must hold what was committed
             held = read_bytes(target)
             if held is None or _digest(held) != entry["sha256"]:
-                raise CorruptFileError(journal_path(home), f"the committed contents of {entry['path']} are neither "
-                                       f"staged nor in place; move {STAGING}/ aside into quarantine/ and run "
-                                       "`artibot doctor`")
+                raise CorruptFileError(journal_path(home), Message("commit.lost", file=str(entry["path"]),
+                                                                     staging=STAGING))
             continue
         if _digest(data) != entry["sha256"]:
-            raise CorruptFileError(staged, f"does not hold what the commit journal says it does (for "
-                                   f"{entry['path']}); move {STAGING}/ aside into quarantine/ and run `artibot doctor`")
+            raise CorruptFileError(staged, Message("commit.mismatch", file=str(entry["path"]), staging=STAGING))
         ensure_dir(target.parent)
         check_regular(target)
         _put(staged, data, target)
@@ -247,8 +245,7 @@ def read_journal(home: Home) -> list[dict[str, Any]] | None:
                                                 and isinstance(entry.get("sha256"), str)):
                 raise ValueError
     except (orjson.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError):
-        raise CorruptFileError(path, "unreadable journal of an interrupted commit of a round's files; move "
-                               f"{STAGING}/ aside into quarantine/ and run `artibot doctor`") from None
+        raise CorruptFileError(path, Message("commit.bad_journal", staging=STAGING)) from None
     out: list[dict[str, Any]] = files
     return out
 

@@ -58,15 +58,15 @@ class Manifest:
     def from_json(cls, doc: Mapping[str, Any], path: Path) -> Manifest:
         status, files = doc.get("status"), doc.get("files")
         if not isinstance(doc.get("round_id"), str):
-            raise CorruptFileError(path, '"round_id" must be a string')
+            raise CorruptFileError(path, Message("snapshot.bad_round_id"))
         if status not in get_args(SnapshotStatus):
             raise CorruptFileError(path, Message("value.one_of", key='"status"',
                                                  options=", ".join(get_args(SnapshotStatus)), value=repr(status)))
         if not isinstance(files, dict) or not all(isinstance(v, bool) for v in files.values()):
-            raise CorruptFileError(path, '"files" must map each state file to true or false')
+            raise CorruptFileError(path, Message("snapshot.bad_files"))
         seq = doc.get("seq")
         if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool) or seq < 1):
-            raise CorruptFileError(path, f'"seq" must be a whole number from 1, not {seq!r}')
+            raise CorruptFileError(path, Message("snapshot.bad_seq", seq=repr(seq)))
         known = ("round_id", "status", "seq", "files", "created", "meta", "schema_version")
         return cls(doc["round_id"], cast(SnapshotStatus, status), files, doc.get("created"), dict(doc.get("meta") or {}),
                    {k: v for k, v in doc.items() if k not in known}, seq)
@@ -128,8 +128,7 @@ def load_manifest(home: Home, round_id: str) -> Manifest:
     path = snapshot_dir(home, round_id) / MANIFEST
     doc = read_document(path, "snapshot")
     if doc is None:
-        raise NotFoundError(f"no snapshot for round {round_id!r} in {home.snapshots_dir}; "
-                            "`artibot history` lists the rounds that can be rolled back")
+        raise NotFoundError(Message("snapshot.none", round=repr(round_id), where=str(home.snapshots_dir)))
     return Manifest.from_json(doc, path)
 
 
@@ -164,7 +163,7 @@ def restore(home: Home, round_id: str, into: RoundCommit, *, keep_replaced_in: P
         if manifest.files.get(rel):
             data = read_bytes(folder / _name(home, path))
             if data is None:
-                raise NotFoundError(f"snapshot {folder} lacks its copy of {rel}")
+                raise NotFoundError(Message("snapshot.copy_missing", folder=str(folder), file=rel))
             into.write(path, data)
         else:
             into.remove(path)  # did not exist before the round; its last content is kept aside
