@@ -286,26 +286,26 @@ class DomainTable:
         problems: list[Message] = []
         for source, mapping in (("domains", shipped), ("cognitive.router.domains", extra or {})):
             if not isinstance(mapping, Mapping):
-                problems.append(Message("installers.domains_not_map", source=source))
+                problems.append(Message("domain_table.domains_not_map", source=source))
                 continue
             for name, words in mapping.items():
                 key = name.strip().lower() if isinstance(name, str) else name
                 if not isinstance(key, str) or not _DOMAIN_NAME.fullmatch(key):
-                    problems.append(Message("installers.domain_name", source=source, name=repr(name)))
+                    problems.append(Message("domain_table.domain_name", source=source, name=repr(name)))
                     continue
                 if isinstance(words, str) or not isinstance(words, Sequence):
-                    problems.append(Message("installers.domain_words", source=source, key=key))
+                    problems.append(Message("domain_table.domain_words", source=source, key=key))
                     continue
                 bucket = merged.setdefault(key, [])
                 for word in words:
                     if not isinstance(word, str) or not tokenize(normalize(word)):
-                        problems.append(Message("installers.domain_keyword", source=source, key=key, word=repr(word)))
+                        problems.append(Message("domain_table.domain_keyword", source=source, key=key, word=repr(word)))
                         continue
                     word = " ".join(normalize(word).split())
                     if word not in bucket:
                         bucket.append(word)
         if problems:
-            raise InvalidInput(Message("installers.domains_invalid", problems=tuple(problems)))
+            raise InvalidInput(Message("domain_table.domains_invalid", problems=tuple(problems)))
         return cls({name: tuple(words) for name, words in merged.items()})
 
     @classmethod
@@ -319,10 +319,10 @@ class DomainTable:
 
         version = document.get("schema_version") if isinstance(document, Mapping) else None
         if version != 1:
-            raise InvalidInput(Message("installers.domains_version", version=repr(version)))
+            raise InvalidInput(Message("domain_table.domains_version", version=repr(version)))
         domains = document.get("domains")
         if not isinstance(domains, Mapping):
-            raise InvalidInput(Message("installers.domains_object"))
+            raise InvalidInput(Message("domain_table.domains_object"))
         return cls.from_mapping(domains, extra)
 
     @property
